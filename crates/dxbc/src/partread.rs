@@ -1,0 +1,71 @@
+//! Bounds-checked little-endian readers for part data.
+
+use crate::error::Error;
+use crate::FourCC;
+
+/// Reads fields from one part, turning every out-of-bounds read into an
+/// [`Error::Part`] that names the part and offset.
+#[derive(Clone, Copy)]
+pub(crate) struct PartReader<'a> {
+    pub fourcc: FourCC,
+    pub data: &'a [u8],
+}
+
+impl<'a> PartReader<'a> {
+    pub fn err(&self, offset: usize, what: &'static str) -> Error {
+        Error::Part {
+            fourcc: self.fourcc,
+            offset,
+            what,
+        }
+    }
+
+    pub fn u32(&self, offset: usize) -> Result<u32, Error> {
+        self.data
+            .get(offset..)
+            .and_then(|b| b.first_chunk::<4>())
+            .map(|c| u32::from_le_bytes(*c))
+            .ok_or_else(|| self.err(offset, "read past the part end"))
+    }
+
+    pub fn u16(&self, offset: usize) -> Result<u16, Error> {
+        self.data
+            .get(offset..)
+            .and_then(|b| b.first_chunk::<2>())
+            .map(|c| u16::from_le_bytes(*c))
+            .ok_or_else(|| self.err(offset, "read past the part end"))
+    }
+
+    pub fn u8(&self, offset: usize) -> Result<u8, Error> {
+        self.data
+            .get(offset)
+            .copied()
+            .ok_or_else(|| self.err(offset, "read past the part end"))
+    }
+
+    /// A NUL-terminated string at `offset` (lossy UTF-8).
+    pub fn cstr(&self, offset: usize) -> Result<String, Error> {
+        let tail = self
+            .data
+            .get(offset..)
+            .ok_or_else(|| self.err(offset, "string offset past the part end"))?;
+        let end = tail
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or_else(|| self.err(offset, "unterminated string"))?;
+        Ok(String::from_utf8_lossy(tail.get(..end).unwrap_or_default()).into_owned())
+    }
+
+    /// Checks that `count` records of `size` bytes fit at `offset`, before
+    /// anything is allocated for them.
+    pub fn check_table(&self, offset: usize, count: usize, size: usize) -> Result<(), Error> {
+        let bytes = count
+            .checked_mul(size)
+            .and_then(|n| n.checked_add(offset))
+            .ok_or_else(|| self.err(offset, "table size overflows"))?;
+        if bytes > self.data.len() {
+            return Err(self.err(offset, "table runs past the part end"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,34 @@
+//! # dxspv-ir: the typed SSA IR of dxspv
+//!
+//! Every frontend (DXBC, D3D9, DXIL) lowers its input to this IR and the SPIR-V backend reads
+//! it; the passes in [`passes`] sit in between. The contract is `shared/spec/dxbc-ir.md`.
+//!
+//! ## Main types
+//! - [`Type`]: a small `Copy` value: void, scalar or vector ([`BasicType`]), structs of those,
+//!   arrays of up to three dimensions (the outermost may be unbounded).
+//! - [`OpCode`] and [`OpInfo`]: the instruction set, declared once as a table in [`opcode`]. Each
+//!   row gives an opcode's reference operands, its literal operands (always last) and the rule for
+//!   its result type. Printer, parser, serializer and validator all read that table.
+//! - [`Op`]: opcode, [`OpFlags`], result type and inline operands ([`Operand`]: a reference to an
+//!   [`SsaDef`], `0` meaning null, or a 64-bit literal).
+//! - [`Builder`]: owns the ops in a flat `Vec` indexed by [`SsaDef`], with program order as a
+//!   separate linked list and intrusive use lists, so every edit and every traversal step is O(1).
+//!
+//! ## Data flow
+//! A frontend appends ops to a [`Builder`]: declarations (`EntryPoint`, `Dcl*`, constants)
+//! before code, code in scoped control flow with temporaries and `Unknown` types. The passes
+//! turn that into structured, SSA, fully typed IR that the *lowered* validator accepts. The
+//! [`serialize`] module stores a program compactly; [`text`] prints and parses the readable form
+//! used by tests and the `dxspv ir` command.
+
+pub mod builder;
+pub mod enums;
+pub mod op;
+pub mod opcode;
+pub mod types;
+
+pub use builder::{Builder, OpIter, Use, UseIter};
+pub use enums::*;
+pub use op::{Op, OpFlags, Operand, Operands, SsaDef};
+pub use opcode::{LitKind, OpClass, OpCode, OpInfo, RefKind, ResultRule};
+pub use types::{BasicType, ScalarType, Type, TypeError, MAX_ARRAY_DIMS, MAX_STRUCT_MEMBERS};

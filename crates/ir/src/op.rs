@@ -1,0 +1,316 @@
+//! One instruction: [`Op`], its id [`SsaDef`], its operands and [`OpFlags`].
+
+use crate::opcode::OpCode;
+use crate::types::Type;
+use smallvec::SmallVec;
+use std::fmt;
+use std::num::NonZeroU32;
+
+/// The id of an op, unique within a [`crate::Builder`]; never zero, so `Option<SsaDef>` is free.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SsaDef(NonZeroU32);
+
+impl SsaDef {
+    /// The def with the given id; `None` for 0.
+    pub fn new(id: u32) -> Option<Self> {
+        NonZeroU32::new(id).map(Self)
+    }
+
+    /// The numeric id.
+    pub fn id(self) -> u32 {
+        self.0.get()
+    }
+
+    /// The id as an index into per-def tables.
+    pub fn index(self) -> usize {
+        self.0.get() as usize
+    }
+}
+
+impl fmt::Debug for SsaDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "%{}", self.0)
+    }
+}
+
+impl fmt::Display for SsaDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "%{}", self.0)
+    }
+}
+
+/// One operand slot: either a reference (an [`SsaDef`] id, `0` for null) or a 64-bit literal.
+/// Which one it is follows from the opcode's row in the table ([`crate::OpInfo::ref_count`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Operand(pub u64);
+
+impl Operand {
+    /// A null reference.
+    pub const NULL: Operand = Operand(0);
+
+    /// A reference to `def`.
+    pub fn from_def(def: SsaDef) -> Self {
+        Operand(def.id() as u64)
+    }
+
+    /// A nullable reference.
+    pub fn from_opt_def(def: Option<SsaDef>) -> Self {
+        Operand(def.map_or(0, |d| d.id() as u64))
+    }
+
+    /// A literal.
+    pub fn lit(v: u64) -> Self {
+        Operand(v)
+    }
+
+    /// This operand read as a reference (`None` for null or out-of-range values).
+    pub fn def(self) -> Option<SsaDef> {
+        u32::try_from(self.0).ok().and_then(SsaDef::new)
+    }
+
+    /// This operand read as a literal.
+    pub fn literal(self) -> u64 {
+        self.0
+    }
+}
+
+impl fmt::Debug for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#x}", self.0)
+    }
+}
+
+/// Per-op flags, as defined by the spec. Stored as 8 bits in the serialized form.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct OpFlags(pub u8);
+
+impl OpFlags {
+    /// Transforms that change the result are invalid (SPIR-V `NoContraction`).
+    pub const PRECISE: OpFlags = OpFlags(1 << 0);
+    /// A descriptor load whose index may be non-uniform.
+    pub const NON_UNIFORM: OpFlags = OpFlags(1 << 1);
+    /// The result is a struct with a sparse feedback value first.
+    pub const SPARSE_FEEDBACK: OpFlags = OpFlags(1 << 2);
+    /// The result is never NaN.
+    pub const NO_NAN: OpFlags = OpFlags(1 << 3);
+    /// The result is never infinite.
+    pub const NO_INF: OpFlags = OpFlags(1 << 4);
+    /// Signed zero need not be preserved.
+    pub const NO_SZ: OpFlags = OpFlags(1 << 5);
+
+    /// Each flag with its text-form name.
+    pub const NAMED: [(&'static str, OpFlags); 6] = [
+        ("precise", Self::PRECISE),
+        ("nonuniform", Self::NON_UNIFORM),
+        ("sparse", Self::SPARSE_FEEDBACK),
+        ("nonan", Self::NO_NAN),
+        ("noinf", Self::NO_INF),
+        ("nosz", Self::NO_SZ),
+    ];
+
+    /// All defined bits.
+    pub const ALL_BITS: u8 = 0x3f;
+
+    /// No flags.
+    pub const fn empty() -> Self {
+        OpFlags(0)
+    }
+
+    /// True if no flag is set.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// True if every flag of `other` is set.
+    pub const fn contains(self, other: OpFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The flag with the given text-form name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::NAMED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+    }
+}
+
+impl std::ops::BitOr for OpFlags {
+    type Output = OpFlags;
+    fn bitor(self, rhs: OpFlags) -> OpFlags {
+        OpFlags(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for OpFlags {
+    fn bitor_assign(&mut self, rhs: OpFlags) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl fmt::Debug for OpFlags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Self::NAMED
+            .iter()
+            .filter(|(_, fl)| self.contains(*fl))
+            .map(|(n, _)| *n)
+            .collect();
+        write!(f, "[{}]", names.join("|"))
+    }
+}
+
+/// Inline operand storage: most ops have at most four operands.
+pub type Operands = SmallVec<[Operand; 4]>;
+
+/// One instruction: opcode, flags, result type and operands (references first, literals last).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Op {
+    /// The opcode.
+    pub opcode: OpCode,
+    /// Instruction flags.
+    pub flags: OpFlags,
+    /// The result type (`void` if the op returns nothing).
+    pub ty: Type,
+    /// Operands: the references the opcode declares, then its literals.
+    pub operands: Operands,
+}
+
+impl Op {
+    /// An op with no operands yet.
+    pub fn new(opcode: OpCode, ty: impl Into<Type>) -> Self {
+        Op {
+            opcode,
+            flags: OpFlags::empty(),
+            ty: ty.into(),
+            operands: Operands::new(),
+        }
+    }
+
+    /// Adds a reference operand.
+    pub fn with_ref(mut self, def: SsaDef) -> Self {
+        self.operands.push(Operand::from_def(def));
+        self
+    }
+
+    /// Adds a nullable reference operand.
+    pub fn with_opt_ref(mut self, def: Option<SsaDef>) -> Self {
+        self.operands.push(Operand::from_opt_def(def));
+        self
+    }
+
+    /// Adds a literal operand.
+    pub fn with_lit(mut self, v: u64) -> Self {
+        self.operands.push(Operand::lit(v));
+        self
+    }
+
+    /// Adds a string literal, packed 8 bytes per operand, little-endian, null-terminated.
+    pub fn with_str(mut self, s: &str) -> Self {
+        push_string(&mut self.operands, s);
+        self
+    }
+
+    /// Sets flags.
+    pub fn with_flags(mut self, flags: OpFlags) -> Self {
+        self.flags |= flags;
+        self
+    }
+
+    /// Number of leading reference operands, per the opcode table; all operands if the count
+    /// does not fit the opcode's shape (the validator reports that case).
+    pub fn ref_count(&self) -> usize {
+        self.opcode
+            .info()
+            .ref_count(self.operands.len())
+            .unwrap_or(self.operands.len())
+            .min(self.operands.len())
+    }
+
+    /// The reference operands (null ones included as `None`).
+    pub fn refs(&self) -> impl Iterator<Item = Option<SsaDef>> + '_ {
+        self.operands[..self.ref_count()].iter().map(|o| o.def())
+    }
+
+    /// The literal operands.
+    pub fn literals(&self) -> &[Operand] {
+        &self.operands[self.ref_count()..]
+    }
+
+    /// Reference operand `i`, `None` if null or absent.
+    pub fn arg(&self, i: usize) -> Option<SsaDef> {
+        if i < self.ref_count() {
+            self.operands[i].def()
+        } else {
+            None
+        }
+    }
+
+    /// Literal operand `i` (counted among literals only).
+    pub fn lit(&self, i: usize) -> Option<u64> {
+        self.literals().get(i).map(|o| o.0)
+    }
+
+    /// The string packed in the literals from literal index `start` on.
+    pub fn string_from(&self, start: usize) -> String {
+        decode_string(self.literals().get(start..).unwrap_or(&[]))
+    }
+}
+
+/// Packs a string into literal operands: 8 bytes each, little-endian, with a terminating zero byte.
+pub fn push_string(out: &mut Operands, s: &str) {
+    let bytes = s.as_bytes();
+    for chunk in bytes.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        out.push(Operand(u64::from_le_bytes(word)));
+    }
+    if bytes.len() % 8 == 0 {
+        out.push(Operand(0));
+    }
+}
+
+/// Unpacks a string packed by [`push_string`], stopping at the first zero byte.
+pub fn decode_string(ops: &[Operand]) -> String {
+    let mut bytes = Vec::with_capacity(ops.len() * 8);
+    'outer: for op in ops {
+        for b in op.0.to_le_bytes() {
+            if b == 0 {
+                break 'outer;
+            }
+            bytes.push(b);
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::ScalarType;
+
+    #[test]
+    fn strings_pack_and_unpack() {
+        for s in ["", "a", "main", "exactly8", "a longer name of 25 bytes"] {
+            let mut ops = Operands::new();
+            push_string(&mut ops, s);
+            assert_eq!(ops.len(), s.len() / 8 + 1);
+            assert_eq!(decode_string(&ops), s);
+        }
+    }
+
+    #[test]
+    fn refs_and_literals_split_by_table() {
+        let d = SsaDef::new(7).unwrap();
+        let op = Op::new(OpCode::DebugName, ScalarType::Void)
+            .with_ref(d)
+            .with_str("main");
+        assert_eq!(op.ref_count(), 1);
+        assert_eq!(op.arg(0), Some(d));
+        assert_eq!(op.string_from(0), "main");
+        let fadd = Op::new(OpCode::FAdd, ScalarType::F32)
+            .with_ref(d)
+            .with_ref(d);
+        assert_eq!(fadd.literals().len(), 0);
+        assert_eq!(fadd.refs().count(), 2);
+    }
+}
