@@ -27,7 +27,7 @@ pub enum DecodeErrorKind {
     UnknownExtendedOperand(u32),
     /// A relative index whose register is itself relatively indexed.
     NestingTooDeep,
-    /// More operands than an instruction can carry (8).
+    /// More operands than an instruction can carry ([`crate::MAX_OPERANDS`]).
     TooManyOperands,
     /// The operands did not end exactly at the instruction end.
     LengthMismatch,
@@ -58,7 +58,7 @@ impl core::fmt::Display for DecodeErrorKind {
                 write!(f, "unknown extended operand token 0x{t:08x}")
             }
             Self::NestingTooDeep => write!(f, "relative index nested deeper than supported (1)"),
-            Self::TooManyOperands => write!(f, "more than 8 operands"),
+            Self::TooManyOperands => write!(f, "more than {} operands", crate::MAX_OPERANDS),
             Self::LengthMismatch => write!(f, "operands do not fill the instruction length"),
             Self::BadEnum { field, value } => write!(f, "invalid {field} value {value}"),
             Self::BadDeclaration => write!(f, "malformed declaration"),

@@ -56,7 +56,8 @@ pub struct SignatureElement {
     pub semantic_name: String,
     /// Semantic index.
     pub semantic_index: u32,
-    /// System value (`D3D_NAME`), 0 for none.
+    /// System value (`D3D_NAME`, which numbers tessellation factors
+    /// differently from the token format's `D3D10_SB_NAME`), 0 for none.
     pub system_value: u32,
     /// Component type.
     pub component_type: ComponentType,
@@ -94,12 +95,12 @@ impl SignatureElement {
             8 => "INSTID",
             9 => "FFACE",
             10 => "SAMPLE",
-            11..=14 => "QUADEDGE",
-            15 | 16 => "QUADINT",
-            17..=19 => "TRIEDGE",
-            20 => "TRIINT",
-            21 => "LINEDET",
-            22 => "LINEDEN",
+            11 => "QUADEDGE",
+            12 => "QUADINT",
+            13 => "TRIEDGE",
+            14 => "TRIINT",
+            15 => "LINEDET",
+            16 => "LINEDEN",
             23 => "BARYCEN",
             24 => "SHDINGRATE",
             25 => "CULLPRIM",

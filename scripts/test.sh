@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs the whole dxspv test suite on a fresh Debian machine: installs what the tests need,
+# then formatting, lints and every test (the corpus tests read ../shared/corpus when present).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "cargo not found: install Rust (https://rustup.rs) first" >&2
+    exit 1
+fi
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+if [ -d ../shared/corpus ]; then
+    echo "corpus: $(cd ../shared/corpus && pwd)"
+else
+    echo "corpus: ../shared/corpus not found; corpus tests will say so and skip"
+fi
+
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo test --workspace --release 2>&1
