@@ -46,6 +46,7 @@
 
 pub mod checksum;
 pub mod container;
+pub mod convert;
 pub mod decode;
 pub mod disasm;
 pub mod enums;
@@ -70,6 +71,7 @@ pub mod program {
 
 pub use checksum::dxbc_checksum;
 pub use container::{Container, FourCC, Part, Shader, Warning};
+pub use convert::{convert, ConvertError};
 pub use decode::{
     GlobalFlags, Instruction, Instructions, Modifiers, Payload, Program, Stage, SyncFlags, Test,
     UavFlags, Version, MAX_OPERANDS,

@@ -21,14 +21,23 @@
 //! [`serialize`] module stores a program compactly; [`text`] prints and parses the readable form
 //! used by tests and the `dxspv ir` command.
 
+pub mod analysis;
 pub mod builder;
 pub mod enums;
 pub mod op;
 pub mod opcode;
+pub mod passes;
+pub mod serialize;
+pub mod testgen;
+pub mod text;
 pub mod types;
+pub mod validate;
 
 pub use builder::{Builder, OpIter, Use, UseIter};
 pub use enums::*;
 pub use op::{Op, OpFlags, Operand, Operands, SsaDef};
 pub use opcode::{LitKind, OpClass, OpCode, OpInfo, RefKind, ResultRule};
+pub use serialize::{DeserializeError, DeserializeErrorKind};
+pub use text::{ParseError, ParseErrorKind};
 pub use types::{BasicType, ScalarType, Type, TypeError, MAX_ARRAY_DIMS, MAX_STRUCT_MEMBERS};
+pub use validate::{validate, Level, Rule, ValidationError};

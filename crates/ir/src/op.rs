@@ -264,7 +264,7 @@ pub fn push_string(out: &mut Operands, s: &str) {
         word[..chunk.len()].copy_from_slice(chunk);
         out.push(Operand(u64::from_le_bytes(word)));
     }
-    if bytes.len() % 8 == 0 {
+    if bytes.len().is_multiple_of(8) {
         out.push(Operand(0));
     }
 }

@@ -1,0 +1,864 @@
+//! DXBC → dxspv IR: the SM 4.0–5.1 frontend.
+//!
+//! [`convert`] walks a decoded [`Shader`] once (after a cheap pre-scan for facts that
+//! declarations need before they are seen: index ranges, control point counts, the GS input
+//! primitive, ROV use) and appends IR to a [`Builder`] in the shape the IR contract
+//! (`shared/spec/dxbc-ir.md`) expects from a frontend:
+//!
+//! - declarations (`EntryPoint`, `Set*`, `Dcl*`, constants, `Semantic`, `DebugName`) go to the
+//!   declarative section through [`Builder::add_decl`], code is appended with [`Builder::add`];
+//! - control flow is scoped (`ScopedIf`, `ScopedLoop`, `ScopedSwitch`), each opener patched to
+//!   its end op once that exists;
+//! - D3D's untyped registers become one `DclTmp` per register component (`Unknown` type), read
+//!   with `TmpLoad` + `ConsumeAs <type>` where the instruction's type is known;
+//! - instructions are converted component by component: one IR op per written component.
+//!
+//! The work is split by concept: `registers` (operand loads and stores, modifiers,
+//! saturation), `io` (signatures, inputs, outputs, system values, index ranges), `resources`
+//! (declarations and descriptor loads), `alu` (arithmetic), `control_flow`, `memory`
+//! (buffers, TGSM, atomics, barriers), `image` (sampling, loads, queries) and `hull` (hull
+//! shader phases and tessellator state).
+//!
+//! Out of scope: class linkage (`dcl_interface`, `dcl_function_body`/`table`, `fcall`),
+//! refused with [`ConvertError::Unsupported`] naming the feature.
+
+mod alu;
+mod control_flow;
+mod hull;
+mod image;
+mod io;
+mod memory;
+mod registers;
+mod resources;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use dxspv_ir::{
+    Builder, BuiltIn, DenormMode, Op, OpCode, OpFlags, PrimitiveType, RoundMode, ScalarType,
+    ShaderStage, SsaDef, TessPartitioning, Type,
+};
+
+use crate::decode::{Instruction, Stage};
+use crate::opcode::Opcode;
+use crate::{Payload, Shader};
+
+use io::{IoFile, IoSlot};
+use resources::Binding;
+
+/// Why a shader could not be converted. Every instruction-level error names the instruction
+/// index, its token offset and its opcode.
+#[derive(Debug, thiserror::Error)]
+pub enum ConvertError {
+    /// The program could not be decoded.
+    #[error(transparent)]
+    Decode(#[from] crate::Error),
+    /// The shader uses a D3D feature the converter does not handle.
+    #[error("instruction {index} (`{opcode}` at token {offset}): {feature} is not supported")]
+    Unsupported {
+        /// Zero-based instruction index.
+        index: u32,
+        /// Token offset of the instruction.
+        offset: u32,
+        /// The instruction's mnemonic.
+        opcode: &'static str,
+        /// The feature, e.g. `class linkage (fcall)`.
+        feature: &'static str,
+    },
+    /// The program is malformed in a way the decoder does not check (missing operands,
+    /// undeclared registers, unbalanced control flow, ...).
+    #[error("instruction {index} (`{opcode}` at token {offset}): {what}")]
+    Invalid {
+        /// Zero-based instruction index.
+        index: u32,
+        /// Token offset of the instruction.
+        offset: u32,
+        /// The instruction's mnemonic.
+        opcode: &'static str,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+impl ConvertError {
+    /// The unsupported feature's name, if this error is [`ConvertError::Unsupported`].
+    pub fn unsupported_feature(&self) -> Option<&'static str> {
+        match self {
+            Self::Unsupported { feature, .. } => Some(feature),
+            _ => None,
+        }
+    }
+}
+
+/// Result type of the converter.
+pub(crate) type R<T> = Result<T, ConvertError>;
+
+/// Converts a parsed DXBC shader into IR: scoped control flow, temporaries and `Unknown`
+/// types, as the IR contract describes a frontend's output.
+pub fn convert(shader: &Shader<'_>) -> Result<Builder, ConvertError> {
+    let mut c = Converter::new(shader);
+    c.prescan()?;
+    c.run()?;
+    c.finish()?;
+    Ok(c.b)
+}
+
+/// Where in the program the converter is, for error messages.
+#[derive(Clone, Copy)]
+pub(crate) struct At {
+    index: u32,
+    offset: u32,
+    opcode: &'static str,
+}
+
+/// One open scoped construct.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Cf {
+    /// `if`, with the `ScopedIf` op.
+    If(SsaDef),
+    /// `loop`, with the `ScopedLoop` op.
+    Loop(SsaDef),
+    /// `switch`, with the `ScopedSwitch` op.
+    Switch(SsaDef),
+}
+
+/// A declared index range (`dcl_indexrange`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IndexRange {
+    file: IoFile,
+    start: u32,
+    count: u32,
+}
+
+/// The conversion state. Submodules add `impl Converter` blocks for their concern.
+pub(crate) struct Converter<'a, 's> {
+    shader: &'a Shader<'s>,
+    pub(crate) b: Builder,
+    stage: Stage,
+    sm51: bool,
+    ep: SsaDef,
+    at: At,
+    // Functions.
+    func: Option<SsaDef>,
+    last_return: bool,
+    main: Option<SsaDef>,
+    cf: Vec<Cf>,
+    label_fns: HashMap<u32, SsaDef>,
+    pending_calls: Vec<(SsaDef, u32)>,
+    // Registers.
+    temps: Vec<Option<SsaDef>>,
+    itemps: HashMap<u32, (SsaDef, u32, u32)>,
+    icb: Option<(SsaDef, Vec<u32>)>,
+    // I/O.
+    io: HashMap<(IoFile, u32, u32), [Option<IoSlot>; 4]>,
+    builtins: HashMap<(bool, u32, BuiltIn), (SsaDef, Type)>,
+    fresh_builtin: bool,
+    index_ranges: Vec<IndexRange>,
+    stream: u32,
+    stream_mask: u32,
+    gs_vertices: u32,
+    gs_input: Option<PrimitiveType>,
+    gs_output: Option<PrimitiveType>,
+    hs_in: u32,
+    hs_out: u32,
+    // Resources.
+    cbvs: HashMap<u32, Binding>,
+    srvs: HashMap<u32, Binding>,
+    uavs: HashMap<u32, Binding>,
+    samplers: HashMap<u32, Binding>,
+    lds: HashMap<u32, (SsaDef, u32)>,
+    counters: HashMap<u32, SsaDef>,
+    rov: bool,
+    sample_rate: bool,
+    // Hull and domain shaders.
+    hs: hull::HullState,
+    // Flags.
+    global_flags: u32,
+}
+
+impl<'a, 's> Converter<'a, 's> {
+    fn new(shader: &'a Shader<'s>) -> Self {
+        let version = shader.program.version;
+        let stage = version.stage;
+        let mut b = Builder::with_capacity(shader.program.tokens.len() * 2);
+        let ir_stage = match stage {
+            Stage::Pixel => ShaderStage::Pixel,
+            Stage::Vertex => ShaderStage::Vertex,
+            Stage::Geometry => ShaderStage::Geometry,
+            Stage::Hull => ShaderStage::Hull,
+            Stage::Domain => ShaderStage::Domain,
+            Stage::Compute => ShaderStage::Compute,
+        };
+        // Functions are patched in by `finish`.
+        let ep =
+            b.add_decl(Op::new(OpCode::EntryPoint, Type::VOID).with_lit(ir_stage.to_literal()));
+        b.add_decl(
+            Op::new(OpCode::DebugName, Type::VOID)
+                .with_ref(ep)
+                .with_str("main"),
+        );
+        Converter {
+            shader,
+            b,
+            stage,
+            sm51: version.is_sm51(),
+            ep,
+            at: At {
+                index: 0,
+                offset: 0,
+                opcode: "",
+            },
+            func: None,
+            last_return: false,
+            main: None,
+            cf: Vec::new(),
+            label_fns: HashMap::new(),
+            pending_calls: Vec::new(),
+            temps: Vec::new(),
+            itemps: HashMap::new(),
+            icb: None,
+            io: HashMap::new(),
+            builtins: HashMap::new(),
+            fresh_builtin: false,
+            index_ranges: Vec::new(),
+            stream: 0,
+            stream_mask: 0,
+            gs_vertices: 0,
+            gs_input: None,
+            gs_output: None,
+            hs_in: 0,
+            hs_out: 0,
+            cbvs: HashMap::new(),
+            srvs: HashMap::new(),
+            uavs: HashMap::new(),
+            samplers: HashMap::new(),
+            lds: HashMap::new(),
+            counters: HashMap::new(),
+            rov: false,
+            sample_rate: false,
+            hs: hull::HullState::default(),
+            global_flags: 0,
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Errors
+    // ---------------------------------------------------------------------------------------
+
+    /// An [`ConvertError::Invalid`] at the current instruction.
+    pub(crate) fn invalid(&self, what: impl Into<String>) -> ConvertError {
+        ConvertError::Invalid {
+            index: self.at.index,
+            offset: self.at.offset,
+            opcode: self.at.opcode,
+            what: what.into(),
+        }
+    }
+
+    /// An [`ConvertError::Unsupported`] at the current instruction.
+    pub(crate) fn unsupported(&self, feature: &'static str) -> ConvertError {
+        ConvertError::Unsupported {
+            index: self.at.index,
+            offset: self.at.offset,
+            opcode: self.at.opcode,
+            feature,
+        }
+    }
+
+    fn set_at(&mut self, inst: &Instruction<'_>) {
+        self.at = At {
+            index: inst.index,
+            offset: inst.offset,
+            opcode: inst.opcode.mnemonic(),
+        };
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Emission helpers
+    // ---------------------------------------------------------------------------------------
+
+    /// Appends a code op, tracking whether the function's last op is a `Return`.
+    pub(crate) fn code(&mut self, op: Op) -> SsaDef {
+        self.last_return = op.opcode == OpCode::Return;
+        self.b.add(op)
+    }
+
+    /// Appends a declaration.
+    pub(crate) fn decl(&mut self, op: Op) -> SsaDef {
+        self.b.add_decl(op)
+    }
+
+    /// Names `def` for debugging.
+    pub(crate) fn name(&mut self, def: SsaDef, name: &str) {
+        self.b.add_decl(
+            Op::new(OpCode::DebugName, Type::VOID)
+                .with_ref(def)
+                .with_str(name),
+        );
+    }
+
+    /// A scalar constant of type `ty` holding `bits`.
+    pub(crate) fn constant(&mut self, ty: ScalarType, bits: u64) -> SsaDef {
+        self.b.add_constant(Type::scalar(ty), &[bits])
+    }
+
+    /// A `u32` constant.
+    pub(crate) fn c_u32(&mut self, v: u32) -> SsaDef {
+        self.constant(ScalarType::U32, v as u64)
+    }
+
+    /// An `f32` constant.
+    pub(crate) fn c_f32(&mut self, v: f32) -> SsaDef {
+        self.constant(ScalarType::F32, v.to_bits() as u64)
+    }
+
+    /// A one-operand code op.
+    pub(crate) fn op1(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef) -> SsaDef {
+        self.code(Op::new(opc, ty).with_ref(a))
+    }
+
+    /// A two-operand code op.
+    pub(crate) fn op2(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef) -> SsaDef {
+        self.code(Op::new(opc, ty).with_ref(a).with_ref(b))
+    }
+
+    /// A three-operand code op.
+    pub(crate) fn op3(
+        &mut self,
+        opc: OpCode,
+        ty: impl Into<Type>,
+        a: SsaDef,
+        b: SsaDef,
+        c: SsaDef,
+    ) -> SsaDef {
+        self.code(Op::new(opc, ty).with_ref(a).with_ref(b).with_ref(c))
+    }
+
+    /// Extracts member or component `i` of a composite.
+    pub(crate) fn extract(&mut self, ty: impl Into<Type>, v: SsaDef, i: u32) -> SsaDef {
+        let idx = self.c_u32(i);
+        self.op2(OpCode::CompositeExtract, ty, v, idx)
+    }
+
+    /// Builds a vector of `ty` from scalars (a single scalar is returned as is).
+    pub(crate) fn vector(&mut self, ty: ScalarType, parts: &[SsaDef]) -> SsaDef {
+        if let [one] = parts {
+            return *one;
+        }
+        let mut op = Op::new(
+            OpCode::CompositeConstruct,
+            Type::vector(ty, parts.len() as u8),
+        );
+        for &p in parts {
+            op = op.with_ref(p);
+        }
+        self.code(op)
+    }
+
+    /// `cond ? ~0 : 0` as `u32`: D3D's boolean encoding.
+    pub(crate) fn bool_to_mask(&mut self, cond: SsaDef) -> SsaDef {
+        let t = self.c_u32(u32::MAX);
+        let f = self.c_u32(0);
+        self.op3(OpCode::Select, ScalarType::U32, cond, t, f)
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Functions
+    // ---------------------------------------------------------------------------------------
+
+    /// Opens a function with the given parameters and its first block.
+    pub(crate) fn begin_function(&mut self, params: &[SsaDef], name: &str) -> R<SsaDef> {
+        self.end_function()?;
+        let mut op = Op::new(OpCode::Function, Type::VOID);
+        for &p in params {
+            op = op.with_ref(p);
+        }
+        let f = self.code(op);
+        self.name(f, name);
+        self.code(
+            Op::new(OpCode::Label, Type::VOID).with_lit(dxspv_ir::Construct::None.to_literal()),
+        );
+        self.func = Some(f);
+        self.itemps.clear();
+        Ok(f)
+    }
+
+    /// Closes the open function, if any, adding a final `Return` where missing.
+    pub(crate) fn end_function(&mut self) -> R<()> {
+        if self.func.is_none() {
+            return Ok(());
+        }
+        if let Some(open) = self.cf.last() {
+            return Err(self.invalid(format!("function ends inside an open {open:?} block")));
+        }
+        if !self.last_return {
+            self.emit_return();
+        }
+        self.code(Op::new(OpCode::FunctionEnd, Type::VOID));
+        self.func = None;
+        Ok(())
+    }
+
+    /// Emits `Return` from the current function (closing a ROV critical section first).
+    pub(crate) fn emit_return(&mut self) {
+        if self.rov && self.func.is_some() && self.func == self.main {
+            self.rov_lock_end();
+        }
+        self.code(Op::new(OpCode::Return, Type::VOID).with_opt_ref(None));
+    }
+
+    /// Makes sure code can be emitted: opens the main function if none is open.
+    fn ensure_function(&mut self) -> R<()> {
+        if self.func.is_some() {
+            return Ok(());
+        }
+        if self.stage == Stage::Hull {
+            // Code before any phase: treat it as the control point phase.
+            return self.begin_hs_phase(Opcode::HsControlPointPhase);
+        }
+        if self.main.is_some() {
+            return Err(self.invalid("code after the end of the program"));
+        }
+        // `main` is set before the Function op so that `begin_function` sees it.
+        let f = self.begin_function_main()?;
+        self.main = Some(f);
+        Ok(())
+    }
+
+    fn begin_function_main(&mut self) -> R<SsaDef> {
+        // Reserve the name: main is the entry function.
+        let f = self.begin_function(&[], "main")?;
+        self.main = Some(f);
+        if self.rov {
+            self.rov_lock_begin();
+        }
+        Ok(f)
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Driver
+    // ---------------------------------------------------------------------------------------
+
+    /// First walk: facts declarations need before they are seen.
+    fn prescan(&mut self) -> R<()> {
+        for inst in self.shader.program.instructions() {
+            let inst = inst?;
+            self.set_at(&inst);
+            match (inst.opcode, &inst.payload) {
+                (Opcode::DclIndexRange, Payload::IndexRange { count }) => {
+                    let Some(op) = inst.operands().first() else {
+                        return Err(self.invalid("index range without a register"));
+                    };
+                    let file = self.io_file_of(op.ty)?;
+                    let start = match op.indices() {
+                        [reg] | [_, reg] => reg.imm as u32,
+                        _ => return Err(self.invalid("index range register has no index")),
+                    };
+                    self.index_ranges.push(IndexRange {
+                        file,
+                        start,
+                        count: *count,
+                    });
+                }
+                (Opcode::DclGsInputPrimitive, Payload::GsInputPrimitive(p)) => {
+                    self.gs_input = io::gs_primitive(*p);
+                    self.gs_vertices = self.gs_input.map_or(1, PrimitiveType::vertex_count);
+                }
+                (Opcode::DclInputControlPointCount, Payload::ControlPointCount(n)) => {
+                    self.hs_in = *n;
+                }
+                (Opcode::DclOutputControlPointCount, Payload::ControlPointCount(n)) => {
+                    self.hs_out = *n;
+                }
+                (Opcode::HsControlPointPhase, _) => {
+                    self.hs.has_cp_phase = true;
+                    self.hs.in_patch_phase = false;
+                }
+                (Opcode::HsForkPhase | Opcode::HsJoinPhase, _) => self.hs.in_patch_phase = true,
+                (
+                    _,
+                    Payload::UavTyped { flags, .. }
+                    | Payload::UavRaw { flags, .. }
+                    | Payload::UavStructured { flags, .. },
+                ) => {
+                    self.rov |= flags.rasterizer_ordered;
+                }
+                (
+                    Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv,
+                    Payload::InputOutput {
+                        interpolation: Some(i),
+                        ..
+                    },
+                ) => {
+                    use crate::enums::Interpolation as I;
+                    self.sample_rate |= matches!(i, I::LinearSample | I::LinearNoPerspectiveSample);
+                }
+                _ => {}
+            }
+        }
+        if self.stage != Stage::Pixel {
+            self.rov = false;
+        }
+        self.hs.in_patch_phase = false;
+        Ok(())
+    }
+
+    /// Second walk: converts every instruction.
+    fn run(&mut self) -> R<()> {
+        if self.stage != Stage::Hull {
+            self.ensure_function()?;
+        }
+        for inst in self.shader.program.instructions() {
+            let inst = inst?;
+            self.set_at(&inst);
+            self.instruction(&inst)?;
+        }
+        Ok(())
+    }
+
+    /// Closes functions and emits the state only known at the end.
+    fn finish(&mut self) -> R<()> {
+        self.end_function()?;
+        let mut functions: Vec<SsaDef> = Vec::with_capacity(2);
+        if self.stage == Stage::Hull {
+            let (cp, pc) = self.finish_hull()?;
+            functions.push(cp);
+            functions.push(pc);
+        } else if let Some(m) = self.main {
+            functions.push(m);
+        }
+        for &(call, label) in &self.pending_calls {
+            let Some(&f) = self.label_fns.get(&label) else {
+                return Err(self.invalid(format!("call to undefined label l{label}")));
+            };
+            self.b.set_operand(call, 0, dxspv_ir::Operand::from_def(f));
+        }
+        self.finish_modes();
+        let stage_lit = self.b.get(self.ep).and_then(|op| op.lit(0)).unwrap_or(0);
+        let mut op = Op::new(OpCode::EntryPoint, Type::VOID);
+        for f in functions {
+            op = op.with_ref(f);
+        }
+        let op = op.with_lit(stage_lit);
+        self.b.rewrite(self.ep, op);
+        Ok(())
+    }
+
+    /// Mode-setting ops whose operands are only known at the end.
+    fn finish_modes(&mut self) {
+        let ep = self.ep;
+        if self.stage == Stage::Geometry {
+            if let Some(p) = self.gs_output {
+                let mask = if self.stream_mask == 0 {
+                    1
+                } else {
+                    self.stream_mask
+                };
+                self.decl(
+                    Op::new(OpCode::SetGsOutputPrimitive, Type::VOID)
+                        .with_ref(ep)
+                        .with_lit(p.to_literal())
+                        .with_lit(mask as u64),
+                );
+            }
+            if let Some(p) = self.gs_input {
+                self.decl(
+                    Op::new(OpCode::SetGsInputPrimitive, Type::VOID)
+                        .with_ref(ep)
+                        .with_lit(p.to_literal()),
+                );
+            }
+        }
+        if matches!(self.stage, Stage::Hull | Stage::Domain) {
+            self.finish_tess_modes();
+        }
+        // Float modes from the global flags.
+        let mut flags = OpFlags::empty();
+        if self.global_flags & 1 == 0 {
+            flags |= OpFlags::PRECISE;
+        }
+        let mut types = vec![(ScalarType::F32, DenormMode::Flush)];
+        if self.global_flags & ((1 << 1) | (1 << 6)) != 0 {
+            types.push((ScalarType::F64, DenormMode::Preserve));
+        }
+        if self.global_flags & (1 << 5) != 0 {
+            types.push((ScalarType::F16, DenormMode::Preserve));
+        }
+        for (ty, denorm) in types {
+            self.decl(
+                Op::new(OpCode::SetFpMode, ty)
+                    .with_ref(ep)
+                    .with_lit(RoundMode::NearestEven.to_literal())
+                    .with_lit(denorm.to_literal())
+                    .with_flags(flags),
+            );
+        }
+    }
+
+    /// Converts one instruction.
+    fn instruction(&mut self, inst: &Instruction<'_>) -> R<()> {
+        use Opcode as O;
+        match inst.opcode {
+            // Declarations.
+            O::DclGlobalFlags => {
+                if let Payload::GlobalFlags(f) = inst.payload {
+                    self.global_flags = f.0;
+                    if f.0 & (1 << 2) != 0 && self.stage == Stage::Pixel {
+                        let ep = self.ep;
+                        self.decl(Op::new(OpCode::SetPsEarlyFragmentTest, Type::VOID).with_ref(ep));
+                    }
+                }
+                Ok(())
+            }
+            O::DclTemps => {
+                if let Payload::Temps(n) = inst.payload {
+                    self.declare_temps(n)?;
+                }
+                Ok(())
+            }
+            O::DclIndexableTemp => self.declare_indexable_temp(inst),
+            O::DclConstantBuffer
+            | O::DclSampler
+            | O::DclResource
+            | O::DclResourceRaw
+            | O::DclResourceStructured
+            | O::DclUnorderedAccessViewTyped
+            | O::DclUnorderedAccessViewRaw
+            | O::DclUnorderedAccessViewStructured
+            | O::DclThreadGroupSharedMemoryRaw
+            | O::DclThreadGroupSharedMemoryStructured => self.declare_resource(inst),
+            O::DclInput
+            | O::DclInputSgv
+            | O::DclInputSiv
+            | O::DclInputPs
+            | O::DclInputPsSgv
+            | O::DclInputPsSiv
+            | O::DclOutput
+            | O::DclOutputSgv
+            | O::DclOutputSiv => self.declare_io(inst),
+            O::DclIndexRange => Ok(()),
+            O::DclGsInputPrimitive => Ok(()),
+            O::DclGsOutputPrimitiveTopology => {
+                if let Payload::GsOutputTopology(t) = inst.payload {
+                    self.gs_output = io::gs_topology(t);
+                }
+                Ok(())
+            }
+            O::DclMaxOutputVertexCount => {
+                if let Payload::MaxOutputVertexCount(n) = inst.payload {
+                    let ep = self.ep;
+                    self.decl(
+                        Op::new(OpCode::SetGsOutputVertices, Type::VOID)
+                            .with_ref(ep)
+                            .with_lit(n as u64),
+                    );
+                }
+                Ok(())
+            }
+            O::DclGsInstanceCount => {
+                if let Payload::GsInstanceCount(n) = inst.payload {
+                    let ep = self.ep;
+                    self.decl(
+                        Op::new(OpCode::SetGsInstances, Type::VOID)
+                            .with_ref(ep)
+                            .with_lit(n as u64),
+                    );
+                }
+                Ok(())
+            }
+            O::DclStream => {
+                let Some(op) = inst.operands().first() else {
+                    return Err(self.invalid("dcl_stream without a stream operand"));
+                };
+                let s = op.imm_index(0).unwrap_or(0);
+                if s > 3 {
+                    return Err(self.invalid(format!("stream {s} is out of range")));
+                }
+                self.stream = s as u32;
+                self.stream_mask |= 1 << s;
+                Ok(())
+            }
+            O::DclThreadGroup => {
+                if let Payload::ThreadGroup([x, y, z]) = inst.payload {
+                    let ep = self.ep;
+                    self.decl(
+                        Op::new(OpCode::SetCsWorkgroupSize, Type::VOID)
+                            .with_ref(ep)
+                            .with_lit(x as u64)
+                            .with_lit(y as u64)
+                            .with_lit(z as u64),
+                    );
+                }
+                Ok(())
+            }
+            O::DclInputControlPointCount
+            | O::DclOutputControlPointCount
+            | O::DclTessDomain
+            | O::DclTessPartitioning
+            | O::DclTessOutputPrimitive
+            | O::DclHsMaxTessFactor
+            | O::DclHsForkPhaseInstanceCount
+            | O::DclHsJoinPhaseInstanceCount => self.hull_declaration(inst),
+            O::HsDecls => Ok(()),
+            O::HsControlPointPhase | O::HsForkPhase | O::HsJoinPhase => {
+                self.begin_hs_phase(inst.opcode)
+            }
+            O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => {
+                Err(self.unsupported("class linkage (interfaces and function tables)"))
+            }
+            O::InterfaceCall => Err(self.unsupported("class linkage (fcall)")),
+            O::CustomData => self.custom_data(inst),
+            O::Nop => Ok(()),
+            _ => {
+                self.ensure_function()?;
+                self.code_instruction(inst)
+            }
+        }
+    }
+
+    /// Converts a non-declaration instruction.
+    fn code_instruction(&mut self, inst: &Instruction<'_>) -> R<()> {
+        use Opcode as O;
+        match inst.opcode {
+            O::If
+            | O::Else
+            | O::EndIf
+            | O::Loop
+            | O::EndLoop
+            | O::Break
+            | O::Breakc
+            | O::Continue
+            | O::Continuec
+            | O::Switch
+            | O::Case
+            | O::Default
+            | O::EndSwitch
+            | O::Ret
+            | O::Retc
+            | O::Discard
+            | O::Call
+            | O::Callc
+            | O::Label => self.control_flow(inst),
+            O::Emit
+            | O::Cut
+            | O::EmitThenCut
+            | O::EmitStream
+            | O::CutStream
+            | O::EmitThenCutStream => self.gs_emit(inst),
+            O::Sync => self.sync(inst),
+            O::LdRaw
+            | O::LdRawFeedback
+            | O::LdStructured
+            | O::LdStructuredFeedback
+            | O::StoreRaw
+            | O::StoreStructured
+            | O::AtomicAnd
+            | O::AtomicOr
+            | O::AtomicXor
+            | O::AtomicCmpStore
+            | O::AtomicIadd
+            | O::AtomicImax
+            | O::AtomicImin
+            | O::AtomicUmax
+            | O::AtomicUmin
+            | O::ImmAtomicIadd
+            | O::ImmAtomicAnd
+            | O::ImmAtomicOr
+            | O::ImmAtomicXor
+            | O::ImmAtomicExch
+            | O::ImmAtomicCmpExch
+            | O::ImmAtomicImax
+            | O::ImmAtomicImin
+            | O::ImmAtomicUmax
+            | O::ImmAtomicUmin
+            | O::ImmAtomicAlloc
+            | O::ImmAtomicConsume
+            | O::BufInfo => self.memory(inst),
+            O::Sample
+            | O::SampleC
+            | O::SampleCLz
+            | O::SampleL
+            | O::SampleD
+            | O::SampleB
+            | O::SampleLFeedback
+            | O::SampleCLzFeedback
+            | O::SampleClampFeedback
+            | O::SampleBClampFeedback
+            | O::SampleDClampFeedback
+            | O::SampleCClampFeedback
+            | O::Gather4
+            | O::Gather4C
+            | O::Gather4Po
+            | O::Gather4PoC
+            | O::Gather4Feedback
+            | O::Gather4CFeedback
+            | O::Gather4PoFeedback
+            | O::Gather4PoCFeedback
+            | O::Ld
+            | O::LdMs
+            | O::LdFeedback
+            | O::LdMsFeedback
+            | O::LdUavTyped
+            | O::LdUavTypedFeedback
+            | O::StoreUavTyped
+            | O::ResInfo
+            | O::SampleInfo
+            | O::SamplePos
+            | O::Lod
+            | O::CheckAccessFullyMapped => self.image(inst),
+            O::EvalCentroid | O::EvalSampleIndex | O::EvalSnapped => self.eval(inst),
+            O::Abort => Err(self.unsupported("abort")),
+            O::DebugBreak => Ok(()),
+            _ => self.alu(inst),
+        }
+    }
+
+    /// Immediate constant buffers; other custom data is ignored.
+    fn custom_data(&mut self, inst: &Instruction<'_>) -> R<()> {
+        let Payload::CustomData { class, data } = inst.payload else {
+            return Ok(());
+        };
+        if class != crate::enums::CustomDataClass::ImmediateConstantBuffer {
+            return Ok(());
+        }
+        let mut words: Vec<u32> = data.iter().collect();
+        while !words.len().is_multiple_of(4) {
+            words.push(0);
+        }
+        let n = (words.len() / 4).max(1) as u32;
+        if words.is_empty() {
+            words.resize(4, 0);
+        }
+        let ty = Type::vector(ScalarType::U32, 4)
+            .array_of(n)
+            .map_err(|e| self.invalid(e.to_string()))?;
+        let lits: Vec<u64> = words.iter().map(|&w| w as u64).collect();
+        let c = self.b.add_constant(ty, &lits);
+        self.name(c, "icb");
+        self.icb = Some((c, words));
+        Ok(())
+    }
+
+    /// True if the shader is of stage `s`.
+    pub(crate) fn is_stage(&self, s: Stage) -> bool {
+        self.stage == s
+    }
+}
+
+/// The set lanes of a write mask, in order.
+pub(crate) fn lanes(mask: u8) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |i| mask & (1 << i) != 0)
+}
+
+/// Partitioning as the IR names it.
+pub(crate) fn partitioning(p: crate::enums::TessPartitioning) -> TessPartitioning {
+    use crate::enums::TessPartitioning as P;
+    match p {
+        P::Pow2 => TessPartitioning::Pow2,
+        P::FractionalOdd => TessPartitioning::FractOdd,
+        P::FractionalEven => TessPartitioning::FractEven,
+        P::Integer | P::Undefined => TessPartitioning::Integer,
+    }
+}

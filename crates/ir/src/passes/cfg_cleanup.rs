@@ -1,0 +1,578 @@
+//! `cfg_cleanup`: removes unreachable blocks and bypasses empty blocks, keeping the structured
+//! constructs intact.
+//!
+//! # Algorithm
+//! Three linear steps, each on a freshly built [`Cfg`]:
+//!
+//! 1. **Bypass empty blocks.** A reachable block that is only `Label None` + `Branch %t`, is no
+//!    function entry, is not named by any construct (merge block or continue target), and whose
+//!    target has no phis, is *forwardable* (chains of them are followed to their end, with a
+//!    cycle guard). A branch into such a block is redirected to the final target when that keeps
+//!    the construct rules of SPIR-V: from a plain block (`Label None`) always; from a selection
+//!    header only when the final target is the header's own merge block (an empty then, else or
+//!    case body). Loop headers keep their body block.
+//! 2. **Remove unreachable blocks.** Blocks no path from the entry reaches are deleted with
+//!    everything in them (and the debug names of what they define), except those a reachable
+//!    construct names: an unreachable merge block is reduced to `Label None` + `Unreachable`,
+//!    an unreachable continue target to `Label None` + `Branch %header` (SPIR-V needs both to
+//!    exist).
+//! 3. **Fix phis.** Every remaining phi gets exactly one operand per predecessor: operands from
+//!    blocks that are no longer predecessors are dropped, unreachable predecessors contribute
+//!    `Undef`. A phi left with a single distinct value (besides itself) is replaced by it, and
+//!    the phis using it are checked again (a worklist).
+//!
+//! Removing phis can make further blocks empty, so the three steps repeat until nothing changes
+//! (at most a few rounds).
+
+use std::collections::HashMap;
+
+use crate::analysis::cfg::{BlockId, Cfg};
+use crate::builder::Builder;
+use crate::enums::Construct;
+use crate::op::{Op, Operand, SsaDef};
+use crate::opcode::OpCode;
+use crate::passes::error::PassError;
+use crate::passes::util::is_debug;
+use crate::types::Type;
+
+const PASS: &str = "cfg_cleanup";
+const NONE: u32 = u32::MAX;
+/// Most rounds of the three steps per run (each round is linear).
+const MAX_ROUNDS: usize = 8;
+
+/// Runs CFG cleanup. Returns whether anything changed.
+pub fn run(b: &mut Builder) -> Result<bool, PassError> {
+    if b.iter().any(|(_, op)| op.opcode.is_scoped()) {
+        return Err(PassError::invalid(
+            PASS,
+            None,
+            "scoped control flow must be lowered first",
+        ));
+    }
+    let mut changed = false;
+    let mut cfg = Cfg::build(b)?;
+    // Removing phis can make more blocks empty and bypassable: repeat while phis go (rarely
+    // more than twice). The CFG is rebuilt only after a step changed blocks or branches.
+    for _ in 0..MAX_ROUNDS {
+        if bypass_empty_blocks(b, &cfg) {
+            changed = true;
+            cfg = Cfg::build(b)?;
+        }
+        if remove_unreachable(b, &cfg)? {
+            changed = true;
+            cfg = Cfg::build(b)?;
+        }
+        let (phis_changed, phis_removed) = fix_phis(b, &cfg);
+        changed |= phis_changed;
+        if !phis_removed {
+            break;
+        }
+    }
+    Ok(changed)
+}
+
+fn construct_of(op: &Op) -> Option<Construct> {
+    (op.opcode == OpCode::Label)
+        .then(|| {
+            op.literals()
+                .first()
+                .and_then(|l| Construct::from_literal(l.0))
+        })
+        .flatten()
+}
+
+/// Labels named by reachable construct headers: 1 = merge block, 2 = continue target (with the
+/// header it belongs to).
+fn structural_refs(b: &Builder, cfg: &Cfg) -> HashMap<SsaDef, (u8, SsaDef)> {
+    let mut refs = HashMap::new();
+    for &blk in cfg.rpo() {
+        let l = cfg.label(blk);
+        let Some(op) = b.get(l) else { continue };
+        match construct_of(op) {
+            Some(Construct::StructuredSelection) => {
+                if let Some(m) = op.arg(0) {
+                    refs.entry(m).or_insert((1, l));
+                }
+            }
+            Some(Construct::StructuredLoop) => {
+                if let Some(m) = op.arg(0) {
+                    refs.entry(m).or_insert((1, l));
+                }
+                if let Some(c) = op.arg(1) {
+                    refs.insert(c, (2, l));
+                }
+            }
+            _ => {}
+        }
+    }
+    refs
+}
+
+fn is_named_by_construct(b: &Builder, label: SsaDef) -> bool {
+    b.uses(label).any(|u| {
+        b.get(u.user)
+            .is_some_and(|op| op.opcode == OpCode::Label && u.operand < op.ref_count())
+    })
+}
+
+fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> bool {
+    let n = cfg.len();
+    // Forwarding target per block (block number), NONE if the block is not forwardable.
+    let mut fwd = vec![NONE; n];
+    for blk in cfg.blocks() {
+        if !cfg.is_reachable(blk) || cfg.is_entry(blk) {
+            continue;
+        }
+        let l = cfg.label(blk);
+        let term = cfg.terminator(blk);
+        let plain = b.get(l).and_then(construct_of) == Some(Construct::None);
+        if !plain || b.next(l) != Some(term) || is_named_by_construct(b, l) {
+            continue;
+        }
+        let Some(op) = b.get(term) else { continue };
+        if op.opcode != OpCode::Branch {
+            continue;
+        }
+        let Some(t) = op.arg(0).and_then(|t| cfg.block_of_label(t)) else {
+            continue;
+        };
+        let target_has_phi = b
+            .next(cfg.label(t))
+            .and_then(|d| b.get(d))
+            .is_some_and(|o| o.opcode == OpCode::Phi);
+        if t != blk && !target_has_phi {
+            fwd[blk.index()] = t.0;
+        }
+    }
+    // Follow chains to their final target; a cycle of empty blocks stays as it is.
+    let mut fin = vec![NONE; n];
+    let mut mark = vec![NONE; n];
+    for start in 0..n {
+        if fwd[start] == NONE || fin[start] != NONE {
+            continue;
+        }
+        let mut cur = start;
+        let mut path = Vec::new();
+        while fwd[cur] != NONE && fin[cur] == NONE && mark[cur] != start as u32 {
+            mark[cur] = start as u32;
+            path.push(cur);
+            cur = fwd[cur] as usize;
+        }
+        let end = if fwd[cur] == NONE {
+            cur as u32
+        } else if fin[cur] != NONE {
+            fin[cur]
+        } else {
+            NONE
+        };
+        for p in path {
+            fin[p] = if end == NONE { NONE } else { end };
+            if end == NONE {
+                fwd[p] = NONE;
+            }
+        }
+    }
+    let mut changed = false;
+    for blk in cfg.blocks() {
+        if !cfg.is_reachable(blk) {
+            continue;
+        }
+        let Some(label_op) = b.get(cfg.label(blk)) else {
+            continue;
+        };
+        let merge = match construct_of(label_op) {
+            Some(Construct::None) => None,
+            Some(Construct::StructuredSelection) => label_op.arg(0),
+            _ => continue,
+        };
+        let plain = merge.is_none();
+        let term = cfg.terminator(blk);
+        let Some(op) = b.get(term) else { continue };
+        let slots: Vec<usize> = match op.opcode {
+            OpCode::Branch => vec![0],
+            OpCode::BranchConditional => vec![1, 2],
+            OpCode::Switch => (1..op.operands.len()).step_by(2).collect(),
+            _ => continue,
+        };
+        let mut edits = Vec::new();
+        for i in slots {
+            let Some(t) = op.operands.get(i).and_then(|o| o.def()) else {
+                continue;
+            };
+            let Some(tb) = cfg.block_of_label(t) else {
+                continue;
+            };
+            let f = fin[tb.index()];
+            if fwd[tb.index()] == NONE || f == NONE {
+                continue;
+            }
+            let final_label = cfg.label(BlockId(f));
+            if plain || merge == Some(final_label) {
+                edits.push((i, final_label));
+            }
+        }
+        for (i, l) in edits {
+            b.set_operand(term, i, Operand::from_def(l));
+            changed = true;
+        }
+    }
+    changed
+}
+
+fn remove_unreachable(b: &mut Builder, cfg: &Cfg) -> Result<bool, PassError> {
+    let refs = structural_refs(b, cfg);
+    let mut changed = false;
+    for blk in cfg.blocks() {
+        if cfg.is_reachable(blk) {
+            continue;
+        }
+        let label = cfg.label(blk);
+        let term = cfg.terminator(blk);
+        let keep = refs.get(&label).copied();
+        // Collect the block's ops: label to terminator.
+        let mut ops = Vec::new();
+        let mut cur = Some(label);
+        while let Some(d) = cur {
+            ops.push(d);
+            if d == term {
+                break;
+            }
+            cur = b.next(d);
+        }
+        let new_term = match keep {
+            None => None,
+            Some((2, header)) => Some(Op::new(OpCode::Branch, Type::VOID).with_ref(header)),
+            Some(_) => Some(Op::new(OpCode::Unreachable, Type::VOID)),
+        };
+        if let Some(t) = &new_term {
+            let is_reduced = ops.len() == 2
+                && b.get(label).and_then(construct_of) == Some(Construct::None)
+                && b.get(term) == Some(t);
+            if is_reduced {
+                continue;
+            }
+        }
+        changed = true;
+        // Debug names of anything removed go too.
+        let removed: Vec<SsaDef> = match &new_term {
+            None => ops.clone(),
+            Some(_) => ops.iter().copied().filter(|&d| d != label).collect(),
+        };
+        for &d in &removed {
+            let debug: Vec<SsaDef> = b
+                .uses(d)
+                .filter(|u| b.get(u.user).is_some_and(|o| is_debug(o.opcode)))
+                .map(|u| u.user)
+                .collect();
+            for u in debug {
+                b.remove(u);
+            }
+        }
+        match new_term {
+            None => {
+                for d in removed {
+                    b.remove(d);
+                }
+            }
+            Some(t) => {
+                b.rewrite(
+                    label,
+                    Op::new(OpCode::Label, Type::VOID).with_lit(Construct::None.to_literal()),
+                );
+                b.add_after(term, t);
+                for d in removed {
+                    b.remove(d);
+                }
+            }
+        }
+    }
+    Ok(changed)
+}
+
+fn fix_phis(b: &mut Builder, cfg: &Cfg) -> (bool, bool) {
+    let mut changed = false;
+    let mut removed = false;
+    let mut undefs: HashMap<Type, SsaDef> = HashMap::new();
+    let mut work = Vec::new();
+    for blk in cfg.blocks() {
+        let preds = cfg.preds(blk);
+        let mut cur = b.next(cfg.label(blk));
+        while let Some(phi) = cur {
+            let Some(op) = b.get(phi) else { break };
+            if op.opcode != OpCode::Phi {
+                break;
+            }
+            cur = b.next(phi);
+            let op = op.clone();
+            let ty = op.ty;
+            let mut new_op = Op::new(OpCode::Phi, ty).with_flags(op.flags);
+            for &p in preds {
+                let l = cfg.label(p);
+                // Linear search: phis have few operands, and this avoids a map per phi.
+                let incoming = op
+                    .operands
+                    .chunks(2)
+                    .find(|pair| pair.first().and_then(|o| o.def()) == Some(l))
+                    .and_then(|pair| pair.get(1).and_then(|o| o.def()));
+                let v = match incoming {
+                    Some(v)
+                        if b.get(v)
+                            .is_some_and(|o| cfg.is_reachable(p) || o.opcode == OpCode::Undef) =>
+                    {
+                        v
+                    }
+                    _ => *undefs
+                        .entry(ty)
+                        .or_insert_with(|| b.add_decl(Op::new(OpCode::Undef, ty))),
+                };
+                new_op = new_op.with_ref(l).with_ref(v);
+            }
+            if preds.is_empty() {
+                let u = *undefs
+                    .entry(ty)
+                    .or_insert_with(|| b.add_decl(Op::new(OpCode::Undef, ty)));
+                b.replace_uses(phi, u);
+                b.remove(phi);
+                changed = true;
+                removed = true;
+                continue;
+            }
+            if new_op != op {
+                b.rewrite(phi, new_op);
+                changed = true;
+            }
+            work.push(phi);
+        }
+    }
+    // Phis left with one distinct value (besides themselves) are replaced by it; the phis
+    // using them are checked again.
+    while let Some(phi) = work.pop() {
+        let Some(op) = b.get(phi) else { continue };
+        if op.opcode != OpCode::Phi {
+            continue;
+        }
+        let ty = op.ty;
+        let mut same = None;
+        let mut trivial = true;
+        for v in op
+            .operands
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .filter_map(|o| o.def())
+        {
+            if v == phi || same == Some(v) {
+                continue;
+            }
+            if same.is_some() {
+                trivial = false;
+                break;
+            }
+            same = Some(v);
+        }
+        if !trivial {
+            continue;
+        }
+        let value = match same {
+            Some(v) => v,
+            None => *undefs
+                .entry(ty)
+                .or_insert_with(|| b.add_decl(Op::new(OpCode::Undef, ty))),
+        };
+        for u in b.uses(phi) {
+            if u.user != phi && b.get(u.user).is_some_and(|o| o.opcode == OpCode::Phi) {
+                work.push(u.user);
+            }
+        }
+        b.replace_uses(phi, value);
+        b.remove(phi);
+        changed = true;
+        removed = true;
+    }
+    (changed, removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{parse, print};
+    use crate::validate::{validate, Level, Rule};
+
+    fn check(input: &str, expected: &str) {
+        let mut b = parse(input).unwrap_or_else(|e| panic!("{e}\n{input}"));
+        let changed = run(&mut b).unwrap_or_else(|e| panic!("{e}\n{input}"));
+        let out = print(&b);
+        if let Err(errs) = validate(&b, Level::Structural) {
+            // The snippets are functions without an entry point; every other rule must hold.
+            let errs: Vec<_> = errs
+                .into_iter()
+                .filter(|e| e.rule != Rule::EntryPointCount)
+                .collect();
+            assert!(errs.is_empty(), "{errs:?}\n{out}");
+        }
+        assert_eq!(out, expected, "got:\n{out}");
+        assert_eq!(changed, input != expected);
+        // A second run finds nothing left to do.
+        assert!(!run(&mut b).unwrap(), "not idempotent:\n{}", print(&b));
+    }
+
+    #[test]
+    fn unreachable_blocks_go_but_merge_blocks_stay() {
+        // Dead code after a return goes; the merge of a loop without exits stays, reduced.
+        check(
+            "%1 = Constant bool true
+%2 = Function void
+%3 = Label %13 StructuredSelection
+%15 = BranchConditional %1 %14 %13
+%14 = Label None
+%5 = Return void null
+%16 = Label None
+%6 = Demote
+%17 = Branch %13
+%13 = Label None
+%21 = Branch %20
+%20 = Label %19 %18 StructuredLoop
+%24 = Branch %23
+%23 = Label None
+%9 = Demote
+%25 = Branch %18
+%18 = Label None
+%22 = Branch %20
+%19 = Label None
+%11 = Return void null
+%12 = FunctionEnd
+",
+            "%1 = Constant bool true
+%2 = Function void
+%3 = Label %13 StructuredSelection
+%15 = BranchConditional %1 %14 %13
+%14 = Label None
+%5 = Return void null
+%13 = Label None
+%21 = Branch %20
+%20 = Label %19 %18 StructuredLoop
+%24 = Branch %23
+%23 = Label None
+%9 = Demote
+%25 = Branch %18
+%18 = Label None
+%22 = Branch %20
+%19 = Label None
+%26 = Unreachable
+%12 = FunctionEnd
+",
+        );
+    }
+
+    #[test]
+    fn phis_lose_removed_predecessors() {
+        check(
+            "%1 = Constant bool true
+%2 = Constant u32 1
+%3 = Constant u32 2
+%4 = Function u32
+%5 = Label %9 StructuredSelection
+%6 = BranchConditional %1 %7 %9
+%7 = Label None
+%8 = Return u32 %2
+%10 = Label None
+%11 = Branch %9
+%9 = Label None
+%12 = Phi u32 %5 %3 %10 %2
+%13 = Return u32 %12
+%14 = FunctionEnd
+",
+            "%1 = Constant bool true
+%2 = Constant u32 1
+%3 = Constant u32 2
+%4 = Function u32
+%5 = Label %9 StructuredSelection
+%6 = BranchConditional %1 %7 %9
+%7 = Label None
+%8 = Return u32 %2
+%9 = Label None
+%13 = Return u32 %3
+%14 = FunctionEnd
+",
+        );
+    }
+
+    #[test]
+    fn empty_then_and_case_blocks_are_bypassed() {
+        // if (c) {} else { demote }  and a switch whose case 1 is empty (falls into the merge).
+        check(
+            "%1 = Constant bool true
+%2 = Constant u32 1
+%3 = Function void
+%4 = Label %7 StructuredSelection
+%5 = BranchConditional %1 %6 %8
+%6 = Label None
+%9 = Branch %7
+%8 = Label None
+%10 = Demote
+%11 = Branch %7
+%7 = Label %14 StructuredSelection
+%12 = Switch %2 %14 %2 %13
+%13 = Label None
+%15 = Branch %14
+%14 = Label None
+%16 = Return void null
+%17 = FunctionEnd
+",
+            "%1 = Constant bool true
+%2 = Constant u32 1
+%3 = Function void
+%4 = Label %7 StructuredSelection
+%5 = BranchConditional %1 %7 %8
+%8 = Label None
+%10 = Demote
+%11 = Branch %7
+%7 = Label %14 StructuredSelection
+%12 = Switch %2 %14 %2 %14
+%14 = Label None
+%16 = Return void null
+%17 = FunctionEnd
+",
+        );
+    }
+
+    #[test]
+    fn unreachable_continue_target_branches_back_and_header_phi_gets_undef() {
+        // The body always breaks, so the continue block is unreachable: it stays as a branch to
+        // the header, and the header phi's operand from it becomes Undef.
+        check(
+            "%1 = Constant u32 1
+%2 = Function u32
+%3 = Label None
+%4 = Branch %5
+%5 = Label %9 %7 StructuredLoop
+%6 = Phi u32 %3 %1 %7 %11
+%12 = Branch %13
+%13 = Label None
+%14 = Branch %9
+%7 = Label None
+%11 = IAdd u32 %6 %1
+%8 = Branch %5
+%9 = Label None
+%10 = Return u32 %6
+%15 = FunctionEnd
+",
+            "%1 = Constant u32 1
+%17 = Undef u32
+%2 = Function u32
+%3 = Label None
+%4 = Branch %5
+%5 = Label %9 %7 StructuredLoop
+%6 = Phi u32 %3 %1 %7 %17
+%12 = Branch %13
+%13 = Label None
+%14 = Branch %9
+%7 = Label None
+%16 = Branch %5
+%9 = Label None
+%10 = Return u32 %6
+%15 = FunctionEnd
+",
+        );
+    }
+}

@@ -1,0 +1,516 @@
+//! Constant folding.
+//!
+//! Folds, component-wise for vectors:
+//! - integer arithmetic, bitwise ops, shifts (count below the bit width only), min/max/clamp,
+//!   comparisons, bit count/reverse/find, boolean logic: always, with wrapping two's-complement
+//!   arithmetic at the type's width. Division and remainder by zero are left alone (D3D and
+//!   SPIR-V disagree on them).
+//! - conversions and casts of constants, where the result is exact;
+//! - float ops (`FNeg`, `FAbs`, `FAdd`, `FSub`, `FMul`, `FDiv`, `FMin`, `FMax`, comparisons,
+//!   `FIsNan`) only if no operand is NaN or subnormal, the IEEE result is exact (no rounding,
+//!   so neither the rounding mode nor contraction matters), finite and not subnormal (so the
+//!   denorm mode does not matter), and the op is not `Precise` — neither by its own flags nor
+//!   by the `SetFpMode` default of its type. `FMin`/`FMax` of two zeros are left alone.
+//! - `Select` with a constant condition (to the chosen operand), `CompositeExtract` of a
+//!   constant at a constant address, `CompositeConstruct` of constants.
+//!
+//! `BranchConditional`/`Switch` on constants are left to CFG cleanup.
+
+use crate::op::{Op, OpFlags, SsaDef};
+use crate::opcode::OpCode;
+use crate::passes::error::PassError;
+use crate::passes::util::{
+    convert_literal_as, float_bits_exact, float_value, lit_mask, replace_and_remove, sign_extend,
+    FpModes,
+};
+use crate::types::{ScalarType, Type};
+use crate::Builder;
+
+/// Runs constant folding; returns whether anything was folded.
+pub fn run(b: &mut Builder) -> Result<bool, PassError> {
+    let modes = FpModes::collect(b);
+    let ops: Vec<SsaDef> = b
+        .iter()
+        .filter(|(_, op)| !op.opcode.is_declarative())
+        .map(|(d, _)| d)
+        .collect();
+    let mut changed = false;
+    for def in ops {
+        let Some(op) = b.get(def).cloned() else {
+            continue;
+        };
+        if let Some(new) = fold(b, &op, &modes) {
+            replace_and_remove(b, def, new);
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+/// A constant operand: its type and flattened literals.
+struct Const {
+    ty: Type,
+    lits: Vec<u64>,
+}
+
+fn constant(b: &Builder, def: Option<SsaDef>) -> Option<Const> {
+    let op = b.get(def?)?;
+    (op.opcode == OpCode::Constant).then(|| Const {
+        ty: op.ty,
+        lits: op.operands.iter().map(|o| o.0).collect(),
+    })
+}
+
+fn fold(b: &mut Builder, op: &Op, modes: &FpModes) -> Option<SsaDef> {
+    use OpCode as O;
+    match op.opcode {
+        O::Select => {
+            let c = constant(b, op.arg(0))?;
+            if !c.ty.is_scalar() {
+                return None;
+            }
+            return if c.lits.first()? & 1 != 0 {
+                op.arg(1)
+            } else {
+                op.arg(2)
+            };
+        }
+        O::CompositeConstruct => {
+            op.ty.flattened_scalar_count()?;
+            let mut lits = Vec::new();
+            for i in 0..op.ref_count() {
+                lits.extend(constant(b, op.arg(i))?.lits);
+            }
+            if Some(lits.len() as u64) != op.ty.flattened_scalar_count() {
+                return None;
+            }
+            return Some(b.add_constant(op.ty, &lits));
+        }
+        O::CompositeExtract => {
+            let c = constant(b, op.arg(0))?;
+            let addr = constant(b, op.arg(1))?;
+            let (start, len) = flat_range(c.ty, &addr.lits)?;
+            let lits = c.lits.get(start..start + len)?.to_vec();
+            if Some(len as u64) != op.ty.flattened_scalar_count() {
+                return None;
+            }
+            return Some(b.add_constant(op.ty, &lits));
+        }
+        O::Cast | O::ConvertFtoF | O::ConvertFtoI | O::ConvertItoF | O::ConvertItoI => {
+            let c = constant(b, op.arg(0))?;
+            let (from, to) = (c.ty.as_basic()?, op.ty.as_basic()?);
+            if from.vec_size() != to.vec_size() || from.base() == ScalarType::Bool {
+                return None;
+            }
+            if from.base().is_float() && c.lits.iter().any(|&l| float_in(l, from.base()).is_none())
+            {
+                return None;
+            }
+            let bitcast = op.opcode == O::Cast;
+            let lits = c
+                .lits
+                .iter()
+                .map(|&l| convert_literal_as(l, from.base(), to.base(), bitcast))
+                .collect::<Option<Vec<u64>>>()?;
+            return Some(b.add_constant(op.ty, &lits));
+        }
+        _ => {}
+    }
+    let n = op.ref_count();
+    if n == 0 || n > 3 || !op.ty.is_basic() {
+        return None;
+    }
+    let mut args = Vec::with_capacity(n);
+    for i in 0..n {
+        args.push(constant(b, op.arg(i))?);
+    }
+    let in_ty = args[0].ty.as_basic()?;
+    let width = in_ty.vec_size() as usize;
+    if args
+        .iter()
+        .any(|a| a.ty.as_basic().map(|t| t.vec_size() as usize) != Some(width))
+    {
+        return None;
+    }
+    let out = op.ty.as_basic()?;
+    if out.vec_size() as usize != width {
+        return None;
+    }
+    let in_base = in_ty.base();
+    let precise = modes.effective(op).contains(OpFlags::PRECISE);
+    let mut lits = Vec::with_capacity(width);
+    for c in 0..width {
+        let x: Vec<u64> = args
+            .iter()
+            .map(|a| a.lits.get(c).copied().unwrap_or(0))
+            .collect();
+        let v = if in_base.is_float() {
+            if precise && out.base().is_float() {
+                return None;
+            }
+            fold_float(op.opcode, in_base, &x)?
+        } else if in_base == ScalarType::Bool {
+            fold_bool(op.opcode, &x)?
+        } else if in_base.is_int() {
+            fold_int(op.opcode, in_base, &x)?
+        } else {
+            return None;
+        };
+        lits.push(v);
+    }
+    Some(b.add_constant(op.ty, &lits))
+}
+
+/// The flattened start and length of the part of `ty` at constant address `addr`.
+fn flat_range(ty: Type, addr: &[u64]) -> Option<(usize, usize)> {
+    let mut t = ty;
+    let mut start = 0usize;
+    for &idx in addr {
+        let idx = usize::try_from(idx).ok()?;
+        if t.is_array() {
+            let dims = t.dims();
+            let size = *dims.last()? as usize;
+            if idx >= size {
+                return None;
+            }
+            t = t.element_type();
+            start += idx * t.flattened_scalar_count()? as usize;
+        } else if t.is_struct() {
+            let members = t.members();
+            if idx >= members.len() {
+                return None;
+            }
+            start += members[..idx]
+                .iter()
+                .map(|m| m.vec_size() as usize)
+                .sum::<usize>();
+            t = Type::basic(members[idx]);
+        } else if t.is_vector() {
+            if idx >= t.as_basic()?.vec_size() as usize {
+                return None;
+            }
+            start += idx;
+            t = Type::scalar(t.base_type()?);
+        } else {
+            return None;
+        }
+    }
+    Some((start, t.flattened_scalar_count()? as usize))
+}
+
+fn bool_lit(v: bool) -> u64 {
+    v as u64
+}
+
+fn fold_bool(opcode: OpCode, x: &[u64]) -> Option<u64> {
+    let a = *x.first()? & 1 != 0;
+    let b = x.get(1).map(|v| v & 1 != 0);
+    Some(bool_lit(match opcode {
+        OpCode::BNot => !a,
+        OpCode::BAnd => a && b?,
+        OpCode::BOr => a || b?,
+        OpCode::BEq => a == b?,
+        OpCode::BNe => a != b?,
+        _ => return None,
+    }))
+}
+
+fn fold_int(opcode: OpCode, t: ScalarType, x: &[u64]) -> Option<u64> {
+    use OpCode as O;
+    let bits = t.bit_size()?;
+    let mask = lit_mask(t);
+    let u = |i: usize| x.get(i).map(|v| v & mask);
+    let s = |i: usize| x.get(i).map(|v| sign_extend(*v, bits));
+    let a = u(0)?;
+    let r = match opcode {
+        O::IAdd => a.wrapping_add(u(1)?),
+        O::ISub => a.wrapping_sub(u(1)?),
+        O::IMul => a.wrapping_mul(u(1)?),
+        O::UDiv => a.checked_div(u(1)?)?,
+        O::UMod => a.checked_rem(u(1)?)?,
+        O::IAnd => a & u(1)?,
+        O::IOr => a | u(1)?,
+        O::IXor => a ^ u(1)?,
+        O::INot => !a,
+        O::INeg => a.wrapping_neg(),
+        O::IAbs => s(0)?.wrapping_abs() as u64,
+        O::IShl | O::SShr | O::UShr => {
+            let n = u(1)?;
+            if n >= bits as u64 {
+                return None;
+            }
+            match opcode {
+                O::IShl => a << n,
+                O::UShr => a >> n,
+                _ => (s(0)? >> n) as u64,
+            }
+        }
+        O::SMin => s(0)?.min(s(1)?) as u64,
+        O::SMax => s(0)?.max(s(1)?) as u64,
+        O::UMin => a.min(u(1)?),
+        O::UMax => a.max(u(1)?),
+        O::SClamp => s(0)?.max(s(1)?).min(s(2)?) as u64,
+        O::UClamp => a.max(u(1)?).min(u(2)?),
+        O::IBitCount => a.count_ones() as u64,
+        O::IBitReverse => a.reverse_bits() >> (64 - bits),
+        O::IFindLsb => {
+            if a == 0 {
+                u64::MAX
+            } else {
+                a.trailing_zeros() as u64
+            }
+        }
+        O::UFindMsb => {
+            if a == 0 {
+                u64::MAX
+            } else {
+                63 - a.leading_zeros() as u64
+            }
+        }
+        O::IEq => return Some(bool_lit(a == u(1)?)),
+        O::INe => return Some(bool_lit(a != u(1)?)),
+        O::SLt => return Some(bool_lit(s(0)? < s(1)?)),
+        O::SLe => return Some(bool_lit(s(0)? <= s(1)?)),
+        O::SGt => return Some(bool_lit(s(0)? > s(1)?)),
+        O::SGe => return Some(bool_lit(s(0)? >= s(1)?)),
+        O::ULt => return Some(bool_lit(a < u(1)?)),
+        O::ULe => return Some(bool_lit(a <= u(1)?)),
+        O::UGt => return Some(bool_lit(a > u(1)?)),
+        O::UGe => return Some(bool_lit(a >= u(1)?)),
+        _ => return None,
+    };
+    Some(r & mask)
+}
+
+/// The value of a float literal if it is neither NaN nor subnormal.
+fn float_in(bits: u64, t: ScalarType) -> Option<f64> {
+    let v = float_value(bits, t)?;
+    // A subnormal input of `t` is exactly what `float_bits_exact` refuses as an output.
+    if v.is_nan() || (v != 0.0 && v.is_finite() && float_bits_exact(v, t).is_none()) {
+        return None;
+    }
+    Some(v)
+}
+
+fn fold_float(opcode: OpCode, t: ScalarType, x: &[u64]) -> Option<u64> {
+    use OpCode as O;
+    if opcode == O::FIsNan {
+        return Some(bool_lit(float_value(*x.first()?, t)?.is_nan()));
+    }
+    let a = float_in(*x.first()?, t)?;
+    let b = match x.get(1) {
+        Some(&v) => Some(float_in(v, t)?),
+        None => None,
+    };
+    let exact = |v: f64| -> Option<u64> {
+        if !v.is_finite() {
+            return None;
+        }
+        float_bits_exact(v, t)
+    };
+    match opcode {
+        O::FNeg => float_bits_exact(-a, t),
+        O::FAbs => float_bits_exact(a.abs(), t),
+        O::FAdd | O::FSub => {
+            let c = if opcode == O::FSub { -b? } else { b? };
+            let s = a + c;
+            // TwoSum: the rounding error of `a + c` in f64 is zero iff the sum is exact.
+            let bb = s - a;
+            let err = (a - (s - bb)) + (c - bb);
+            if err != 0.0 {
+                return None;
+            }
+            exact(s)
+        }
+        O::FMul => {
+            let p = a * b?;
+            if a.mul_add(b?, -p) != 0.0 {
+                return None;
+            }
+            exact(p)
+        }
+        O::FDiv => {
+            let d = b?;
+            if d == 0.0 {
+                return None;
+            }
+            let q = a / d;
+            if (-q).mul_add(d, a) != 0.0 {
+                return None;
+            }
+            exact(q)
+        }
+        O::FMin | O::FMax => {
+            let c = b?;
+            if a == 0.0 && c == 0.0 {
+                return None;
+            }
+            float_bits_exact(
+                if opcode == O::FMin {
+                    a.min(c)
+                } else {
+                    a.max(c)
+                },
+                t,
+            )
+        }
+        O::FEq => Some(bool_lit(a == b?)),
+        O::FNe => Some(bool_lit(a != b?)),
+        O::FLt => Some(bool_lit(a < b?)),
+        O::FLe => Some(bool_lit(a <= b?)),
+        O::FGt => Some(bool_lit(a > b?)),
+        O::FGe => Some(bool_lit(a >= b?)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::passes::test_util::check;
+
+    #[test]
+    fn integer_ops_fold_fully() {
+        let input = "
+%1 = EntryPoint %10 Compute
+%2 = Constant i32 -7
+%3 = Constant i32 3
+%4 = Constant u32 0
+%5 = Constant u32 32
+%6 = Constant vec2<u32> 1 2
+%7 = DclOutput vec4<u32> %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = IAdd i32 %2 %3
+%13 = IMul i32 %12 %3
+%14 = SMin i32 %13 %2
+%15 = SShr i32 %14 %3
+%16 = Cast u32 %15
+%17 = UDiv u32 %16 %4
+%18 = IShl u32 %16 %5
+%19 = UShr u32 %16 %3
+%20 = IAdd vec2<u32> %6 %6
+%21 = SLt bool %2 %3
+%22 = Select u32 %21 %19 %17
+%23 = CompositeExtract u32 %20 %4
+%24 = CompositeConstruct vec4<u32> %22 %17 %18 %23
+%25 = OutputStore %7 null %24
+%26 = Return void null
+%27 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Compute
+%2 = Constant i32 -7
+%3 = Constant i32 3
+%4 = Constant u32 0
+%5 = Constant u32 32
+%6 = Constant vec2<u32> 1 2
+%7 = DclOutput vec4<u32> %1 0 0 0
+%28 = Constant i32 -4
+%29 = Constant i32 -12
+%30 = Constant i32 -2
+%31 = Constant u32 4294967294
+%32 = Constant u32 536870911
+%33 = Constant vec2<u32> 2 4
+%34 = Constant bool true
+%35 = Constant u32 2
+%10 = Function void
+%11 = Label None
+%17 = UDiv u32 %31 %4
+%18 = IShl u32 %31 %5
+%24 = CompositeConstruct vec4<u32> %32 %17 %18 %35
+%25 = OutputStore %7 null %24
+%26 = Return void null
+%27 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    /// `1.0 + 2.0` is exact and folds; `0.1 + 0.2` rounds and stays; `Precise` ops stay;
+    /// `x * 0` with a non-constant `x` is not this pass's business.
+    #[test]
+    fn floats_fold_only_when_exact_and_not_precise() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = Constant f32 1.0
+%3 = Constant f32 2.0
+%4 = Constant f32 0.1
+%5 = Constant f32 0.2
+%6 = Constant f32 0.0
+%7 = DclOutput vec4<f32> %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = FAdd f32 %2 %3
+%13 = FAdd f32 %4 %5
+%14 = FAdd [precise] f32 %2 %3
+%15 = FDiv f32 %2 %6
+%16 = FMul f32 %12 %3
+%17 = FNeg f32 %16
+%18 = CompositeConstruct vec4<f32> %13 %14 %15 %17
+%19 = OutputStore %7 null %18
+%20 = Return void null
+%21 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = Constant f32 1.0
+%3 = Constant f32 2.0
+%4 = Constant f32 0.1
+%5 = Constant f32 0.2
+%6 = Constant f32 0.0
+%7 = DclOutput vec4<f32> %1 0 0 0
+%22 = Constant f32 3.0
+%23 = Constant f32 6.0
+%24 = Constant f32 -6.0
+%10 = Function void
+%11 = Label None
+%13 = FAdd f32 %4 %5
+%14 = FAdd [precise] f32 %2 %3
+%15 = FDiv f32 %2 %6
+%18 = CompositeConstruct vec4<f32> %13 %14 %15 %24
+%19 = OutputStore %7 null %18
+%20 = Return void null
+%21 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    /// `SetFpMode [precise]` makes every `f32` op precise: nothing folds.
+    #[test]
+    fn fp_mode_precise_default_blocks_folding() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = SetFpMode [precise] f32 %1 NearestEven Preserve
+%3 = Constant f32 1.0
+%4 = DclOutput f32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = FAdd f32 %3 %3
+%13 = OutputStore %4 null %12
+%14 = Return void null
+%15 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = SetFpMode [precise] f32 %1 NearestEven Preserve
+%3 = Constant f32 1.0
+%4 = DclOutput f32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = FAdd f32 %3 %3
+%13 = OutputStore %4 null %12
+%14 = Return void null
+%15 = FunctionEnd
+"#,
+            run,
+        );
+    }
+}

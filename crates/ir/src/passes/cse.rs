@@ -1,0 +1,251 @@
+//! Common subexpression elimination by hash-based value numbering.
+//!
+//! Two ops are the same value if they have the same opcode, flags, result type and operands
+//! (operands of commutative ops compared as an unordered pair) and the opcode is a pure value
+//! ([`is_pure_value`]: no memory reads, no derivatives, no helper-lane dependence, no phis).
+//! The later one is replaced by the earlier one.
+//!
+//! Scope: declarative constants (`Constant`, `Undef`) are numbered globally; code is numbered
+//! along the dominator tree ([`DominatorTree`], pre-order walk with a scoped table), so an op
+//! is only ever replaced by one that dominates it. Unreachable blocks are left alone. If the
+//! program is not in block form yet (scoped control flow), numbering falls back to straight-line
+//! regions between control flow ops.
+
+use crate::analysis::{BlockId, Cfg, DominatorTree};
+use crate::op::{OpFlags, Operand, SsaDef};
+use crate::opcode::OpCode;
+use crate::passes::error::PassError;
+use crate::passes::util::{is_pure_value, replace_and_remove};
+use crate::types::Type;
+use crate::Builder;
+use smallvec::SmallVec;
+use std::collections::HashMap;
+
+type Key = (OpCode, OpFlags, Type, SmallVec<[Operand; 4]>);
+
+/// True if swapping the two operands of an op of this opcode never changes its result.
+pub fn is_commutative(opcode: OpCode) -> bool {
+    use OpCode as O;
+    matches!(
+        opcode,
+        O::FAdd
+            | O::FMul
+            | O::FEq
+            | O::FNe
+            | O::IAdd
+            | O::IMul
+            | O::IAnd
+            | O::IOr
+            | O::IXor
+            | O::IEq
+            | O::INe
+            | O::BAnd
+            | O::BOr
+            | O::BEq
+            | O::BNe
+            | O::SMin
+            | O::SMax
+            | O::UMin
+            | O::UMax
+    )
+}
+
+/// The value-numbering key of `op`, with reference operands mapped to their representatives.
+fn key(op: &crate::Op, canon: &[u32]) -> Key {
+    let nrefs = op.ref_count();
+    let mut operands: SmallVec<[Operand; 4]> = op.operands.iter().copied().collect();
+    for o in operands.iter_mut().take(nrefs) {
+        if let Some(&c) = usize::try_from(o.0).ok().and_then(|i| canon.get(i)) {
+            if c != 0 {
+                o.0 = c as u64;
+            }
+        }
+    }
+    if is_commutative(op.opcode) && operands.len() == 2 && operands[0].0 > operands[1].0 {
+        operands.swap(0, 1);
+    }
+    (op.opcode, op.flags, op.ty, operands)
+}
+
+/// Runs CSE; returns whether anything was replaced.
+pub fn run(b: &mut Builder) -> Result<bool, PassError> {
+    let mut t = Table {
+        map: HashMap::new(),
+        canon: vec![0u32; b.id_bound()],
+        replace: Vec::new(),
+        undo: Vec::new(),
+    };
+    // Declarative constants: one global scope.
+    for (def, op) in b.iter() {
+        if matches!(op.opcode, OpCode::Constant | OpCode::Undef) {
+            t.visit(def, op);
+        }
+    }
+    t.undo.clear();
+    match Cfg::build(b) {
+        Ok(cfg) => {
+            let dom = DominatorTree::build(&cfg);
+            for &entry in cfg.entries() {
+                // Pre-order walk of the dominator tree; each block's entries are undone when
+                // its subtree is done, so the table holds exactly the dominating ops.
+                let mut stack: Vec<(BlockId, usize, bool)> = vec![(entry, 0, false)];
+                while let Some((blk, mark, done)) = stack.pop() {
+                    if done {
+                        t.undo_to(mark);
+                        continue;
+                    }
+                    let mark = t.undo.len();
+                    stack.push((blk, mark, true));
+                    let end = cfg.terminator(blk);
+                    let mut cur = Some(cfg.label(blk));
+                    while let Some(def) = cur {
+                        if let Some(op) = b.get(def) {
+                            if is_pure_value(op.opcode) && !op.opcode.is_declarative() {
+                                t.visit(def, op);
+                            }
+                        }
+                        if def == end {
+                            break;
+                        }
+                        cur = b.next(def);
+                    }
+                    for &child in dom.children(blk).iter().rev() {
+                        stack.push((child, 0, false));
+                    }
+                }
+            }
+        }
+        Err(_) => {
+            // Not in block form (e.g. scoped control flow): number per straight-line region.
+            let ops: Vec<SsaDef> = b.iter().map(|(d, _)| d).collect();
+            for def in ops {
+                let Some(op) = b.get(def) else { continue };
+                let code = op.opcode;
+                if code == OpCode::Label
+                    || code.is_scoped()
+                    || code == OpCode::Function
+                    || code.is_terminator()
+                {
+                    t.undo_to(0);
+                } else if is_pure_value(code) && !code.is_declarative() {
+                    t.visit(def, op);
+                }
+            }
+        }
+    }
+    let changed = !t.replace.is_empty();
+    for &(old, new) in &t.replace {
+        replace_and_remove(b, old, new);
+    }
+    Ok(changed)
+}
+
+/// The value-numbering table with an undo log for scoped insertion.
+struct Table {
+    map: HashMap<Key, SsaDef>,
+    /// Representative of each replaced def (0: itself), so duplicates of duplicates are found
+    /// in the same run.
+    canon: Vec<u32>,
+    replace: Vec<(SsaDef, SsaDef)>,
+    undo: Vec<Key>,
+}
+
+impl Table {
+    fn visit(&mut self, def: SsaDef, op: &crate::Op) {
+        let k = key(op, &self.canon);
+        match self.map.get(&k) {
+            Some(&prev) => {
+                if let Some(c) = self.canon.get_mut(def.index()) {
+                    *c = prev.id();
+                }
+                self.replace.push((def, prev));
+            }
+            None => {
+                self.map.insert(k.clone(), def);
+                self.undo.push(k);
+            }
+        }
+    }
+
+    fn undo_to(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            if let Some(k) = self.undo.pop() {
+                self.map.remove(&k);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::passes::test_util::check;
+
+    /// Duplicates (also with swapped operands of commutative ops, and duplicates of
+    /// duplicates) are replaced by the dominating op; an op in a sibling branch is not; loads
+    /// are never merged; duplicate constants are merged globally.
+    #[test]
+    fn value_numbering_along_dominator_tree() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput vec4<f32> %1 0 0 0
+%4 = Constant f32 2.0
+%5 = Constant f32 2.0
+%6 = DclUav f32 %1 0 0 1 BufferTyped None
+%7 = Constant u32 0
+%10 = Function void
+%11 = Label %16 StructuredSelection
+%12 = InputLoad f32 %2 null
+%13 = FMul f32 %12 %4
+%14 = FMul f32 %5 %12
+%15 = FIsNan bool %14
+%17 = BranchConditional %15 %18 %16
+%18 = Label None
+%19 = FMul f32 %12 %4
+%20 = FAdd f32 %19 %13
+%21 = Branch %16
+%16 = Label None
+%22 = Phi f32 %11 %12 %18 %20
+%23 = FAdd f32 %13 %14
+%24 = DescriptorLoad uav %6 %7
+%25 = BufferLoad f32 %24 %7 4
+%26 = BufferLoad f32 %24 %7 4
+%27 = CompositeConstruct vec4<f32> %22 %23 %25 %26
+%28 = OutputStore %3 null %27
+%29 = Return void null
+%30 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput vec4<f32> %1 0 0 0
+%4 = Constant f32 2.0
+%6 = DclUav f32 %1 0 0 1 BufferTyped None
+%7 = Constant u32 0
+%10 = Function void
+%11 = Label %16 StructuredSelection
+%12 = InputLoad f32 %2 null
+%13 = FMul f32 %12 %4
+%15 = FIsNan bool %13
+%17 = BranchConditional %15 %18 %16
+%18 = Label None
+%20 = FAdd f32 %13 %13
+%21 = Branch %16
+%16 = Label None
+%22 = Phi f32 %11 %12 %18 %20
+%23 = FAdd f32 %13 %13
+%24 = DescriptorLoad uav %6 %7
+%25 = BufferLoad f32 %24 %7 4
+%26 = BufferLoad f32 %24 %7 4
+%27 = CompositeConstruct vec4<f32> %22 %23 %25 %26
+%28 = OutputStore %3 null %27
+%29 = Return void null
+%30 = FunctionEnd
+"#,
+            run,
+        );
+    }
+}

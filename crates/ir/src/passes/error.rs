@@ -1,0 +1,55 @@
+//! [`PassError`]: the one error type of every pass and of the pass pipeline.
+//!
+//! A pass that meets IR it cannot handle (a broken contract of the spec, an op shape it does
+//! not expect) reports it here instead of panicking: which pass, which op, and what is wrong.
+
+use crate::op::SsaDef;
+
+/// An error raised by a pass or by the pipeline's validation step.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PassError {
+    /// The input breaks a contract the pass relies on.
+    #[error("{pass}: {}: {message}", fmt_def(*def))]
+    InvalidIr {
+        /// The pass that found the problem.
+        pass: &'static str,
+        /// The op at fault, if one can be named.
+        def: Option<SsaDef>,
+        /// What is wrong.
+        message: String,
+    },
+    /// The validator rejected the program after a pass ran.
+    #[error("validation failed after {pass}: {}", errors.join("; "))]
+    Validation {
+        /// The pass after which validation failed (the pass that broke an invariant).
+        pass: &'static str,
+        /// The validator's messages, one per problem.
+        errors: Vec<String>,
+    },
+}
+
+impl PassError {
+    /// An [`PassError::InvalidIr`] for `pass` about the op `def`.
+    pub fn invalid(
+        pass: &'static str,
+        def: impl Into<Option<SsaDef>>,
+        message: impl Into<String>,
+    ) -> Self {
+        PassError::InvalidIr {
+            pass,
+            def: def.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The pass the error comes from.
+    pub fn pass(&self) -> &'static str {
+        match self {
+            PassError::InvalidIr { pass, .. } | PassError::Validation { pass, .. } => pass,
+        }
+    }
+}
+
+fn fmt_def(def: Option<SsaDef>) -> String {
+    def.map_or_else(|| "<program>".to_string(), |d| d.to_string())
+}

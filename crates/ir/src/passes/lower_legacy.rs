@@ -1,0 +1,710 @@
+//! Mandatory lowering of ops the target IR does not have.
+//!
+//! - `FDot a b` becomes `FMul` of the first components and one `FMad` per further component,
+//!   in D3D's order: `acc = a.x * b.x; acc = mad(a.y, b.y, acc); ...`. Components are read with
+//!   `CompositeExtract` at constant `u32` addresses.
+//! - The D3D9 ops `FMulLegacy`, `FMadLegacy`, `FDotLegacy` and `FPowLegacy` follow the rule
+//!   that `0 * x = +0` for every `x`, infinity and NaN included. With
+//!   [`Options::preserve_legacy_mul_zero`] each legacy product is, per component:
+//!
+//!   ```text
+//!   p = FMul a b                      (FMad a b c for FMadLegacy)
+//!   z = BOr (FEq a 0.0) (FEq b 0.0)
+//!   r = Select z 0.0 p                (Select z c p for FMadLegacy)
+//!   ```
+//!
+//!   `FEq` is ordered, so a NaN factor never counts as zero; `-0.0` compares equal to zero.
+//!   For `FMadLegacy` a zero product yields `c` itself (D3D9: `0 + c`; the two differ only
+//!   for `c = -0.0`). Vectors are lowered component-wise (comparisons are scalar-only) and
+//!   rebuilt with `CompositeConstruct`. `FDotLegacy` is the `FDot` chain built from these
+//!   legacy products, and `FPowLegacy b e` is `FExp2 (mul_legacy e (FLog2 b))`, which gives
+//!   `pow(x, 0) = 1` for every `x` (`0 * -inf = 0`) and `pow(0, e > 0) = 0`.
+//!   Without the option the legacy ops become `FMul`, `FMad`, `FDot` chains and `FPow`.
+//! - `MinValue` and `MaxValue` become constants: the lowest and highest finite value of the
+//!   type (`±65504` for `f16`, `min16f` and `min10f`, the `i16`/`u16` range for `min16i`/`min16u`).
+//! - `Convert*` and `Cast` whose source already has the result type are removed;
+//!   `ConvertItoI` between integers of equal size becomes `Cast`.
+//!
+//! Result flags (`Precise`, ...) are copied to every float op a lowering produces.
+
+use crate::op::{Op, OpFlags, SsaDef};
+use crate::opcode::OpCode;
+use crate::passes::error::PassError;
+use crate::passes::options::Options;
+use crate::passes::util::replace_and_remove;
+use crate::types::{ScalarType, Type};
+use crate::Builder;
+
+const PASS: &str = "lower_legacy";
+
+/// Runs the lowering; returns whether anything changed.
+pub fn run(b: &mut Builder, opts: &Options) -> Result<bool, PassError> {
+    let targets: Vec<SsaDef> = b
+        .iter()
+        .filter(|(_, op)| {
+            matches!(
+                op.opcode,
+                OpCode::FDot
+                    | OpCode::FDotLegacy
+                    | OpCode::FMulLegacy
+                    | OpCode::FMadLegacy
+                    | OpCode::FPowLegacy
+                    | OpCode::MinValue
+                    | OpCode::MaxValue
+            )
+        })
+        .map(|(d, _)| d)
+        .collect();
+    let mut changed = false;
+    for def in targets {
+        let Some(op) = b.get(def).cloned() else {
+            continue;
+        };
+        let legacy = opts.preserve_legacy_mul_zero;
+        match op.opcode {
+            OpCode::MinValue | OpCode::MaxValue => {
+                let c = limit_constant(b, def, &op)?;
+                replace_and_remove(b, def, c);
+            }
+            OpCode::FDot | OpCode::FDotLegacy => {
+                let (a, c) = (arg(&op, def, 0)?, arg(&op, def, 1)?);
+                let zero_rule = legacy && op.opcode == OpCode::FDotLegacy;
+                let r = lower_dot(b, def, &op, a, c, zero_rule)?;
+                replace_and_remove(b, def, r);
+            }
+            OpCode::FMulLegacy | OpCode::FMadLegacy if !legacy => {
+                let mut new = op.clone();
+                new.opcode = if op.opcode == OpCode::FMulLegacy {
+                    OpCode::FMul
+                } else {
+                    OpCode::FMad
+                };
+                b.rewrite(def, new);
+            }
+            OpCode::FMulLegacy => {
+                let (x, y) = (arg(&op, def, 0)?, arg(&op, def, 1)?);
+                let r = per_component(b, def, op.ty, op.flags, &[x, y], |b, pos, t, f, c| {
+                    Ok(mul_legacy(b, pos, t, f, c[0], c[1], None))
+                })?;
+                replace_and_remove(b, def, r);
+            }
+            OpCode::FMadLegacy => {
+                let (x, y, z) = (arg(&op, def, 0)?, arg(&op, def, 1)?, arg(&op, def, 2)?);
+                let r = per_component(b, def, op.ty, op.flags, &[x, y, z], |b, pos, t, f, c| {
+                    Ok(mul_legacy(b, pos, t, f, c[0], c[1], Some(c[2])))
+                })?;
+                replace_and_remove(b, def, r);
+            }
+            OpCode::FPowLegacy => {
+                let (base, exp) = (arg(&op, def, 0)?, arg(&op, def, 1)?);
+                if !legacy {
+                    let new = Op::new(OpCode::FPow, op.ty)
+                        .with_ref(base)
+                        .with_ref(exp)
+                        .with_flags(op.flags);
+                    b.rewrite(def, new);
+                } else {
+                    let log = b.add_before(
+                        def,
+                        Op::new(OpCode::FLog2, op.ty)
+                            .with_ref(base)
+                            .with_flags(op.flags),
+                    );
+                    let prod =
+                        per_component(b, def, op.ty, op.flags, &[exp, log], |b, pos, t, f, c| {
+                            Ok(mul_legacy(b, pos, t, f, c[0], c[1], None))
+                        })?;
+                    let new = Op::new(OpCode::FExp2, op.ty)
+                        .with_ref(prod)
+                        .with_flags(op.flags);
+                    b.rewrite(def, new);
+                }
+            }
+            _ => continue,
+        }
+        changed = true;
+    }
+    changed |= remove_noop_conversions(b);
+    Ok(changed)
+}
+
+fn arg(op: &Op, def: SsaDef, i: usize) -> Result<SsaDef, PassError> {
+    op.arg(i)
+        .ok_or_else(|| PassError::invalid(PASS, def, format!("{} lacks operand {i}", op.opcode)))
+}
+
+/// Removes conversions whose source already has the result type and turns `ConvertItoI`
+/// between integer types of equal size (and no min-precision type) into `Cast`.
+pub fn remove_noop_conversions(b: &mut Builder) -> bool {
+    let convs: Vec<SsaDef> = b
+        .iter()
+        .filter(|(_, op)| {
+            matches!(
+                op.opcode,
+                OpCode::ConvertFtoF
+                    | OpCode::ConvertFtoI
+                    | OpCode::ConvertItoF
+                    | OpCode::ConvertItoI
+                    | OpCode::Cast
+            )
+        })
+        .map(|(d, _)| d)
+        .collect();
+    let mut changed = false;
+    for def in convs {
+        let Some(op) = b.get(def) else { continue };
+        let Some(src) = op.arg(0) else { continue };
+        let Some(src_ty) = b.get(src).map(|s| s.ty) else {
+            continue;
+        };
+        if src_ty == op.ty {
+            replace_and_remove(b, def, src);
+            changed = true;
+        } else if op.opcode == OpCode::ConvertItoI {
+            let same_size = match (src_ty.base_type(), op.ty.base_type()) {
+                (Some(s), Some(d)) => {
+                    !s.is_min_precision() && !d.is_min_precision() && s.bit_size() == d.bit_size()
+                }
+                _ => false,
+            };
+            if same_size {
+                let mut new = op.clone();
+                new.opcode = OpCode::Cast;
+                b.rewrite(def, new);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// The literal of the lowest (`max == false`) or highest finite value of scalar type `t`.
+pub fn limit_literal(t: ScalarType, max: bool) -> Option<u64> {
+    let f16_max = 65504.0f32;
+    Some(match t {
+        ScalarType::F16 => {
+            if max {
+                0x7bff
+            } else {
+                0xfbff
+            }
+        }
+        ScalarType::F32 => (if max { f32::MAX } else { f32::MIN }).to_bits() as u64,
+        ScalarType::F64 => (if max { f64::MAX } else { f64::MIN }).to_bits(),
+        ScalarType::MinF16 | ScalarType::MinF10 => {
+            (if max { f16_max } else { -f16_max }).to_bits() as u64
+        }
+        ScalarType::I8 | ScalarType::I16 | ScalarType::I32 | ScalarType::I64 => {
+            let bits = t.bit_size()?;
+            let mask = crate::passes::util::lit_mask(t);
+            if max {
+                mask >> 1
+            } else {
+                (1u64 << (bits - 1)) & mask
+            }
+        }
+        ScalarType::MinI16 => {
+            if max {
+                0x7fff
+            } else {
+                0xffff_8000
+            }
+        }
+        ScalarType::U8 | ScalarType::U16 | ScalarType::U32 | ScalarType::U64 => {
+            if max {
+                crate::passes::util::lit_mask(t)
+            } else {
+                0
+            }
+        }
+        ScalarType::MinU16 => {
+            if max {
+                0xffff
+            } else {
+                0
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn limit_constant(b: &mut Builder, def: SsaDef, op: &Op) -> Result<SsaDef, PassError> {
+    let max = op.opcode == OpCode::MaxValue;
+    let basic = op.ty.as_basic().ok_or_else(|| {
+        PassError::invalid(
+            PASS,
+            def,
+            format!("{} of non-scalar type {}", op.opcode, op.ty),
+        )
+    })?;
+    let lit = limit_literal(basic.base(), max).ok_or_else(|| {
+        PassError::invalid(
+            PASS,
+            def,
+            format!("{} of non-numeric type {}", op.opcode, op.ty),
+        )
+    })?;
+    let lits = vec![lit; basic.vec_size() as usize];
+    Ok(b.add_constant(op.ty, &lits))
+}
+
+/// Component `i` of `v` (of scalar type `elem`), extracted before `pos`; `v` itself if scalar.
+fn component(b: &mut Builder, pos: SsaDef, v: SsaDef, i: u32, elem: Type) -> SsaDef {
+    if b.get(v).is_some_and(|op| !op.ty.is_vector()) {
+        return v;
+    }
+    let idx = b.add_constant(Type::scalar(ScalarType::U32), &[i as u64]);
+    b.add_before(
+        pos,
+        Op::new(OpCode::CompositeExtract, elem)
+            .with_ref(v)
+            .with_ref(idx),
+    )
+}
+
+/// Applies `f` to each component of the operands (all of type `ty`) and rebuilds a vector.
+fn per_component(
+    b: &mut Builder,
+    pos: SsaDef,
+    ty: Type,
+    flags: OpFlags,
+    operands: &[SsaDef],
+    mut f: impl FnMut(&mut Builder, SsaDef, Type, OpFlags, &[SsaDef]) -> Result<SsaDef, PassError>,
+) -> Result<SsaDef, PassError> {
+    let basic = ty
+        .as_basic()
+        .ok_or_else(|| PassError::invalid(PASS, pos, format!("float op of type {ty}")))?;
+    let elem = Type::scalar(basic.base());
+    let n = basic.vec_size() as u32;
+    if n == 1 {
+        return f(b, pos, ty, flags, operands);
+    }
+    let mut parts = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let comps: Vec<SsaDef> = operands
+            .iter()
+            .map(|&v| component(b, pos, v, i, elem))
+            .collect();
+        parts.push(f(b, pos, elem, flags, &comps)?);
+    }
+    let mut construct = Op::new(OpCode::CompositeConstruct, ty);
+    for p in parts {
+        construct = construct.with_ref(p);
+    }
+    Ok(b.add_before(pos, construct))
+}
+
+/// Emits before `pos` the D3D9 product `x * y` (or `x * y + c`) of scalar type `ty` where a
+/// zero factor gives `0` (or `c`); see the module docs.
+fn mul_legacy(
+    b: &mut Builder,
+    pos: SsaDef,
+    ty: Type,
+    flags: OpFlags,
+    x: SsaDef,
+    y: SsaDef,
+    add: Option<SsaDef>,
+) -> SsaDef {
+    let bool_ty = Type::scalar(ScalarType::Bool);
+    let zero = b.add_constant(ty, &[0]);
+    let prod = match add {
+        None => Op::new(OpCode::FMul, ty).with_ref(x).with_ref(y),
+        Some(c) => Op::new(OpCode::FMad, ty)
+            .with_ref(x)
+            .with_ref(y)
+            .with_ref(c),
+    };
+    let p = b.add_before(pos, prod.with_flags(flags));
+    let zx = b.add_before(
+        pos,
+        Op::new(OpCode::FEq, bool_ty).with_ref(x).with_ref(zero),
+    );
+    let zy = b.add_before(
+        pos,
+        Op::new(OpCode::FEq, bool_ty).with_ref(y).with_ref(zero),
+    );
+    let z = b.add_before(pos, Op::new(OpCode::BOr, bool_ty).with_ref(zx).with_ref(zy));
+    let if_zero = add.unwrap_or(zero);
+    b.add_before(
+        pos,
+        Op::new(OpCode::Select, ty)
+            .with_ref(z)
+            .with_ref(if_zero)
+            .with_ref(p)
+            .with_flags(flags),
+    )
+}
+
+/// Emits before `pos` the D3D dot product chain of `x` and `y` (result type of `op`).
+fn lower_dot(
+    b: &mut Builder,
+    pos: SsaDef,
+    op: &Op,
+    x: SsaDef,
+    y: SsaDef,
+    zero_rule: bool,
+) -> Result<SsaDef, PassError> {
+    let ty = op.ty;
+    if !ty.is_scalar() {
+        return Err(PassError::invalid(
+            PASS,
+            pos,
+            format!("{} returns {ty}, not a scalar", op.opcode),
+        ));
+    }
+    let n = match b.get(x) {
+        Some(xo) => xo.ty.as_basic().map_or(0, |t| t.vec_size() as u32),
+        None => 0,
+    };
+    if n == 0 {
+        return Err(PassError::invalid(
+            PASS,
+            pos,
+            "dot product of a non-vector operand",
+        ));
+    }
+    let mut acc: Option<SsaDef> = None;
+    for i in 0..n {
+        let xi = component(b, pos, x, i, ty);
+        let yi = component(b, pos, y, i, ty);
+        let next = match (acc, zero_rule) {
+            (None, true) => mul_legacy(b, pos, ty, op.flags, xi, yi, None),
+            (Some(a), true) => mul_legacy(b, pos, ty, op.flags, xi, yi, Some(a)),
+            (None, false) => b.add_before(
+                pos,
+                Op::new(OpCode::FMul, ty)
+                    .with_ref(xi)
+                    .with_ref(yi)
+                    .with_flags(op.flags),
+            ),
+            (Some(a), false) => b.add_before(
+                pos,
+                Op::new(OpCode::FMad, ty)
+                    .with_ref(xi)
+                    .with_ref(yi)
+                    .with_ref(a)
+                    .with_flags(op.flags),
+            ),
+        };
+        acc = Some(next);
+    }
+    acc.ok_or_else(|| PassError::invalid(PASS, pos, "empty dot product"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::passes::options::Options;
+    use crate::passes::test_util::check;
+
+    fn legacy() -> Options {
+        Options::default()
+    }
+
+    fn ieee() -> Options {
+        Options {
+            preserve_legacy_mul_zero: false,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn dot_keeps_d3d_order() {
+        let input = "
+%1 = EntryPoint %10 Vertex
+%2 = DclInput vec3<f32> %1 0 0 None
+%3 = DclOutput f32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad vec3<f32> %2 null
+%13 = FDot [precise] f32 %12 %12
+%14 = OutputStore %3 null %13
+%15 = Return void null
+%16 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Vertex
+%2 = DclInput vec3<f32> %1 0 0 None
+%3 = DclOutput f32 %1 0 0 0
+%17 = Constant u32 0
+%21 = Constant u32 1
+%25 = Constant u32 2
+%10 = Function void
+%11 = Label None
+%12 = InputLoad vec3<f32> %2 null
+%18 = CompositeExtract f32 %12 %17
+%19 = CompositeExtract f32 %12 %17
+%20 = FMul [precise] f32 %18 %19
+%22 = CompositeExtract f32 %12 %21
+%23 = CompositeExtract f32 %12 %21
+%24 = FMad [precise] f32 %22 %23 %20
+%26 = CompositeExtract f32 %12 %25
+%27 = CompositeExtract f32 %12 %25
+%28 = FMad [precise] f32 %26 %27 %24
+%14 = OutputStore %3 null %28
+%15 = Return void null
+%16 = FunctionEnd
+"#,
+            |b| run(b, &legacy()),
+        );
+    }
+
+    /// D3D9 `dp2` with the zero rule: every product is guarded by `a == 0 || b == 0`.
+    #[test]
+    fn dot_legacy_applies_zero_rule() {
+        let input = "
+%1 = EntryPoint %10 Vertex
+%2 = DclInput vec2<f32> %1 0 0 None
+%3 = DclOutput f32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad vec2<f32> %2 null
+%13 = FDotLegacy f32 %12 %12
+%14 = OutputStore %3 null %13
+%15 = Return void null
+%16 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Vertex
+%2 = DclInput vec2<f32> %1 0 0 None
+%3 = DclOutput f32 %1 0 0 0
+%17 = Constant u32 0
+%20 = Constant f32 0.0
+%26 = Constant u32 1
+%10 = Function void
+%11 = Label None
+%12 = InputLoad vec2<f32> %2 null
+%18 = CompositeExtract f32 %12 %17
+%19 = CompositeExtract f32 %12 %17
+%21 = FMul f32 %18 %19
+%22 = FEq bool %18 %20
+%23 = FEq bool %19 %20
+%24 = BOr bool %22 %23
+%25 = Select f32 %24 %20 %21
+%27 = CompositeExtract f32 %12 %26
+%28 = CompositeExtract f32 %12 %26
+%29 = FMad f32 %27 %28 %25
+%30 = FEq bool %27 %20
+%31 = FEq bool %28 %20
+%32 = BOr bool %30 %31
+%33 = Select f32 %32 %25 %29
+%14 = OutputStore %3 null %33
+%15 = Return void null
+%16 = FunctionEnd
+"#,
+            |b| run(b, &legacy()),
+        );
+    }
+
+    #[test]
+    fn mul_mad_pow_legacy_zero_rule() {
+        let input = "
+%1 = EntryPoint %10 Vertex
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput vec2<f32> %1 0 0 0
+%4 = DclOutput f32 %1 1 0 0
+%5 = DclOutput f32 %1 2 0 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%13 = CompositeConstruct vec2<f32> %12 %12
+%14 = FMulLegacy vec2<f32> %13 %13
+%15 = FMadLegacy f32 %12 %12 %12
+%16 = FPowLegacy f32 %12 %12
+%17 = OutputStore %3 null %14
+%18 = OutputStore %4 null %15
+%19 = OutputStore %5 null %16
+%20 = Return void null
+%21 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Vertex
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput vec2<f32> %1 0 0 0
+%4 = DclOutput f32 %1 1 0 0
+%5 = DclOutput f32 %1 2 0 0
+%22 = Constant u32 0
+%25 = Constant f32 0.0
+%31 = Constant u32 1
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%13 = CompositeConstruct vec2<f32> %12 %12
+%23 = CompositeExtract f32 %13 %22
+%24 = CompositeExtract f32 %13 %22
+%26 = FMul f32 %23 %24
+%27 = FEq bool %23 %25
+%28 = FEq bool %24 %25
+%29 = BOr bool %27 %28
+%30 = Select f32 %29 %25 %26
+%32 = CompositeExtract f32 %13 %31
+%33 = CompositeExtract f32 %13 %31
+%34 = FMul f32 %32 %33
+%35 = FEq bool %32 %25
+%36 = FEq bool %33 %25
+%37 = BOr bool %35 %36
+%38 = Select f32 %37 %25 %34
+%39 = CompositeConstruct vec2<f32> %30 %38
+%40 = FMad f32 %12 %12 %12
+%41 = FEq bool %12 %25
+%42 = FEq bool %12 %25
+%43 = BOr bool %41 %42
+%44 = Select f32 %43 %12 %40
+%45 = FLog2 f32 %12
+%46 = FMul f32 %12 %45
+%47 = FEq bool %12 %25
+%48 = FEq bool %45 %25
+%49 = BOr bool %47 %48
+%50 = Select f32 %49 %25 %46
+%16 = FExp2 f32 %50
+%17 = OutputStore %3 null %39
+%18 = OutputStore %4 null %44
+%19 = OutputStore %5 null %16
+%20 = Return void null
+%21 = FunctionEnd
+"#,
+            |b| run(b, &legacy()),
+        );
+    }
+
+    #[test]
+    fn legacy_ops_without_zero_rule_are_ieee() {
+        let input = "
+%1 = EntryPoint %10 Vertex
+%2 = DclInput vec2<f32> %1 0 0 None
+%3 = DclOutput f32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad vec2<f32> %2 null
+%13 = FDotLegacy f32 %12 %12
+%14 = FMulLegacy f32 %13 %13
+%15 = FMadLegacy f32 %14 %14 %13
+%16 = FPowLegacy f32 %15 %14
+%17 = OutputStore %3 null %16
+%18 = Return void null
+%19 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Vertex
+%2 = DclInput vec2<f32> %1 0 0 None
+%3 = DclOutput f32 %1 0 0 0
+%20 = Constant u32 0
+%24 = Constant u32 1
+%10 = Function void
+%11 = Label None
+%12 = InputLoad vec2<f32> %2 null
+%21 = CompositeExtract f32 %12 %20
+%22 = CompositeExtract f32 %12 %20
+%23 = FMul f32 %21 %22
+%25 = CompositeExtract f32 %12 %24
+%26 = CompositeExtract f32 %12 %24
+%27 = FMad f32 %25 %26 %23
+%14 = FMul f32 %27 %27
+%15 = FMad f32 %14 %14 %27
+%16 = FPow f32 %15 %14
+%17 = OutputStore %3 null %16
+%18 = Return void null
+%19 = FunctionEnd
+"#,
+            |b| run(b, &ieee()),
+        );
+    }
+
+    #[test]
+    fn min_max_value_become_constants() {
+        let input = "
+%1 = EntryPoint %10 Compute
+%2 = MinValue f16
+%3 = MaxValue f16
+%4 = MaxValue f32
+%5 = MinValue f64
+%6 = MinValue i8
+%7 = MaxValue i32
+%8 = MinValue i32
+%9 = MaxValue u16
+%20 = MaxValue u64
+%21 = MinValue min16f
+%22 = MaxValue min16i
+%23 = MinValue min16i
+%24 = MaxValue min16u
+%25 = DclOutput f32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%26 = MinValue i64
+%27 = Return void null
+%28 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Compute
+%29 = Constant f16 -65504.0
+%30 = Constant f16 65504.0
+%31 = Constant f32 3.4028235e38
+%32 = Constant f64 -1.7976931348623157e308
+%33 = Constant i8 -128
+%34 = Constant i32 2147483647
+%35 = Constant i32 -2147483648
+%36 = Constant u16 65535
+%37 = Constant u64 18446744073709551615
+%38 = Constant min16f -65504.0
+%39 = Constant min16i 32767
+%40 = Constant min16i -32768
+%41 = Constant min16u 65535
+%42 = Constant i64 -9223372036854775808
+%25 = DclOutput f32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%27 = Return void null
+%28 = FunctionEnd
+"#,
+            |b| run(b, &legacy()),
+        );
+    }
+
+    #[test]
+    fn same_type_conversions_are_removed() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput i32 %1 0 0 Flat
+%3 = DclOutput u32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad i32 %2 null
+%13 = ConvertItoI i32 %12
+%14 = Cast i32 %13
+%15 = ConvertItoI u32 %14
+%16 = ConvertItoI u64 %15
+%17 = ConvertItoI u32 %16
+%18 = OutputStore %3 null %17
+%19 = Return void null
+%20 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclInput i32 %1 0 0 Flat
+%3 = DclOutput u32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad i32 %2 null
+%15 = Cast u32 %12
+%16 = ConvertItoI u64 %15
+%17 = ConvertItoI u32 %16
+%18 = OutputStore %3 null %17
+%19 = Return void null
+%20 = FunctionEnd
+"#,
+            |b| run(b, &legacy()),
+        );
+    }
+}

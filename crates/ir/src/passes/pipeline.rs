@@ -1,0 +1,172 @@
+//! The pass pipeline: the order of all passes, written down once, in [`run_pipeline`].
+//!
+//! ```text
+//! scoped_to_structured      Scoped* control flow → labels, branches, merge blocks
+//! ssa_construction          DclTmp registers → SSA values and phis
+//! resolve_types             Unknown types resolved, ConsumeAs lowered
+//! lower_legacy              FDot*, *Legacy, MinValue/MaxValue, no-op conversions
+//! lower_min_precision       min16f/min10f/min16i/min16u → 16 or 32 bits
+//! repeat (bounded):         constant_fold, simplify_arith, cse, dce — until nothing changes
+//! cfg_cleanup               unreachable and empty blocks
+//! dce                       what cfg_cleanup made dead
+//! unused_declarations       temps, scratch, constants nothing uses
+//! ```
+//!
+//! With [`Options::validate_each_pass`] (default in debug and test builds) the validator runs
+//! after every pass: at [`Level::Structural`] while the program may still hold frontend
+//! constructs, at [`Level::Lowered`] once the mandatory lowerings are done (after
+//! `lower_min_precision`) and for the final result. A failure is a
+//! [`PassError::Validation`] naming the pass that broke the invariant.
+
+use crate::passes::error::PassError;
+use crate::passes::options::Options;
+use crate::passes::{
+    cfg_cleanup, constant_fold, cse, dce, lower_legacy, lower_min_precision, resolve_types,
+    scoped_to_structured, simplify_arith, ssa_construction, unused_declarations,
+};
+use crate::validate::{validate, Level};
+use crate::Builder;
+use std::time::{Duration, Instant};
+
+/// One pass run of the pipeline.
+#[derive(Clone, Debug)]
+pub struct PassTiming {
+    /// The pass's name (its module name).
+    pub name: &'static str,
+    /// Wall-clock time of the pass itself, without validation.
+    pub duration: Duration,
+    /// Whether the pass changed the program.
+    pub changed: bool,
+}
+
+/// What [`run_pipeline`] did: every pass run in order with its time, and the validation time.
+#[derive(Clone, Debug, Default)]
+pub struct PipelineReport {
+    /// Every pass run, in order (passes of the optimisation loop once per round).
+    pub passes: Vec<PassTiming>,
+    /// Rounds the optimisation loop ran.
+    pub optimisation_rounds: u32,
+    /// Total time spent validating between passes.
+    pub validation: Duration,
+}
+
+impl PipelineReport {
+    /// Total time of all passes (validation excluded).
+    pub fn total(&self) -> Duration {
+        self.passes.iter().map(|p| p.duration).sum()
+    }
+
+    /// Total time per pass name, in first-run order (for reports over many shaders).
+    pub fn per_pass(&self) -> Vec<(&'static str, Duration)> {
+        let mut out: Vec<(&'static str, Duration)> = Vec::new();
+        for p in &self.passes {
+            match out.iter_mut().find(|(n, _)| *n == p.name) {
+                Some((_, d)) => *d += p.duration,
+                None => out.push((p.name, p.duration)),
+            }
+        }
+        out
+    }
+}
+
+/// Runs passes, timing and validating each one.
+struct Runner<'a> {
+    b: &'a mut Builder,
+    validate: bool,
+    report: PipelineReport,
+}
+
+impl Runner<'_> {
+    fn run(
+        &mut self,
+        name: &'static str,
+        level: Level,
+        pass: impl FnOnce(&mut Builder) -> Result<bool, PassError>,
+    ) -> Result<bool, PassError> {
+        let start = Instant::now();
+        let changed = pass(self.b)?;
+        self.report.passes.push(PassTiming {
+            name,
+            duration: start.elapsed(),
+            changed,
+        });
+        if self.validate {
+            let start = Instant::now();
+            let result = validate(self.b, level);
+            self.report.validation += start.elapsed();
+            if let Err(errors) = result {
+                return Err(PassError::Validation {
+                    pass: name,
+                    errors: errors.iter().map(ToString::to_string).collect(),
+                });
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Runs the whole pipeline on `b`, from frontend output (scoped control flow, temporaries,
+/// `Unknown` types, legacy ops) to lowered IR ready for the backend.
+pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, PassError> {
+    use Level::{Lowered, Structural};
+    let mut r = Runner {
+        b,
+        validate: opts.validate_each_pass,
+        report: PipelineReport::default(),
+    };
+    if r.validate {
+        let start = Instant::now();
+        let result = validate(r.b, Structural);
+        r.report.validation += start.elapsed();
+        if let Err(errors) = result {
+            return Err(PassError::Validation {
+                pass: "input",
+                errors: errors.iter().map(ToString::to_string).collect(),
+            });
+        }
+    }
+
+    // Mandatory: structure, SSA, types, lowerings.
+    r.run(
+        "scoped_to_structured",
+        Structural,
+        scoped_to_structured::run,
+    )?;
+    r.run("ssa_construction", Structural, ssa_construction::run)?;
+    r.run("resolve_types", Structural, resolve_types::run)?;
+    r.run("lower_legacy", Structural, |b| lower_legacy::run(b, opts))?;
+    let mode = opts.min_precision;
+    r.run("lower_min_precision", Lowered, |b| {
+        lower_min_precision::run(b, mode)
+    })?;
+
+    // Optimisation to a small fixed point.
+    for _ in 0..opts.max_optimisation_rounds {
+        r.report.optimisation_rounds += 1;
+        let mut changed = false;
+        if opts.constant_fold {
+            changed |= r.run("constant_fold", Lowered, constant_fold::run)?;
+        }
+        if opts.simplify_arith {
+            changed |= r.run("simplify_arith", Lowered, simplify_arith::run)?;
+        }
+        if opts.cse {
+            changed |= r.run("cse", Lowered, cse::run)?;
+        }
+        if opts.dce {
+            changed |= r.run("dce", Lowered, dce::run)?;
+        }
+        if !changed {
+            break;
+        }
+    }
+
+    // Cleanup.
+    if opts.cfg_cleanup && r.run("cfg_cleanup", Lowered, cfg_cleanup::run)? && opts.dce {
+        r.run("dce", Lowered, dce::run)?;
+    }
+    if opts.remove_unused_declarations {
+        r.run("unused_declarations", Lowered, unused_declarations::run)?;
+    }
+    Ok(r.report)
+}

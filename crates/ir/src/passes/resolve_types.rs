@@ -1,0 +1,1126 @@
+//! Type resolution: gives every `Unknown` type a real scalar type and lowers `ConsumeAs`.
+//!
+//! Runs on SSA IR. DXBC registers are untyped, so after SSA construction phis, undefs,
+//! immediates, selects, composites and loads from untyped scratch, LDS or raw buffers may
+//! still have `Unknown` (scalar or member) types, and typed code consumes them through
+//! `ConsumeAs <type>`.
+//!
+//! ## Algorithm (linear: one scan, union-find, one fix-up scan)
+//! 1. Every op whose type contains `Unknown` gets a *type variable*. Scanning the program once,
+//!    each data-flow edge where a value must keep its scalar type — phi input to phi, select
+//!    operands to result, composite members to composite, scratch/LDS/temp store to declaration
+//!    to load, typed resource or I/O declaration to load, stored value to typed destination,
+//!    return value to function, argument to parameter — either joins two variables
+//!    (union-find) or records the typed end as a *hint* on the variable: a *definition hint*
+//!    when the typed value flows into the variable, a *use hint* when the variable flows into a
+//!    typed place (`ConsumeAs T`, a store to a typed declaration, an operand of typed
+//!    arithmetic).
+//! 2. Each class takes its single definition type if there is one, else its single use type,
+//!    else — ambiguous or unconstrained — the unsigned integer of the common bit size (`u32`
+//!    in practice), per the spec's "promoted to `u32` in case the type is ambiguous".
+//! 3. A fix-up scan makes every edge consistent: a typed phi input, select operand, stored
+//!    value or argument whose type differs from its class is converted (`Cast` for equal bit
+//!    sizes, `Convert*` otherwise; constants are re-encoded instead); a load from a typed
+//!    source keeps the source's type and is followed by a conversion to its class type.
+//!    `ConsumeAs T x` is removed if `x` already has type `T`, else it becomes that conversion.
+//!    `bool` to number gives all bits set for `true` (D3D's convention), number to `bool`
+//!    tests the bits against zero.
+
+use crate::op::{Op, Operand, SsaDef};
+use crate::opcode::OpCode;
+use crate::passes::error::PassError;
+use crate::passes::util::{
+    coerce, conversion_opcode, insertion_point_after, lit_mask, replace_and_remove,
+};
+use crate::types::{ScalarType, Type};
+use crate::Builder;
+use crate::ResourceKind;
+
+const PASS: &str = "resolve_types";
+const NONE: u32 = u32::MAX;
+
+struct Classes {
+    parent: Vec<u32>,
+    def_mask: Vec<u32>,
+    use_mask: Vec<u32>,
+}
+
+impl Classes {
+    fn add(&mut self) -> u32 {
+        let id = self.parent.len() as u32;
+        self.parent.push(id);
+        self.def_mask.push(0);
+        self.use_mask.push(0);
+        id
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        let mut root = x;
+        while self.parent[root as usize] != root {
+            root = self.parent[root as usize];
+        }
+        while self.parent[x as usize] != root {
+            let next = self.parent[x as usize];
+            self.parent[x as usize] = root;
+            x = next;
+        }
+        root
+    }
+
+    fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.parent[rb as usize] = ra;
+            self.def_mask[ra as usize] |= self.def_mask[rb as usize];
+            self.use_mask[ra as usize] |= self.use_mask[rb as usize];
+        }
+    }
+
+    fn choose(&mut self, x: u32) -> ScalarType {
+        let r = self.find(x) as usize;
+        let mask = if self.def_mask[r] != 0 {
+            self.def_mask[r]
+        } else {
+            self.use_mask[r]
+        };
+        if mask.count_ones() == 1 {
+            if let Some(t) = ScalarType::from_code(mask.trailing_zeros() as u8) {
+                return t;
+            }
+        }
+        let mut size = None;
+        for t in ScalarType::ALL {
+            if mask & (1 << t as u32) != 0 {
+                let s = t.bit_size();
+                if size.is_none() {
+                    size = s;
+                } else if size != s {
+                    size = Some(32);
+                }
+            }
+        }
+        match size {
+            Some(8) => ScalarType::U8,
+            Some(16) => ScalarType::U16,
+            Some(64) => ScalarType::U64,
+            _ => ScalarType::U32,
+        }
+    }
+}
+
+/// The single scalar type of all members of `ty`, if there is one and it is known.
+fn uniform_base(ty: &Type) -> Option<ScalarType> {
+    let mut members = ty.members().iter();
+    let first = members.next()?.base();
+    if first == ScalarType::Unknown || members.any(|m| m.base() != first) {
+        return None;
+    }
+    Some(first)
+}
+
+/// The type reached by indexing `ty` with the constant address `addr` (null: `ty` itself).
+fn indexed_type(b: &Builder, ty: Type, addr: Option<SsaDef>) -> Option<Type> {
+    let Some(addr) = addr else { return Some(ty) };
+    let op = b.get(addr)?;
+    let mut t = ty;
+    let count = op.ty.as_basic()?.vec_size() as usize;
+    for i in 0..count {
+        if t.is_array() {
+            t = t.element_type();
+        } else if t.is_struct() {
+            let idx = if op.opcode == OpCode::Constant {
+                op.operands.get(i)?.0 as usize
+            } else {
+                return None;
+            };
+            t = Type::basic(*t.members().get(idx)?);
+        } else if t.is_vector() {
+            t = Type::scalar(t.base_type()?);
+        } else {
+            return None;
+        }
+    }
+    Some(t)
+}
+
+/// The declaration behind a descriptor operand (`DescriptorLoad %dcl %index`).
+fn descriptor_dcl(b: &Builder, desc: Option<SsaDef>) -> Option<SsaDef> {
+    let op = b.get(desc?)?;
+    (op.opcode == OpCode::DescriptorLoad)
+        .then(|| op.arg(0))
+        .flatten()
+}
+
+/// True if the resource declaration `dcl` is typed (typed buffer or image): loads and stores
+/// use its scalar type.
+fn is_typed_resource(b: &Builder, dcl: SsaDef) -> bool {
+    let Some(op) = b.get(dcl) else { return false };
+    match op.opcode {
+        OpCode::DclSrv | OpCode::DclUav => op
+            .lit(3)
+            .and_then(ResourceKind::from_literal)
+            .is_some_and(|k| {
+                !matches!(k, ResourceKind::BufferRaw | ResourceKind::BufferStructured)
+            }),
+        _ => false,
+    }
+}
+
+/// Opcodes whose reference operands all have the result type.
+fn same_type_operands(opcode: OpCode) -> bool {
+    use OpCode as O;
+    matches!(
+        opcode,
+        O::FAbs
+            | O::FNeg
+            | O::FAdd
+            | O::FSub
+            | O::FMul
+            | O::FMulLegacy
+            | O::FMad
+            | O::FMadLegacy
+            | O::FDiv
+            | O::FRcp
+            | O::FSqrt
+            | O::FRsq
+            | O::FExp2
+            | O::FLog2
+            | O::FFract
+            | O::FRound
+            | O::FMin
+            | O::FMax
+            | O::FClamp
+            | O::FSin
+            | O::FCos
+            | O::FPow
+            | O::FPowLegacy
+            | O::IAnd
+            | O::IOr
+            | O::IXor
+            | O::INot
+            | O::IAdd
+            | O::ISub
+            | O::IAbs
+            | O::INeg
+            | O::IMul
+            | O::UDiv
+            | O::UMod
+            | O::SMin
+            | O::SMax
+            | O::SClamp
+            | O::UMin
+            | O::UMax
+            | O::UClamp
+    )
+}
+
+/// A value-flow edge: the value `src` flows into the place `dst`, which has the same scalar
+/// type. Either end may be typed; `dst_ty` overrides the type of `dst` when only part of it is
+/// reached (an indexed load or store).
+struct Scan<'a> {
+    b: &'a Builder,
+    var: Vec<u32>,
+    classes: Classes,
+}
+
+impl Scan<'_> {
+    fn var_of(&self, d: SsaDef) -> Option<u32> {
+        self.var.get(d.index()).copied().filter(|&v| v != NONE)
+    }
+
+    fn base_of(&self, d: SsaDef) -> Option<ScalarType> {
+        self.b.get(d).and_then(|op| uniform_base(&op.ty))
+    }
+
+    fn hint(&mut self, v: u32, t: ScalarType, def: bool) {
+        if t == ScalarType::Unknown || t == ScalarType::Void {
+            return;
+        }
+        let r = self.classes.find(v) as usize;
+        let mask = if def {
+            &mut self.classes.def_mask
+        } else {
+            &mut self.classes.use_mask
+        };
+        mask[r] |= 1 << t as u32;
+    }
+
+    /// `src` flows into `dst`; `src_base`/`dst_base` override the typed ends' scalar types.
+    fn flow_with(
+        &mut self,
+        src: Option<SsaDef>,
+        dst: Option<SsaDef>,
+        src_base: Option<ScalarType>,
+        dst_base: Option<ScalarType>,
+    ) {
+        let (Some(src), Some(dst)) = (src, dst) else {
+            return;
+        };
+        match (self.var_of(src), self.var_of(dst)) {
+            (Some(a), Some(c)) => self.classes.union(a, c),
+            (None, Some(c)) => {
+                if let Some(t) = src_base.or_else(|| self.base_of(src)) {
+                    self.hint(c, t, true);
+                }
+            }
+            (Some(a), None) => {
+                if let Some(t) = dst_base.or_else(|| self.base_of(dst)) {
+                    self.hint(a, t, false);
+                }
+            }
+            (None, None) => {}
+        }
+    }
+
+    fn flow(&mut self, src: Option<SsaDef>, dst: Option<SsaDef>) {
+        self.flow_with(src, dst, None, None);
+    }
+}
+
+/// Runs type resolution; returns whether anything changed.
+pub fn run(b: &mut Builder) -> Result<bool, PassError> {
+    let mut scan = Scan {
+        b: &*b,
+        var: vec![NONE; b.id_bound()],
+        classes: Classes {
+            parent: Vec::new(),
+            def_mask: Vec::new(),
+            use_mask: Vec::new(),
+        },
+    };
+    let mut consume = Vec::new();
+    for (def, op) in b.iter() {
+        if op.ty.has_unknown() {
+            scan.var[def.index()] = scan.classes.add();
+        }
+        if op.opcode == OpCode::ConsumeAs {
+            consume.push(def);
+        }
+    }
+    let changed = !consume.is_empty() || !scan.classes.parent.is_empty();
+    if !changed {
+        return Ok(false);
+    }
+
+    // Step 1: edges.
+    let mut function: Option<SsaDef> = None;
+    for (def, op) in b.iter() {
+        let d = Some(def);
+        let a = |i| op.arg(i);
+        match op.opcode {
+            OpCode::Function => function = d,
+            OpCode::Phi => {
+                for i in (1..op.ref_count()).step_by(2) {
+                    scan.flow(a(i), d);
+                }
+            }
+            OpCode::Select => {
+                scan.flow(a(1), d);
+                scan.flow(a(2), d);
+            }
+            OpCode::CompositeConstruct if !op.ty.is_struct() => {
+                for i in 0..op.ref_count() {
+                    scan.flow(a(i), d);
+                }
+            }
+            OpCode::CompositeExtract => {
+                let base = b
+                    .get(op.arg(0).unwrap_or(def))
+                    .and_then(|c| indexed_type(b, c.ty, a(1)))
+                    .and_then(|t| uniform_base(&t));
+                scan.flow_with(a(0), d, base, None);
+            }
+            OpCode::CompositeInsert => {
+                scan.flow(a(0), d);
+                if !op.ty.is_struct() {
+                    scan.flow(a(2), d);
+                }
+            }
+            OpCode::Drain => scan.flow(a(0), d),
+            OpCode::TmpLoad
+            | OpCode::ScratchLoad
+            | OpCode::LdsLoad
+            | OpCode::InputLoad
+            | OpCode::OutputLoad
+            | OpCode::PushDataLoad
+            | OpCode::ConstantLoad => scan.flow(a(0), d),
+            OpCode::ParamLoad => scan.flow(a(1), d),
+            OpCode::TmpStore => scan.flow(a(1), a(0)),
+            OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => scan.flow(a(2), a(0)),
+            OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather => {
+                if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
+                    scan.flow(Some(dcl), d);
+                }
+            }
+            OpCode::BufferStore => {
+                if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
+                    scan.flow(a(2), Some(dcl));
+                }
+            }
+            OpCode::ImageStore => {
+                if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
+                    scan.flow(a(3), Some(dcl));
+                }
+            }
+            OpCode::LdsAtomic
+            | OpCode::BufferAtomic
+            | OpCode::MemoryAtomic
+            | OpCode::ImageAtomic => {
+                let operand = if op.opcode == OpCode::ImageAtomic {
+                    a(3)
+                } else {
+                    a(2)
+                };
+                scan.flow(operand, d);
+                let dcl = match op.opcode {
+                    OpCode::LdsAtomic => a(0),
+                    _ => descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)),
+                };
+                scan.flow(dcl, d);
+            }
+            OpCode::Return => scan.flow(a(0), function),
+            OpCode::FunctionCall => {
+                scan.flow(a(0), d);
+                if let Some(f) = a(0).and_then(|f| b.get(f)) {
+                    for i in 1..op.ref_count() {
+                        scan.flow(a(i), f.arg(i - 1));
+                    }
+                }
+            }
+            OpCode::ConsumeAs => {
+                if let (Some(x), Some(t)) = (a(0), uniform_base(&op.ty)) {
+                    if let Some(v) = scan.var_of(x) {
+                        scan.hint(v, t, false);
+                    }
+                }
+            }
+            code if same_type_operands(code) => {
+                for i in 0..op.ref_count() {
+                    scan.flow(a(i), d);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // Step 2: choose and apply types.
+    let Scan {
+        var, mut classes, ..
+    } = scan;
+    let mut was_unknown = vec![false; var.len()];
+    let typed: Vec<(SsaDef, Type)> = b
+        .iter()
+        .filter_map(|(def, op)| {
+            let v = *var.get(def.index())?;
+            if v == NONE {
+                return None;
+            }
+            Some((def, op.ty))
+        })
+        .collect();
+    for (def, ty) in typed {
+        let v = var[def.index()];
+        let t = classes.choose(v);
+        was_unknown[def.index()] = true;
+        b.set_type(def, replace_unknown(ty, t));
+    }
+
+    // Step 3: fix-up.
+    let ops: Vec<SsaDef> = b.iter().map(|(d, _)| d).collect();
+    let mut function: Option<SsaDef> = None;
+    for def in ops {
+        let Some(op) = b.get(def).cloned() else {
+            continue;
+        };
+        match op.opcode {
+            OpCode::Function => function = Some(def),
+            OpCode::Phi => {
+                for i in (1..op.ref_count()).step_by(2) {
+                    fix_operand(b, def, i, op.ty)?;
+                }
+            }
+            OpCode::Select => {
+                fix_operand(b, def, 1, op.ty)?;
+                fix_operand(b, def, 2, op.ty)?;
+            }
+            OpCode::CompositeConstruct => {
+                for i in 0..op.ref_count() {
+                    let want =
+                        member_type(&op.ty, i, b.get(op.arg(i).unwrap_or(def)).map(|m| m.ty));
+                    if let Some(want) = want {
+                        fix_operand(b, def, i, want)?;
+                    }
+                }
+            }
+            OpCode::CompositeInsert => {
+                fix_operand(b, def, 0, op.ty)?;
+                if let Some(want) = indexed_type(b, op.ty, op.arg(1)) {
+                    fix_operand(b, def, 2, want)?;
+                }
+            }
+            OpCode::CompositeExtract => {
+                let want = op
+                    .arg(0)
+                    .and_then(|c| b.get(c))
+                    .and_then(|c| indexed_type(b, c.ty, op.arg(1)));
+                if let Some(want) = want {
+                    fix_result(b, def, want)?;
+                }
+            }
+            OpCode::TmpLoad
+            | OpCode::ScratchLoad
+            | OpCode::LdsLoad
+            | OpCode::InputLoad
+            | OpCode::OutputLoad
+            | OpCode::PushDataLoad
+            | OpCode::ConstantLoad
+            | OpCode::ParamLoad => {
+                let src = if op.opcode == OpCode::ParamLoad {
+                    op.arg(1)
+                } else {
+                    op.arg(0)
+                };
+                if let Some(base) = src.and_then(|s| b.get(s)).and_then(|s| uniform_base(&s.ty)) {
+                    fix_result(b, def, op.ty.with_base(base))?;
+                }
+            }
+            OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather
+                if !op.ty.is_struct() =>
+            {
+                let base = descriptor_dcl(b, op.arg(0))
+                    .filter(|&x| is_typed_resource(b, x))
+                    .and_then(|x| b.get(x))
+                    .and_then(|x| uniform_base(&x.ty));
+                if let Some(base) = base {
+                    fix_result(b, def, op.ty.with_base(base))?;
+                }
+            }
+            OpCode::TmpStore | OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => {
+                let vi = if op.opcode == OpCode::TmpStore { 1 } else { 2 };
+                fix_stored(b, def, vi, op.arg(0))?;
+            }
+            OpCode::BufferStore | OpCode::ImageStore => {
+                let vi = if op.opcode == OpCode::BufferStore {
+                    2
+                } else {
+                    3
+                };
+                if let Some(dcl) = descriptor_dcl(b, op.arg(0)).filter(|&x| is_typed_resource(b, x))
+                {
+                    fix_stored(b, def, vi, Some(dcl))?;
+                }
+            }
+            OpCode::Return => {
+                if let Some(fty) = function.and_then(|f| b.get(f)).map(|f| f.ty) {
+                    if op.arg(0).is_some() && !fty.is_void() {
+                        fix_operand(b, def, 0, fty)?;
+                    }
+                }
+            }
+            OpCode::FunctionCall => {
+                let params: Vec<Option<Type>> = match op.arg(0).and_then(|f| b.get(f)) {
+                    Some(f) => (0..f.ref_count())
+                        .map(|i| f.arg(i).and_then(|p| b.get(p)).map(|p| p.ty))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                for (i, p) in params.into_iter().enumerate() {
+                    if let Some(p) = p {
+                        fix_operand(b, def, i + 1, p)?;
+                    }
+                }
+            }
+            OpCode::ConsumeAs => lower_consume(b, def, &op)?,
+            code if same_type_operands(code) => {
+                for i in 0..op.ref_count() {
+                    let unknown = op
+                        .arg(i)
+                        .is_some_and(|x| was_unknown.get(x.index()).copied().unwrap_or(false));
+                    if unknown {
+                        fix_operand(b, def, i, op.ty)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(changed)
+}
+
+/// `ty` with every `Unknown` member base replaced by `t`.
+fn replace_unknown(ty: Type, t: ScalarType) -> Type {
+    if !ty.has_unknown() {
+        return ty;
+    }
+    let members: Vec<_> = ty
+        .members()
+        .iter()
+        .map(|m| {
+            if m.base() == ScalarType::Unknown {
+                m.with_base(t)
+            } else {
+                *m
+            }
+        })
+        .collect();
+    let Ok(mut out) = Type::structure(&members) else {
+        return ty.with_base(t);
+    };
+    for &d in ty.dims() {
+        match out.array_of(d) {
+            Ok(o) => out = o,
+            Err(_) => return ty.with_base(t),
+        }
+    }
+    out
+}
+
+/// The type operand `i` of a `CompositeConstruct` of type `ty` must have.
+fn member_type(ty: &Type, i: usize, operand: Option<Type>) -> Option<Type> {
+    if ty.is_array() {
+        return Some(ty.element_type());
+    }
+    if ty.is_struct() {
+        return ty.members().get(i).map(|m| Type::basic(*m));
+    }
+    let base = ty.base_type()?;
+    let n = operand?.as_basic()?.vec_size();
+    Some(Type::vector(base, n))
+}
+
+/// Converts operand `i` of `user` to type `want` if its type differs.
+fn fix_operand(b: &mut Builder, user: SsaDef, i: usize, want: Type) -> Result<(), PassError> {
+    let Some(x) = b.get(user).and_then(|op| op.arg(i)) else {
+        return Ok(());
+    };
+    let Some(xty) = b.get(x).map(|o| o.ty) else {
+        return Err(PassError::invalid(
+            PASS,
+            user,
+            format!("operand {i} refers to a missing op"),
+        ));
+    };
+    if xty == want || xty.is_void() {
+        return Ok(());
+    }
+    if xty.without_arrays() != xty || want.without_arrays() != want || xty.is_struct() {
+        // Aggregates cannot be converted; their members were unified instead.
+        return Ok(());
+    }
+    let c = coerce(b, PASS, x, want)?;
+    b.set_operand(user, i, Operand::from_def(c));
+    Ok(())
+}
+
+/// Converts the stored value (operand `vi`) to the scalar type of the destination `dst`.
+fn fix_stored(
+    b: &mut Builder,
+    store: SsaDef,
+    vi: usize,
+    dst: Option<SsaDef>,
+) -> Result<(), PassError> {
+    let Some(base) = dst.and_then(|d| b.get(d)).and_then(|d| uniform_base(&d.ty)) else {
+        return Ok(());
+    };
+    let Some(vty) = b
+        .get(store)
+        .and_then(|op| op.arg(vi))
+        .and_then(|v| b.get(v))
+        .map(|v| v.ty)
+    else {
+        return Ok(());
+    };
+    if vty.is_basic() {
+        fix_operand(b, store, vi, vty.with_base(base))?;
+    }
+    Ok(())
+}
+
+/// Makes `def` produce `want` (the type its source dictates) and converts the result to the
+/// type its class chose, for all existing uses.
+fn fix_result(b: &mut Builder, def: SsaDef, want: Type) -> Result<(), PassError> {
+    let Some(cur) = b.get(def).map(|op| op.ty) else {
+        return Ok(());
+    };
+    if cur == want || !cur.is_basic() || !want.is_basic() {
+        return Ok(());
+    }
+    let (Some(from), Some(to)) = (want.base_type(), cur.base_type()) else {
+        return Ok(());
+    };
+    let Some(code) = conversion_opcode(from, to) else {
+        return Err(PassError::invalid(
+            PASS,
+            def,
+            format!("cannot convert {want} to {cur}"),
+        ));
+    };
+    b.set_type(def, want);
+    let pos = insertion_point_after(b, def);
+    let c = b.add_after(pos, Op::new(code, cur).with_ref(def));
+    b.replace_uses(def, c);
+    b.set_operand(c, 0, Operand::from_def(def));
+    Ok(())
+}
+
+/// Lowers `ConsumeAs T x` now that `x` is typed.
+fn lower_consume(b: &mut Builder, def: SsaDef, op: &Op) -> Result<(), PassError> {
+    let x = op
+        .arg(0)
+        .ok_or_else(|| PassError::invalid(PASS, def, "ConsumeAs without operand"))?;
+    let xty = b
+        .get(x)
+        .map(|o| o.ty)
+        .ok_or_else(|| PassError::invalid(PASS, def, "ConsumeAs of a missing op"))?;
+    if xty == op.ty {
+        replace_and_remove(b, def, x);
+        return Ok(());
+    }
+    let (Some(from), Some(to)) = (xty.as_basic(), op.ty.as_basic()) else {
+        return Err(PassError::invalid(
+            PASS,
+            def,
+            format!("ConsumeAs {} of {xty}", op.ty),
+        ));
+    };
+    if from.vec_size() != to.vec_size() {
+        return Err(PassError::invalid(
+            PASS,
+            def,
+            format!("ConsumeAs {} of {xty}: vector sizes differ", op.ty),
+        ));
+    }
+    let (fs, ts) = (from.base(), to.base());
+    if let Some(code) = conversion_opcode(fs, ts) {
+        // A constant operand folds to a constant of the new type right away.
+        if let Some(c) = b
+            .get(x)
+            .filter(|o| o.opcode == OpCode::Constant)
+            .and_then(|o| crate::passes::util::convert_literals(&o.operands, fs, ts))
+        {
+            let c = b.add_constant(op.ty, &c);
+            replace_and_remove(b, def, c);
+            return Ok(());
+        }
+        b.rewrite(def, Op::new(code, op.ty).with_ref(x).with_flags(op.flags));
+        return Ok(());
+    }
+    if from.is_vector() {
+        return Err(PassError::invalid(
+            PASS,
+            def,
+            format!("ConsumeAs {} of {xty}", op.ty),
+        ));
+    }
+    let bool_ty = Type::scalar(ScalarType::Bool);
+    if fs == ScalarType::Bool && ts.is_numeric() {
+        let ones = b.add_constant(op.ty, &[lit_mask(ts)]);
+        let zero = b.add_constant(op.ty, &[0]);
+        b.rewrite(
+            def,
+            Op::new(OpCode::Select, op.ty)
+                .with_ref(x)
+                .with_ref(ones)
+                .with_ref(zero),
+        );
+        return Ok(());
+    }
+    if ts == ScalarType::Bool && fs.is_numeric() {
+        let mut v = x;
+        if fs.is_float() {
+            let uint = match fs.bit_size() {
+                Some(16) => ScalarType::U16,
+                Some(64) => ScalarType::U64,
+                _ => ScalarType::U32,
+            };
+            v = b.add_before(def, Op::new(OpCode::Cast, Type::scalar(uint)).with_ref(x));
+        }
+        let vt = b.get(v).map(|o| o.ty).unwrap_or(bool_ty);
+        let zero = b.add_constant(vt, &[0]);
+        b.rewrite(
+            def,
+            Op::new(OpCode::INe, bool_ty).with_ref(v).with_ref(zero),
+        );
+        return Ok(());
+    }
+    Err(PassError::invalid(
+        PASS,
+        def,
+        format!("ConsumeAs {} of {xty}", op.ty),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::passes::test_util::check;
+
+    #[test]
+    fn consume_as_is_removed_cast_or_converted() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput vec4<u32> %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%13 = ConsumeAs f32 %12
+%14 = FAdd f32 %13 %13
+%15 = ConsumeAs u32 %14
+%16 = ConsumeAs f64 %14
+%17 = ConsumeAs i32 %14
+%18 = ConvertFtoI u32 %16
+%19 = Cast u32 %17
+%20 = CompositeConstruct vec4<u32> %15 %18 %19 %15
+%21 = OutputStore %3 null %20
+%22 = Return void null
+%23 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput vec4<u32> %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%14 = FAdd f32 %12 %12
+%15 = Cast u32 %14
+%16 = ConvertFtoF f64 %14
+%17 = Cast i32 %14
+%18 = ConvertFtoI u32 %16
+%19 = Cast u32 %17
+%20 = CompositeConstruct vec4<u32> %15 %18 %19 %15
+%21 = OutputStore %3 null %20
+%22 = Return void null
+%23 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    /// An `Unknown` phi (a register written in both branches) takes the type of its typed
+    /// input; the untyped immediate on the other edge is re-encoded as a constant of that type.
+    #[test]
+    fn unknown_phi_takes_type_of_its_inputs() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput f32 %1 0 0 0
+%4 = Constant unknown 0x3f800000
+%5 = Constant f32 0.0
+%10 = Function void
+%11 = Label %14 StructuredSelection
+%12 = InputLoad f32 %2 null
+%13 = FLt bool %12 %5
+%15 = BranchConditional %13 %16 %14
+%16 = Label None
+%17 = FAdd f32 %12 %12
+%18 = Branch %14
+%14 = Label None
+%19 = Phi unknown %11 %4 %16 %17
+%20 = ConsumeAs f32 %19
+%21 = OutputStore %3 null %20
+%22 = Return void null
+%23 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput f32 %1 0 0 0
+%4 = Constant f32 1.0
+%5 = Constant f32 0.0
+%10 = Function void
+%11 = Label %14 StructuredSelection
+%12 = InputLoad f32 %2 null
+%13 = FLt bool %12 %5
+%15 = BranchConditional %13 %16 %14
+%16 = Label None
+%17 = FAdd f32 %12 %12
+%18 = Branch %14
+%14 = Label None
+%19 = Phi f32 %11 %4 %16 %17
+%21 = OutputStore %3 null %19
+%22 = Return void null
+%23 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    /// A loop counter: the phi, its update and the untyped immediates all become `i32` from
+    /// the `ConsumeAs` uses alone, transitively through the back edge.
+    #[test]
+    fn loop_phi_resolved_from_uses_transitively() {
+        let input = "
+%1 = EntryPoint %10 Compute
+%2 = Constant unknown 0
+%3 = Constant unknown 1
+%4 = Constant i32 8
+%10 = Function void
+%11 = Label None
+%12 = Branch %13
+%13 = Label %17 %16 StructuredLoop
+%14 = Phi unknown %11 %2 %16 %20
+%15 = Branch %18
+%18 = Label None
+%19 = ConsumeAs i32 %14
+%21 = ConsumeAs i32 %3
+%22 = IAdd i32 %19 %21
+%23 = SLt bool %22 %4
+%20 = Select unknown %23 %22 %14
+%24 = Branch %16
+%16 = Label None
+%25 = BranchConditional %23 %13 %17
+%17 = Label None
+%26 = Return void null
+%27 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Compute
+%2 = Constant i32 0
+%3 = Constant i32 1
+%4 = Constant i32 8
+%10 = Function void
+%11 = Label None
+%12 = Branch %13
+%13 = Label %17 %16 StructuredLoop
+%14 = Phi i32 %11 %2 %16 %20
+%15 = Branch %18
+%18 = Label None
+%22 = IAdd i32 %14 %3
+%23 = SLt bool %22 %4
+%20 = Select i32 %23 %22 %14
+%24 = Branch %16
+%16 = Label None
+%25 = BranchConditional %23 %13 %17
+%17 = Label None
+%26 = Return void null
+%27 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    /// Used as `f32` and as `i32`: ambiguous, so the value becomes `u32` and each use a `Cast`.
+    #[test]
+    fn ambiguous_value_is_promoted_to_u32() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput vec2<u32> %1 0 0 0
+%3 = Constant unknown 5
+%10 = Function void
+%11 = Label None
+%12 = ConsumeAs f32 %3
+%13 = ConsumeAs i32 %3
+%14 = FAdd f32 %12 %12
+%15 = IAdd i32 %13 %13
+%16 = Cast u32 %14
+%17 = Cast u32 %15
+%18 = CompositeConstruct vec2<u32> %16 %17
+%19 = OutputStore %2 null %18
+%20 = Return void null
+%21 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput vec2<u32> %1 0 0 0
+%3 = Constant u32 5
+%22 = Constant f32 7e-45
+%23 = Constant i32 5
+%10 = Function void
+%11 = Label None
+%14 = FAdd f32 %22 %22
+%15 = IAdd i32 %23 %23
+%16 = Cast u32 %14
+%17 = Cast u32 %15
+%18 = CompositeConstruct vec2<u32> %16 %17
+%19 = OutputStore %2 null %18
+%20 = Return void null
+%21 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    /// Typed inputs of different types meet in one phi: the phi becomes `u32` and the inputs
+    /// are cast right after their definitions.
+    #[test]
+    fn conflicting_phi_inputs_are_cast() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput u32 %1 0 0 0
+%4 = Constant i32 7
+%10 = Function void
+%11 = Label %14 StructuredSelection
+%12 = InputLoad f32 %2 null
+%13 = FIsNan bool %12
+%15 = BranchConditional %13 %16 %14
+%16 = Label None
+%17 = IAdd i32 %4 %4
+%18 = Branch %14
+%14 = Label None
+%19 = Phi unknown %11 %12 %16 %17
+%20 = OutputStore %3 null %19
+%22 = Return void null
+%23 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput u32 %1 0 0 0
+%4 = Constant i32 7
+%10 = Function void
+%11 = Label %14 StructuredSelection
+%12 = InputLoad f32 %2 null
+%24 = Cast u32 %12
+%13 = FIsNan bool %12
+%15 = BranchConditional %13 %16 %14
+%16 = Label None
+%17 = IAdd i32 %4 %4
+%25 = Cast u32 %17
+%18 = Branch %14
+%14 = Label None
+%19 = Phi u32 %11 %24 %16 %25
+%20 = OutputStore %3 null %19
+%22 = Return void null
+%23 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    /// Loads from typed resources and declarations take the declared scalar type; untyped
+    /// scratch takes the type of what is stored into it.
+    #[test]
+    fn resource_and_scratch_types_propagate() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclSrv f32 %1 0 0 1 BufferTyped
+%3 = DclScratch unknown[4] %1
+%4 = DclOutput vec4<f32> %1 0 0 0
+%5 = Constant u32 0
+%6 = Constant u32 2
+%10 = Function void
+%11 = Label None
+%12 = DescriptorLoad srv %2 %5
+%13 = BufferLoad vec4<unknown> %12 %6 4
+%14 = CompositeExtract unknown %13 %5
+%15 = ScratchStore %3 %6 %14
+%16 = ScratchLoad unknown %3 %5
+%17 = ConsumeAs f32 %16
+%18 = CompositeInsert vec4<f32> %13 %5 %17
+%19 = OutputStore %4 null %18
+%20 = Return void null
+%21 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclSrv f32 %1 0 0 1 BufferTyped
+%3 = DclScratch f32[4] %1
+%4 = DclOutput vec4<f32> %1 0 0 0
+%5 = Constant u32 0
+%6 = Constant u32 2
+%10 = Function void
+%11 = Label None
+%12 = DescriptorLoad srv %2 %5
+%13 = BufferLoad vec4<f32> %12 %6 4
+%14 = CompositeExtract f32 %13 %5
+%15 = ScratchStore %3 %6 %14
+%16 = ScratchLoad f32 %3 %5
+%18 = CompositeInsert vec4<f32> %13 %5 %16
+%19 = OutputStore %4 null %18
+%20 = Return void null
+%21 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    /// Booleans: consumed as an integer they become all bits set; numbers consumed as `bool`
+    /// test their bits against zero.
+    #[test]
+    fn bool_consumption() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput u32 %1 0 0 0
+%4 = Constant f32 1.0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%13 = FLt bool %12 %4
+%14 = ConsumeAs u32 %13
+%15 = ConsumeAs bool %12
+%16 = Select u32 %15 %14 %14
+%17 = OutputStore %3 null %16
+%18 = Return void null
+%19 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput u32 %1 0 0 0
+%4 = Constant f32 1.0
+%20 = Constant u32 4294967295
+%21 = Constant u32 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%13 = FLt bool %12 %4
+%14 = Select u32 %13 %20 %21
+%22 = Cast u32 %12
+%15 = INe bool %22 %21
+%16 = Select u32 %15 %14 %14
+%17 = OutputStore %3 null %16
+%18 = Return void null
+%19 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    #[test]
+    fn nothing_to_do_reports_unchanged() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%10 = Function void
+%11 = Label None
+%12 = Return void null
+%13 = FunctionEnd
+";
+        let (_, changed) = crate::passes::test_util::run_text(input, run);
+        assert!(!changed);
+    }
+
+    #[test]
+    fn consume_as_of_mismatched_vector_size_is_an_error() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = Constant vec4<f32> 1.0 2.0 3.0 4.0
+%10 = Function void
+%11 = Label None
+%12 = ConsumeAs vec2<u32> %2
+%13 = Return void null
+%14 = FunctionEnd
+";
+        let mut b = crate::text::parse(input).unwrap();
+        let err = run(&mut b).unwrap_err();
+        assert_eq!(err.pass(), "resolve_types");
+        assert!(err.to_string().contains("%12"), "{err}");
+    }
+}

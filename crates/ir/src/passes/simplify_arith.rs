@@ -1,0 +1,334 @@
+//! Algebraic simplification with identities that are safe for the op's flags.
+//!
+//! Always (exact for every input, so also for `Precise` ops):
+//! - integers: `x + 0`, `x - 0`, `x * 1`, `x / 1` (unsigned), `x << 0` (and right shifts),
+//!   `x & x`, `x | x`, `x & ~0`, `x | 0`, `x ^ 0` → `x`; `x * 0`, `x & 0` → `0`; `x | ~0` → `~0`;
+//!   `x - x`, `x ^ x` → `0`; `~~x`, `-(-x)` → `x`; `min/max(x, x)` → `x`;
+//! - booleans: `x && x`, `x || x`, `x && true`, `x || false`, `x == true`, `x != false`,
+//!   `!!x` → `x`; `x && false` → `false`; `x || true` → `true`;
+//! - `Select c x x` → `x`; `Select c true false` → `c`; `Select (!c) x y` → `Select c y x`;
+//! - a `Phi` whose inputs are all the same value (or the phi itself) → that value;
+//! - floats: `x + (-0.0)`, `x - (+0.0)`, `x * 1.0`, `x / 1.0`, `-(-x)`, `min/max(x, x)` → `x`;
+//!   `x * -1.0` → `-x`; `|(|x|)|` → `|x|`; `|-x|` → `|x|`.
+//!
+//! Only with the flags saying so (own flags plus the `SetFpMode` default), never for `Precise`:
+//! - `x + (+0.0)` and `x - (-0.0)` → `x` need `NoSz` (`-0 + +0` is `+0`);
+//! - `x * 0.0` → `0.0` needs `NoNan`, `NoInf` and `NoSz` (`inf * 0` is NaN, `-1 * 0` is `-0`).
+
+use crate::op::{Op, OpFlags, Operand, SsaDef};
+use crate::opcode::OpCode;
+use crate::passes::error::PassError;
+use crate::passes::util::{float_value, lit_mask, replace_and_remove, FpModes};
+use crate::types::ScalarType;
+use crate::Builder;
+
+enum Action {
+    Replace(SsaDef),
+    Rewrite(Op),
+}
+
+/// Runs the simplifications; returns whether anything changed.
+pub fn run(b: &mut Builder) -> Result<bool, PassError> {
+    let modes = FpModes::collect(b);
+    let ops: Vec<SsaDef> = b
+        .iter()
+        .filter(|(_, op)| !op.opcode.is_declarative())
+        .map(|(d, _)| d)
+        .collect();
+    let mut changed = false;
+    for def in ops {
+        let Some(op) = b.get(def).cloned() else {
+            continue;
+        };
+        match simplify(b, def, &op, &modes) {
+            Some(Action::Replace(x)) => {
+                if x == def || b.get(x).map(|o| o.ty) != Some(op.ty) {
+                    continue;
+                }
+                replace_and_remove(b, def, x);
+            }
+            Some(Action::Rewrite(new)) => b.rewrite(def, new),
+            None => continue,
+        }
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// The value of a splat constant: every component's literal, if they are all equal.
+fn splat(b: &Builder, def: Option<SsaDef>) -> Option<(ScalarType, u64)> {
+    let op = b.get(def?)?;
+    if op.opcode != OpCode::Constant || !op.ty.is_basic() {
+        return None;
+    }
+    let first = op.operands.first()?.0;
+    op.operands
+        .iter()
+        .all(|o| o.0 == first)
+        .then(|| (op.ty.base_type(), first))
+        .and_then(|(t, v)| Some((t?, v)))
+}
+
+fn is_int(b: &Builder, d: Option<SsaDef>, v: u64) -> bool {
+    splat(b, d).is_some_and(|(t, x)| {
+        (t.is_int() || t == ScalarType::Bool) && x & lit_mask(t) == v & lit_mask(t)
+    })
+}
+
+fn is_float(b: &Builder, d: Option<SsaDef>, v: f64) -> bool {
+    splat(b, d).is_some_and(|(t, x)| {
+        float_value(x, t).is_some_and(|f| f == v && f.is_sign_negative() == v.is_sign_negative())
+    })
+}
+
+fn unary_inner(b: &Builder, d: Option<SsaDef>, opcode: OpCode) -> Option<SsaDef> {
+    let op = b.get(d?)?;
+    (op.opcode == opcode).then(|| op.arg(0)).flatten()
+}
+
+fn simplify(b: &mut Builder, def: SsaDef, op: &Op, modes: &FpModes) -> Option<Action> {
+    use Action::Replace;
+    use OpCode as O;
+    let (x, y) = (op.arg(0), op.arg(1));
+    let same = x.is_some() && x == y;
+    let ones = u64::MAX;
+    let zero_of = |b: &mut Builder| {
+        b.add_constant(
+            op.ty,
+            &vec![0; op.ty.flattened_scalar_count().unwrap_or(1) as usize],
+        )
+    };
+    let flags = modes.effective(op);
+    let precise = flags.contains(OpFlags::PRECISE);
+    match op.opcode {
+        O::IAdd | O::IOr | O::IXor if is_int(b, y, 0) => Some(Replace(x?)),
+        O::IAdd | O::IOr | O::IXor if is_int(b, x, 0) => Some(Replace(y?)),
+        O::ISub | O::IShl | O::SShr | O::UShr if is_int(b, y, 0) => Some(Replace(x?)),
+        O::IMul if is_int(b, y, 1) => Some(Replace(x?)),
+        O::IMul if is_int(b, x, 1) => Some(Replace(y?)),
+        O::UDiv if is_int(b, y, 1) => Some(Replace(x?)),
+        O::IMul | O::IAnd if is_int(b, x, 0) || is_int(b, y, 0) => Some(Replace(zero_of(b))),
+        O::IAnd if is_int(b, y, ones) => Some(Replace(x?)),
+        O::IAnd if is_int(b, x, ones) => Some(Replace(y?)),
+        O::IOr if is_int(b, y, ones) => Some(Replace(y?)),
+        O::IOr if is_int(b, x, ones) => Some(Replace(x?)),
+        O::IAnd | O::IOr | O::SMin | O::SMax | O::UMin | O::UMax if same => Some(Replace(x?)),
+        O::ISub | O::IXor if same => Some(Replace(zero_of(b))),
+        O::INot => unary_inner(b, x, O::INot).map(Replace),
+        O::INeg => unary_inner(b, x, O::INeg).map(Replace),
+        O::BAnd | O::BOr if same => Some(Replace(x?)),
+        O::BAnd | O::BEq if is_int(b, y, 1) => Some(Replace(x?)),
+        O::BAnd | O::BEq if is_int(b, x, 1) => Some(Replace(y?)),
+        O::BOr | O::BNe if is_int(b, y, 0) => Some(Replace(x?)),
+        O::BOr | O::BNe if is_int(b, x, 0) => Some(Replace(y?)),
+        O::BAnd if is_int(b, y, 0) => Some(Replace(y?)),
+        O::BAnd if is_int(b, x, 0) => Some(Replace(x?)),
+        O::BOr if is_int(b, y, 1) => Some(Replace(y?)),
+        O::BOr if is_int(b, x, 1) => Some(Replace(x?)),
+        O::BNot => unary_inner(b, x, O::BNot).map(Replace),
+        O::Select => {
+            let (c, t, f) = (op.arg(0)?, op.arg(1)?, op.arg(2)?);
+            if t == f {
+                return Some(Replace(t));
+            }
+            if op.ty.base_type() == Some(ScalarType::Bool)
+                && op.ty.is_scalar()
+                && is_int(b, Some(t), 1)
+                && is_int(b, Some(f), 0)
+            {
+                return Some(Replace(c));
+            }
+            let inner = unary_inner(b, Some(c), O::BNot)?;
+            let mut new = op.clone();
+            new.operands[0] = Operand::from_def(inner);
+            new.operands[1] = Operand::from_def(f);
+            new.operands[2] = Operand::from_def(t);
+            Some(Action::Rewrite(new))
+        }
+        O::Phi => {
+            let mut value: Option<SsaDef> = None;
+            for i in (1..op.ref_count()).step_by(2) {
+                let v = op.arg(i)?;
+                if v == def {
+                    continue;
+                }
+                match value {
+                    None => value = Some(v),
+                    Some(w) if w == v => {}
+                    Some(_) => return None,
+                }
+            }
+            value.map(Replace)
+        }
+        O::FAdd if is_float(b, y, -0.0) => Some(Replace(x?)),
+        O::FAdd if is_float(b, x, -0.0) => Some(Replace(y?)),
+        O::FSub | O::FDiv if is_float(b, y, if op.opcode == O::FSub { 0.0 } else { 1.0 }) => {
+            Some(Replace(x?))
+        }
+        O::FAdd if !precise && flags.contains(OpFlags::NO_SZ) && is_float(b, y, 0.0) => {
+            Some(Replace(x?))
+        }
+        O::FAdd if !precise && flags.contains(OpFlags::NO_SZ) && is_float(b, x, 0.0) => {
+            Some(Replace(y?))
+        }
+        O::FSub if !precise && flags.contains(OpFlags::NO_SZ) && is_float(b, y, -0.0) => {
+            Some(Replace(x?))
+        }
+        O::FMul if is_float(b, y, 1.0) => Some(Replace(x?)),
+        O::FMul if is_float(b, x, 1.0) => Some(Replace(y?)),
+        O::FMul if is_float(b, y, -1.0) || is_float(b, x, -1.0) => {
+            let v = if is_float(b, y, -1.0) { x? } else { y? };
+            Some(Action::Rewrite(
+                Op::new(O::FNeg, op.ty).with_ref(v).with_flags(op.flags),
+            ))
+        }
+        O::FMul
+            if !precise
+                && flags.contains(OpFlags::NO_NAN | OpFlags::NO_INF | OpFlags::NO_SZ)
+                && (is_float(b, x, 0.0)
+                    || is_float(b, y, 0.0)
+                    || is_float(b, x, -0.0)
+                    || is_float(b, y, -0.0)) =>
+        {
+            Some(Replace(zero_of(b)))
+        }
+        O::FMin | O::FMax if same => Some(Replace(x?)),
+        O::FNeg => unary_inner(b, x, O::FNeg).map(Replace),
+        O::FAbs => {
+            if unary_inner(b, x, O::FAbs).is_some() {
+                return Some(Replace(x?));
+            }
+            let inner = unary_inner(b, x, O::FNeg)?;
+            Some(Action::Rewrite(
+                Op::new(O::FAbs, op.ty).with_ref(inner).with_flags(op.flags),
+            ))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::passes::test_util::check;
+
+    #[test]
+    fn integer_and_bool_identities() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput u32 %1 0 0 Flat
+%3 = DclOutput vec4<u32> %1 0 0 0
+%4 = Constant u32 0
+%5 = Constant u32 1
+%6 = Constant u32 4294967295
+%7 = Constant bool true
+%10 = Function void
+%11 = Label None
+%12 = InputLoad u32 %2 null
+%13 = IAdd u32 %12 %4
+%14 = IMul u32 %5 %13
+%15 = IAnd u32 %14 %14
+%16 = IAnd u32 %15 %6
+%17 = IXor u32 %16 %16
+%18 = INot u32 %16
+%19 = INot u32 %18
+%20 = IEq bool %19 %4
+%21 = BAnd bool %20 %7
+%22 = Select u32 %21 %19 %19
+%23 = Select u32 %21 %17 %4
+%24 = IMul u32 %22 %4
+%25 = CompositeConstruct vec4<u32> %22 %23 %24 %19
+%26 = OutputStore %3 null %25
+%27 = Return void null
+%28 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclInput u32 %1 0 0 Flat
+%3 = DclOutput vec4<u32> %1 0 0 0
+%4 = Constant u32 0
+%5 = Constant u32 1
+%6 = Constant u32 4294967295
+%7 = Constant bool true
+%29 = Constant u32 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad u32 %2 null
+%18 = INot u32 %12
+%20 = IEq bool %12 %4
+%23 = Select u32 %20 %29 %4
+%25 = CompositeConstruct vec4<u32> %12 %23 %29 %12
+%26 = OutputStore %3 null %25
+%27 = Return void null
+%28 = FunctionEnd
+"#,
+            run,
+        );
+    }
+
+    /// Float identities respect signed zero, NaN and infinity: without flags only the exact
+    /// ones apply (`x * 1`, `x + -0`, `x - 0`, `--x`); `x + 0` needs `nosz`, `x * 0` needs
+    /// `nonan|noinf|nosz`, and `precise` blocks both even with the flags.
+    #[test]
+    fn float_identities_respect_flags() {
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput vec4<f32> %1 0 0 0
+%4 = DclOutput vec4<f32> %1 1 0 0
+%5 = Constant f32 0.0
+%6 = Constant f32 -0.0
+%7 = Constant f32 1.0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%13 = FMul f32 %12 %7
+%14 = FAdd f32 %13 %6
+%15 = FSub f32 %14 %5
+%16 = FNeg f32 %15
+%17 = FNeg f32 %16
+%18 = FAdd f32 %17 %5
+%19 = FAdd [nosz] f32 %17 %5
+%20 = FMul f32 %17 %5
+%21 = FMul [nonan|noinf|nosz] f32 %17 %5
+%22 = FMul [precise|nonan|noinf|nosz] f32 %17 %5
+%23 = FAdd [precise|nosz] f32 %17 %5
+%24 = CompositeConstruct vec4<f32> %18 %19 %20 %21
+%25 = CompositeConstruct vec4<f32> %22 %23 %17 %17
+%26 = OutputStore %3 null %24
+%27 = OutputStore %4 null %25
+%28 = Return void null
+%29 = FunctionEnd
+";
+        check(
+            input,
+            r#"
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput vec4<f32> %1 0 0 0
+%4 = DclOutput vec4<f32> %1 1 0 0
+%5 = Constant f32 0.0
+%6 = Constant f32 -0.0
+%7 = Constant f32 1.0
+%30 = Constant f32 0.0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%16 = FNeg f32 %12
+%18 = FAdd f32 %12 %5
+%20 = FMul f32 %12 %5
+%22 = FMul [precise|nonan|noinf|nosz] f32 %12 %5
+%23 = FAdd [precise|nosz] f32 %12 %5
+%24 = CompositeConstruct vec4<f32> %18 %12 %20 %30
+%25 = CompositeConstruct vec4<f32> %22 %23 %12 %12
+%26 = OutputStore %3 null %24
+%27 = OutputStore %4 null %25
+%28 = Return void null
+%29 = FunctionEnd
+"#,
+            run,
+        );
+    }
+}

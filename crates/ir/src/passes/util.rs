@@ -1,0 +1,473 @@
+//! Helpers shared by the passes: op classification, float modes, constant literals, float
+//! encodings and the insertion of conversions.
+
+use crate::op::{Op, OpFlags, SsaDef};
+use crate::opcode::OpCode;
+use crate::passes::error::PassError;
+use crate::types::{ScalarType, Type};
+use crate::Builder;
+
+/// Per-float-type default flags declared by `SetFpMode` (spec "Mode setting instructions").
+/// Per-op flags are additive to these defaults.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FpModes {
+    f16: OpFlags,
+    f32: OpFlags,
+    f64: OpFlags,
+}
+
+impl FpModes {
+    /// Collects the `SetFpMode` declarations of a program.
+    pub fn collect(b: &Builder) -> Self {
+        let mut m = FpModes::default();
+        for (_, op) in b.iter() {
+            if op.opcode == OpCode::SetFpMode {
+                if let Some(slot) = op.ty.base_type().and_then(|t| m.slot(t)) {
+                    *slot |= op.flags;
+                }
+            }
+        }
+        m
+    }
+
+    fn slot(&mut self, t: ScalarType) -> Option<&mut OpFlags> {
+        match t {
+            ScalarType::F16 => Some(&mut self.f16),
+            ScalarType::F32 | ScalarType::MinF16 | ScalarType::MinF10 => Some(&mut self.f32),
+            ScalarType::F64 => Some(&mut self.f64),
+            _ => None,
+        }
+    }
+
+    /// The flags that hold for `op`: its own flags plus the defaults of its result float type.
+    pub fn effective(&self, op: &Op) -> OpFlags {
+        let base = match op.ty.base_type() {
+            Some(ScalarType::F16) => self.f16,
+            Some(ScalarType::F32 | ScalarType::MinF16 | ScalarType::MinF10) => self.f32,
+            Some(ScalarType::F64) => self.f64,
+            _ => OpFlags::empty(),
+        };
+        op.flags | base
+    }
+}
+
+/// True if an op of this opcode has no effect besides its result, so it may be removed when
+/// the result is unused. Loads count as removable; stores, atomics, barriers, control flow,
+/// calls, `Drain` and declarations do not.
+pub fn is_removable(opcode: OpCode) -> bool {
+    use OpCode as O;
+    if opcode.is_declarative() || opcode.is_scoped() || opcode.is_terminator() {
+        return false;
+    }
+    !matches!(
+        opcode,
+        O::Drain
+            | O::TmpStore
+            | O::ScratchStore
+            | O::LdsStore
+            | O::OutputStore
+            | O::BufferStore
+            | O::MemoryStore
+            | O::ImageStore
+            | O::LdsAtomic
+            | O::BufferAtomic
+            | O::ImageAtomic
+            | O::CounterAtomic
+            | O::MemoryAtomic
+            | O::Function
+            | O::FunctionEnd
+            | O::FunctionCall
+            | O::Label
+            | O::Barrier
+            | O::EmitVertex
+            | O::EmitPrimitive
+            | O::Demote
+            | O::RovScopedLockBegin
+            | O::RovScopedLockEnd
+    )
+}
+
+/// True if two ops of this opcode with equal type, flags and operands always produce the same
+/// value wherever both are available: pure computations with no memory or helper-lane
+/// dependence. Loads from mutable memory, derivatives and implicit-derivative sampling are
+/// excluded.
+pub fn is_pure_value(opcode: OpCode) -> bool {
+    use OpCode as O;
+    if !is_removable(opcode) {
+        return false;
+    }
+    !matches!(
+        opcode,
+        O::TmpLoad
+            | O::ScratchLoad
+            | O::LdsLoad
+            | O::OutputLoad
+            | O::BufferLoad
+            | O::MemoryLoad
+            | O::ImageLoad
+            | O::ImageSample
+            | O::ImageGather
+            | O::ImageComputeLod
+            | O::ImageQuerySize
+            | O::BufferQuerySize
+            | O::DerivX
+            | O::DerivY
+            | O::InterpolateAtCentroid
+            | O::InterpolateAtSample
+            | O::InterpolateAtOffset
+            | O::Phi
+            | O::ConsumeAs
+            | O::Pointer
+    )
+}
+
+/// True for ops that only attach information to another op and die with it.
+pub fn is_debug(opcode: OpCode) -> bool {
+    matches!(opcode, OpCode::DebugName | OpCode::DebugMemberName)
+}
+
+/// True if every use of `def` is a debug op (or there is none).
+pub fn only_debug_uses(b: &Builder, def: SsaDef) -> bool {
+    b.uses(def)
+        .all(|u| b.get(u.user).is_some_and(|op| is_debug(op.opcode)))
+}
+
+/// Removes `def` together with the debug ops that target it.
+pub fn remove_with_debug(b: &mut Builder, def: SsaDef) {
+    let debug: Vec<SsaDef> = b
+        .uses(def)
+        .filter(|u| b.get(u.user).is_some_and(|op| is_debug(op.opcode)))
+        .map(|u| u.user)
+        .collect();
+    for d in debug {
+        b.remove(d);
+    }
+    b.remove(def);
+}
+
+/// Moves debug ops of `old` to `new` (if `new` has none of its own), then makes all other uses
+/// of `old` refer to `new` and removes `old`.
+pub fn replace_and_remove(b: &mut Builder, old: SsaDef, new: SsaDef) {
+    if old == new {
+        return;
+    }
+    b.replace_uses(old, new);
+    b.remove(old);
+}
+
+/// The flattened literals of `def` if it is a `Constant`.
+pub fn constant_literals(b: &Builder, def: SsaDef) -> Option<&[crate::Operand]> {
+    let op = b.get(def)?;
+    (op.opcode == OpCode::Constant).then_some(&op.operands[..])
+}
+
+/// The scalar literal of `def` if it is a scalar `Constant`.
+pub fn scalar_constant(b: &Builder, def: SsaDef) -> Option<(ScalarType, u64)> {
+    let op = b.get(def)?;
+    if op.opcode != OpCode::Constant || !op.ty.is_scalar() {
+        return None;
+    }
+    Some((op.ty.base_type()?, op.operands.first()?.0))
+}
+
+/// Bit mask of the literal bits a scalar of type `t` uses (booleans use bit 0).
+pub fn lit_mask(t: ScalarType) -> u64 {
+    match t {
+        ScalarType::Bool => 1,
+        _ => match t.bit_size() {
+            Some(64) | None => u64::MAX,
+            Some(n) => (1u64 << n) - 1,
+        },
+    }
+}
+
+/// Sign-extends the low `bits` bits of `v`.
+pub fn sign_extend(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        return v as i64;
+    }
+    let shift = 64 - bits;
+    ((v << shift) as i64) >> shift
+}
+
+/// Converts an IEEE binary16 bit pattern to `f32` (exact).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h >> 15) as u32) << 31;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let mant = (h & 0x3ff) as u32;
+    let bits = match (exp, mant) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Subnormal: value = m * 2^-24.
+            let v = m as f32 * f32::from_bits(0x3380_0000);
+            return if sign != 0 { -v } else { v };
+        }
+        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// Converts an `f32` to IEEE binary16 bits with round-to-nearest-even (overflow gives
+/// infinity, NaN stays NaN).
+pub fn f32_to_f16(f: f32) -> u16 {
+    let x = f.to_bits();
+    let sign = ((x >> 16) & 0x8000) as u16;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let mant = x & 0x7f_ffff;
+    if exp == 0xff {
+        let nan = if mant != 0 {
+            0x200 | (mant >> 13) as u16
+        } else {
+            0
+        };
+        return sign | 0x7c00 | nan;
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let rest = m & ((1u32 << shift) - 1);
+        let mut r = m >> shift;
+        if rest > half || (rest == half && r & 1 == 1) {
+            r += 1;
+        }
+        return sign | r as u16;
+    }
+    let rest = mant & 0x1fff;
+    let mut r = ((e as u32) << 10) | (mant >> 13);
+    if rest > 0x1000 || (rest == 0x1000 && r & 1 == 1) {
+        r += 1;
+    }
+    sign | r as u16
+}
+
+/// The value of a float literal of type `t` (`f16`, `f32`, `f64`; min-precision floats are
+/// stored as `f32`).
+pub fn float_value(bits: u64, t: ScalarType) -> Option<f64> {
+    match t {
+        ScalarType::F16 => Some(f16_to_f32(bits as u16) as f64),
+        ScalarType::F32 | ScalarType::MinF16 | ScalarType::MinF10 => {
+            Some(f32::from_bits(bits as u32) as f64)
+        }
+        ScalarType::F64 => Some(f64::from_bits(bits)),
+        _ => None,
+    }
+}
+
+/// The literal of `v` in float type `t` if `v` is exactly representable there and is neither
+/// NaN nor a subnormal of `t` (whose handling depends on the denorm mode); `None` otherwise.
+pub fn float_bits_exact(v: f64, t: ScalarType) -> Option<u64> {
+    if v.is_nan() {
+        return None;
+    }
+    let (bits, back, min_normal) = match t {
+        ScalarType::F16 => {
+            let h = f32_to_f16(v as f32);
+            (h as u64, f16_to_f32(h) as f64, 6.103_515_625e-5)
+        }
+        ScalarType::F32 | ScalarType::MinF16 | ScalarType::MinF10 => {
+            let f = v as f32;
+            (f.to_bits() as u64, f as f64, f32::MIN_POSITIVE as f64)
+        }
+        ScalarType::F64 => (v.to_bits(), v, f64::MIN_POSITIVE),
+        _ => return None,
+    };
+    if back != v || back.to_bits() != v.to_bits() {
+        return None;
+    }
+    if v != 0.0 && v.abs() < min_normal {
+        return None;
+    }
+    Some(bits)
+}
+
+/// The opcode that converts a value of scalar type `from` to scalar type `to` of a same-shaped
+/// type: `Cast` for equal bit sizes, a `Convert*` otherwise. `None` for bool, void or
+/// descriptor types.
+pub fn conversion_opcode(from: ScalarType, to: ScalarType) -> Option<OpCode> {
+    if !from.is_numeric() || !to.is_numeric() {
+        return None;
+    }
+    if from.bit_size() == to.bit_size() {
+        return Some(OpCode::Cast);
+    }
+    Some(match (from.is_float(), to.is_float()) {
+        (true, true) => OpCode::ConvertFtoF,
+        (true, false) => OpCode::ConvertFtoI,
+        (false, true) => OpCode::ConvertItoF,
+        (false, false) => OpCode::ConvertItoI,
+    })
+}
+
+/// The op after which a new op computing from `def` may be inserted so that it is available
+/// wherever `def` is: after `def` itself, or after the last phi of its block if `def` is a phi.
+pub fn insertion_point_after(b: &Builder, def: SsaDef) -> SsaDef {
+    let mut pos = def;
+    if b.get(def).is_some_and(|op| op.opcode == OpCode::Phi) {
+        while let Some(next) = b.next(pos) {
+            if b.get(next).is_some_and(|op| op.opcode == OpCode::Phi) {
+                pos = next;
+            } else {
+                break;
+            }
+        }
+    }
+    pos
+}
+
+/// A value of type `to` holding `value` (of a same-shaped type) converted per
+/// [`conversion_opcode`]: `value` itself if the types are equal, a new constant for constants
+/// and undefs, else a conversion op inserted right after the definition of `value`.
+pub fn coerce(
+    b: &mut Builder,
+    pass: &'static str,
+    value: SsaDef,
+    to: Type,
+) -> Result<SsaDef, PassError> {
+    let Some(op) = b.get(value) else {
+        return Err(PassError::invalid(pass, value, "reference to a missing op"));
+    };
+    if op.ty == to {
+        return Ok(value);
+    }
+    let from_ty = op.ty;
+    if op.opcode == OpCode::Undef {
+        return Ok(b.add_decl(Op::new(OpCode::Undef, to)));
+    }
+    let (Some(from), Some(to_base)) = (from_ty.as_basic(), to.as_basic()) else {
+        return Err(PassError::invalid(
+            pass,
+            value,
+            format!("cannot convert {from_ty} to {to}"),
+        ));
+    };
+    if from.vec_size() != to_base.vec_size() {
+        return Err(PassError::invalid(
+            pass,
+            value,
+            format!("cannot convert {from_ty} to {to}: vector sizes differ"),
+        ));
+    }
+    let (fs, ts) = (from.base(), to_base.base());
+    if op.opcode == OpCode::Constant {
+        if let Some(lits) = convert_literals(&op.operands, fs, ts) {
+            return Ok(b.add_constant(to, &lits));
+        }
+    }
+    let code = conversion_opcode(fs, ts).ok_or_else(|| {
+        PassError::invalid(pass, value, format!("cannot convert {from_ty} to {to}"))
+    })?;
+    if op.opcode.is_declarative() {
+        // A declaration such as a spec constant has no place in code to convert it after.
+        return Err(PassError::invalid(
+            pass,
+            value,
+            format!("cannot convert declaration {from_ty} to {to} in place"),
+        ));
+    }
+    let pos = insertion_point_after(b, value);
+    Ok(b.add_after(pos, Op::new(code, to).with_ref(value)))
+}
+
+/// Converts constant literals from scalar type `from` to scalar type `to` the way
+/// [`conversion_opcode`] would at run time. `None` where the result is not exact or not defined.
+pub fn convert_literals(
+    lits: &[crate::Operand],
+    from: ScalarType,
+    to: ScalarType,
+) -> Option<Vec<u64>> {
+    lits.iter()
+        .map(|l| convert_literal(l.0, from, to))
+        .collect()
+}
+
+/// One literal of [`convert_literals`].
+pub fn convert_literal(v: u64, from: ScalarType, to: ScalarType) -> Option<u64> {
+    let bitcast = from.bit_size() == to.bit_size();
+    convert_literal_as(v, from, to, bitcast)
+}
+
+/// Converts one literal from `from` to `to`: reinterpreting the bits if `bitcast` (a `Cast`,
+/// sizes must match), else converting the value (a `Convert*`). `None` where the result is not
+/// exact or not defined.
+pub fn convert_literal_as(v: u64, from: ScalarType, to: ScalarType, bitcast: bool) -> Option<u64> {
+    if from == to {
+        return Some(v);
+    }
+    let (fb, tb) = (from.bit_size()?, to.bit_size()?);
+    if bitcast {
+        return (fb == tb).then_some(v & lit_mask(to));
+    }
+    match (from.is_float(), to.is_float()) {
+        (true, true) => float_bits_exact(float_value(v, from)?, to),
+        (true, false) => {
+            let f = float_value(v, from)?;
+            if f.is_nan() || f.fract() != 0.0 {
+                return None;
+            }
+            let ok = if to.is_signed_int() {
+                let lim = 2f64.powi(tb as i32 - 1);
+                f >= -lim && f < lim
+            } else {
+                f >= 0.0 && f < 2f64.powi(tb as i32)
+            };
+            ok.then(|| (f as i128 as u64) & lit_mask(to))
+        }
+        (false, true) => {
+            let i = if from.is_signed_int() {
+                sign_extend(v, fb) as f64
+            } else {
+                (v & lit_mask(from)) as f64
+            };
+            // Exact for |i| < 2^53; otherwise reject rather than guess the rounding mode.
+            if i.abs() >= 9_007_199_254_740_992.0 {
+                return None;
+            }
+            float_bits_exact(i, to)
+        }
+        (false, false) => {
+            let x = if from.is_signed_int() {
+                sign_extend(v, fb) as u64
+            } else {
+                v & lit_mask(from)
+            };
+            Some(x & lit_mask(to))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f16_round_trips() {
+        for h in 0..=0xffffu16 {
+            let f = f16_to_f32(h);
+            if f.is_nan() {
+                assert!(f16_to_f32(f32_to_f16(f)).is_nan());
+            } else {
+                assert_eq!(f32_to_f16(f), h, "{h:#x}");
+            }
+        }
+        assert_eq!(f32_to_f16(65504.0), 0x7bff);
+        assert_eq!(f32_to_f16(65520.0), 0x7c00);
+        assert_eq!(f32_to_f16(1.0 + 1.0 / 4096.0), 0x3c00);
+    }
+
+    #[test]
+    fn exact_float_literals() {
+        assert_eq!(float_bits_exact(0.5, ScalarType::F32), Some(0x3f00_0000));
+        assert_eq!(float_bits_exact(0.1, ScalarType::F32), None);
+        assert_eq!(float_bits_exact(1e-40, ScalarType::F32), None);
+        assert_eq!(float_bits_exact(-0.0, ScalarType::F16), Some(0x8000));
+    }
+}
