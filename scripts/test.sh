@@ -4,6 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# spirv-val (Debian spirv-tools) checks every SPIR-V module the tests produce.
+if ! command -v spirv-val >/dev/null 2>&1; then
+    echo "installing spirv-tools"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq spirv-tools >/dev/null
+fi
 
 if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo not found: install Rust (https://rustup.rs) first" >&2

@@ -13,6 +13,10 @@ use std::fmt;
 
 pub use dxspv_dxbc as dxbc;
 pub use dxspv_ir as ir;
+pub use dxspv_spirv as spirv;
+
+mod reflection_json;
+pub use reflection_json::reflection_json;
 
 /// The kind of shader bytes, detected from their content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +57,12 @@ pub enum Error {
     /// An IR pass rejected the program (names the pass).
     #[error("IR passes: {0}")]
     Pass(#[from] ir::passes::error::PassError),
+    /// The SPIR-V backend could not emit the program.
+    #[error("SPIR-V: {0}")]
+    Spirv(#[from] spirv::SpirvError),
+    /// IR text given to [`compile_ir_text`] does not parse.
+    #[error("IR text: {0}")]
+    IrText(#[from] ir::text::ParseError),
     /// The bytes are not a format dxspv knows.
     #[error("unrecognised input: not a DXBC or DXIL container nor a D3D9 token stream")]
     UnknownFormat,
@@ -76,6 +86,11 @@ impl Error {
                 dxbc::ConvertError::Invalid { .. } => "convert-invalid",
             },
             Error::Pass(_) => "pass",
+            Error::Spirv(e) => match e {
+                spirv::SpirvError::Unsupported { .. } => "spirv-unsupported",
+                _ => "spirv-malformed",
+            },
+            Error::IrText(_) => "ir-text",
             Error::Unsupported(_) => "unsupported-format",
             Error::UnknownFormat => "unknown-format",
         }
@@ -87,6 +102,51 @@ impl Error {
 pub struct Options {
     /// The IR pass pipeline's options (min precision, optimisations, validation after each pass).
     pub passes: ir::passes::options::Options,
+    /// The SPIR-V backend's options (binding model, debug names, entry point name).
+    pub spirv: spirv::SpirvOptions,
+}
+
+/// A compiled shader: SPIR-V words and what a program needs to bind its resources.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// The SPIR-V 1.6 module.
+    pub spirv: Vec<u32>,
+    /// Resource bindings (D3D register → Vulkan set/binding), push data and interface variables.
+    pub reflection: spirv::Reflection,
+    /// Time per stage.
+    pub times: StageTimes,
+}
+
+/// Compiles shader bytes (format detected from the bytes) to SPIR-V.
+pub fn compile(bytes: &[u8], opts: &Options) -> Result<Output, Error> {
+    let (builder, mut times) = to_ir_timed(bytes, IrStage::Lowered, opts)?;
+    let t = std::time::Instant::now();
+    let module = spirv::emit_with_reflection(&builder, &opts.spirv)?;
+    times.spirv = t.elapsed();
+    Ok(Output {
+        spirv: module.words,
+        reflection: module.reflection,
+        times,
+    })
+}
+
+/// Compiles IR text (frontend-style or already lowered) through the pass pipeline to SPIR-V.
+pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
+    let mut times = StageTimes::default();
+    let t = std::time::Instant::now();
+    let mut builder = ir::text::parse(text)?;
+    times.parse = t.elapsed();
+    let t = std::time::Instant::now();
+    ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
+    times.passes = t.elapsed();
+    let t = std::time::Instant::now();
+    let module = spirv::emit_with_reflection(&builder, &opts.spirv)?;
+    times.spirv = t.elapsed();
+    Ok(Output {
+        spirv: module.words,
+        reflection: module.reflection,
+        times,
+    })
 }
 
 /// Which IR [`to_ir`] returns.
@@ -107,6 +167,8 @@ pub struct StageTimes {
     pub convert: std::time::Duration,
     /// The IR pass pipeline.
     pub passes: std::time::Duration,
+    /// SPIR-V emission.
+    pub spirv: std::time::Duration,
 }
 
 /// Translates shader bytes to IR: the frontend's raw output or the lowered result of the pass

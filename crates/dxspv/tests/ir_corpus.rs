@@ -100,7 +100,7 @@ fn every_corpus_dxbc_shader_reaches_lowered_ir() {
         total.as_secs_f64() * 1e3
     );
     let mut rows: Vec<_> = per_pass.into_iter().collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1));
     for (pass, d) in rows {
         println!("  {pass:<24} {:>9.3} ms", d.as_secs_f64() * 1e3);
     }

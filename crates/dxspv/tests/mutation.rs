@@ -180,16 +180,16 @@ fn mutants(bytes: &[u8], other: &[u8], seed: u64) -> Vec<(&'static str, Vec<u8>)
     out
 }
 
-/// The front half of dxspv on one input: everything that reads untrusted bytes today —
-/// disassembly, and conversion to IR through the whole pass pipeline with the validator run
-/// after every pass (so a pass that corrupts IR on strange input fails here).
+/// Everything dxspv does with untrusted bytes: disassembly, and compilation to SPIR-V through
+/// the whole pass pipeline with the validator run after every pass (so a pass that corrupts IR
+/// on strange input fails here).
 fn process(bytes: &[u8]) -> Result<(), &'static str> {
     let text = dxspv::disassemble(bytes).map_err(|e| e.kind())?;
     std::hint::black_box(text);
     let mut opts = dxspv::Options::default();
     opts.passes.validate_each_pass = true;
-    let ir = dxspv::to_ir(bytes, dxspv::IrStage::Lowered, &opts).map_err(|e| e.kind())?;
-    std::hint::black_box(ir);
+    let out = dxspv::compile(bytes, &opts).map_err(|e| e.kind())?;
+    std::hint::black_box(out);
     Ok(())
 }
 

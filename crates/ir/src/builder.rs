@@ -6,11 +6,11 @@
 //! use iteration is O(1) per step and rewriting an op or replacing all uses of a def costs only
 //! the operands and uses involved — never a scan of the program.
 
+use crate::fxhash::FxHashMap;
 use crate::op::{Op, Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::types::Type;
 use smallvec::SmallVec;
-use std::collections::HashMap;
 
 const NIL: u32 = 0;
 
@@ -66,7 +66,7 @@ pub struct Builder {
     tail: u32,
     decl_tail: u32,
     live: usize,
-    constants: HashMap<ConstKey, SsaDef>,
+    constants: FxHashMap<ConstKey, SsaDef>,
 }
 
 impl Default for Builder {
@@ -86,7 +86,7 @@ impl Builder {
             tail: NIL,
             decl_tail: NIL,
             live: 0,
-            constants: HashMap::new(),
+            constants: FxHashMap::default(),
         }
     }
 

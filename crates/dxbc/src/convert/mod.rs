@@ -34,7 +34,7 @@ mod resources;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use dxspv_ir::fxhash::FxHashMap as HashMap;
 
 use dxspv_ir::{
     Builder, BuiltIn, DenormMode, Op, OpCode, OpFlags, PrimitiveType, RoundMode, ScalarType,
@@ -214,13 +214,13 @@ impl<'a, 's> Converter<'a, 's> {
             last_return: false,
             main: None,
             cf: Vec::new(),
-            label_fns: HashMap::new(),
+            label_fns: HashMap::default(),
             pending_calls: Vec::new(),
             temps: Vec::new(),
-            itemps: HashMap::new(),
+            itemps: HashMap::default(),
             icb: None,
-            io: HashMap::new(),
-            builtins: HashMap::new(),
+            io: HashMap::default(),
+            builtins: HashMap::default(),
             fresh_builtin: false,
             index_ranges: Vec::new(),
             stream: 0,
@@ -230,12 +230,12 @@ impl<'a, 's> Converter<'a, 's> {
             gs_output: None,
             hs_in: 0,
             hs_out: 0,
-            cbvs: HashMap::new(),
-            srvs: HashMap::new(),
-            uavs: HashMap::new(),
-            samplers: HashMap::new(),
-            lds: HashMap::new(),
-            counters: HashMap::new(),
+            cbvs: HashMap::default(),
+            srvs: HashMap::default(),
+            uavs: HashMap::default(),
+            samplers: HashMap::default(),
+            lds: HashMap::default(),
+            counters: HashMap::default(),
             rov: false,
             sample_rate: false,
             hs: hull::HullState::default(),

@@ -74,7 +74,7 @@ fn return_scalar(r: ReturnType) -> ScalarType {
 }
 
 impl Converter<'_, '_> {
-    fn bindings(&mut self, class: Class) -> &mut std::collections::HashMap<u32, Binding> {
+    fn bindings(&mut self, class: Class) -> &mut dxspv_ir::fxhash::FxHashMap<u32, Binding> {
         match class {
             Class::Cbv => &mut self.cbvs,
             Class::Srv => &mut self.srvs,

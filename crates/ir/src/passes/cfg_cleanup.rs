@@ -24,7 +24,7 @@
 //! Removing phis can make further blocks empty, so the three steps repeat until nothing changes
 //! (at most a few rounds).
 
-use std::collections::HashMap;
+use crate::fxhash::FxHashMap;
 
 use crate::analysis::cfg::{BlockId, Cfg};
 use crate::builder::Builder;
@@ -83,8 +83,8 @@ fn construct_of(op: &Op) -> Option<Construct> {
 
 /// Labels named by reachable construct headers: 1 = merge block, 2 = continue target (with the
 /// header it belongs to).
-fn structural_refs(b: &Builder, cfg: &Cfg) -> HashMap<SsaDef, (u8, SsaDef)> {
-    let mut refs = HashMap::new();
+fn structural_refs(b: &Builder, cfg: &Cfg) -> FxHashMap<SsaDef, (u8, SsaDef)> {
+    let mut refs = FxHashMap::default();
     for &blk in cfg.rpo() {
         let l = cfg.label(blk);
         let Some(op) = b.get(l) else { continue };
@@ -292,7 +292,7 @@ fn remove_unreachable(b: &mut Builder, cfg: &Cfg) -> Result<bool, PassError> {
 fn fix_phis(b: &mut Builder, cfg: &Cfg) -> (bool, bool) {
     let mut changed = false;
     let mut removed = false;
-    let mut undefs: HashMap<Type, SsaDef> = HashMap::new();
+    let mut undefs: FxHashMap<Type, SsaDef> = FxHashMap::default();
     let mut work = Vec::new();
     for blk in cfg.blocks() {
         let preds = cfg.preds(blk);

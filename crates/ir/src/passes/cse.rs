@@ -12,16 +12,14 @@
 //! regions between control flow ops.
 
 use crate::analysis::{BlockId, Cfg, DominatorTree};
-use crate::op::{OpFlags, Operand, SsaDef};
+use crate::fxhash::{FxHashMap, FxHasher};
+use crate::op::{Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
 use crate::passes::util::{is_pure_value, replace_and_remove};
-use crate::types::Type;
 use crate::Builder;
 use smallvec::SmallVec;
-use std::collections::HashMap;
-
-type Key = (OpCode, OpFlags, Type, SmallVec<[Operand; 4]>);
+use std::hash::{Hash, Hasher};
 
 /// True if swapping the two operands of an op of this opcode never changes its result.
 pub fn is_commutative(opcode: OpCode) -> bool {
@@ -50,58 +48,44 @@ pub fn is_commutative(opcode: OpCode) -> bool {
     )
 }
 
-/// The value-numbering key of `op`, with reference operands mapped to their representatives.
-fn key(op: &crate::Op, canon: &[u32]) -> Key {
-    let nrefs = op.ref_count();
-    let mut operands: SmallVec<[Operand; 4]> = op.operands.iter().copied().collect();
-    for o in operands.iter_mut().take(nrefs) {
-        if let Some(&c) = usize::try_from(o.0).ok().and_then(|i| canon.get(i)) {
-            if c != 0 {
-                o.0 = c as u64;
-            }
-        }
-    }
-    if is_commutative(op.opcode) && operands.len() == 2 && operands[0].0 > operands[1].0 {
-        operands.swap(0, 1);
-    }
-    (op.opcode, op.flags, op.ty, operands)
-}
-
 /// Runs CSE; returns whether anything was replaced.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
     let mut t = Table {
-        map: HashMap::new(),
+        heads: FxHashMap::default(),
+        entries: Vec::new(),
+        operands: Vec::new(),
         canon: vec![0u32; b.id_bound()],
         replace: Vec::new(),
-        undo: Vec::new(),
+        scratch: SmallVec::new(),
     };
-    // Declarative constants: one global scope.
+    // Declarative constants: one global scope, never undone.
     for (def, op) in b.iter() {
         if matches!(op.opcode, OpCode::Constant | OpCode::Undef) {
-            t.visit(def, op);
+            t.visit(b, def, op);
         }
     }
-    t.undo.clear();
+    let base = t.entries.len();
     match Cfg::build(b) {
         Ok(cfg) => {
             let dom = DominatorTree::build(&cfg);
+            let mut stack: Vec<(BlockId, usize, bool)> = Vec::new();
             for &entry in cfg.entries() {
                 // Pre-order walk of the dominator tree; each block's entries are undone when
                 // its subtree is done, so the table holds exactly the dominating ops.
-                let mut stack: Vec<(BlockId, usize, bool)> = vec![(entry, 0, false)];
+                stack.push((entry, 0, false));
                 while let Some((blk, mark, done)) = stack.pop() {
                     if done {
                         t.undo_to(mark);
                         continue;
                     }
-                    let mark = t.undo.len();
+                    let mark = t.entries.len();
                     stack.push((blk, mark, true));
                     let end = cfg.terminator(blk);
                     let mut cur = Some(cfg.label(blk));
                     while let Some(def) = cur {
                         if let Some(op) = b.get(def) {
                             if is_pure_value(op.opcode) && !op.opcode.is_declarative() {
-                                t.visit(def, op);
+                                t.visit(b, def, op);
                             }
                         }
                         if def == end {
@@ -117,18 +101,19 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
         }
         Err(_) => {
             // Not in block form (e.g. scoped control flow): number per straight-line region.
-            let ops: Vec<SsaDef> = b.iter().map(|(d, _)| d).collect();
-            for def in ops {
-                let Some(op) = b.get(def) else { continue };
+            let mut cur = b.first();
+            while let Some(def) = cur {
+                cur = b.next(def);
+                let op = b.op(def);
                 let code = op.opcode;
                 if code == OpCode::Label
                     || code.is_scoped()
                     || code == OpCode::Function
                     || code.is_terminator()
                 {
-                    t.undo_to(0);
+                    t.undo_to(base);
                 } else if is_pure_value(code) && !code.is_declarative() {
-                    t.visit(def, op);
+                    t.visit(b, def, op);
                 }
             }
         }
@@ -140,37 +125,105 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
     Ok(changed)
 }
 
-/// The value-numbering table with an undo log for scoped insertion.
+/// One op in the value-numbering table. Opcode, flags and type are read from the builder
+/// (which does not change during numbering); the operands, mapped to their representatives,
+/// live in [`Table::operands`].
+struct Entry {
+    def: SsaDef,
+    hash: u64,
+    /// Index + 1 of the previous entry with the same hash (0: none).
+    next: u32,
+    ops_start: u32,
+}
+
+/// The value-numbering table: a hash → entry chain map over a stack of entries, so scoped
+/// insertion is undone by popping entries.
 struct Table {
-    map: HashMap<Key, SsaDef>,
+    heads: FxHashMap<u64, u32>,
+    entries: Vec<Entry>,
+    operands: Vec<Operand>,
     /// Representative of each replaced def (0: itself), so duplicates of duplicates are found
     /// in the same run.
     canon: Vec<u32>,
     replace: Vec<(SsaDef, SsaDef)>,
-    undo: Vec<Key>,
+    scratch: SmallVec<[Operand; 8]>,
 }
 
 impl Table {
-    fn visit(&mut self, def: SsaDef, op: &crate::Op) {
-        let k = key(op, &self.canon);
-        match self.map.get(&k) {
-            Some(&prev) => {
+    /// Numbers `op` (at `def`): replaces it by an equal op already in the table, or adds it.
+    fn visit(&mut self, b: &Builder, def: SsaDef, op: &crate::Op) {
+        // The value-numbering key: reference operands mapped to their representatives,
+        // commutative operand pairs ordered.
+        let nrefs = op.ref_count();
+        self.scratch.clear();
+        self.scratch.extend(op.operands.iter().copied());
+        for o in self.scratch.iter_mut().take(nrefs) {
+            if let Some(&c) = usize::try_from(o.0).ok().and_then(|i| self.canon.get(i)) {
+                if c != 0 {
+                    o.0 = c as u64;
+                }
+            }
+        }
+        if is_commutative(op.opcode)
+            && self.scratch.len() == 2
+            && self.scratch[0].0 > self.scratch[1].0
+        {
+            self.scratch.swap(0, 1);
+        }
+        let mut h = FxHasher::default();
+        // The type is compared in place but not hashed: hashing it costs more than the rare
+        // collision of equal operands with different types.
+        op.opcode.hash(&mut h);
+        op.flags.hash(&mut h);
+        h.write_usize(self.scratch.len());
+        for o in &self.scratch {
+            h.write_u64(o.0);
+        }
+        let hash = h.finish();
+
+        let head = self.heads.get(&hash).copied().unwrap_or(0);
+        let mut i = head;
+        while i != 0 {
+            let e = &self.entries[i as usize - 1];
+            let end = self
+                .entries
+                .get(i as usize)
+                .map_or(self.operands.len(), |n| n.ops_start as usize);
+            let prev = b.op(e.def);
+            if prev.opcode == op.opcode
+                && prev.flags == op.flags
+                && prev.ty == op.ty
+                && self.operands[e.ops_start as usize..end] == self.scratch[..]
+            {
+                let prev = e.def;
                 if let Some(c) = self.canon.get_mut(def.index()) {
                     *c = prev.id();
                 }
                 self.replace.push((def, prev));
+                return;
             }
-            None => {
-                self.map.insert(k.clone(), def);
-                self.undo.push(k);
-            }
+            i = e.next;
         }
+        self.entries.push(Entry {
+            def,
+            hash,
+            next: head,
+            ops_start: self.operands.len() as u32,
+        });
+        self.operands.extend_from_slice(&self.scratch);
+        self.heads.insert(hash, self.entries.len() as u32);
     }
 
+    /// Removes every entry added after the table held `mark` entries.
     fn undo_to(&mut self, mark: usize) {
-        while self.undo.len() > mark {
-            if let Some(k) = self.undo.pop() {
-                self.map.remove(&k);
+        while self.entries.len() > mark {
+            if let Some(e) = self.entries.pop() {
+                if e.next == 0 {
+                    self.heads.remove(&e.hash);
+                } else {
+                    self.heads.insert(e.hash, e.next);
+                }
+                self.operands.truncate(e.ops_start as usize);
             }
         }
     }

@@ -31,7 +31,7 @@
 //! that never exit stay (possibly unreachable): `cfg_cleanup` reduces them to `Unreachable`.
 //! Unbalanced or mismatched scopes are a [`PassError`]. The pass is linear in program size.
 
-use std::collections::HashSet;
+use crate::fxhash::FxHashSet;
 
 use crate::builder::Builder;
 use crate::enums::Construct;
@@ -64,7 +64,7 @@ enum Scope {
         sel_ty: Type,
         default: Option<SsaDef>,
         cases: Vec<(SsaDef, SsaDef)>,
-        values: HashSet<u64>,
+        values: FxHashSet<u64>,
         last_label: Option<SsaDef>,
     },
 }
@@ -405,7 +405,7 @@ fn scoped(b: &mut Builder, st: &mut State, p: SsaDef) -> Result<(), PassError> {
                 sel_ty,
                 default: None,
                 cases: Vec::new(),
-                values: HashSet::new(),
+                values: FxHashSet::default(),
                 last_label: None,
             });
             st.block = None;

@@ -28,6 +28,7 @@
 //! Phis and `Undef`s take the type of the `DclTmp` (possibly `Unknown`; typing is a later pass).
 //! Registers are local to each function: at a function's entry every register is undefined.
 
+use crate::fxhash::FxHashMap;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -93,7 +94,7 @@ pub fn run_counting(b: &mut Builder) -> Result<(bool, u64), PassError> {
         pending: vec![false; bound],
         mark: vec![0; n],
         epoch: 0,
-        undefs: HashMap::new(),
+        undefs: FxHashMap::default(),
         chain: Vec::new(),
         frames: Vec::new(),
         work: Vec::new(),
@@ -231,7 +232,7 @@ struct Ssa<'a> {
     /// Per block: the lookup that last walked through it (cycle guard on single-pred chains).
     mark: Vec<u32>,
     epoch: u32,
-    undefs: HashMap<Type, SsaDef>,
+    undefs: FxHashMap<Type, SsaDef>,
     chain: Vec<BlockId>,
     frames: Vec<Frame>,
     work: Vec<SsaDef>,

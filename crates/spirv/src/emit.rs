@@ -1,0 +1,3259 @@
+//! The translator from lowered IR ops to SPIR-V instructions.
+
+use crate::words::{begin, end, inst, push_str, Sections};
+use crate::{
+    DescriptorType, InterfaceVariable, Reflection, RegisterClass, ResourceBinding, SpirvModule,
+    SpirvOptions,
+};
+use dxspv_ir::{
+    AtomicOp, BasicType, Builder, BuiltIn, Construct, DerivativeMode, InterpolationModes,
+    MemoryTypeMask, Op, OpCode, OpFlags, PrimitiveType, ResourceKind, RoundMode, ScalarType, Scope,
+    ShaderStage, SsaDef, TessPartitioning, TessWindingOrder, Type, UavFlags,
+};
+use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
+use std::collections::{BTreeSet, HashMap};
+
+/// Why a module could not be emitted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpirvError {
+    /// The op (or its operands) uses something the backend does not support.
+    #[error("{def} {opcode:?}: unsupported: {feature}")]
+    Unsupported {
+        /// The offending op.
+        def: SsaDef,
+        /// Its opcode.
+        opcode: OpCode,
+        /// What is not supported.
+        feature: String,
+    },
+    /// The op violates the lowered-IR contract the backend relies on.
+    #[error("{def} {opcode:?}: malformed IR: {reason}")]
+    Malformed {
+        /// The offending op.
+        def: SsaDef,
+        /// Its opcode.
+        opcode: OpCode,
+        /// What is wrong.
+        reason: String,
+    },
+    /// No `EntryPoint` op.
+    #[error("module has no EntryPoint")]
+    NoEntryPoint,
+}
+
+type R<T> = Result<T, SpirvError>;
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum TyKey {
+    Void,
+    Bool,
+    Int(u32, bool),
+    Float(u32),
+    Vector(u32, u32),
+    Array(u32, u32, u32),
+    RtArray(u32, u32),
+    Struct(Vec<u32>, u8),
+    Ptr(u32, u32),
+    Func(Vec<u32>),
+    Image([u32; 7]),
+    SampledImage(u32),
+    Sampler,
+}
+
+/// Struct layout flavours.
+const L_NONE: u8 = 0;
+const L_EXPLICIT: u8 = 1;
+const L_BLOCK: u8 = 2;
+const L_BLOCK_RO: u8 = 3;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ResKind {
+    Cbv,
+    Ssbo,
+    TexelBuffer,
+    Image(ResourceKind),
+    Sampler,
+    Counter,
+}
+
+#[derive(Clone, Copy)]
+struct ResInfo {
+    var: u32,
+    kind: ResKind,
+    uav: bool,
+    count: u32,
+    /// Type of one descriptor (the struct for buffers, the image type, ...).
+    elem_ty: u32,
+    /// IR type of the data (CBV / SSBO contents, texel scalar).
+    data: Type,
+    #[allow(dead_code)]
+    coherent: bool,
+}
+
+#[derive(Clone, Copy)]
+struct DescInfo {
+    res: ResInfo,
+    /// Pointer to the descriptor (or buffer block).
+    ptr: u32,
+    /// Loaded image / sampler (0 for buffers).
+    value: u32,
+    nonuniform: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum IoWrap {
+    None,
+    /// Declared as a one-element array (SampleMask).
+    ArrayOfOne,
+    /// Value is the builtin minus another builtin variable (VertexIndex - BaseVertex).
+    SubBase(u32),
+}
+
+#[derive(Clone, Copy)]
+struct VarInfo {
+    var: u32,
+    sc: SC,
+    ty: Type,
+    wrap: IoWrap,
+}
+
+/// Up to six access-chain indices with their constant values where known.
+#[derive(Clone, Copy, Default)]
+struct Indices {
+    ids: [u32; 6],
+    vals: [Option<u64>; 6],
+    len: usize,
+    /// Type of dynamic indices (for `+k` adjustments).
+    idx_ty: u32,
+}
+
+impl Indices {
+    fn push(&mut self, id: u32, val: Option<u64>) -> bool {
+        if self.len >= 6 {
+            return false;
+        }
+        self.ids[self.len] = id;
+        self.vals[self.len] = val;
+        self.len += 1;
+        true
+    }
+}
+
+pub(crate) struct Emitter<'a> {
+    b: &'a Builder,
+    opts: &'a SpirvOptions,
+    s: Sections,
+    caps: BTreeSet<u32>,
+    exts: BTreeSet<&'static str>,
+    next_id: u32,
+    map: Vec<u32>,
+    defined: Vec<bool>,
+    types: HashMap<TyKey, u32>,
+    consts: HashMap<(u32, u64), u32>,
+    composites: HashMap<Vec<u32>, u32>,
+    glsl: u32,
+    stage: ShaderStage,
+    entry: Option<SsaDef>,
+    entry_fns: Vec<SsaDef>,
+    vars: HashMap<SsaDef, VarInfo>,
+    res: HashMap<SsaDef, ResInfo>,
+    desc: HashMap<SsaDef, DescInfo>,
+    interface: Vec<u32>,
+    params: HashMap<(SsaDef, SsaDef), u32>,
+    const_vars: HashMap<SsaDef, u32>,
+    cur_fn: Option<SsaDef>,
+    merge: Option<(u32, Option<u32>)>,
+    names: Vec<(SsaDef, String)>,
+    semantics: HashMap<SsaDef, (String, u32)>,
+    modes: Vec<(u32, [u32; 3], usize)>,
+    multi_stream: bool,
+    invocation_id_var: Option<u32>,
+    refl: Reflection,
+    refl_io: Vec<(SsaDef, bool, InterfaceVariable)>,
+    tess_out: u32,
+}
+
+fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
+    Err(SpirvError::Unsupported {
+        def,
+        opcode: op.opcode,
+        feature: feature.into(),
+    })
+}
+
+fn malformed<T>(def: SsaDef, op: &Op, reason: impl Into<String>) -> R<T> {
+    Err(SpirvError::Malformed {
+        def,
+        opcode: op.opcode,
+        reason: reason.into(),
+    })
+}
+
+fn scalar_bits(t: ScalarType) -> u32 {
+    match t {
+        ScalarType::I8 | ScalarType::U8 => 8,
+        ScalarType::I16 | ScalarType::U16 | ScalarType::F16 => 16,
+        ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 64,
+        _ => 32,
+    }
+}
+
+fn basic_size(t: BasicType) -> u32 {
+    let s = scalar_bits(t.base()) / 8;
+    s * t.vec_size() as u32
+}
+
+fn basic_align(t: BasicType) -> u32 {
+    let s = scalar_bits(t.base()) / 8;
+    match t.vec_size() {
+        1 => s,
+        2 => 2 * s,
+        _ => 4 * s,
+    }
+}
+
+/// Walks one index into `t`.
+fn step(t: &Type, val: Option<u64>) -> Option<Type> {
+    if !t.dims().is_empty() {
+        return Some(t.element_type());
+    }
+    let m = t.members();
+    if m.len() > 1 {
+        let k = usize::try_from(val?).ok()?;
+        return m.get(k).map(|b| Type::basic(*b));
+    }
+    let bt = t.as_basic()?;
+    if bt.is_vector() {
+        return Some(Type::scalar(bt.base()));
+    }
+    None
+}
+
+fn exec_model(stage: ShaderStage) -> Option<spirv::ExecutionModel> {
+    use spirv::ExecutionModel as E;
+    Some(match stage {
+        ShaderStage::Pixel => E::Fragment,
+        ShaderStage::Vertex => E::Vertex,
+        ShaderStage::Geometry => E::Geometry,
+        ShaderStage::Hull => E::TessellationControl,
+        ShaderStage::Domain => E::TessellationEvaluation,
+        ShaderStage::Compute => E::GLCompute,
+        _ => return None,
+    })
+}
+
+impl<'a> Emitter<'a> {
+    pub(crate) fn new(b: &'a Builder, opts: &'a SpirvOptions) -> Self {
+        let bound = b.id_bound().max(1);
+        Self {
+            b,
+            opts,
+            s: Sections::default(),
+            caps: BTreeSet::new(),
+            exts: BTreeSet::new(),
+            next_id: bound as u32,
+            map: (0..bound as u32).collect(),
+            defined: vec![false; bound],
+            types: HashMap::new(),
+            consts: HashMap::new(),
+            composites: HashMap::new(),
+            glsl: 0,
+            stage: ShaderStage::Compute,
+            entry: None,
+            entry_fns: Vec::new(),
+            vars: HashMap::new(),
+            res: HashMap::new(),
+            desc: HashMap::new(),
+            interface: Vec::new(),
+            params: HashMap::new(),
+            const_vars: HashMap::new(),
+            cur_fn: None,
+            merge: None,
+            names: Vec::new(),
+            semantics: HashMap::new(),
+            modes: Vec::new(),
+            multi_stream: false,
+            invocation_id_var: None,
+            refl: Reflection::default(),
+            refl_io: Vec::new(),
+            tess_out: 0,
+        }
+    }
+
+    fn id(&mut self) -> u32 {
+        let i = self.next_id;
+        self.next_id += 1;
+        i
+    }
+
+    fn cap(&mut self, c: Capability) {
+        self.caps.insert(c as u32);
+    }
+
+    /// SPIR-V id of an IR value.
+    fn v(&self, def: SsaDef) -> u32 {
+        self.map.get(def.index()).copied().unwrap_or(def.id())
+    }
+
+    fn arg(&self, def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
+        match op.arg(i) {
+            Some(a) => Ok(a),
+            None => malformed(def, op, format!("operand {i} missing")),
+        }
+    }
+
+    fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
+        match op.lit(i) {
+            Some(a) => Ok(a),
+            None => malformed(def, op, format!("literal {i} missing")),
+        }
+    }
+
+    fn op_of(&self, def: SsaDef) -> Option<&'a Op> {
+        self.b.get(def)
+    }
+
+    fn mark(&mut self, def: SsaDef) {
+        if let Some(d) = self.defined.get_mut(def.index()) {
+            *d = true;
+        }
+    }
+
+    fn set_map(&mut self, def: SsaDef, id: u32) {
+        if let Some(m) = self.map.get_mut(def.index()) {
+            *m = id;
+        }
+    }
+
+    // ---------------------------------------------------------------- types
+
+    fn ty_key(&mut self, key: TyKey) -> u32 {
+        if let Some(&id) = self.types.get(&key) {
+            return id;
+        }
+        let id = self.id();
+        let g = &mut self.s.globals;
+        match &key {
+            TyKey::Void => inst(g, S::TypeVoid, &[id]),
+            TyKey::Bool => inst(g, S::TypeBool, &[id]),
+            TyKey::Int(w, s) => inst(g, S::TypeInt, &[id, *w, *s as u32]),
+            TyKey::Float(w) => inst(g, S::TypeFloat, &[id, *w]),
+            TyKey::Vector(e, n) => inst(g, S::TypeVector, &[id, *e, *n]),
+            TyKey::Array(e, len, stride) => {
+                inst(g, S::TypeArray, &[id, *e, *len]);
+                if *stride != 0 {
+                    let a = &mut self.s.annotations;
+                    inst(
+                        a,
+                        S::Decorate,
+                        &[id, Decoration::ArrayStride as u32, *stride],
+                    );
+                }
+            }
+            TyKey::RtArray(e, stride) => {
+                inst(g, S::TypeRuntimeArray, &[id, *e]);
+                if *stride != 0 {
+                    let a = &mut self.s.annotations;
+                    inst(
+                        a,
+                        S::Decorate,
+                        &[id, Decoration::ArrayStride as u32, *stride],
+                    );
+                }
+            }
+            TyKey::Struct(m, _) => {
+                let st = begin(g, S::TypeStruct);
+                g.push(id);
+                g.extend_from_slice(m);
+                end(g, st);
+            }
+            TyKey::Ptr(sc, t) => inst(g, S::TypePointer, &[id, *sc, *t]),
+            TyKey::Func(p) => {
+                let st = begin(g, S::TypeFunction);
+                g.push(id);
+                g.extend_from_slice(p);
+                end(g, st);
+            }
+            TyKey::Image(w) => inst(
+                g,
+                S::TypeImage,
+                &[id, w[0], w[1], w[2], w[3], w[4], w[5], w[6]],
+            ),
+            TyKey::SampledImage(t) => inst(g, S::TypeSampledImage, &[id, *t]),
+            TyKey::Sampler => inst(g, S::TypeSampler, &[id]),
+        }
+        self.types.insert(key, id);
+        id
+    }
+
+    fn scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
+        use ScalarType as T;
+        let key = match t {
+            T::Bool => TyKey::Bool,
+            T::I8 | T::U8 => {
+                self.cap(Capability::Int8);
+                TyKey::Int(8, t == T::I8)
+            }
+            T::I16 | T::U16 => {
+                self.cap(Capability::Int16);
+                TyKey::Int(16, t == T::I16)
+            }
+            T::I32 | T::MinI16 => TyKey::Int(32, true),
+            T::U32 | T::MinU16 => TyKey::Int(32, false),
+            T::I64 | T::U64 => {
+                self.cap(Capability::Int64);
+                TyKey::Int(64, t == T::I64)
+            }
+            T::F16 => {
+                self.cap(Capability::Float16);
+                TyKey::Float(16)
+            }
+            T::F32 | T::MinF16 | T::MinF10 => TyKey::Float(32),
+            T::F64 => {
+                self.cap(Capability::Float64);
+                TyKey::Float(64)
+            }
+            T::Void => TyKey::Void,
+            _ => return None,
+        };
+        Some(self.ty_key(key))
+    }
+
+    fn basic_ty(&mut self, t: BasicType) -> Option<u32> {
+        let s = self.scalar_ty(t.base())?;
+        if t.is_vector() {
+            Some(self.ty_key(TyKey::Vector(s, t.vec_size() as u32)))
+        } else {
+            Some(s)
+        }
+    }
+
+    fn u32_ty(&mut self) -> u32 {
+        self.ty_key(TyKey::Int(32, false))
+    }
+
+    /// Size of one element for explicit layouts.
+    fn layout_size(t: &Type) -> u32 {
+        let mut size: u32 = 0;
+        let mut align = 1;
+        for m in t.members() {
+            let a = basic_align(*m);
+            size = size.div_ceil(a) * a + basic_size(*m);
+            align = align.max(a);
+        }
+        if t.members().len() > 1 {
+            size = size.div_ceil(align) * align;
+        }
+        let mut n = size;
+        for d in t.dims() {
+            n *= (*d).max(1);
+        }
+        n
+    }
+
+    /// SPIR-V type of an IR type; `layout` adds explicit offsets and strides.
+    fn ty(&mut self, t: &Type, layout: bool) -> Option<u32> {
+        let members = t.members();
+        let mut id = match members.len() {
+            0 => self.ty_key(TyKey::Void),
+            1 => self.basic_ty(members[0])?,
+            _ => {
+                let mut ids = Vec::with_capacity(members.len());
+                for m in members {
+                    ids.push(self.basic_ty(*m)?);
+                }
+                let fresh = !self.types.contains_key(&TyKey::Struct(
+                    ids.clone(),
+                    if layout { L_EXPLICIT } else { L_NONE },
+                ));
+                let sid = self.ty_key(TyKey::Struct(ids, if layout { L_EXPLICIT } else { L_NONE }));
+                if fresh && layout {
+                    let mut off: u32 = 0;
+                    for (i, m) in members.iter().enumerate() {
+                        let a = basic_align(*m);
+                        off = off.div_ceil(a) * a;
+                        inst(
+                            &mut self.s.annotations,
+                            S::MemberDecorate,
+                            &[sid, i as u32, Decoration::Offset as u32, off],
+                        );
+                        off += basic_size(*m);
+                    }
+                }
+                sid
+            }
+        };
+        let mut elem = t.without_arrays();
+        for d in t.dims() {
+            let stride = if layout { Self::layout_size(&elem) } else { 0 };
+            id = if *d == 0 {
+                self.ty_key(TyKey::RtArray(id, stride))
+            } else {
+                let len = self.const_u32(*d);
+                self.ty_key(TyKey::Array(id, len, stride))
+            };
+            elem = match elem.array_of(*d) {
+                Ok(e) => e,
+                Err(_) => return None,
+            };
+        }
+        Some(id)
+    }
+
+    fn ptr(&mut self, sc: SC, t: u32) -> u32 {
+        self.ty_key(TyKey::Ptr(sc as u32, t))
+    }
+
+    fn val_ty(&mut self, def: SsaDef, op: &Op) -> R<u32> {
+        match self.ty(&op.ty, false) {
+            Some(t) => Ok(t),
+            None => unsupported(def, op, format!("type {}", op.ty)),
+        }
+    }
+
+    // ---------------------------------------------------------------- constants
+
+    fn const_scalar(&mut self, st: ScalarType, bits: u64) -> u32 {
+        let Some(t) = self.scalar_ty(st) else {
+            return 0;
+        };
+        if let Some(&id) = self.consts.get(&(t, bits)) {
+            return id;
+        }
+        let id = self.id();
+        let g = &mut self.s.globals;
+        if st == ScalarType::Bool {
+            inst(
+                g,
+                if bits != 0 {
+                    S::ConstantTrue
+                } else {
+                    S::ConstantFalse
+                },
+                &[t, id],
+            );
+        } else if scalar_bits(st) == 64 {
+            inst(g, S::Constant, &[t, id, bits as u32, (bits >> 32) as u32]);
+        } else {
+            let w = scalar_bits(st);
+            let mut v = bits as u32;
+            if w < 32 {
+                v &= (1u32 << w) - 1;
+                if st.is_signed_int() && v & (1 << (w - 1)) != 0 {
+                    v |= !((1u32 << w) - 1);
+                }
+            }
+            inst(g, S::Constant, &[t, id, v]);
+        }
+        self.consts.insert((t, bits), id);
+        id
+    }
+
+    fn const_u32(&mut self, v: u32) -> u32 {
+        self.const_scalar(ScalarType::U32, v as u64)
+    }
+
+    fn const_composite(&mut self, ty: u32, parts: &[u32]) -> u32 {
+        let mut key = Vec::with_capacity(parts.len() + 1);
+        key.push(ty);
+        key.extend_from_slice(parts);
+        if let Some(&id) = self.composites.get(&key) {
+            return id;
+        }
+        let id = self.id();
+        let g = &mut self.s.globals;
+        let st = begin(g, S::ConstantComposite);
+        g.push(ty);
+        g.push(id);
+        g.extend_from_slice(parts);
+        end(g, st);
+        self.composites.insert(key, id);
+        id
+    }
+
+    /// A constant of basic type `t` with every component `bits`.
+    fn const_splat(&mut self, t: BasicType, bits: u64) -> u32 {
+        let c = self.const_scalar(t.base(), bits);
+        if !t.is_vector() {
+            return c;
+        }
+        let Some(ty) = self.basic_ty(t) else {
+            return c;
+        };
+        let parts = [c; 4];
+        self.const_composite(ty, &parts[..t.vec_size() as usize])
+    }
+
+    /// A constant of IR type `t` from flattened literals.
+    fn const_of(&mut self, t: &Type, lits: &[u64], pos: &mut usize) -> Option<u32> {
+        if let Some(&d) = t.dims().last() {
+            let e = t.element_type();
+            let mut parts = Vec::with_capacity(d as usize);
+            for _ in 0..d {
+                parts.push(self.const_of(&e, lits, pos)?);
+            }
+            let ty = self.ty(t, false)?;
+            return Some(self.const_composite(ty, &parts));
+        }
+        let members = t.members();
+        let mut mids = Vec::with_capacity(members.len());
+        for m in members {
+            let mut comps = [0u32; 4];
+            for c in comps.iter_mut().take(m.vec_size() as usize) {
+                let bits = *lits.get(*pos)?;
+                *pos += 1;
+                *c = self.const_scalar(m.base(), bits);
+            }
+            if m.is_vector() {
+                let ty = self.basic_ty(*m)?;
+                mids.push(self.const_composite(ty, &comps[..m.vec_size() as usize]));
+            } else {
+                mids.push(comps[0]);
+            }
+        }
+        if mids.len() == 1 {
+            return mids.first().copied();
+        }
+        let ty = self.ty(t, false)?;
+        Some(self.const_composite(ty, &mids))
+    }
+
+    fn glsl(&mut self) -> u32 {
+        if self.glsl == 0 {
+            self.glsl = self.id();
+            let e = &mut self.s.ext_inst;
+            let st = begin(e, S::ExtInstImport);
+            e.push(self.glsl);
+            push_str(e, "GLSL.std.450");
+            end(e, st);
+        }
+        self.glsl
+    }
+
+    // ---------------------------------------------------------------- function-body helpers
+
+    fn f(&mut self) -> &mut Vec<u32> {
+        &mut self.s.functions
+    }
+
+    /// Emits `result = op(args)` with a fresh id.
+    fn un(&mut self, op: S, ty: u32, args: &[u32]) -> u32 {
+        let id = self.id();
+        self.emit_to(op, ty, id, args);
+        id
+    }
+
+    fn emit_to(&mut self, op: S, ty: u32, id: u32, args: &[u32]) {
+        let f = &mut self.s.functions;
+        let st = begin(f, op);
+        f.push(ty);
+        f.push(id);
+        f.extend_from_slice(args);
+        end(f, st);
+    }
+
+    fn ext_to(&mut self, gl: GLOp, ty: u32, id: u32, args: &[u32]) {
+        let set = self.glsl();
+        let f = &mut self.s.functions;
+        let st = begin(f, S::ExtInst);
+        f.extend_from_slice(&[ty, id, set, gl as u32]);
+        f.extend_from_slice(args);
+        end(f, st);
+    }
+
+    fn decorate(&mut self, id: u32, d: Decoration, extra: &[u32]) {
+        let a = &mut self.s.annotations;
+        let st = begin(a, S::Decorate);
+        a.push(id);
+        a.push(d as u32);
+        a.extend_from_slice(extra);
+        end(a, st);
+    }
+
+    fn global_var(&mut self, ptr_ty: u32, sc: SC, id: u32, init: Option<u32>) {
+        let g = &mut self.s.globals;
+        match init {
+            Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
+            None => inst(g, S::Variable, &[ptr_ty, id, sc as u32]),
+        }
+        self.interface.push(id);
+    }
+
+    // ---------------------------------------------------------------- driver
+
+    pub(crate) fn run(mut self) -> R<SpirvModule> {
+        self.cap(Capability::Shader);
+        self.cap(Capability::VulkanMemoryModel);
+        // Find the entry point first: stage decides builtin mapping.
+        for (def, op) in self.b.iter() {
+            if op.opcode == OpCode::EntryPoint {
+                let lit = op.literals().first().map(|l| l.0).unwrap_or(u64::MAX);
+                let Some(stage) = ShaderStage::from_literal(lit) else {
+                    return malformed(def, op, "bad shader stage");
+                };
+                self.stage = stage;
+                self.entry = Some(def);
+                self.entry_fns = op.refs().flatten().collect();
+            }
+        }
+        let Some(entry) = self.entry else {
+            return Err(SpirvError::NoEntryPoint);
+        };
+        let Some(model) = exec_model(self.stage) else {
+            let op = self.b.op(entry);
+            return unsupported(entry, op, format!("{} shaders", self.stage));
+        };
+        match self.stage {
+            ShaderStage::Geometry => self.cap(Capability::Geometry),
+            ShaderStage::Hull | ShaderStage::Domain => self.cap(Capability::Tessellation),
+            _ => {}
+        }
+        for (def, op) in self.b.iter() {
+            self.op(def, op)?;
+        }
+        self.finish(entry, model)
+    }
+
+    fn op(&mut self, def: SsaDef, op: &'a Op) -> R<()> {
+        use OpCode as O;
+        match op.opcode {
+            O::EntryPoint | O::SetFpMode | O::DclParam | O::Drain => Ok(()),
+            O::DebugName => {
+                if !self.opts.strip_debug_names {
+                    if let Some(t) = op.arg(0) {
+                        self.names.push((t, op.string_from(0)));
+                    }
+                }
+                Ok(())
+            }
+            O::DebugMemberName | O::DclXfb => Ok(()),
+            O::Semantic => {
+                if let Some(t) = op.arg(0) {
+                    let idx = op.lit(0).unwrap_or(0) as u32;
+                    self.semantics.insert(t, (op.string_from(1), idx));
+                }
+                Ok(())
+            }
+            O::Constant => {
+                let mut pos = 0;
+                let lits: Vec<u64> = op.literals().iter().map(|l| l.0).collect();
+                match self.const_of(&op.ty, &lits, &mut pos) {
+                    Some(id) => {
+                        self.set_map(def, id);
+                        self.mark(def);
+                        Ok(())
+                    }
+                    None => unsupported(def, op, format!("constant of type {}", op.ty)),
+                }
+            }
+            O::Undef => {
+                let t = self.val_ty(def, op)?;
+                inst(&mut self.s.globals, S::Undef, &[t, def.id()]);
+                self.mark(def);
+                Ok(())
+            }
+            O::SetCsWorkgroupSize => {
+                let x = self.lit(def, op, 0)? as u32;
+                let y = self.lit(def, op, 1)? as u32;
+                let z = self.lit(def, op, 2)? as u32;
+                self.modes
+                    .push((spirv::ExecutionMode::LocalSize as u32, [x, y, z], 3));
+                Ok(())
+            }
+            O::SetGsInstances => {
+                let n = self.lit(def, op, 0)? as u32;
+                self.modes
+                    .push((spirv::ExecutionMode::Invocations as u32, [n, 0, 0], 1));
+                Ok(())
+            }
+            O::SetGsInputPrimitive => {
+                use spirv::ExecutionMode as M;
+                let m = match PrimitiveType::from_literal(self.lit(def, op, 0)?) {
+                    Some(PrimitiveType::Point) => M::InputPoints,
+                    Some(PrimitiveType::Line) => M::InputLines,
+                    Some(PrimitiveType::LineAdj) => M::InputLinesAdjacency,
+                    Some(PrimitiveType::Triangle) => M::Triangles,
+                    Some(PrimitiveType::TriangleAdj) => M::InputTrianglesAdjacency,
+                    _ => return unsupported(def, op, "GS input primitive"),
+                };
+                self.modes.push((m as u32, [0; 3], 0));
+                Ok(())
+            }
+            O::SetGsOutputVertices => {
+                let n = self.lit(def, op, 0)? as u32;
+                self.modes
+                    .push((spirv::ExecutionMode::OutputVertices as u32, [n, 0, 0], 1));
+                Ok(())
+            }
+            O::SetGsOutputPrimitive => {
+                use spirv::ExecutionMode as M;
+                let m = match PrimitiveType::from_literal(self.lit(def, op, 0)?) {
+                    Some(PrimitiveType::Point) => M::OutputPoints,
+                    Some(PrimitiveType::Line) => M::OutputLineStrip,
+                    Some(PrimitiveType::Triangle) => M::OutputTriangleStrip,
+                    _ => return unsupported(def, op, "GS output primitive"),
+                };
+                let mask = op.lit(1).unwrap_or(1);
+                if mask & !1 != 0 {
+                    self.multi_stream = true;
+                    self.cap(Capability::GeometryStreams);
+                }
+                self.modes.push((m as u32, [0; 3], 0));
+                Ok(())
+            }
+            O::SetPsEarlyFragmentTest => {
+                self.modes
+                    .push((spirv::ExecutionMode::EarlyFragmentTests as u32, [0; 3], 0));
+                Ok(())
+            }
+            O::SetPsDepthGreaterEqual => {
+                self.modes
+                    .push((spirv::ExecutionMode::DepthGreater as u32, [0; 3], 0));
+                Ok(())
+            }
+            O::SetPsDepthLessEqual => {
+                self.modes
+                    .push((spirv::ExecutionMode::DepthLess as u32, [0; 3], 0));
+                Ok(())
+            }
+            O::SetTessPrimitive => {
+                use spirv::ExecutionMode as M;
+                let prim = PrimitiveType::from_literal(self.lit(def, op, 0)?);
+                if prim == Some(PrimitiveType::Point) {
+                    self.modes.push((M::PointMode as u32, [0; 3], 0));
+                }
+                if prim == Some(PrimitiveType::Triangle) {
+                    // D3D's winding is relative to an upper-left origin: flip it.
+                    let m = match TessWindingOrder::from_literal(self.lit(def, op, 1)?) {
+                        Some(TessWindingOrder::Cw) => M::VertexOrderCcw,
+                        _ => M::VertexOrderCw,
+                    };
+                    self.modes.push((m as u32, [0; 3], 0));
+                }
+                let m = match TessPartitioning::from_literal(self.lit(def, op, 2)?) {
+                    Some(TessPartitioning::FractOdd) => M::SpacingFractionalOdd,
+                    Some(TessPartitioning::FractEven) => M::SpacingFractionalEven,
+                    _ => M::SpacingEqual,
+                };
+                self.modes.push((m as u32, [0; 3], 0));
+                Ok(())
+            }
+            O::SetTessDomain => {
+                use spirv::ExecutionMode as M;
+                let m = match PrimitiveType::from_literal(self.lit(def, op, 0)?) {
+                    Some(PrimitiveType::Triangle) => M::Triangles,
+                    Some(PrimitiveType::Quad) => M::Quads,
+                    Some(PrimitiveType::Line) => M::Isolines,
+                    _ => return unsupported(def, op, "tessellation domain"),
+                };
+                self.modes.push((m as u32, [0; 3], 0));
+                Ok(())
+            }
+            O::SetTessControlPoints => {
+                let n = self.lit(def, op, 1)? as u32;
+                self.tess_out = n;
+                if self.stage == ShaderStage::Hull {
+                    self.modes
+                        .push((spirv::ExecutionMode::OutputVertices as u32, [n, 0, 0], 1));
+                }
+                Ok(())
+            }
+            O::DclInput | O::DclOutput | O::DclInputBuiltIn | O::DclOutputBuiltIn => {
+                self.dcl_io(def, op)
+            }
+            O::DclCbv | O::DclSrv | O::DclUav | O::DclSampler | O::DclUavCounter => {
+                self.dcl_resource(def, op)
+            }
+            O::DclLds | O::DclScratch => {
+                let sc = if op.opcode == O::DclLds {
+                    SC::Workgroup
+                } else {
+                    SC::Private
+                };
+                let Some(t) = self.ty(&op.ty, false) else {
+                    return unsupported(def, op, format!("type {}", op.ty));
+                };
+                let p = self.ptr(sc, t);
+                self.global_var(p, sc, def.id(), None);
+                self.mark(def);
+                self.vars.insert(
+                    def,
+                    VarInfo {
+                        var: def.id(),
+                        sc,
+                        ty: op.ty,
+                        wrap: IoWrap::None,
+                    },
+                );
+                Ok(())
+            }
+            O::DclSpecConstant
+            | O::DclPushData
+            | O::Pointer
+            | O::MemoryLoad
+            | O::MemoryStore
+            | O::MemoryAtomic
+            | O::PushDataLoad => unsupported(def, op, "push data, spec constants and raw pointers"),
+            O::Function => self.function(def, op),
+            O::FunctionEnd => {
+                inst(self.f(), S::FunctionEnd, &[]);
+                self.cur_fn = None;
+                Ok(())
+            }
+            O::Label => {
+                inst(self.f(), S::Label, &[def.id()]);
+                self.mark(def);
+                let c = op
+                    .literals()
+                    .first()
+                    .map(|l| l.0)
+                    .and_then(Construct::from_literal);
+                self.merge = match c {
+                    Some(Construct::StructuredSelection) => {
+                        Some((self.v(self.arg(def, op, 0)?), None))
+                    }
+                    Some(Construct::StructuredLoop) => Some((
+                        self.v(self.arg(def, op, 0)?),
+                        Some(self.v(self.arg(def, op, 1)?)),
+                    )),
+                    _ => None,
+                };
+                Ok(())
+            }
+            O::Branch | O::BranchConditional | O::Switch => self.terminator(def, op),
+            O::Unreachable => {
+                inst(self.f(), S::Unreachable, &[]);
+                Ok(())
+            }
+            O::Return => {
+                match op.arg(0) {
+                    Some(v) => {
+                        let v = self.v(v);
+                        inst(self.f(), S::ReturnValue, &[v]);
+                    }
+                    None => inst(self.f(), S::Return, &[]),
+                }
+                Ok(())
+            }
+            _ => {
+                self.mark(def);
+                self.code(def, op)
+            }
+        }
+    }
+
+    fn function(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let ret = self.val_ty(def, op)?;
+        let mut sig = vec![ret];
+        let mut params = Vec::new();
+        for p in op.refs().flatten() {
+            let Some(pop) = self.op_of(p) else {
+                return malformed(def, op, "missing parameter");
+            };
+            let t = self.val_ty(p, pop)?;
+            sig.push(t);
+            params.push((p, t));
+        }
+        let fty = self.ty_key(TyKey::Func(sig));
+        inst(self.f(), S::Function, &[ret, def.id(), 0, fty]);
+        self.mark(def);
+        for (p, t) in params {
+            let id = self.id();
+            inst(self.f(), S::FunctionParameter, &[t, id]);
+            self.params.insert((def, p), id);
+        }
+        self.cur_fn = Some(def);
+        Ok(())
+    }
+
+    fn terminator(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        if let Some((m, cont)) = self.merge.take() {
+            match cont {
+                Some(c) => inst(self.f(), S::LoopMerge, &[m, c, 0]),
+                None => {
+                    if op.opcode != OpCode::Branch {
+                        inst(self.f(), S::SelectionMerge, &[m, 0]);
+                    }
+                }
+            }
+        }
+        match op.opcode {
+            OpCode::Branch => {
+                let t = self.v(self.arg(def, op, 0)?);
+                inst(self.f(), S::Branch, &[t]);
+            }
+            OpCode::BranchConditional => {
+                let c = self.v(self.arg(def, op, 0)?);
+                let t = self.v(self.arg(def, op, 1)?);
+                let e = self.v(self.arg(def, op, 2)?);
+                inst(self.f(), S::BranchConditional, &[c, t, e]);
+            }
+            _ => {
+                let sel = self.arg(def, op, 0)?;
+                let wide = self
+                    .op_of(sel)
+                    .and_then(|o| o.ty.base_type())
+                    .is_some_and(|t| scalar_bits(t) == 64);
+                let selv = self.v(sel);
+                let dflt = self.v(self.arg(def, op, 1)?);
+                let mut words = vec![selv, dflt];
+                let refs: Vec<Option<SsaDef>> = op.refs().collect();
+                for pair in refs.get(2..).unwrap_or(&[]).chunks(2) {
+                    let (Some(Some(cv)), Some(Some(lbl))) = (pair.first(), pair.get(1)) else {
+                        return malformed(def, op, "switch case pair");
+                    };
+                    let Some(val) = self.op_of(*cv).and_then(|o| o.lit(0)) else {
+                        return malformed(def, op, "switch case value is not a constant");
+                    };
+                    words.push(val as u32);
+                    if wide {
+                        words.push((val >> 32) as u32);
+                    }
+                    words.push(self.v(*lbl));
+                }
+                inst(self.f(), S::Switch, &words);
+            }
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- declarations
+
+    fn dcl_io(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let input = matches!(op.opcode, OpCode::DclInput | OpCode::DclInputBuiltIn);
+        let sc = if input { SC::Input } else { SC::Output };
+        let builtin = matches!(
+            op.opcode,
+            OpCode::DclInputBuiltIn | OpCode::DclOutputBuiltIn
+        );
+        let ty = op.ty;
+        let mut decl_ty = op.ty;
+        let mut wrap = IoWrap::None;
+        let var = def.id();
+        let stage = self.stage;
+        let mut info = InterfaceVariable {
+            location: None,
+            component: 0,
+            builtin: None,
+            semantic: None,
+            patch: false,
+        };
+        if builtin {
+            let Some(bi) = BuiltIn::from_literal(self.lit(def, op, 0)?) else {
+                return malformed(def, op, "unknown builtin");
+            };
+            info.builtin = Some(bi.name());
+            use spirv::BuiltIn as B;
+            let sbi = match bi {
+                BuiltIn::Position if stage == ShaderStage::Pixel && input => B::FragCoord,
+                BuiltIn::Position => B::Position,
+                BuiltIn::ClipDistance => {
+                    self.cap(Capability::ClipDistance);
+                    B::ClipDistance
+                }
+                BuiltIn::CullDistance => {
+                    self.cap(Capability::CullDistance);
+                    B::CullDistance
+                }
+                BuiltIn::VertexId | BuiltIn::InstanceId => {
+                    self.cap(Capability::DrawParameters);
+                    let (main, base) = if bi == BuiltIn::VertexId {
+                        (B::VertexIndex, B::BaseVertex)
+                    } else {
+                        (B::InstanceIndex, B::BaseInstance)
+                    };
+                    let bvar = self.id();
+                    let u = self.u32_ty();
+                    let p = self.ptr(SC::Input, u);
+                    self.global_var(p, SC::Input, bvar, None);
+                    self.decorate(bvar, Decoration::BuiltIn, &[base as u32]);
+                    wrap = IoWrap::SubBase(bvar);
+                    main
+                }
+                BuiltIn::StartVertexLocation => {
+                    self.cap(Capability::DrawParameters);
+                    B::BaseVertex
+                }
+                BuiltIn::StartInstanceLocation => {
+                    self.cap(Capability::DrawParameters);
+                    B::BaseInstance
+                }
+                BuiltIn::PrimitiveId => {
+                    if stage == ShaderStage::Pixel {
+                        self.cap(Capability::Geometry);
+                    }
+                    B::PrimitiveId
+                }
+                BuiltIn::LayerIndex => {
+                    match stage {
+                        ShaderStage::Pixel | ShaderStage::Geometry => {
+                            self.cap(Capability::Geometry)
+                        }
+                        _ => self.cap(Capability::ShaderLayer),
+                    }
+                    B::Layer
+                }
+                BuiltIn::ViewportIndex => {
+                    match stage {
+                        ShaderStage::Pixel | ShaderStage::Geometry => {
+                            self.cap(Capability::MultiViewport)
+                        }
+                        _ => self.cap(Capability::ShaderViewportIndex),
+                    }
+                    B::ViewportIndex
+                }
+                BuiltIn::GsInstanceId | BuiltIn::TessControlPointId => {
+                    self.invocation_id_var = Some(var);
+                    B::InvocationId
+                }
+                BuiltIn::TessControlPointCountIn => B::PatchVertices,
+                BuiltIn::TessCoord => B::TessCoord,
+                BuiltIn::TessFactorInner => B::TessLevelInner,
+                BuiltIn::TessFactorOuter => B::TessLevelOuter,
+                BuiltIn::SampleId => {
+                    self.cap(Capability::SampleRateShading);
+                    B::SampleId
+                }
+                BuiltIn::SamplePosition => {
+                    self.cap(Capability::SampleRateShading);
+                    B::SamplePosition
+                }
+                BuiltIn::SampleMask => {
+                    wrap = IoWrap::ArrayOfOne;
+                    B::SampleMask
+                }
+                BuiltIn::IsFrontFace => B::FrontFacing,
+                BuiltIn::Depth => {
+                    self.modes
+                        .push((spirv::ExecutionMode::DepthReplacing as u32, [0; 3], 0));
+                    B::FragDepth
+                }
+                BuiltIn::StencilRef => {
+                    self.cap(Capability::StencilExportEXT);
+                    self.exts.insert("SPV_EXT_shader_stencil_export");
+                    self.modes.push((
+                        spirv::ExecutionMode::StencilRefReplacingEXT as u32,
+                        [0; 3],
+                        0,
+                    ));
+                    B::FragStencilRefEXT
+                }
+                BuiltIn::IsFullyCovered => {
+                    self.cap(Capability::FragmentFullyCoveredEXT);
+                    self.exts.insert("SPV_EXT_fragment_fully_covered");
+                    B::FullyCoveredEXT
+                }
+                BuiltIn::WorkgroupId => B::WorkgroupId,
+                BuiltIn::GlobalThreadId => B::GlobalInvocationId,
+                BuiltIn::LocalThreadId => B::LocalInvocationId,
+                BuiltIn::LocalThreadIndex => B::LocalInvocationIndex,
+                BuiltIn::PointSize => B::PointSize,
+                BuiltIn::ViewId => {
+                    self.cap(Capability::MultiView);
+                    B::ViewIndex
+                }
+                _ => return unsupported(def, op, format!("builtin {bi}")),
+            };
+            if wrap == IoWrap::ArrayOfOne {
+                decl_ty = match ty.array_of(1) {
+                    Ok(t) => t,
+                    Err(_) => return unsupported(def, op, "SampleMask array"),
+                };
+            }
+            self.decorate(var, Decoration::BuiltIn, &[sbi as u32]);
+            if input && stage == ShaderStage::Pixel && op.ty.base_type().is_some_and(|t| t.is_int())
+            {
+                self.decorate(var, Decoration::Flat, &[]);
+            }
+        } else {
+            let loc = self.lit(def, op, 0)? as u32;
+            let comp = self.lit(def, op, 1)? as u32;
+            info.location = Some(loc);
+            info.component = comp;
+            self.decorate(var, Decoration::Location, &[loc]);
+            if comp != 0 {
+                self.decorate(var, Decoration::Component, &[comp]);
+            }
+            let patch = op.ty.dims().is_empty()
+                && ((stage == ShaderStage::Hull && !input)
+                    || (stage == ShaderStage::Domain && input));
+            if patch {
+                info.patch = true;
+                self.decorate(var, Decoration::Patch, &[]);
+            }
+            if input && stage == ShaderStage::Pixel {
+                let m = InterpolationModes(self.lit(def, op, 2)? as u32);
+                let int = op
+                    .ty
+                    .base_type()
+                    .is_some_and(|t| t.is_int() || scalar_bits(t) == 64);
+                if m.contains(InterpolationModes::Flat) || int {
+                    self.decorate(var, Decoration::Flat, &[]);
+                }
+                if m.contains(InterpolationModes::NoPerspective) {
+                    self.decorate(var, Decoration::NoPerspective, &[]);
+                }
+                if m.contains(InterpolationModes::Centroid) {
+                    self.decorate(var, Decoration::Centroid, &[]);
+                }
+                if m.contains(InterpolationModes::Sample) {
+                    self.cap(Capability::SampleRateShading);
+                    self.decorate(var, Decoration::Sample, &[]);
+                }
+            }
+            if !input && stage == ShaderStage::Geometry {
+                let stream = op.lit(2).unwrap_or(0) as u32;
+                if stream != 0 || self.multi_stream {
+                    self.cap(Capability::GeometryStreams);
+                    self.decorate(var, Decoration::Stream, &[stream]);
+                }
+            }
+        }
+        if builtin && !input && stage == ShaderStage::Geometry {
+            let stream = op.lit(1).unwrap_or(0) as u32;
+            if stream != 0 {
+                self.cap(Capability::GeometryStreams);
+                self.decorate(var, Decoration::Stream, &[stream]);
+            }
+        }
+        let Some(t) = self.ty(&decl_ty, false) else {
+            return unsupported(def, op, format!("I/O type {}", op.ty));
+        };
+        let p = self.ptr(sc, t);
+        self.global_var(p, sc, var, None);
+        self.mark(def);
+        self.vars.insert(def, VarInfo { var, sc, ty, wrap });
+        self.refl_io.push((def, input, info));
+        Ok(())
+    }
+
+    fn dcl_resource(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let bm = &self.opts.bindings;
+        let (class, space, reg, count) = match op.opcode {
+            OpCode::DclUavCounter => {
+                let uav = self.arg(def, op, 1)?;
+                let Some(uop) = self.op_of(uav) else {
+                    return malformed(def, op, "missing UAV");
+                };
+                (
+                    RegisterClass::UavCounter,
+                    uop.lit(0).unwrap_or(0) as u32,
+                    uop.lit(1).unwrap_or(0) as u32,
+                    uop.lit(2).unwrap_or(1) as u32,
+                )
+            }
+            oc => (
+                match oc {
+                    OpCode::DclCbv => RegisterClass::Cbv,
+                    OpCode::DclSrv => RegisterClass::Srv,
+                    OpCode::DclUav => RegisterClass::Uav,
+                    _ => RegisterClass::Sampler,
+                },
+                self.lit(def, op, 0)? as u32,
+                self.lit(def, op, 1)? as u32,
+                self.lit(def, op, 2)? as u32,
+            ),
+        };
+        let shift = match class {
+            RegisterClass::Cbv => bm.b_shift,
+            RegisterClass::Srv => bm.t_shift,
+            RegisterClass::Uav => bm.u_shift,
+            RegisterClass::Sampler => bm.s_shift,
+            RegisterClass::UavCounter => bm.counter_shift,
+        };
+        let set = space.wrapping_add(bm.set_offset);
+        let binding = reg.wrapping_add(shift);
+        let uav = class == RegisterClass::Uav;
+        let flags = if uav {
+            UavFlags(op.lit(4).unwrap_or(0) as u32)
+        } else {
+            UavFlags::empty()
+        };
+        let rk = if matches!(class, RegisterClass::Srv | RegisterClass::Uav) {
+            match ResourceKind::from_literal(self.lit(def, op, 3)?) {
+                Some(k) => Some(k),
+                None => return malformed(def, op, "bad resource kind"),
+            }
+        } else {
+            None
+        };
+        let (kind, sc, elem_ty, dtype) = match (class, rk) {
+            (RegisterClass::Cbv, _) => {
+                let Some(inner) = self.ty(&op.ty, true) else {
+                    return unsupported(def, op, format!("CBV type {}", op.ty));
+                };
+                let st = self.block(inner, L_BLOCK);
+                (ResKind::Cbv, SC::Uniform, st, DescriptorType::UniformBuffer)
+            }
+            (RegisterClass::UavCounter, _) => {
+                let u = self.u32_ty();
+                let st = self.block(u, L_BLOCK);
+                (
+                    ResKind::Counter,
+                    SC::StorageBuffer,
+                    st,
+                    DescriptorType::StorageBuffer,
+                )
+            }
+            (RegisterClass::Sampler, _) => {
+                let t = self.ty_key(TyKey::Sampler);
+                (
+                    ResKind::Sampler,
+                    SC::UniformConstant,
+                    t,
+                    DescriptorType::Sampler,
+                )
+            }
+            (_, Some(ResourceKind::BufferRaw | ResourceKind::BufferStructured)) => {
+                let Some(inner) = self.ty(&op.ty, true) else {
+                    return unsupported(def, op, format!("buffer type {}", op.ty));
+                };
+                let st = self.block(inner, if uav { L_BLOCK } else { L_BLOCK_RO });
+                (
+                    ResKind::Ssbo,
+                    SC::StorageBuffer,
+                    st,
+                    DescriptorType::StorageBuffer,
+                )
+            }
+            (_, Some(k)) => {
+                let Some(st) = op.ty.base_type() else {
+                    return unsupported(def, op, format!("texel type {}", op.ty));
+                };
+                let Some(sampled) = self.scalar_ty(st) else {
+                    return unsupported(def, op, format!("texel type {}", op.ty));
+                };
+                use spirv::Dim as D;
+                let (dim, arrayed, ms) = match k {
+                    ResourceKind::BufferTyped => (D::DimBuffer, 0, 0),
+                    ResourceKind::Image1D => (D::Dim1D, 0, 0),
+                    ResourceKind::Image1DArray => (D::Dim1D, 1, 0),
+                    ResourceKind::Image2D => (D::Dim2D, 0, 0),
+                    ResourceKind::Image2DArray => (D::Dim2D, 1, 0),
+                    ResourceKind::Image2DMS => (D::Dim2D, 0, 1),
+                    ResourceKind::Image2DMSArray => (D::Dim2D, 1, 1),
+                    ResourceKind::ImageCube => (D::DimCube, 0, 0),
+                    ResourceKind::ImageCubeArray => (D::DimCube, 1, 0),
+                    ResourceKind::Image3D => (D::Dim3D, 0, 0),
+                    _ => return unsupported(def, op, format!("resource kind {k}")),
+                };
+                match (dim, uav) {
+                    (D::DimBuffer, false) => self.cap(Capability::SampledBuffer),
+                    (D::DimBuffer, true) => self.cap(Capability::ImageBuffer),
+                    (D::Dim1D, false) => self.cap(Capability::Sampled1D),
+                    (D::Dim1D, true) => self.cap(Capability::Image1D),
+                    (D::DimCube, false) if arrayed == 1 => self.cap(Capability::SampledCubeArray),
+                    (D::DimCube, true) if arrayed == 1 => self.cap(Capability::ImageCubeArray),
+                    _ => {}
+                }
+                if uav && ms == 1 {
+                    self.cap(Capability::StorageImageMultisample);
+                    if arrayed == 1 {
+                        self.cap(Capability::ImageMSArray);
+                    }
+                }
+                let fmt = if uav && flags.contains(UavFlags::FixedFormat) {
+                    match st {
+                        ScalarType::U32 => spirv::ImageFormat::R32ui,
+                        ScalarType::I32 => spirv::ImageFormat::R32i,
+                        ScalarType::F32 => spirv::ImageFormat::R32f,
+                        _ => spirv::ImageFormat::Unknown,
+                    }
+                } else {
+                    spirv::ImageFormat::Unknown
+                };
+                let t = self.ty_key(TyKey::Image([
+                    sampled,
+                    dim as u32,
+                    0,
+                    arrayed,
+                    ms,
+                    if uav { 2 } else { 1 },
+                    fmt as u32,
+                ]));
+                let dt = match (k == ResourceKind::BufferTyped, uav) {
+                    (true, false) => DescriptorType::UniformTexelBuffer,
+                    (true, true) => DescriptorType::StorageTexelBuffer,
+                    (false, false) => DescriptorType::SampledImage,
+                    (false, true) => DescriptorType::StorageImage,
+                };
+                let rkind = if k == ResourceKind::BufferTyped {
+                    ResKind::TexelBuffer
+                } else {
+                    ResKind::Image(k)
+                };
+                (rkind, SC::UniformConstant, t, dt)
+            }
+            _ => return malformed(def, op, "resource kind"),
+        };
+        let var_ty = match count {
+            1 => elem_ty,
+            0 => {
+                self.cap(Capability::RuntimeDescriptorArray);
+                self.ty_key(TyKey::RtArray(elem_ty, 0))
+            }
+            n => {
+                let len = self.const_u32(n);
+                self.ty_key(TyKey::Array(elem_ty, len, 0))
+            }
+        };
+        let p = self.ptr(sc, var_ty);
+        let var = def.id();
+        self.global_var(p, sc, var, None);
+        self.mark(def);
+        self.decorate(var, Decoration::DescriptorSet, &[set]);
+        self.decorate(var, Decoration::Binding, &[binding]);
+        if uav && kind != ResKind::Ssbo {
+            if flags.contains(UavFlags::ReadOnly) {
+                self.decorate(var, Decoration::NonWritable, &[]);
+            }
+            if flags.contains(UavFlags::WriteOnly) {
+                self.decorate(var, Decoration::NonReadable, &[]);
+            }
+        }
+        self.res.insert(
+            def,
+            ResInfo {
+                var,
+                kind,
+                uav,
+                count,
+                elem_ty,
+                data: op.ty,
+                coherent: flags.contains(UavFlags::Coherent),
+            },
+        );
+        self.refl.resources.push(ResourceBinding {
+            class,
+            space,
+            register: reg,
+            count,
+            set,
+            binding,
+            descriptor_type: dtype,
+            name: dxspv_ir::text::debug_name(self.b, def),
+        });
+        Ok(())
+    }
+
+    /// A `Block` struct wrapping one member at offset 0.
+    fn block(&mut self, inner: u32, flavour: u8) -> u32 {
+        let key = TyKey::Struct(vec![inner], flavour);
+        let fresh = !self.types.contains_key(&key);
+        let id = self.ty_key(key);
+        if fresh {
+            self.decorate(id, Decoration::Block, &[]);
+            let a = &mut self.s.annotations;
+            inst(a, S::MemberDecorate, &[id, 0, Decoration::Offset as u32, 0]);
+            if flavour == L_BLOCK_RO {
+                inst(
+                    a,
+                    S::MemberDecorate,
+                    &[id, 0, Decoration::NonWritable as u32],
+                );
+            }
+        }
+        id
+    }
+
+    // ---------------------------------------------------------------- access chains
+
+    fn indices(&mut self, def: SsaDef, op: &Op, addr: Option<SsaDef>) -> R<Indices> {
+        let mut ix = Indices {
+            idx_ty: self.u32_ty(),
+            ..Indices::default()
+        };
+        let Some(a) = addr else {
+            return Ok(ix);
+        };
+        let Some(aop) = self.op_of(a) else {
+            return malformed(def, op, "address operand missing");
+        };
+        let Some(bt) = aop.ty.as_basic() else {
+            return malformed(def, op, "address is not a scalar or vector");
+        };
+        if let Some(t) = self.scalar_ty(bt.base()) {
+            ix.idx_ty = t;
+        }
+        let n = bt.vec_size() as usize;
+        let ok = match aop.opcode {
+            OpCode::Constant => {
+                let mut ok = true;
+                for k in 0..n {
+                    let v = aop.lit(k).unwrap_or(0);
+                    let id = self.const_scalar(bt.base(), v);
+                    ok &= ix.push(id, Some(v));
+                }
+                ok
+            }
+            OpCode::CompositeConstruct if n > 1 => {
+                let mut ok = true;
+                for c in aop.refs().flatten() {
+                    let val = self
+                        .op_of(c)
+                        .filter(|o| o.opcode == OpCode::Constant)
+                        .and_then(|o| o.lit(0));
+                    let id = self.v(c);
+                    ok &= ix.push(id, val);
+                }
+                ok
+            }
+            _ if n == 1 => ix.push(self.v(a), None),
+            _ => {
+                let mut ok = true;
+                let st = ix.idx_ty;
+                let av = self.v(a);
+                for k in 0..n {
+                    let id = self.un(S::CompositeExtract, st, &[av, k as u32]);
+                    ok &= ix.push(id, None);
+                }
+                ok
+            }
+        };
+        if !ok {
+            return unsupported(def, op, "address with more than six indices");
+        }
+        Ok(ix)
+    }
+
+    /// Access chain from `base` (a pointer to IR type `ty` in `sc`), with `prefix` indices
+    /// first. Returns the pointer (base itself when no indices) and the pointee IR type.
+    #[allow(clippy::too_many_arguments)]
+    fn chain(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        base: u32,
+        sc: SC,
+        ty: &Type,
+        prefix: &[u32],
+        ix: &Indices,
+        layout: bool,
+    ) -> R<(u32, Type)> {
+        let mut t = *ty;
+        for k in 0..ix.len {
+            match step(&t, ix.vals[k]) {
+                Some(n) => t = n,
+                None => return malformed(def, op, format!("address does not fit type {ty}")),
+            }
+        }
+        if prefix.is_empty() && ix.len == 0 {
+            return Ok((base, t));
+        }
+        let Some(pt) = self.ty(&t, layout) else {
+            return unsupported(def, op, format!("type {t}"));
+        };
+        let ptr = self.ptr(sc, pt);
+        let id = self.id();
+        let f = &mut self.s.functions;
+        let st = begin(f, S::AccessChain);
+        f.extend_from_slice(&[ptr, id, base]);
+        f.extend_from_slice(prefix);
+        f.extend_from_slice(&ix.ids[..ix.len]);
+        end(f, st);
+        Ok((id, t))
+    }
+
+    /// Memory access flags for loads and stores in `sc`.
+    fn mem_access(sc: SC) -> &'static [u32] {
+        match sc {
+            SC::Workgroup | SC::StorageBuffer | SC::Uniform => &[0x20],
+            _ => &[],
+        }
+    }
+
+    /// Loads the value of IR type `want` through `base` + address, splitting vector accesses
+    /// of scalar targets and bit-casting when the stored scalar type differs.
+    #[allow(clippy::too_many_arguments)]
+    fn load_via(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        base: u32,
+        sc: SC,
+        ty: &Type,
+        prefix: &[u32],
+        addr: Option<SsaDef>,
+        want: &Type,
+        layout: bool,
+        out: u32,
+    ) -> R<()> {
+        let ix = self.indices(def, op, addr)?;
+        let (ptr, pt) = self.chain(def, op, base, sc, ty, prefix, &ix, layout)?;
+        let want_ty = self.val_ty(def, op)?;
+        let ma = Self::mem_access(sc);
+        let (Some(wb), Some(pb)) = (want.as_basic(), pt.as_basic()) else {
+            // Aggregate: load as is.
+            let f = &mut self.s.functions;
+            let st = begin(f, S::Load);
+            f.extend_from_slice(&[want_ty, out, ptr]);
+            f.extend_from_slice(ma);
+            end(f, st);
+            return Ok(());
+        };
+        let n = wb.vec_size() as u32;
+        let m = pb.vec_size() as u32;
+        let Some(pty) = self.basic_ty(pb) else {
+            return unsupported(def, op, format!("type {pt}"));
+        };
+        let mut parts = [0u32; 4];
+        let raw = if n == m {
+            let id = self.id();
+            let f = &mut self.s.functions;
+            let st = begin(f, S::Load);
+            f.extend_from_slice(&[pty, id, ptr]);
+            f.extend_from_slice(ma);
+            end(f, st);
+            id
+        } else if m > n {
+            let id = self.id();
+            let f = &mut self.s.functions;
+            let st = begin(f, S::Load);
+            f.extend_from_slice(&[pty, id, ptr]);
+            f.extend_from_slice(ma);
+            end(f, st);
+            let Some(sub) = self.basic_ty(pb.with_vec_size(n as u8)) else {
+                return unsupported(def, op, "vector type");
+            };
+            if n == 1 {
+                self.un(S::CompositeExtract, sub, &[id, 0])
+            } else {
+                let args = [id, id, 0, 1, 2, 3];
+                self.un(S::VectorShuffle, sub, &args[..2 + n as usize])
+            }
+        } else if m == 1 && ix.len > 0 {
+            // Consecutive scalars: bump the last index.
+            for (k, part) in parts.iter_mut().enumerate().take(n as usize) {
+                let mut jx = ix;
+                let last = ix.len - 1;
+                if k > 0 {
+                    match ix.vals[last] {
+                        Some(v) => {
+                            jx.ids[last] = self.const_scalar(ScalarType::U32, v + k as u64);
+                            jx.vals[last] = Some(v + k as u64);
+                        }
+                        None => {
+                            let ity = ix.idx_ty;
+                            let kc = if ity == self.u32_ty() {
+                                self.const_u32(k as u32)
+                            } else {
+                                self.const_scalar(ScalarType::I32, k as u64)
+                            };
+                            jx.ids[last] = self.un(S::IAdd, ity, &[ix.ids[last], kc]);
+                        }
+                    }
+                }
+                let (p, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
+                let id = self.id();
+                let f = &mut self.s.functions;
+                let st = begin(f, S::Load);
+                f.extend_from_slice(&[pty, id, p]);
+                f.extend_from_slice(ma);
+                end(f, st);
+                *part = id;
+            }
+            let Some(vt) = self.basic_ty(pb.with_vec_size(n as u8)) else {
+                return unsupported(def, op, "vector type");
+            };
+            self.un(S::CompositeConstruct, vt, &parts[..n as usize])
+        } else {
+            return unsupported(def, op, format!("loading {want} from {pt}"));
+        };
+        if wb.base() == pb.base() {
+            // Same type: copy through a no-op bitcast-free path.
+            let f = &mut self.s.functions;
+            inst(f, S::CopyObject, &[want_ty, out, raw]);
+        } else {
+            self.emit_to(S::Bitcast, want_ty, out, &[raw]);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store_via(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        base: u32,
+        sc: SC,
+        ty: &Type,
+        prefix: &[u32],
+        addr: Option<SsaDef>,
+        value: SsaDef,
+        layout: bool,
+    ) -> R<()> {
+        let ix = self.indices(def, op, addr)?;
+        let (ptr, pt) = self.chain(def, op, base, sc, ty, prefix, &ix, layout)?;
+        let Some(vop) = self.op_of(value) else {
+            return malformed(def, op, "value missing");
+        };
+        let val = self.v(value);
+        let ma = Self::mem_access(sc);
+        let (Some(vb), Some(pb)) = (vop.ty.as_basic(), pt.as_basic()) else {
+            let f = &mut self.s.functions;
+            let st = begin(f, S::Store);
+            f.extend_from_slice(&[ptr, val]);
+            f.extend_from_slice(ma);
+            end(f, st);
+            return Ok(());
+        };
+        let n = vb.vec_size() as u32;
+        let m = pb.vec_size() as u32;
+        let conv = |e: &mut Self, v: u32, from: BasicType, to: BasicType| -> R<u32> {
+            if from.base() == to.base() {
+                return Ok(v);
+            }
+            match e.basic_ty(to) {
+                Some(t) => Ok(e.un(S::Bitcast, t, &[v])),
+                None => unsupported(def, op, "store type"),
+            }
+        };
+        if n == m {
+            let v = conv(self, val, vb, pb)?;
+            let f = &mut self.s.functions;
+            let st = begin(f, S::Store);
+            f.extend_from_slice(&[ptr, v]);
+            f.extend_from_slice(ma);
+            end(f, st);
+            return Ok(());
+        }
+        if m != 1 || ix.len == 0 {
+            return unsupported(def, op, format!("storing {} to {pt}", vop.ty));
+        }
+        let Some(sty) = self.scalar_ty(vb.base()) else {
+            return unsupported(def, op, "store type");
+        };
+        for k in 0..n {
+            let mut jx = ix;
+            let last = ix.len - 1;
+            if k > 0 {
+                match ix.vals[last] {
+                    Some(v) => {
+                        jx.ids[last] = self.const_scalar(ScalarType::U32, v + k as u64);
+                        jx.vals[last] = Some(v + k as u64);
+                    }
+                    None => {
+                        let ity = ix.idx_ty;
+                        let kc = if ity == self.u32_ty() {
+                            self.const_u32(k)
+                        } else {
+                            self.const_scalar(ScalarType::I32, k as u64)
+                        };
+                        jx.ids[last] = self.un(S::IAdd, ity, &[ix.ids[last], kc]);
+                    }
+                }
+            }
+            let (p, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
+            let c = self.un(S::CompositeExtract, sty, &[val, k]);
+            let c = conv(self, c, BasicType::scalar(vb.base()), pb)?;
+            let f = &mut self.s.functions;
+            let st = begin(f, S::Store);
+            f.extend_from_slice(&[p, c]);
+            f.extend_from_slice(ma);
+            end(f, st);
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- code
+
+    fn code(&mut self, def: SsaDef, op: &'a Op) -> R<()> {
+        use OpCode as O;
+        let id = def.id();
+        match op.opcode {
+            O::Phi => {
+                let t = self.val_ty(def, op)?;
+                let refs: Vec<Option<SsaDef>> = op.refs().collect();
+                let mut words = Vec::with_capacity(refs.len() + 2);
+                words.push(t);
+                words.push(id);
+                for pair in refs.chunks(2) {
+                    let (Some(Some(l)), Some(Some(v))) = (pair.first(), pair.get(1)) else {
+                        return malformed(def, op, "phi operand pair");
+                    };
+                    words.push(self.v(*v));
+                    words.push(self.v(*l));
+                }
+                inst(self.f(), S::Phi, &words);
+                Ok(())
+            }
+            O::FunctionCall => {
+                let t = self.val_ty(def, op)?;
+                let mut words = vec![t, id];
+                for a in op.refs() {
+                    match a {
+                        Some(a) => words.push(self.v(a)),
+                        None => return malformed(def, op, "null call operand"),
+                    }
+                }
+                inst(self.f(), S::FunctionCall, &words);
+                Ok(())
+            }
+            O::ParamLoad => {
+                let func = self.arg(def, op, 0)?;
+                let p = self.arg(def, op, 1)?;
+                let Some(&pid) = self.params.get(&(func, p)) else {
+                    return malformed(def, op, "parameter of another function");
+                };
+                self.set_map(def, pid);
+                Ok(())
+            }
+            O::InputLoad | O::OutputLoad => {
+                let dcl = self.arg(def, op, 0)?;
+                let Some(vi) = self.vars.get(&dcl).copied() else {
+                    return malformed(def, op, "not an I/O declaration");
+                };
+                let c0 = self.const_u32(0);
+                let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
+                    &[c0]
+                } else {
+                    &[]
+                };
+                let ty = vi.ty;
+                if let IoWrap::SubBase(bvar) = vi.wrap {
+                    let u = self.u32_ty();
+                    let raw = self.id();
+                    self.load_via(
+                        def,
+                        op,
+                        vi.var,
+                        vi.sc,
+                        &ty,
+                        prefix,
+                        op.arg(1),
+                        &op.ty,
+                        false,
+                        raw,
+                    )?;
+                    let base = self.un(S::Load, u, &[bvar]);
+                    let t = self.val_ty(def, op)?;
+                    self.emit_to(S::ISub, t, id, &[raw, base]);
+                    return Ok(());
+                }
+                self.load_via(
+                    def,
+                    op,
+                    vi.var,
+                    vi.sc,
+                    &ty,
+                    prefix,
+                    op.arg(1),
+                    &op.ty,
+                    false,
+                    id,
+                )
+            }
+            O::OutputStore => {
+                let dcl = self.arg(def, op, 0)?;
+                let Some(vi) = self.vars.get(&dcl).copied() else {
+                    return malformed(def, op, "not an output declaration");
+                };
+                let c0 = self.const_u32(0);
+                let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
+                    &[c0]
+                } else {
+                    &[]
+                };
+                let value = self.arg(def, op, 2)?;
+                let ty = vi.ty;
+                self.store_via(def, op, vi.var, vi.sc, &ty, prefix, op.arg(1), value, false)
+            }
+            O::LdsLoad | O::ScratchLoad => {
+                let dcl = self.arg(def, op, 0)?;
+                let Some(vi) = self.vars.get(&dcl).copied() else {
+                    return malformed(def, op, "not a variable");
+                };
+                let ty = vi.ty;
+                self.load_via(
+                    def,
+                    op,
+                    vi.var,
+                    vi.sc,
+                    &ty,
+                    &[],
+                    op.arg(1),
+                    &op.ty,
+                    false,
+                    id,
+                )
+            }
+            O::LdsStore | O::ScratchStore => {
+                let dcl = self.arg(def, op, 0)?;
+                let Some(vi) = self.vars.get(&dcl).copied() else {
+                    return malformed(def, op, "not a variable");
+                };
+                let value = self.arg(def, op, 2)?;
+                let ty = vi.ty;
+                self.store_via(def, op, vi.var, vi.sc, &ty, &[], op.arg(1), value, false)
+            }
+            O::ConstantLoad => {
+                let c = self.arg(def, op, 0)?;
+                let Some(cop) = self.op_of(c) else {
+                    return malformed(def, op, "constant missing");
+                };
+                let var = match self.const_vars.get(&c) {
+                    Some(v) => *v,
+                    None => {
+                        let Some(t) = self.ty(&cop.ty, false) else {
+                            return unsupported(def, op, "constant type");
+                        };
+                        let p = self.ptr(SC::Private, t);
+                        let var = self.id();
+                        let init = self.v(c);
+                        self.global_var(p, SC::Private, var, Some(init));
+                        self.const_vars.insert(c, var);
+                        var
+                    }
+                };
+                let ty = cop.ty;
+                self.load_via(
+                    def,
+                    op,
+                    var,
+                    SC::Private,
+                    &ty,
+                    &[],
+                    op.arg(1),
+                    &op.ty,
+                    false,
+                    id,
+                )
+            }
+            O::DescriptorLoad => self.descriptor_load(def, op),
+            O::BufferLoad => self.buffer_load(def, op),
+            O::BufferStore => self.buffer_store(def, op),
+            O::BufferQuerySize => {
+                let d = self.desc_of(def, op, 0)?;
+                let u = self.u32_ty();
+                match d.res.kind {
+                    ResKind::Ssbo => {
+                        inst(self.f(), S::ArrayLength, &[u, id, d.ptr, 0]);
+                    }
+                    ResKind::TexelBuffer => {
+                        self.cap(Capability::ImageQuery);
+                        self.emit_to(S::ImageQuerySize, u, id, &[d.value]);
+                    }
+                    _ => return unsupported(def, op, "size query on this descriptor"),
+                }
+                Ok(())
+            }
+            O::BufferAtomic | O::LdsAtomic | O::ImageAtomic | O::CounterAtomic => {
+                self.atomic(def, op)
+            }
+            O::ImageLoad
+            | O::ImageStore
+            | O::ImageSample
+            | O::ImageGather
+            | O::ImageComputeLod
+            | O::ImageQuerySize
+            | O::ImageQueryMips
+            | O::ImageQuerySamples => self.image(def, op),
+            O::CheckSparseAccess => {
+                self.cap(Capability::SparseResidency);
+                let t = self.val_ty(def, op)?;
+                let a = self.v(self.arg(def, op, 0)?);
+                self.emit_to(S::ImageSparseTexelsResident, t, id, &[a]);
+                Ok(())
+            }
+            O::Barrier => {
+                let exec = Scope::from_literal(self.lit(def, op, 0)?);
+                let mem = Scope::from_literal(self.lit(def, op, 1)?);
+                let mask = MemoryTypeMask(self.lit(def, op, 2)? as u32);
+                let mut sem = 0u32;
+                if mask.contains(MemoryTypeMask::Lds) {
+                    sem |= 0x100;
+                }
+                if mask.contains(MemoryTypeMask::UavBuffer) {
+                    sem |= 0x40;
+                }
+                if mask.contains(MemoryTypeMask::UavImage) {
+                    sem |= 0x800;
+                }
+                if sem != 0 {
+                    sem |= 0x8 | 0x2000 | 0x4000;
+                }
+                let scope = |s: Option<Scope>| match s {
+                    Some(Scope::Thread) | None => spirv::Scope::Invocation,
+                    Some(Scope::Quad) | Some(Scope::Subgroup) => spirv::Scope::Subgroup,
+                    Some(Scope::Workgroup) => spirv::Scope::Workgroup,
+                    Some(Scope::Global) => spirv::Scope::QueueFamily,
+                };
+                let ms = self.const_u32(scope(mem) as u32);
+                let ss = self.const_u32(sem);
+                if exec.is_some_and(|s| s != Scope::Thread) {
+                    let es = self.const_u32(scope(exec) as u32);
+                    inst(self.f(), S::ControlBarrier, &[es, ms, ss]);
+                } else if sem != 0 {
+                    inst(self.f(), S::MemoryBarrier, &[ms, ss]);
+                }
+                Ok(())
+            }
+            O::EmitVertex | O::EmitPrimitive => {
+                let stream = self.lit(def, op, 0)? as u32;
+                let vertex = op.opcode == O::EmitVertex;
+                if self.multi_stream {
+                    let c = self.const_u32(stream);
+                    let o = if vertex {
+                        S::EmitStreamVertex
+                    } else {
+                        S::EndStreamPrimitive
+                    };
+                    inst(self.f(), o, &[c]);
+                } else {
+                    inst(
+                        self.f(),
+                        if vertex {
+                            S::EmitVertex
+                        } else {
+                            S::EndPrimitive
+                        },
+                        &[],
+                    );
+                }
+                Ok(())
+            }
+            O::Demote => {
+                self.cap(Capability::DemoteToHelperInvocation);
+                inst(self.f(), S::DemoteToHelperInvocation, &[]);
+                Ok(())
+            }
+            O::InterpolateAtCentroid | O::InterpolateAtSample | O::InterpolateAtOffset => {
+                self.cap(Capability::InterpolationFunction);
+                let dcl = self.arg(def, op, 0)?;
+                let Some(vi) = self.vars.get(&dcl).copied() else {
+                    return malformed(def, op, "not an input");
+                };
+                let ix = self.indices(def, op, op.arg(1))?;
+                let ty = vi.ty;
+                let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, &ty, &[], &ix, false)?;
+                if pt != op.ty {
+                    return unsupported(def, op, "interpolating a partial vector");
+                }
+                let t = self.val_ty(def, op)?;
+                match op.opcode {
+                    O::InterpolateAtCentroid => {
+                        self.ext_to(GLOp::InterpolateAtCentroid, t, id, &[ptr])
+                    }
+                    O::InterpolateAtSample => {
+                        let s = self.v(self.arg(def, op, 2)?);
+                        self.ext_to(GLOp::InterpolateAtSample, t, id, &[ptr, s])
+                    }
+                    _ => {
+                        let s = self.v(self.arg(def, op, 2)?);
+                        self.ext_to(GLOp::InterpolateAtOffset, t, id, &[ptr, s])
+                    }
+                }
+                Ok(())
+            }
+            O::DerivX | O::DerivY => {
+                let t = self.val_ty(def, op)?;
+                let a = self.v(self.arg(def, op, 0)?);
+                let mode = DerivativeMode::from_literal(self.lit(def, op, 0)?);
+                let x = op.opcode == O::DerivX;
+                let o = match mode {
+                    Some(DerivativeMode::Coarse) => {
+                        self.cap(Capability::DerivativeControl);
+                        if x {
+                            S::DPdxCoarse
+                        } else {
+                            S::DPdyCoarse
+                        }
+                    }
+                    Some(DerivativeMode::Fine) => {
+                        self.cap(Capability::DerivativeControl);
+                        if x {
+                            S::DPdxFine
+                        } else {
+                            S::DPdyFine
+                        }
+                    }
+                    _ => {
+                        if x {
+                            S::DPdx
+                        } else {
+                            S::DPdy
+                        }
+                    }
+                };
+                self.emit_to(o, t, id, &[a]);
+                Ok(())
+            }
+            O::RovScopedLockBegin | O::RovScopedLockEnd => {
+                self.cap(Capability::FragmentShaderPixelInterlockEXT);
+                self.exts.insert("SPV_EXT_fragment_shader_interlock");
+                if op.opcode == O::RovScopedLockBegin {
+                    let m = match op.lit(1).and_then(dxspv_ir::RovScope::from_literal) {
+                        Some(dxspv_ir::RovScope::Sample) => {
+                            self.cap(Capability::FragmentShaderSampleInterlockEXT);
+                            spirv::ExecutionMode::SampleInterlockOrderedEXT
+                        }
+                        _ => spirv::ExecutionMode::PixelInterlockOrderedEXT,
+                    };
+                    if !self.modes.iter().any(|x| x.0 == m as u32) {
+                        self.modes.push((m as u32, [0; 3], 0));
+                    }
+                    inst(self.f(), S::BeginInvocationInterlockEXT, &[]);
+                } else {
+                    inst(self.f(), S::EndInvocationInterlockEXT, &[]);
+                }
+                Ok(())
+            }
+            _ => self.alu(def, op),
+        }
+    }
+
+    fn desc_of(&self, def: SsaDef, op: &Op, i: usize) -> R<DescInfo> {
+        let d = self.arg(def, op, i)?;
+        match self.desc.get(&d) {
+            Some(x) => Ok(*x),
+            None => malformed(def, op, "descriptor operand is not a DescriptorLoad"),
+        }
+    }
+
+    fn descriptor_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(res) = self.res.get(&dcl).copied() else {
+            return malformed(def, op, "not a resource declaration");
+        };
+        let nonuniform = op.flags.contains(OpFlags::NON_UNIFORM);
+        let sc = match res.kind {
+            ResKind::Cbv => SC::Uniform,
+            ResKind::Ssbo | ResKind::Counter => SC::StorageBuffer,
+            _ => SC::UniformConstant,
+        };
+        let ptr = if res.count == 1 {
+            res.var
+        } else {
+            let idx = self.v(self.arg(def, op, 1)?);
+            let pt = self.ptr(sc, res.elem_ty);
+            let p = self.un(S::AccessChain, pt, &[res.var, idx]);
+            if nonuniform {
+                self.cap(Capability::ShaderNonUniform);
+                self.decorate(p, Decoration::NonUniform, &[]);
+            }
+            p
+        };
+        let value = match res.kind {
+            ResKind::Image(_) | ResKind::TexelBuffer | ResKind::Sampler => {
+                let v = self.un(S::Load, res.elem_ty, &[ptr]);
+                if nonuniform {
+                    self.cap(Capability::ShaderNonUniform);
+                    self.decorate(v, Decoration::NonUniform, &[]);
+                }
+                v
+            }
+            _ => 0,
+        };
+        self.set_map(def, if value != 0 { value } else { ptr });
+        self.desc.insert(
+            def,
+            DescInfo {
+                res,
+                ptr,
+                value,
+                nonuniform,
+            },
+        );
+        Ok(())
+    }
+
+    fn buffer_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let d = self.desc_of(def, op, 0)?;
+        let id = def.id();
+        match d.res.kind {
+            ResKind::Cbv | ResKind::Ssbo => {
+                let sc = if d.res.kind == ResKind::Cbv {
+                    SC::Uniform
+                } else {
+                    SC::StorageBuffer
+                };
+                if op.flags.contains(OpFlags::SPARSE_FEEDBACK) {
+                    return unsupported(def, op, "sparse feedback on a raw buffer");
+                }
+                let c0 = self.const_u32(0);
+                let data = d.res.data;
+                self.load_via(
+                    def,
+                    op,
+                    d.ptr,
+                    sc,
+                    &data,
+                    &[c0],
+                    op.arg(1),
+                    &op.ty,
+                    true,
+                    id,
+                )
+            }
+            ResKind::TexelBuffer => {
+                let addr = self.v(self.arg(def, op, 1)?);
+                self.texel_read(def, op, d, addr, 0, None)
+            }
+            _ => unsupported(def, op, "buffer load from this descriptor"),
+        }
+    }
+
+    /// `OpImageFetch`/`OpImageRead` (sparse variants included) of `coord`.
+    fn texel_read(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        d: DescInfo,
+        coord: u32,
+        mask: u32,
+        extra: Option<&[u32]>,
+    ) -> R<()> {
+        let id = def.id();
+        let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
+        let want = self.val_ty(def, op)?;
+        let texel = if sparse {
+            self.cap(Capability::SparseResidency);
+            match op.ty.members().get(1) {
+                Some(m) => *m,
+                None => return malformed(def, op, "sparse result is not a struct"),
+            }
+        } else {
+            match op.ty.as_basic() {
+                Some(b) => b,
+                None => return malformed(def, op, "texel type"),
+            }
+        };
+        let Some(st) = d.res.data.base_type() else {
+            return malformed(def, op, "resource texel type");
+        };
+        let v4 = BasicType::vector(st, 4);
+        let Some(v4t) = self.basic_ty(v4) else {
+            return unsupported(def, op, "texel type");
+        };
+        let mut mask = mask;
+        if d.res.uav {
+            self.cap(Capability::StorageImageReadWithoutFormat);
+            mask |= 0x400;
+        }
+        let o = match (d.res.uav, sparse) {
+            (false, false) => S::ImageFetch,
+            (false, true) => S::ImageSparseFetch,
+            (true, false) => S::ImageRead,
+            (true, true) => S::ImageSparseRead,
+        };
+        let rt = if sparse {
+            let u = self.u32_ty();
+            self.ty_key(TyKey::Struct(vec![u, v4t], L_NONE))
+        } else {
+            v4t
+        };
+        let raw = self.id();
+        {
+            let f = &mut self.s.functions;
+            let s = begin(f, o);
+            f.extend_from_slice(&[rt, raw, d.value, coord]);
+            if mask != 0 {
+                f.push(mask);
+                f.extend_from_slice(extra.unwrap_or(&[]));
+            }
+            end(f, s);
+        }
+        if d.nonuniform {
+            self.decorate(raw, Decoration::NonUniform, &[]);
+        }
+        // Adapt to the requested texel vector.
+        let n = texel.vec_size() as u32;
+        let Some(tt) = self.basic_ty(texel) else {
+            return unsupported(def, op, "texel type");
+        };
+        let adapt = |e: &mut Self, v: u32| -> u32 {
+            let sub = if n == 4 {
+                v
+            } else {
+                let Some(t) = e.basic_ty(v4.with_vec_size(n as u8)) else {
+                    return v;
+                };
+                if n == 1 {
+                    e.un(S::CompositeExtract, t, &[v, 0])
+                } else {
+                    let args = [v, v, 0, 1, 2];
+                    e.un(S::VectorShuffle, t, &args[..2 + n as usize])
+                }
+            };
+            if texel.base() != st {
+                e.un(S::Bitcast, tt, &[sub])
+            } else {
+                sub
+            }
+        };
+        if sparse {
+            let u = self.u32_ty();
+            let code = self.un(S::CompositeExtract, u, &[raw, 0]);
+            let val = self.un(S::CompositeExtract, v4t, &[raw, 1]);
+            let val = adapt(self, val);
+            self.emit_to(S::CompositeConstruct, want, id, &[code, val]);
+        } else {
+            let val = adapt(self, raw);
+            inst(self.f(), S::CopyObject, &[want, id, val]);
+        }
+        Ok(())
+    }
+
+    fn buffer_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let d = self.desc_of(def, op, 0)?;
+        let value = self.arg(def, op, 2)?;
+        match d.res.kind {
+            ResKind::Ssbo => {
+                let c0 = self.const_u32(0);
+                let data = d.res.data;
+                self.store_via(
+                    def,
+                    op,
+                    d.ptr,
+                    SC::StorageBuffer,
+                    &data,
+                    &[c0],
+                    op.arg(1),
+                    value,
+                    true,
+                )
+            }
+            ResKind::TexelBuffer => {
+                let coord = self.v(self.arg(def, op, 1)?);
+                self.texel_write(def, op, d, coord, value)
+            }
+            _ => unsupported(def, op, "buffer store to this descriptor"),
+        }
+    }
+
+    fn texel_write(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        d: DescInfo,
+        coord: u32,
+        value: SsaDef,
+    ) -> R<()> {
+        self.cap(Capability::StorageImageWriteWithoutFormat);
+        let Some(vop) = self.op_of(value) else {
+            return malformed(def, op, "value missing");
+        };
+        let (Some(vb), Some(st)) = (vop.ty.as_basic(), d.res.data.base_type()) else {
+            return malformed(def, op, "texel type");
+        };
+        let mut v = self.v(value);
+        if vb.base() != st {
+            let Some(t) = self.basic_ty(vb.with_base(st)) else {
+                return unsupported(def, op, "texel type");
+            };
+            v = self.un(S::Bitcast, t, &[v]);
+        }
+        if vb.vec_size() != 4 {
+            let Some(t) = self.basic_ty(BasicType::vector(st, 4)) else {
+                return unsupported(def, op, "texel type");
+            };
+            let n = vb.vec_size() as u32;
+            if n == 1 {
+                v = self.un(S::CompositeConstruct, t, &[v, v, v, v]);
+            } else {
+                let args = [
+                    v,
+                    v,
+                    0,
+                    1,
+                    if n > 2 { 2 } else { 0 },
+                    if n > 3 { 3 } else { 0 },
+                ];
+                v = self.un(S::VectorShuffle, t, &args);
+            }
+        }
+        inst(self.f(), S::ImageWrite, &[d.value, coord, v, 0x400]);
+        Ok(())
+    }
+
+    /// Joins `coord` and `layer` into one coordinate vector.
+    fn coord_with_layer(&mut self, def: SsaDef, op: &Op, ci: usize, li: usize) -> R<u32> {
+        let c = self.arg(def, op, ci)?;
+        let cv = self.v(c);
+        let Some(layer) = op.arg(li) else {
+            return Ok(cv);
+        };
+        let Some(cb) = self.op_of(c).and_then(|o| o.ty.as_basic()) else {
+            return malformed(def, op, "coordinate type");
+        };
+        let lv = self.v(layer);
+        let n = cb.vec_size();
+        let Some(t) = self.basic_ty(cb.with_vec_size(n + 1)) else {
+            return unsupported(def, op, "coordinate type");
+        };
+        Ok(self.un(S::CompositeConstruct, t, &[cv, lv]))
+    }
+
+    fn image(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        use OpCode as O;
+        let id = def.id();
+        let d = self.desc_of(def, op, 0)?;
+        let ResKind::Image(kind) = d.res.kind else {
+            if matches!(op.opcode, O::ImageQuerySize) && d.res.kind == ResKind::TexelBuffer {
+                return unsupported(def, op, "image query on a buffer");
+            }
+            return unsupported(def, op, "image op on a non-image descriptor");
+        };
+        match op.opcode {
+            O::ImageLoad => {
+                let coord = self.coord_with_layer(def, op, 3, 2)?;
+                let mut mask = 0u32;
+                let mut extra = [0u32; 3];
+                let mut n = 0;
+                if let Some(mip) = op.arg(1) {
+                    if !kind.is_multisampled() && !d.res.uav {
+                        mask |= 0x2;
+                        extra[n] = self.v(mip);
+                        n += 1;
+                    }
+                }
+                if let Some(off) = op.arg(5) {
+                    let is_const = self.op_of(off).is_some_and(|o| o.opcode == O::Constant);
+                    if is_const {
+                        mask |= 0x8;
+                    } else {
+                        self.cap(Capability::ImageGatherExtended);
+                        mask |= 0x10;
+                    }
+                    extra[n] = self.v(off);
+                    n += 1;
+                }
+                if let Some(s) = op.arg(4) {
+                    if kind.is_multisampled() {
+                        mask |= 0x40;
+                        extra[n] = self.v(s);
+                        n += 1;
+                    }
+                }
+                self.texel_read(def, op, d, coord, mask, Some(&extra[..n]))
+            }
+            O::ImageStore => {
+                let coord = self.coord_with_layer(def, op, 2, 1)?;
+                let value = self.arg(def, op, 3)?;
+                self.texel_write(def, op, d, coord, value)
+            }
+            O::ImageQueryMips => {
+                self.cap(Capability::ImageQuery);
+                let t = self.val_ty(def, op)?;
+                self.emit_to(S::ImageQueryLevels, t, id, &[d.value]);
+                Ok(())
+            }
+            O::ImageQuerySamples => {
+                self.cap(Capability::ImageQuery);
+                let t = self.val_ty(def, op)?;
+                self.emit_to(S::ImageQuerySamples, t, id, &[d.value]);
+                Ok(())
+            }
+            O::ImageQuerySize => {
+                self.cap(Capability::ImageQuery);
+                let t = self.val_ty(def, op)?;
+                let (Some(sz), Some(_)) = (op.ty.members().first(), op.ty.members().get(1)) else {
+                    return malformed(def, op, "size query result is not a struct");
+                };
+                let n = sz.vec_size() as u32;
+                let layered = kind.is_layered();
+                let total = n + layered as u32;
+                let Some(qt) = self.basic_ty(sz.with_vec_size(total as u8)) else {
+                    return unsupported(def, op, "size type");
+                };
+                let q = if !kind.is_multisampled() && !d.res.uav {
+                    let mip = match op.arg(1) {
+                        Some(m) => self.v(m),
+                        None => self.const_u32(0),
+                    };
+                    self.un(S::ImageQuerySizeLod, qt, &[d.value, mip])
+                } else {
+                    self.un(S::ImageQuerySize, qt, &[d.value])
+                };
+                let Some(st) = self.basic_ty(*sz) else {
+                    return unsupported(def, op, "size type");
+                };
+                let size = if !layered {
+                    q
+                } else if n == 1 {
+                    self.un(S::CompositeExtract, st, &[q, 0])
+                } else {
+                    let args = [q, q, 0, 1];
+                    self.un(S::VectorShuffle, st, &args[..2 + n as usize])
+                };
+                let u = self.u32_ty();
+                let layers = if layered {
+                    self.un(S::CompositeExtract, u, &[q, n])
+                } else {
+                    self.const_u32(1)
+                };
+                self.emit_to(S::CompositeConstruct, t, id, &[size, layers]);
+                Ok(())
+            }
+            O::ImageSample | O::ImageGather | O::ImageComputeLod => {
+                let sd = self.desc_of(def, op, 1)?;
+                let sit = self.ty_key(TyKey::SampledImage(d.res.elem_ty));
+                let si = self.un(S::SampledImage, sit, &[d.value, sd.value]);
+                if d.nonuniform || sd.nonuniform {
+                    self.decorate(si, Decoration::NonUniform, &[]);
+                }
+                if op.opcode == O::ImageComputeLod {
+                    self.cap(Capability::ImageQuery);
+                    let t = self.val_ty(def, op)?;
+                    let c = self.v(self.arg(def, op, 2)?);
+                    self.emit_to(S::ImageQueryLod, t, id, &[si, c]);
+                    return Ok(());
+                }
+                let coord = self.coord_with_layer(def, op, 3, 2)?;
+                let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
+                let is_sample = op.opcode == O::ImageSample;
+                let dref = if is_sample { op.arg(10) } else { op.arg(5) };
+                let mut mask = 0u32;
+                let mut extra = [0u32; 6];
+                let mut n = 0;
+                let mut explicit = false;
+                if is_sample {
+                    if let Some(b) = op.arg(6) {
+                        if self.stage == ShaderStage::Pixel {
+                            mask |= 0x1;
+                            extra[n] = self.v(b);
+                            n += 1;
+                        }
+                    }
+                    if let Some(l) = op.arg(5) {
+                        mask |= 0x2;
+                        extra[n] = self.v(l);
+                        n += 1;
+                        explicit = true;
+                    } else if let (Some(dx), Some(dy)) = (op.arg(8), op.arg(9)) {
+                        mask |= 0x4;
+                        extra[n] = self.v(dx);
+                        extra[n + 1] = self.v(dy);
+                        n += 2;
+                        explicit = true;
+                    } else if self.stage != ShaderStage::Pixel {
+                        mask |= 0x2;
+                        extra[n] = self.const_scalar(ScalarType::F32, 0);
+                        n += 1;
+                        explicit = true;
+                    }
+                }
+                let off = op.arg(4);
+                if let Some(off) = off {
+                    let is_const = self.op_of(off).is_some_and(|o| o.opcode == O::Constant);
+                    if is_const {
+                        mask |= 0x8;
+                    } else {
+                        self.cap(Capability::ImageGatherExtended);
+                        mask |= 0x10;
+                    }
+                    extra[n] = self.v(off);
+                    n += 1;
+                }
+                if is_sample {
+                    if let Some(c) = op.arg(7) {
+                        self.cap(Capability::MinLod);
+                        mask |= 0x80;
+                        extra[n] = self.v(c);
+                        n += 1;
+                    }
+                }
+                if explicit {
+                    // Bias is only valid with implicit LOD.
+                    if mask & 0x1 != 0 {
+                        return unsupported(def, op, "LOD bias with explicit LOD");
+                    }
+                }
+                let o = match (is_sample, dref.is_some(), explicit, sparse) {
+                    (true, false, false, false) => S::ImageSampleImplicitLod,
+                    (true, false, true, false) => S::ImageSampleExplicitLod,
+                    (true, true, false, false) => S::ImageSampleDrefImplicitLod,
+                    (true, true, true, false) => S::ImageSampleDrefExplicitLod,
+                    (true, false, false, true) => S::ImageSparseSampleImplicitLod,
+                    (true, false, true, true) => S::ImageSparseSampleExplicitLod,
+                    (true, true, false, true) => S::ImageSparseSampleDrefImplicitLod,
+                    (true, true, true, true) => S::ImageSparseSampleDrefExplicitLod,
+                    (false, false, _, false) => S::ImageGather,
+                    (false, true, _, false) => S::ImageDrefGather,
+                    (false, false, _, true) => S::ImageSparseGather,
+                    (false, true, _, true) => S::ImageSparseDrefGather,
+                };
+                if sparse {
+                    self.cap(Capability::SparseResidency);
+                }
+                let t = self.val_ty(def, op)?;
+                let f = &mut self.s.functions;
+                let s = begin(f, o);
+                f.extend_from_slice(&[t, id, si, coord]);
+                let dv = dref.map(|x| self.v(x));
+                let comp = if !is_sample && dv.is_none() {
+                    let c = op.lit(0).unwrap_or(0) as u32;
+                    Some(self.const_u32(c))
+                } else {
+                    None
+                };
+                let f = &mut self.s.functions;
+                if let Some(dv) = dv {
+                    f.push(dv);
+                }
+                if let Some(c) = comp {
+                    f.push(c);
+                }
+                if mask != 0 {
+                    f.push(mask);
+                    f.extend_from_slice(&extra[..n]);
+                }
+                end(f, s);
+                Ok(())
+            }
+            _ => unsupported(def, op, "image op"),
+        }
+    }
+
+    fn atomic(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        use OpCode as O;
+        let id = def.id();
+        let aop_lit = op.literals().first().map(|l| l.0).unwrap_or(u64::MAX);
+        let Some(aop) = AtomicOp::from_literal(aop_lit) else {
+            return malformed(def, op, "bad atomic op");
+        };
+        // Pointer, scope and the operand SSA index.
+        let (ptr, scope, operand_idx, elem) = match op.opcode {
+            O::LdsAtomic => {
+                let dcl = self.arg(def, op, 0)?;
+                let Some(vi) = self.vars.get(&dcl).copied() else {
+                    return malformed(def, op, "not an LDS declaration");
+                };
+                let ix = self.indices(def, op, op.arg(1))?;
+                let ty = vi.ty;
+                let (p, t) = self.chain(def, op, vi.var, vi.sc, &ty, &[], &ix, false)?;
+                (p, spirv::Scope::Workgroup, 2, t)
+            }
+            O::BufferAtomic => {
+                let d = self.desc_of(def, op, 0)?;
+                match d.res.kind {
+                    ResKind::Ssbo => {
+                        let ix = self.indices(def, op, op.arg(1))?;
+                        let c0 = self.const_u32(0);
+                        let data = d.res.data;
+                        let (p, t) =
+                            self.chain(def, op, d.ptr, SC::StorageBuffer, &data, &[c0], &ix, true)?;
+                        (p, spirv::Scope::QueueFamily, 2, t)
+                    }
+                    ResKind::TexelBuffer => {
+                        let Some(st) = d.res.data.base_type() else {
+                            return malformed(def, op, "texel type");
+                        };
+                        let Some(stt) = self.scalar_ty(st) else {
+                            return unsupported(def, op, "texel type");
+                        };
+                        let pt = self.ptr(SC::Image, stt);
+                        let coord = self.v(self.arg(def, op, 1)?);
+                        let zero = self.const_u32(0);
+                        let p = self.un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
+                        (p, spirv::Scope::QueueFamily, 2, Type::scalar(st))
+                    }
+                    _ => return unsupported(def, op, "atomic on this descriptor"),
+                }
+            }
+            O::ImageAtomic => {
+                let d = self.desc_of(def, op, 0)?;
+                let Some(st) = d.res.data.base_type() else {
+                    return malformed(def, op, "texel type");
+                };
+                let Some(stt) = self.scalar_ty(st) else {
+                    return unsupported(def, op, "texel type");
+                };
+                let pt = self.ptr(SC::Image, stt);
+                let coord = self.coord_with_layer(def, op, 2, 1)?;
+                let zero = self.const_u32(0);
+                let p = self.un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
+                (p, spirv::Scope::QueueFamily, 3, Type::scalar(st))
+            }
+            _ => {
+                let d = self.desc_of(def, op, 0)?;
+                let u = self.u32_ty();
+                let pt = self.ptr(SC::StorageBuffer, u);
+                let c0 = self.const_u32(0);
+                let p = self.un(S::AccessChain, pt, &[d.ptr, c0]);
+                (
+                    p,
+                    spirv::Scope::QueueFamily,
+                    usize::MAX,
+                    Type::scalar(ScalarType::U32),
+                )
+            }
+        };
+        let Some(et) = self.ty(&elem, false) else {
+            return unsupported(def, op, "atomic type");
+        };
+        if elem.base_type().is_some_and(|t| scalar_bits(t) == 64) {
+            self.cap(Capability::Int64Atomics);
+        }
+        let sc = self.const_u32(scope as u32);
+        let sem = self.const_u32(0);
+        let operand = if operand_idx == usize::MAX {
+            None
+        } else {
+            op.arg(operand_idx)
+        };
+        let opv = operand.map(|o| self.v(o));
+        let res = if op.ty.members().is_empty() {
+            self.id()
+        } else {
+            id
+        };
+        let one = |e: &mut Self| e.const_scalar(elem.base_type().unwrap_or(ScalarType::U32), 1);
+        let need = |e: &Self| -> R<u32> {
+            match opv {
+                Some(v) => Ok(v),
+                None => {
+                    let _ = e;
+                    malformed(def, op, "atomic operand missing")
+                }
+            }
+        };
+        match aop {
+            AtomicOp::Load => self.emit_to(S::AtomicLoad, et, res, &[ptr, sc, sem]),
+            AtomicOp::Store => {
+                let v = need(self)?;
+                inst(self.f(), S::AtomicStore, &[ptr, sc, sem, v]);
+            }
+            AtomicOp::CompareExchange => {
+                let v = need(self)?;
+                let cmp = self.un(S::CompositeExtract, et, &[v, 0]);
+                let new = self.un(S::CompositeExtract, et, &[v, 1]);
+                self.emit_to(
+                    S::AtomicCompareExchange,
+                    et,
+                    res,
+                    &[ptr, sc, sem, sem, new, cmp],
+                );
+            }
+            AtomicOp::Inc | AtomicOp::Dec => {
+                let o = if aop == AtomicOp::Inc {
+                    S::AtomicIIncrement
+                } else {
+                    S::AtomicIDecrement
+                };
+                let _ = one;
+                self.emit_to(o, et, res, &[ptr, sc, sem]);
+            }
+            _ => {
+                let o = match aop {
+                    AtomicOp::Exchange => S::AtomicExchange,
+                    AtomicOp::Add => S::AtomicIAdd,
+                    AtomicOp::Sub => S::AtomicISub,
+                    AtomicOp::SMin => S::AtomicSMin,
+                    AtomicOp::SMax => S::AtomicSMax,
+                    AtomicOp::UMin => S::AtomicUMin,
+                    AtomicOp::UMax => S::AtomicUMax,
+                    AtomicOp::And => S::AtomicAnd,
+                    AtomicOp::Or => S::AtomicOr,
+                    _ => S::AtomicXor,
+                };
+                let v = need(self)?;
+                self.emit_to(o, et, res, &[ptr, sc, sem, v]);
+            }
+        }
+        Ok(())
+    }
+
+    fn alu(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        use OpCode as O;
+        let id = def.id();
+        let t = self.val_ty(def, op)?;
+        let mut a = [0u32; 4];
+        let refs = op.ref_count().min(4);
+        for (i, slot) in a.iter_mut().enumerate().take(refs) {
+            if let Some(x) = op.arg(i) {
+                *slot = self.v(x);
+            }
+        }
+        let rb = op
+            .ty
+            .as_basic()
+            .unwrap_or(BasicType::scalar(ScalarType::U32));
+        let arg_basic = |e: &Self, i: usize| -> Option<BasicType> {
+            op.arg(i)
+                .and_then(|x| e.op_of(x))
+                .and_then(|o| o.ty.as_basic())
+        };
+        if op.flags.contains(OpFlags::PRECISE) && rb.base().is_float() {
+            self.decorate(id, Decoration::NoContraction, &[]);
+        }
+        let simple = |o: S, n: usize, e: &mut Self| {
+            e.emit_to(o, t, id, &a[..n]);
+            Ok(())
+        };
+        let gl = |g: GLOp, n: usize, e: &mut Self| {
+            e.ext_to(g, t, id, &a[..n]);
+            Ok(())
+        };
+        match op.opcode {
+            O::FAbs => gl(GLOp::FAbs, 1, self),
+            O::FNeg => simple(S::FNegate, 1, self),
+            O::FAdd => simple(S::FAdd, 2, self),
+            O::FSub => simple(S::FSub, 2, self),
+            O::FMul => simple(S::FMul, 2, self),
+            O::FDiv => simple(S::FDiv, 2, self),
+            O::FMad => {
+                if op.flags.contains(OpFlags::PRECISE) {
+                    let m = self.un(S::FMul, t, &a[..2]);
+                    self.decorate(m, Decoration::NoContraction, &[]);
+                    self.emit_to(S::FAdd, t, id, &[m, a[2]]);
+                    Ok(())
+                } else {
+                    gl(GLOp::Fma, 3, self)
+                }
+            }
+            O::FRcp => {
+                let one = match rb.base() {
+                    ScalarType::F64 => 1.0f64.to_bits(),
+                    ScalarType::F16 => 0x3c00,
+                    _ => 1.0f32.to_bits() as u64,
+                };
+                let c = self.const_splat(rb, one);
+                self.emit_to(S::FDiv, t, id, &[c, a[0]]);
+                Ok(())
+            }
+            O::FSqrt => gl(GLOp::Sqrt, 1, self),
+            O::FRsq => gl(GLOp::InverseSqrt, 1, self),
+            O::FExp2 => gl(GLOp::Exp2, 1, self),
+            O::FLog2 => gl(GLOp::Log2, 1, self),
+            O::FFract => gl(GLOp::Fract, 1, self),
+            O::FRound => {
+                let g = match RoundMode::from_literal(self.lit(def, op, 0)?) {
+                    Some(RoundMode::Zero) => GLOp::Trunc,
+                    Some(RoundMode::NegativeInf) => GLOp::Floor,
+                    Some(RoundMode::PositiveInf) => GLOp::Ceil,
+                    _ => GLOp::RoundEven,
+                };
+                gl(g, 1, self)
+            }
+            O::FMin => gl(GLOp::NMin, 2, self),
+            O::FMax => gl(GLOp::NMax, 2, self),
+            O::FClamp => gl(GLOp::NClamp, 3, self),
+            O::FSin => gl(GLOp::Sin, 1, self),
+            O::FCos => gl(GLOp::Cos, 1, self),
+            O::FPow => gl(GLOp::Pow, 2, self),
+            O::FEq => simple(S::FOrdEqual, 2, self),
+            O::FNe => simple(S::FUnordNotEqual, 2, self),
+            O::FLt => simple(S::FOrdLessThan, 2, self),
+            O::FLe => simple(S::FOrdLessThanEqual, 2, self),
+            O::FGt => simple(S::FOrdGreaterThan, 2, self),
+            O::FGe => simple(S::FOrdGreaterThanEqual, 2, self),
+            O::FIsNan => simple(S::IsNan, 1, self),
+            O::IEq => simple(S::IEqual, 2, self),
+            O::INe => simple(S::INotEqual, 2, self),
+            O::SLt => simple(S::SLessThan, 2, self),
+            O::SLe => simple(S::SLessThanEqual, 2, self),
+            O::SGt => simple(S::SGreaterThan, 2, self),
+            O::SGe => simple(S::SGreaterThanEqual, 2, self),
+            O::ULt => simple(S::ULessThan, 2, self),
+            O::ULe => simple(S::ULessThanEqual, 2, self),
+            O::UGt => simple(S::UGreaterThan, 2, self),
+            O::UGe => simple(S::UGreaterThanEqual, 2, self),
+            O::BAnd => simple(S::LogicalAnd, 2, self),
+            O::BOr => simple(S::LogicalOr, 2, self),
+            O::BEq => simple(S::LogicalEqual, 2, self),
+            O::BNe => simple(S::LogicalNotEqual, 2, self),
+            O::BNot => simple(S::LogicalNot, 1, self),
+            O::Select => simple(S::Select, 3, self),
+            O::IAnd => simple(S::BitwiseAnd, 2, self),
+            O::IOr => simple(S::BitwiseOr, 2, self),
+            O::IXor => simple(S::BitwiseXor, 2, self),
+            O::INot => simple(S::Not, 1, self),
+            O::IShl | O::SShr | O::UShr => {
+                let Some(cb) = arg_basic(self, 1) else {
+                    return malformed(def, op, "shift count type");
+                };
+                let bits = scalar_bits(rb.base()) as u64;
+                let Some(ct) = self.basic_ty(cb) else {
+                    return unsupported(def, op, "shift count type");
+                };
+                let m = self.const_splat(cb, bits - 1);
+                let cnt = self.un(S::BitwiseAnd, ct, &[a[1], m]);
+                let o = match op.opcode {
+                    O::IShl => S::ShiftLeftLogical,
+                    O::SShr => S::ShiftRightArithmetic,
+                    _ => S::ShiftRightLogical,
+                };
+                self.emit_to(o, t, id, &[a[0], cnt]);
+                Ok(())
+            }
+            O::IBitInsert | O::UBitExtract | O::SBitExtract => {
+                // D3D: offset and count are masked to 5 bits; offset + count is clamped.
+                let (oi, ci) = if op.opcode == O::IBitInsert {
+                    (2, 3)
+                } else {
+                    (1, 2)
+                };
+                let Some(ob) = arg_basic(self, oi) else {
+                    return malformed(def, op, "offset type");
+                };
+                let Some(ot) = self.basic_ty(ob) else {
+                    return unsupported(def, op, "offset type");
+                };
+                let bits = scalar_bits(rb.base()) as u64;
+                let m = self.const_splat(ob, bits - 1);
+                let w = self.const_splat(ob, bits);
+                let off = self.un(S::BitwiseAnd, ot, &[a[oi], m]);
+                let cnt = self.un(S::BitwiseAnd, ot, &[a[ci], m]);
+                let room = self.un(S::ISub, ot, &[w, off]);
+                let g = self.glsl();
+                let cnt2 = self.id();
+                let umin = GLOp::UMin as u32;
+                inst(self.f(), S::ExtInst, &[ot, cnt2, g, umin, cnt, room]);
+                let (o, args): (S, [u32; 4]) = match op.opcode {
+                    O::IBitInsert => (S::BitFieldInsert, [a[0], a[1], off, cnt2]),
+                    O::UBitExtract => (S::BitFieldUExtract, [a[0], off, cnt2, 0]),
+                    _ => (S::BitFieldSExtract, [a[0], off, cnt2, 0]),
+                };
+                let n = if op.opcode == O::IBitInsert { 4 } else { 3 };
+                self.emit_to(o, t, id, &args[..n]);
+                Ok(())
+            }
+            O::IBitCount => simple(S::BitCount, 1, self),
+            O::IBitReverse => simple(S::BitReverse, 1, self),
+            O::IFindLsb => gl(GLOp::FindILsb, 1, self),
+            O::SFindMsb => gl(GLOp::FindSMsb, 1, self),
+            O::UFindMsb => gl(GLOp::FindUMsb, 1, self),
+            O::IAdd => simple(S::IAdd, 2, self),
+            O::ISub => simple(S::ISub, 2, self),
+            O::IMul => simple(S::IMul, 2, self),
+            O::UDiv | O::UMod => {
+                // D3D: division by zero yields all ones.
+                let q = self.un(
+                    if op.opcode == O::UDiv {
+                        S::UDiv
+                    } else {
+                        S::UMod
+                    },
+                    t,
+                    &a[..2],
+                );
+                let zero = self.const_splat(rb, 0);
+                let ones = self.const_splat(rb, u64::MAX);
+                let Some(bt) = self.basic_ty(rb.with_base(ScalarType::Bool)) else {
+                    return unsupported(def, op, "bool vector");
+                };
+                let z = self.un(S::IEqual, bt, &[a[1], zero]);
+                self.emit_to(S::Select, t, id, &[z, ones, q]);
+                Ok(())
+            }
+            O::IAbs => gl(GLOp::SAbs, 1, self),
+            O::INeg => simple(S::SNegate, 1, self),
+            O::SMin => gl(GLOp::SMin, 2, self),
+            O::SMax => gl(GLOp::SMax, 2, self),
+            O::SClamp => gl(GLOp::SClamp, 3, self),
+            O::UMin => gl(GLOp::UMin, 2, self),
+            O::UMax => gl(GLOp::UMax, 2, self),
+            O::UClamp => gl(GLOp::UClamp, 3, self),
+            O::IAddCarry | O::ISubBorrow | O::SMulExtended | O::UMulExtended => {
+                let Some(et) = self.scalar_ty(rb.base()) else {
+                    return unsupported(def, op, "type");
+                };
+                let st = self.ty_key(TyKey::Struct(vec![et, et], L_NONE));
+                let o = match op.opcode {
+                    O::IAddCarry => S::IAddCarry,
+                    O::ISubBorrow => S::ISubBorrow,
+                    O::SMulExtended => S::SMulExtended,
+                    _ => S::UMulExtended,
+                };
+                let r = self.un(o, st, &a[..2]);
+                let lo = self.un(S::CompositeExtract, et, &[r, 0]);
+                let hi = self.un(S::CompositeExtract, et, &[r, 1]);
+                self.emit_to(S::CompositeConstruct, t, id, &[lo, hi]);
+                Ok(())
+            }
+            O::ConvertFtoF => simple(S::FConvert, 1, self),
+            O::ConvertFtoI => {
+                let Some(sb) = arg_basic(self, 0) else {
+                    return malformed(def, op, "source type");
+                };
+                let signed = rb.base().is_signed_int();
+                let o = if signed {
+                    S::ConvertFToS
+                } else {
+                    S::ConvertFToU
+                };
+                if sb.base() == ScalarType::F32 && scalar_bits(rb.base()) == 32 {
+                    // D3D: saturate to the integer range, NaN -> 0.
+                    let (lo, hi) = if signed {
+                        ((-2147483648.0f32).to_bits(), 2147483520.0f32.to_bits())
+                    } else {
+                        (0.0f32.to_bits(), 4294967040.0f32.to_bits())
+                    };
+                    let Some(ft) = self.basic_ty(sb) else {
+                        return unsupported(def, op, "type");
+                    };
+                    let lo = self.const_splat(sb, lo as u64);
+                    let hi = self.const_splat(sb, hi as u64);
+                    let cl = self.id();
+                    self.ext_to(GLOp::NClamp, ft, cl, &[a[0], lo, hi]);
+                    if signed {
+                        let c = self.un(o, t, &[cl]);
+                        let Some(bt) = self.basic_ty(rb.with_base(ScalarType::Bool)) else {
+                            return unsupported(def, op, "bool vector");
+                        };
+                        let nan = self.un(S::IsNan, bt, &[a[0]]);
+                        let zero = self.const_splat(rb, 0);
+                        self.emit_to(S::Select, t, id, &[nan, zero, c]);
+                    } else {
+                        self.emit_to(o, t, id, &[cl]);
+                    }
+                    Ok(())
+                } else {
+                    simple(o, 1, self)
+                }
+            }
+            O::ConvertItoF => {
+                let signed = arg_basic(self, 0).is_some_and(|b| b.base().is_signed_int());
+                simple(
+                    if signed {
+                        S::ConvertSToF
+                    } else {
+                        S::ConvertUToF
+                    },
+                    1,
+                    self,
+                )
+            }
+            O::ConvertItoI => {
+                let Some(sb) = arg_basic(self, 0) else {
+                    return malformed(def, op, "source type");
+                };
+                let widen = scalar_bits(rb.base()) > scalar_bits(sb.base());
+                if widen && sb.base().is_signed_int() {
+                    let Some(st) = self.basic_ty(rb.with_base(match scalar_bits(rb.base()) {
+                        16 => ScalarType::I16,
+                        64 => ScalarType::I64,
+                        _ => ScalarType::I32,
+                    })) else {
+                        return unsupported(def, op, "type");
+                    };
+                    if st == t {
+                        return simple(S::SConvert, 1, self);
+                    }
+                    let c = self.un(S::SConvert, st, &[a[0]]);
+                    self.emit_to(S::Bitcast, t, id, &[c]);
+                    Ok(())
+                } else {
+                    let Some(ut) = self.basic_ty(rb.with_base(match scalar_bits(rb.base()) {
+                        8 => ScalarType::U8,
+                        16 => ScalarType::U16,
+                        64 => ScalarType::U64,
+                        _ => ScalarType::U32,
+                    })) else {
+                        return unsupported(def, op, "type");
+                    };
+                    if ut == t {
+                        return simple(S::UConvert, 1, self);
+                    }
+                    let c = self.un(S::UConvert, ut, &[a[0]]);
+                    self.emit_to(S::Bitcast, t, id, &[c]);
+                    Ok(())
+                }
+            }
+            O::ConvertF32toPackedF16 => gl(GLOp::PackHalf2x16, 1, self),
+            O::ConvertPackedF16toF32 => gl(GLOp::UnpackHalf2x16, 1, self),
+            O::Cast => simple(S::Bitcast, 1, self),
+            O::CompositeConstruct => {
+                let mut words = vec![t, id];
+                for r in op.refs().flatten() {
+                    words.push(self.v(r));
+                }
+                inst(self.f(), S::CompositeConstruct, &words);
+                Ok(())
+            }
+            O::CompositeExtract | O::CompositeInsert => {
+                let insert = op.opcode == O::CompositeInsert;
+                let addr = self.arg(def, op, 1)?;
+                let Some(aop) = self.op_of(addr) else {
+                    return malformed(def, op, "address missing");
+                };
+                if aop.opcode == O::Constant {
+                    let mut words = vec![t, id];
+                    if insert {
+                        words.push(a[2]);
+                    }
+                    words.push(a[0]);
+                    for l in aop.literals() {
+                        words.push(l.0 as u32);
+                    }
+                    let o = if insert {
+                        S::CompositeInsert
+                    } else {
+                        S::CompositeExtract
+                    };
+                    inst(self.f(), o, &words);
+                    Ok(())
+                } else if aop.ty.is_scalar() {
+                    if insert {
+                        self.emit_to(S::VectorInsertDynamic, t, id, &[a[0], a[2], a[1]]);
+                    } else {
+                        self.emit_to(S::VectorExtractDynamic, t, id, &[a[0], a[1]]);
+                    }
+                    Ok(())
+                } else {
+                    unsupported(def, op, "dynamic multi-level composite address")
+                }
+            }
+            O::UMsad => unsupported(def, op, "msad"),
+            _ => unsupported(def, op, "opcode"),
+        }
+    }
+
+    // ---------------------------------------------------------------- finish
+
+    fn finish(mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
+        let main = if self.stage == ShaderStage::Hull {
+            self.hull_main(entry)?
+        } else {
+            match self.entry_fns.first() {
+                Some(f) => self.v(*f),
+                None => {
+                    let op = self.b.op(entry);
+                    return malformed(entry, op, "entry point without function");
+                }
+            }
+        };
+        if self.stage == ShaderStage::Geometry {
+            use spirv::ExecutionMode as M;
+            let outs = [
+                M::OutputPoints as u32,
+                M::OutputLineStrip as u32,
+                M::OutputTriangleStrip as u32,
+            ];
+            if !self.modes.iter().any(|m| outs.contains(&m.0)) {
+                self.modes.push((M::OutputPoints as u32, [0; 3], 0));
+            }
+            if !self.modes.iter().any(|m| m.0 == M::OutputVertices as u32) {
+                self.modes.push((M::OutputVertices as u32, [1, 0, 0], 1));
+            }
+        }
+        if self.stage == ShaderStage::Pixel {
+            self.modes
+                .insert(0, (spirv::ExecutionMode::OriginUpperLeft as u32, [0; 3], 0));
+        }
+        // Header-ish sections.
+        for c in &self.caps {
+            inst(&mut self.s.capabilities, S::Capability, &[*c]);
+        }
+        for e in &self.exts {
+            let st = begin(&mut self.s.extensions, S::Extension);
+            push_str(&mut self.s.extensions, e);
+            end(&mut self.s.extensions, st);
+        }
+        inst(
+            &mut self.s.memory_model,
+            S::MemoryModel,
+            &[
+                spirv::AddressingModel::Logical as u32,
+                spirv::MemoryModel::Vulkan as u32,
+            ],
+        );
+        {
+            let ep = &mut self.s.entry_points;
+            let st = begin(ep, S::EntryPoint);
+            ep.push(model as u32);
+            ep.push(main);
+            push_str(ep, &self.opts.entry_point_name);
+            ep.extend_from_slice(&self.interface);
+            end(ep, st);
+        }
+        for (m, args, n) in &self.modes {
+            let em = &mut self.s.exec_modes;
+            let st = begin(em, S::ExecutionMode);
+            em.push(main);
+            em.push(*m);
+            em.extend_from_slice(&args[..*n]);
+            end(em, st);
+        }
+        let names = std::mem::take(&mut self.names);
+        for (t, n) in &names {
+            if self.defined.get(t.index()).copied().unwrap_or(false) {
+                let target = self.v(*t);
+                let d = &mut self.s.debug;
+                let st = begin(d, S::Name);
+                d.push(target);
+                push_str(d, n);
+                end(d, st);
+            }
+        }
+        // Reflection.
+        let mut refl = std::mem::take(&mut self.refl);
+        let res_defs: Vec<SsaDef> = {
+            let mut v: Vec<(u32, SsaDef)> = self.res.iter().map(|(d, r)| (r.var, *d)).collect();
+            v.sort();
+            v.into_iter().map(|x| x.1).collect()
+        };
+        let _ = res_defs;
+        for (d, input, mut info) in std::mem::take(&mut self.refl_io) {
+            info.semantic = self.semantics.get(&d).cloned();
+            if input {
+                refl.inputs.push(info);
+            } else {
+                refl.outputs.push(info);
+            }
+        }
+        let bound = self.next_id;
+        Ok(SpirvModule {
+            words: self.s.finish(bound),
+            reflection: refl,
+        })
+    }
+
+    /// The joined hull shader entry: control point phase, barrier, patch constants on
+    /// invocation 0.
+    fn hull_main(&mut self, entry: SsaDef) -> R<u32> {
+        let op = self.b.op(entry);
+        let (Some(cp), Some(pc)) = (
+            self.entry_fns.first().copied(),
+            self.entry_fns.get(1).copied(),
+        ) else {
+            return malformed(entry, op, "hull shader needs two functions");
+        };
+        let void = self.ty_key(TyKey::Void);
+        let fty = self.ty_key(TyKey::Func(vec![void]));
+        let u = self.u32_ty();
+        let inv = match self.invocation_id_var {
+            Some(v) => v,
+            None => {
+                let v = self.id();
+                let p = self.ptr(SC::Input, u);
+                self.global_var(p, SC::Input, v, None);
+                self.decorate(
+                    v,
+                    Decoration::BuiltIn,
+                    &[spirv::BuiltIn::InvocationId as u32],
+                );
+                v
+            }
+        };
+        let main = self.id();
+        let l0 = self.id();
+        let l1 = self.id();
+        let l2 = self.id();
+        let c0 = self.const_u32(0);
+        let wg = self.const_u32(spirv::Scope::Workgroup as u32);
+        // AcquireRelease | OutputMemory | MakeAvailable | MakeVisible
+        let sem = self.const_u32(0x8 | 0x1000 | 0x2000 | 0x4000);
+        let bool_t = self.ty_key(TyKey::Bool);
+        let cpv = self.v(cp);
+        let pcv = self.v(pc);
+        inst(self.f(), S::Function, &[void, main, 0, fty]);
+        inst(self.f(), S::Label, &[l0]);
+        let r = self.id();
+        inst(self.f(), S::FunctionCall, &[void, r, cpv]);
+        inst(self.f(), S::ControlBarrier, &[wg, wg, sem]);
+        let iv = self.un(S::Load, u, &[inv]);
+        let is0 = self.un(S::IEqual, bool_t, &[iv, c0]);
+        inst(self.f(), S::SelectionMerge, &[l2, 0]);
+        inst(self.f(), S::BranchConditional, &[is0, l1, l2]);
+        inst(self.f(), S::Label, &[l1]);
+        let r2 = self.id();
+        inst(self.f(), S::FunctionCall, &[void, r2, pcv]);
+        inst(self.f(), S::Branch, &[l2]);
+        inst(self.f(), S::Label, &[l2]);
+        inst(self.f(), S::Return, &[]);
+        inst(self.f(), S::FunctionEnd, &[]);
+        Ok(main)
+    }
+}

@@ -1,0 +1,212 @@
+//! SPIR-V backend: lowered dxspv IR in, SPIR-V 1.6 words (Vulkan memory model) out.
+//!
+//! # Design
+//!
+//! The IR at [`dxspv_ir::Level::Lowered`] is already in SSA form with SPIR-V-like structured
+//! control flow, so emission is a single walk over the op layout. Every IR `SsaDef` keeps its
+//! number as its SPIR-V result id; ids the backend needs on top (types, constants, access chains,
+//! helper values) are allocated past [`dxspv_ir::Builder::id_bound`]. An IR op whose SPIR-V
+//! value is some other id (a deduplicated constant, a buffer descriptor that is just a pointer)
+//! is redirected through one id map, so forward references (`EntryPoint`, branches, phis) need
+//! no patching.
+//!
+//! Words go into one buffer per logical module section ([`words::Sections`]): capabilities,
+//! extensions, ext-inst imports, memory model, entry point, execution modes, debug names,
+//! annotations, types/constants/globals and function bodies. Instructions are written in
+//! place (header word patched with the final length), so emitting an op allocates nothing
+//! beyond those buffers; the buffers are concatenated once at the end. Types and constants are
+//! deduplicated through hash maps; capabilities and extensions are recorded as the ops that
+//! need them are emitted, never declared in bulk.
+//!
+//! Declarations become global variables: shader I/O as `Input`/`Output` variables with
+//! `Location`/`Component` or `BuiltIn` decorations, resources as descriptor variables placed by
+//! the [`BindingModel`] (`register(xN, spaceM)` → set `M`, binding `N + shift(x)`), LDS as
+//! `Workgroup` and scratch/constant arrays as `Private` variables. Memory accesses build
+//! `OpAccessChain`s from the IR `%address` operands; a vector access whose target is a scalar
+//! becomes one access per component. Ops whose D3D semantics SPIR-V leaves undefined (shift
+//! counts, bitfield ranges, float-to-int conversion, division by zero, NaN-aware min/max) are
+//! expanded here.
+//!
+//! Hull shaders are joined into one `TessellationControl` entry point: the control-point
+//! function runs, a workgroup barrier orders its outputs, and invocation 0 runs the patch
+//! constant function.
+//!
+//! [`emit_with_reflection`] additionally returns a [`Reflection`]: every resource with its D3D
+//! register and its Vulkan set/binding/descriptor type, and the shader interface.
+
+mod emit;
+mod words;
+
+use dxspv_ir::Builder;
+
+pub use emit::SpirvError;
+
+/// How D3D registers map to Vulkan descriptor sets and bindings.
+///
+/// A resource declared as `register(xN, spaceM)` is placed in descriptor set `M + set_offset`
+/// at binding `N + shift(x)`, where `shift` is the per-class shift below (like DXC's
+/// `-fvk-{b,t,u,s}-shift`). A UAV counter for `u N` goes to binding `N + counter_shift`.
+/// The defaults keep the five classes apart so one space never yields clashing bindings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindingModel {
+    /// Shift for constant buffers (`b` registers).
+    pub b_shift: u32,
+    /// Shift for shader resource views (`t` registers).
+    pub t_shift: u32,
+    /// Shift for unordered access views (`u` registers).
+    pub u_shift: u32,
+    /// Shift for samplers (`s` registers).
+    pub s_shift: u32,
+    /// Shift for UAV counters (keyed by the `u` register of their UAV).
+    pub counter_shift: u32,
+    /// Added to every register space to form the descriptor set.
+    pub set_offset: u32,
+}
+
+impl Default for BindingModel {
+    fn default() -> Self {
+        Self {
+            b_shift: 0,
+            t_shift: 1000,
+            u_shift: 2000,
+            s_shift: 3000,
+            counter_shift: 4000,
+            set_offset: 0,
+        }
+    }
+}
+
+/// Options for [`emit`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpirvOptions {
+    /// Name of the SPIR-V entry point.
+    pub entry_point_name: String,
+    /// Omit `OpName` debug names.
+    pub strip_debug_names: bool,
+    /// Descriptor set / binding assignment.
+    pub bindings: BindingModel,
+}
+
+impl Default for SpirvOptions {
+    fn default() -> Self {
+        Self {
+            entry_point_name: "main".to_string(),
+            strip_debug_names: false,
+            bindings: BindingModel::default(),
+        }
+    }
+}
+
+/// The D3D register class of a resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegisterClass {
+    /// Constant buffer, `b` register.
+    Cbv,
+    /// Shader resource view, `t` register.
+    Srv,
+    /// Unordered access view, `u` register.
+    Uav,
+    /// Sampler, `s` register.
+    Sampler,
+    /// Hidden counter of the UAV in `u` register.
+    UavCounter,
+}
+
+/// The Vulkan descriptor type a resource is bound as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DescriptorType {
+    /// `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER`.
+    UniformBuffer,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_BUFFER`.
+    StorageBuffer,
+    /// `VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE`.
+    SampledImage,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_IMAGE`.
+    StorageImage,
+    /// `VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER`.
+    UniformTexelBuffer,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER`.
+    StorageTexelBuffer,
+    /// `VK_DESCRIPTOR_TYPE_SAMPLER`.
+    Sampler,
+}
+
+/// One resource binding: where D3D declared it and where Vulkan expects it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceBinding {
+    /// Register class.
+    pub class: RegisterClass,
+    /// D3D register space.
+    pub space: u32,
+    /// D3D register (first register of an array).
+    pub register: u32,
+    /// Descriptor array size; `0` for unbounded.
+    pub count: u32,
+    /// Vulkan descriptor set.
+    pub set: u32,
+    /// Vulkan binding.
+    pub binding: u32,
+    /// Vulkan descriptor type.
+    pub descriptor_type: DescriptorType,
+    /// Debug name from the IR, if any.
+    pub name: Option<String>,
+}
+
+/// One shader input or output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InterfaceVariable {
+    /// `Location` for user varyings; `None` for built-ins.
+    pub location: Option<u32>,
+    /// First component.
+    pub component: u32,
+    /// The IR built-in name for built-ins.
+    pub builtin: Option<&'static str>,
+    /// D3D semantic name and index, if declared.
+    pub semantic: Option<(String, u32)>,
+    /// Whether this is a per-patch variable (hull outputs / domain inputs).
+    pub patch: bool,
+}
+
+/// One push data range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PushDataRange {
+    /// Byte offset in the push constant block.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+}
+
+/// What a host needs to know to bind the emitted module.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reflection {
+    /// Every descriptor the module declares.
+    pub resources: Vec<ResourceBinding>,
+    /// Push data ranges.
+    pub push_data: Vec<PushDataRange>,
+    /// Shader inputs.
+    pub inputs: Vec<InterfaceVariable>,
+    /// Shader outputs.
+    pub outputs: Vec<InterfaceVariable>,
+}
+
+/// A finished module: SPIR-V words plus reflection.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpirvModule {
+    /// SPIR-V binary words, header included.
+    pub words: Vec<u32>,
+    /// Resource and interface reflection.
+    pub reflection: Reflection,
+}
+
+/// Emits lowered IR as a SPIR-V 1.6 module.
+///
+/// The builder must pass [`dxspv_ir::validate`] at [`dxspv_ir::Level::Lowered`]; IR the backend
+/// cannot express yields a [`SpirvError`] naming the op and the feature.
+pub fn emit(b: &Builder, opts: &SpirvOptions) -> Result<Vec<u32>, SpirvError> {
+    emit_with_reflection(b, opts).map(|m| m.words)
+}
+
+/// Like [`emit`], also returning the [`Reflection`] of the module.
+pub fn emit_with_reflection(b: &Builder, opts: &SpirvOptions) -> Result<SpirvModule, SpirvError> {
+    emit::Emitter::new(b, opts).run()
+}
