@@ -1,5 +1,5 @@
 //! Corpus benchmark: every DXBC shader of `../shared/corpus`, timed per stage (parse, convert,
-//! passes), reporting shaders/s, MB/s of input and the median time per shader. "Cold" is the
+//! passes, SPIR-V), reporting shaders/s, MB/s of input and the median time per shader. "Cold" is the
 //! first shader in a fresh process; "warm" repeats the corpus several times and keeps the best
 //! time of each shader.
 //!
@@ -31,33 +31,34 @@ fn main() {
     let opts = dxspv::Options::default();
 
     let cold_start = Instant::now();
-    let cold = blobs
-        .first()
-        .map(|b| dxspv::to_ir_timed(b, dxspv::IrStage::Lowered, &opts));
+    let cold = blobs.first().map(|b| dxspv::compile(b, &opts));
     let cold_total = cold_start.elapsed();
-    if let Some(Ok((_, t))) = &cold {
+    if let Some(Ok(out)) = &cold {
+        let t = out.times;
         println!(
-            "cold (first shader in process): {:.1} us total (parse {:.1}, convert {:.1}, passes {:.1})",
+            "cold (first shader in process): {:.1} us total (parse {:.1}, convert {:.1}, passes {:.1}, spirv {:.1})",
             cold_total.as_secs_f64() * 1e6,
             t.parse.as_secs_f64() * 1e6,
             t.convert.as_secs_f64() * 1e6,
-            t.passes.as_secs_f64() * 1e6
+            t.passes.as_secs_f64() * 1e6,
+            t.spirv.as_secs_f64() * 1e6
         );
     }
 
     const ROUNDS: usize = 10;
     let n = blobs.len();
-    let mut best = vec![[Duration::MAX; 4]; n];
+    let mut best = vec![[Duration::MAX; 5]; n];
     let mut ok = vec![false; n];
     for _ in 0..ROUNDS {
         for (i, b) in blobs.iter().enumerate() {
             let start = Instant::now();
-            let r = dxspv::to_ir_timed(b, dxspv::IrStage::Lowered, &opts);
+            let r = dxspv::compile(b, &opts);
             let total = start.elapsed();
-            if let Ok((ir, t)) = r {
-                std::hint::black_box(ir);
+            if let Ok(out) = r {
+                let t = out.times;
+                std::hint::black_box(out);
                 ok[i] = true;
-                let row = [t.parse, t.convert, t.passes, total];
+                let row = [t.parse, t.convert, t.passes, t.spirv, total];
                 for (slot, v) in best[i].iter_mut().zip(row) {
                     *slot = (*slot).min(v);
                 }
@@ -72,7 +73,10 @@ fn main() {
         .sum();
     let count = ok.iter().filter(|o| **o).count();
     println!("warm, best of {ROUNDS} per shader, {count} shaders, {bytes} bytes:");
-    for (k, stage) in ["parse", "convert", "passes", "total"].iter().enumerate() {
+    for (k, stage) in ["parse", "convert", "passes", "spirv", "total"]
+        .iter()
+        .enumerate()
+    {
         let mut times: Vec<Duration> = best
             .iter()
             .zip(&ok)

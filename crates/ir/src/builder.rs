@@ -20,7 +20,7 @@ struct Slot {
     prev: u32,
     next: u32,
     first_use: u32,
-    /// Use node of each operand (NIL for literals and null references).
+    /// Use node of each reference operand (NIL for null references).
     use_nodes: SmallVec<[u32; 4]>,
 }
 
@@ -173,9 +173,7 @@ impl Builder {
         if slot.op.is_some() {
             return Err(def);
         }
-        let n = op.operands.len();
         slot.op = Some(op);
-        slot.use_nodes = SmallVec::from_elem(NIL, n);
         self.live += 1;
         self.link_operands(id);
         self.link_after(self.tail, id);
@@ -250,7 +248,9 @@ impl Builder {
         if is_ref {
             if let Some(target) = value.def() {
                 let n = self.link_node(target.id(), id, index as u32);
-                self.slots[id as usize].use_nodes[index] = n;
+                if let Some(slot) = self.slots[id as usize].use_nodes.get_mut(index) {
+                    *slot = n;
+                }
             }
         }
     }
@@ -296,7 +296,12 @@ impl Builder {
                 op.operands[operand as usize] = Operand::from_def(new);
             }
             let n = self.link_node(new.id(), user, operand);
-            self.slots[user as usize].use_nodes[operand as usize] = n;
+            if let Some(slot) = self.slots[user as usize]
+                .use_nodes
+                .get_mut(operand as usize)
+            {
+                *slot = n;
+            }
             node = next;
         }
     }
@@ -369,13 +374,12 @@ impl Builder {
 
     fn alloc(&mut self, op: Op) -> u32 {
         let id = self.slots.len() as u32;
-        let n = op.operands.len();
         self.slots.push(Slot {
             op: Some(op),
             prev: NIL,
             next: NIL,
             first_use: NIL,
-            use_nodes: SmallVec::from_elem(NIL, n),
+            use_nodes: SmallVec::new(),
         });
         self.live += 1;
         self.link_operands(id);
@@ -383,22 +387,28 @@ impl Builder {
     }
 
     fn link_operands(&mut self, id: u32) {
-        let slot = &self.slots[id as usize];
-        let Some(op) = slot.op.as_ref() else { return };
-        let nrefs = op.ref_count();
-        let n = op.operands.len();
-        let targets: SmallVec<[u32; 8]> = op.operands[..nrefs]
-            .iter()
-            .map(|o| o.def().map_or(NIL, |d| d.id()))
-            .collect();
-        let mut nodes: SmallVec<[u32; 4]> = SmallVec::from_elem(NIL, n);
-        for (i, &t) in targets.iter().enumerate() {
-            if t != NIL {
+        let nrefs = match self.slots[id as usize].op.as_ref() {
+            Some(op) => op.ref_count(),
+            None => return,
+        };
+        // One use node per reference operand; literals have none.
+        let mut nodes: SmallVec<[u32; 4]> = SmallVec::with_capacity(nrefs);
+        for i in 0..nrefs {
+            let target = self.slots[id as usize]
+                .op
+                .as_ref()
+                .and_then(|op| op.operands.get(i))
+                .and_then(|o| o.def())
+                .map_or(NIL, |d| d.id());
+            let node = if target != NIL {
                 // A forward reference (parser, deserializer) gets its slot early so the use
                 // list is in place when the op arrives.
-                self.grow_to(t);
-                nodes[i] = self.link_node(t, id, i as u32);
-            }
+                self.grow_to(target);
+                self.link_node(target, id, i as u32)
+            } else {
+                NIL
+            };
+            nodes.push(node);
         }
         self.slots[id as usize].use_nodes = nodes;
     }

@@ -175,22 +175,18 @@ macro_rules! opcodes {
             /// Every opcode, in code order.
             pub const ALL: &'static [OpCode] = &[$(OpCode::$name),+];
 
-            /// The opcode's row of the table.
+            /// The opcode's row of the table (an index into a static array: codes are dense).
             pub fn info(self) -> &'static OpInfo {
-                match self {
-                    $(OpCode::$name => {
-                        const INFO: OpInfo = OpInfo {
-                            name: stringify!($name),
-                            refs: &[$($r),*],
-                            var_refs: $vr,
-                            lits: &[$($l),*],
-                            var_lits: $vl,
-                            result: $res,
-                            class: $class,
-                        };
-                        &INFO
-                    })+
-                }
+                const INFOS: &[OpInfo] = &[$(OpInfo {
+                    name: stringify!($name),
+                    refs: &[$($r),*],
+                    var_refs: $vr,
+                    lits: &[$($l),*],
+                    var_lits: $vl,
+                    result: $res,
+                    class: $class,
+                }),+];
+                &INFOS[self as usize]
             }
 
             /// The opcode with the given serialized code.
