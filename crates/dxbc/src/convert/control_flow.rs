@@ -13,6 +13,18 @@ use crate::operand::OperandType;
 use crate::{Instruction, Opcode};
 
 impl Converter<'_, '_> {
+    /// Opens a construct, refusing nesting deeper than [`super::limits::MAX_NESTING_DEPTH`].
+    fn push_cf(&mut self, cf: Cf) -> R<()> {
+        if self.cf.len() >= super::limits::MAX_NESTING_DEPTH {
+            return Err(self.invalid(format!(
+                "control flow nested deeper than the limit of {}",
+                super::limits::MAX_NESTING_DEPTH
+            )));
+        }
+        self.cf.push(cf);
+        Ok(())
+    }
+
     /// The boolean condition of a `_z` / `_nz` instruction on operand `i`.
     fn condition(&mut self, inst: &Instruction<'_>, i: usize) -> R<SsaDef> {
         let op = self.operand(inst, i)?;
@@ -101,7 +113,7 @@ impl Converter<'_, '_> {
                         .with_opt_ref(None)
                         .with_ref(c),
                 );
-                self.cf.push(Cf::If(i));
+                self.push_cf(Cf::If(i))?;
             }
             O::Else => match self.cf.last() {
                 Some(&Cf::If(i)) => {
@@ -118,7 +130,7 @@ impl Converter<'_, '_> {
             },
             O::Loop => {
                 let l = self.code(Op::new(OpCode::ScopedLoop, Type::VOID).with_opt_ref(None));
-                self.cf.push(Cf::Loop(l));
+                self.push_cf(Cf::Loop(l))?;
             }
             O::EndLoop => match self.cf.pop() {
                 Some(Cf::Loop(l)) => {
@@ -145,7 +157,7 @@ impl Converter<'_, '_> {
                         .with_opt_ref(None)
                         .with_ref(v),
                 );
-                self.cf.push(Cf::Switch(s));
+                self.push_cf(Cf::Switch(s))?;
             }
             O::Case => {
                 let Some(&Cf::Switch(s)) = self.cf.last() else {

@@ -27,6 +27,7 @@ mod control_flow;
 mod hull;
 mod image;
 mod io;
+pub mod limits;
 mod memory;
 mod registers;
 mod resources;
@@ -513,6 +514,12 @@ impl<'a, 's> Converter<'a, 's> {
         for inst in self.shader.program.instructions() {
             let inst = inst?;
             self.set_at(&inst);
+            if inst.index >= limits::MAX_INSTRUCTIONS {
+                return Err(self.invalid(format!(
+                    "more than {} instructions (limit)",
+                    limits::MAX_INSTRUCTIONS
+                )));
+            }
             self.instruction(&inst)?;
         }
         Ok(())
@@ -822,6 +829,13 @@ impl<'a, 's> Converter<'a, 's> {
         };
         if class != crate::enums::CustomDataClass::ImmediateConstantBuffer {
             return Ok(());
+        }
+        if data.len() / 4 > limits::MAX_ICB_ROWS {
+            return Err(self.invalid(format!(
+                "immediate constant buffer of {} rows exceeds the limit of {}",
+                data.len() / 4,
+                limits::MAX_ICB_ROWS
+            )));
         }
         let mut words: Vec<u32> = data.iter().collect();
         while !words.len().is_multiple_of(4) {

@@ -15,7 +15,7 @@ use crate::operand::{Components, Index, Operand, OperandType, RelativeRegister};
 pub(crate) type Lanes = [Option<SsaDef>; 4];
 
 /// Most temporary registers a shader may declare.
-const MAX_TEMPS: u32 = 1 << 16;
+use super::limits::{MAX_INDEXABLE_TEMP_ELEMENTS, MAX_TEMPS};
 
 /// One part of an address: a constant or a dynamic `u32` value.
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +128,11 @@ impl Converter<'_, '_> {
         else {
             return Err(self.invalid("indexable temp declaration without payload"));
         };
+        if size > MAX_INDEXABLE_TEMP_ELEMENTS {
+            return Err(self.invalid(format!(
+                "x{register}[{size}] exceeds the limit of {MAX_INDEXABLE_TEMP_ELEMENTS} elements"
+            )));
+        }
         if size == 0 || !(1..=4).contains(&components) {
             return Err(self.invalid(format!(
                 "x{register}[{size}] with {components} components is malformed"

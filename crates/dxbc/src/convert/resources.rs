@@ -134,6 +134,7 @@ impl Converter<'_, '_> {
         let unbounded = |t: Type, me: &Self| t.array_of(0).map_err(|e| me.invalid(e.to_string()));
         match inst.payload {
             Payload::TgsmRaw { byte_count } => {
+                self.check_tgsm_size(byte_count as u64)?;
                 let id = self.imm_index(&op, 0)? as u32;
                 let n = (byte_count / 4).max(1);
                 let ty = Type::scalar(ScalarType::U32)
@@ -145,6 +146,7 @@ impl Converter<'_, '_> {
                 return Ok(());
             }
             Payload::TgsmStructured { stride, count } => {
+                self.check_tgsm_size(stride as u64 * count as u64)?;
                 let id = self.imm_index(&op, 0)? as u32;
                 let sdw = (stride / 4).max(1);
                 let ty = Type::scalar(ScalarType::U32)
@@ -430,6 +432,17 @@ impl Converter<'_, '_> {
             out[c] = Some(self.coerce(v, ScalarType::F32, ty));
         }
         Ok(out)
+    }
+
+    /// Rejects thread group shared memory beyond [`super::limits::MAX_TGSM_BYTES`].
+    fn check_tgsm_size(&self, bytes: u64) -> R<()> {
+        if bytes > super::limits::MAX_TGSM_BYTES {
+            return Err(self.invalid(format!(
+                "{bytes} bytes of thread group shared memory exceed the limit of {}",
+                super::limits::MAX_TGSM_BYTES
+            )));
+        }
+        Ok(())
     }
 
     /// Loads components of `icb[...]`: constants for static indices, `ConstantLoad` else.

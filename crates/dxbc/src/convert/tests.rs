@@ -1991,3 +1991,62 @@ fn rasterizer_ordered_views_lock_the_entry_function() {
         ],
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Limits
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn nesting_deeper_than_the_limit_is_refused() {
+    use super::limits::MAX_NESTING_DEPTH;
+    let nested = |depth: usize| {
+        let mut body = Vec::new();
+        body.extend((0..depth).map(|_| inst(O::Loop, 0, &[], &[])));
+        body.extend((0..depth).map(|_| inst(O::EndLoop, 0, &[], &[])));
+        body.push(ret());
+        body
+    };
+    // At the limit it converts and survives the whole pass pipeline (no recursion blow-up);
+    // one deeper is an error naming the limit.
+    ir(PS, &nested(MAX_NESTING_DEPTH));
+    let bytes = container_for(PS, 0, &nested(MAX_NESTING_DEPTH), &[]);
+    let shader = Shader::parse(&bytes).expect("parses");
+    let mut b = super::convert(&shader).expect("converts");
+    let opts = dxspv_ir::passes::options::Options {
+        validate_each_pass: true,
+        ..Default::default()
+    };
+    if let Err(e) = dxspv_ir::passes::pipeline::run_pipeline(&mut b, &opts) {
+        panic!("pipeline failed at the nesting limit: {e}");
+    }
+    let e = err(PS, &nested(MAX_NESTING_DEPTH + 1));
+    assert!(
+        e.to_string().contains("nested deeper than the limit"),
+        "{e}"
+    );
+}
+
+#[test]
+fn oversized_declarations_are_refused() {
+    use super::limits::{MAX_INDEXABLE_TEMP_ELEMENTS, MAX_TGSM_BYTES};
+    let itemp = |n: u32| vec![op_token(O::DclIndexableTemp, 4, 0), 0, n, 4];
+    ir(PS, &[itemp(MAX_INDEXABLE_TEMP_ELEMENTS), ret()]);
+    let e = err(PS, &[itemp(MAX_INDEXABLE_TEMP_ELEMENTS + 1), ret()]);
+    assert!(e.to_string().contains("exceeds the limit"), "{e}");
+
+    let tgsm = |bytes: u32| {
+        plus(
+            inst(
+                O::DclThreadGroupSharedMemoryRaw,
+                0,
+                &[],
+                &[one(T::ThreadGroupSharedMemory, Sel::Zero, 0)],
+            ),
+            &[bytes],
+        )
+    };
+    let group = vec![op_token(O::DclThreadGroup, 4, 0), 1, 1, 1];
+    ir(CS, &[group.clone(), tgsm(MAX_TGSM_BYTES as u32), ret()]);
+    let e = err(CS, &[group, tgsm(MAX_TGSM_BYTES as u32 + 4), ret()]);
+    assert!(e.to_string().contains("thread group shared memory"), "{e}");
+}
