@@ -258,7 +258,11 @@ impl Op {
 
 /// Packs a string into literal operands: 8 bytes each, little-endian, with a terminating zero byte.
 pub fn push_string(out: &mut Operands, s: &str) {
-    let bytes = s.as_bytes();
+    push_bytes(out, s.as_bytes());
+}
+
+/// Packs raw bytes (which need not be UTF-8) like [`push_string`].
+pub fn push_bytes(out: &mut Operands, bytes: &[u8]) {
     for chunk in bytes.chunks(8) {
         let mut word = [0u8; 8];
         word[..chunk.len()].copy_from_slice(chunk);

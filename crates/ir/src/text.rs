@@ -43,7 +43,7 @@
 
 use crate::builder::Builder;
 use crate::enums::*;
-use crate::op::{Op, OpFlags, Operand, Operands, SsaDef};
+use crate::op::{push_bytes, Op, OpFlags, Operand, Operands, SsaDef};
 use crate::opcode::{LitKind, OpCode, ResultRule};
 use crate::types::{BasicType, ScalarType, Type, TypeError, MAX_STRUCT_MEMBERS};
 use std::fmt::Write;
@@ -977,17 +977,6 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Packs raw bytes (which need not be UTF-8) like [`crate::op::push_string`].
-fn push_bytes(out: &mut Operands, bytes: &[u8]) {
-    for chunk in bytes.chunks(8) {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        out.push(Operand(u64::from_le_bytes(word)));
-    }
-    if bytes.len().is_multiple_of(8) {
-        out.push(Operand(0));
-    }
-}
 
 /// A literal kind in words, for error messages.
 fn kind_name(kind: LitKind) -> &'static str {
