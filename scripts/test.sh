@@ -13,6 +13,16 @@ if ! command -v spirv-val >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq spirv-tools >/dev/null
 fi
 
+# Mesa's lavapipe (CPU Vulkan driver) and the Vulkan loader: dxspv-runner executes the shared
+# execution cases on it.
+if [ ! -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] && ! ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1; then
+    echo "installing mesa-vulkan-drivers libvulkan1"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq mesa-vulkan-drivers libvulkan1 >/dev/null
+fi
+
 if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo not found: install Rust (https://rustup.rs) first" >&2
     exit 1

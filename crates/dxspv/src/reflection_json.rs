@@ -5,6 +5,7 @@
 //! {"resources": [{"class": "Uav", "space": 0, "register": 1, "count": 1, "set": 0,
 //!                 "binding": 2001, "descriptor_type": "StorageBuffer", "name": "buf"}],
 //!  "push_data": [{"offset": 0, "size": 16}],
+//!  "spec_constants": [{"spec_id": 1073741824, "default": 1, "kind": "SampleCount"}],
 //!  "inputs": [{"location": 0, "component": 0, "builtin": null, "semantic": ["TEXCOORD", 0],
 //!              "patch": false}],
 //!  "outputs": [...]}
@@ -88,6 +89,17 @@ pub fn reflection_json(r: &Reflection) -> String {
         }
         let _ = write!(out, "{{\"offset\": {}, \"size\": {}}}", p.offset, p.size);
     }
+    out.push_str("],\n  \"spec_constants\": [");
+    for (i, c) in r.spec_constants.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(
+            out,
+            "{{\"spec_id\": {}, \"default\": {}, \"kind\": \"{:?}\"}}",
+            c.spec_id, c.default, c.kind
+        );
+    }
     out.push_str("],\n  \"inputs\": ");
     interface(&mut out, &r.inputs);
     out.push_str(",\n  \"outputs\": ");
@@ -99,7 +111,10 @@ pub fn reflection_json(r: &Reflection) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spirv::{DescriptorType, PushDataRange, RegisterClass, ResourceBinding};
+    use crate::spirv::{
+        DescriptorType, PushDataRange, RegisterClass, ResourceBinding, SpecConstantInfo,
+        SpecConstantKind,
+    };
 
     #[test]
     fn writes_every_field_and_escapes_strings() {
@@ -117,6 +132,11 @@ mod tests {
             push_data: vec![PushDataRange {
                 offset: 0,
                 size: 16,
+            }],
+            spec_constants: vec![SpecConstantInfo {
+                spec_id: 7,
+                default: 1,
+                kind: SpecConstantKind::SampleCount,
             }],
             inputs: vec![InterfaceVariable {
                 location: Some(3),

@@ -977,7 +977,6 @@ impl<'a> Cursor<'a> {
     }
 }
 
-
 /// A literal kind in words, for error messages.
 fn kind_name(kind: LitKind) -> &'static str {
     match kind {

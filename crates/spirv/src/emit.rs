@@ -6,12 +6,13 @@ use crate::{
     SpirvOptions,
 };
 use dxspv_ir::{
-    AtomicOp, BasicType, Builder, BuiltIn, Construct, DerivativeMode, InterpolationModes,
-    MemoryTypeMask, Op, OpCode, OpFlags, PrimitiveType, ResourceKind, RoundMode, ScalarType, Scope,
-    ShaderStage, SsaDef, TessPartitioning, TessWindingOrder, Type, UavFlags,
+    AtomicOp, BasicType, Builder, BuiltIn, Construct, DenormMode, DerivativeMode,
+    InterpolationModes, MemoryTypeMask, Op, OpCode, OpFlags, PrimitiveType, ResourceKind,
+    RoundMode, ScalarType, Scope, ShaderStage, SsaDef, TessPartitioning, TessWindingOrder, Type,
+    UavFlags,
 };
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Why a module could not be emitted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -86,7 +87,6 @@ struct ResInfo {
     elem_ty: u32,
     /// IR type of the data (CBV / SSBO contents, texel scalar).
     data: Type,
-    #[allow(dead_code)]
     coherent: bool,
 }
 
@@ -107,6 +107,9 @@ enum IoWrap {
     ArrayOfOne,
     /// Value is the builtin minus another builtin variable (VertexIndex - BaseVertex).
     SubBase(u32),
+    /// Pixel shader `SV_Position`: Vulkan's `FragCoord.w` is `1 / w_clip`, D3D's is `w_clip`,
+    /// so `w` is reciprocated on load.
+    RcpW,
 }
 
 #[derive(Clone, Copy)]
@@ -167,6 +170,16 @@ pub(crate) struct Emitter<'a> {
     semantics: HashMap<SsaDef, (String, u32)>,
     modes: Vec<(u32, [u32; 3], usize)>,
     multi_stream: bool,
+    /// Sparse-feedback buffer loads whose feedback is the constant "fully resident" code.
+    resident_feedback: HashSet<SsaDef>,
+    /// Set while emitting an access to a `Coherent` UAV.
+    coherent_access: bool,
+    /// The push constant block variable (0 until a `DclPushData` is seen).
+    push_var: u32,
+    /// Push constant block members: offset and IR type, in declaration order.
+    push: Vec<(u32, Type)>,
+    /// Member index of each `DclPushData`.
+    push_members: HashMap<SsaDef, u32>,
     invocation_id_var: Option<u32>,
     refl: Reflection,
     refl_io: Vec<(SsaDef, bool, InterfaceVariable)>,
@@ -273,6 +286,11 @@ impl<'a> Emitter<'a> {
             semantics: HashMap::new(),
             modes: Vec::new(),
             multi_stream: false,
+            resident_feedback: HashSet::new(),
+            coherent_access: false,
+            push_var: 0,
+            push: Vec::new(),
+            push_members: HashMap::new(),
             invocation_id_var: None,
             refl: Reflection::default(),
             refl_io: Vec::new(),
@@ -717,7 +735,8 @@ impl<'a> Emitter<'a> {
     fn op(&mut self, def: SsaDef, op: &'a Op) -> R<()> {
         use OpCode as O;
         match op.opcode {
-            O::EntryPoint | O::SetFpMode | O::DclParam | O::Drain => Ok(()),
+            O::EntryPoint | O::DclParam | O::Drain => Ok(()),
+            O::SetFpMode => self.set_fp_mode(def, op),
             O::DebugName => {
                 if !self.opts.strip_debug_names {
                     if let Some(t) = op.arg(0) {
@@ -887,13 +906,24 @@ impl<'a> Emitter<'a> {
                 );
                 Ok(())
             }
-            O::DclSpecConstant
-            | O::DclPushData
-            | O::Pointer
-            | O::MemoryLoad
-            | O::MemoryStore
-            | O::MemoryAtomic
-            | O::PushDataLoad => unsupported(def, op, "push data, spec constants and raw pointers"),
+            O::DclSpecConstant => self.dcl_spec_constant(def, op),
+            O::DclPushData => {
+                let offset = self.lit(def, op, 0)? as u32;
+                if self.ty(&op.ty, true).is_none() {
+                    return unsupported(def, op, format!("push data type {}", op.ty));
+                }
+                if self.push_var == 0 {
+                    self.push_var = self.id();
+                    self.interface.push(self.push_var);
+                }
+                self.push_members.insert(def, self.push.len() as u32);
+                self.push.push((offset, op.ty));
+                self.mark(def);
+                Ok(())
+            }
+            O::Pointer | O::MemoryLoad | O::MemoryStore | O::MemoryAtomic => {
+                unsupported(def, op, "raw pointers")
+            }
             O::Function => self.function(def, op),
             O::FunctionEnd => {
                 inst(self.f(), S::FunctionEnd, &[]);
@@ -1042,10 +1072,18 @@ impl<'a> Emitter<'a> {
             let Some(bi) = BuiltIn::from_literal(self.lit(def, op, 0)?) else {
                 return malformed(def, op, "unknown builtin");
             };
+            if bi == BuiltIn::SampleCount && input {
+                return self.dcl_sample_count(def, op);
+            }
             info.builtin = Some(bi.name());
             use spirv::BuiltIn as B;
             let sbi = match bi {
-                BuiltIn::Position if stage == ShaderStage::Pixel && input => B::FragCoord,
+                BuiltIn::Position if stage == ShaderStage::Pixel && input => {
+                    if op.ty.as_basic().is_some_and(|b| b.vec_size() == 4) {
+                        wrap = IoWrap::RcpW;
+                    }
+                    B::FragCoord
+                }
                 BuiltIn::Position => B::Position,
                 BuiltIn::ClipDistance => {
                     self.cap(Capability::ClipDistance);
@@ -1166,17 +1204,31 @@ impl<'a> Emitter<'a> {
                 self.decorate(var, Decoration::Flat, &[]);
             }
         } else {
-            let loc = self.lit(def, op, 0)? as u32;
+            let reg = self.lit(def, op, 0)? as u32;
             let comp = self.lit(def, op, 1)? as u32;
+            let patch = op.ty.dims().is_empty()
+                && ((stage == ShaderStage::Hull && !input)
+                    || (stage == ShaderStage::Domain && input));
+            // Patch constants share the location space with control points in TCS outputs /
+            // TES inputs, and non-rasterized GS streams would collide with stream 0: both are
+            // moved past the D3D register range (see `crate::PATCH_LOCATION_OFFSET` and
+            // `crate::GS_STREAM_LOCATION_STRIDE`).
+            let stream = if !input && stage == ShaderStage::Geometry {
+                op.lit(2).unwrap_or(0) as u32
+            } else {
+                0
+            };
+            let loc = if patch {
+                reg.saturating_add(crate::PATCH_LOCATION_OFFSET)
+            } else {
+                reg.saturating_add(stream.saturating_mul(crate::GS_STREAM_LOCATION_STRIDE))
+            };
             info.location = Some(loc);
             info.component = comp;
             self.decorate(var, Decoration::Location, &[loc]);
             if comp != 0 {
                 self.decorate(var, Decoration::Component, &[comp]);
             }
-            let patch = op.ty.dims().is_empty()
-                && ((stage == ShaderStage::Hull && !input)
-                    || (stage == ShaderStage::Domain && input));
             if patch {
                 info.patch = true;
                 self.decorate(var, Decoration::Patch, &[]);
@@ -1224,6 +1276,238 @@ impl<'a> Emitter<'a> {
         self.mark(def);
         self.vars.insert(def, VarInfo { var, sc, ty, wrap });
         self.refl_io.push((def, input, info));
+        Ok(())
+    }
+
+    /// Loads from pixel shader `SV_Position` (`FragCoord`, `vec4<f32>`) with `w` replaced by
+    /// `1 / FragCoord.w`, the D3D value.
+    fn load_frag_coord(&mut self, def: SsaDef, op: &Op, vi: VarInfo) -> R<()> {
+        let id = def.id();
+        let want = self.val_ty(def, op)?;
+        let f32t = BasicType::scalar(ScalarType::F32);
+        let (Some(ft), Some(v4)) = (self.basic_ty(f32t), self.basic_ty(f32t.with_vec_size(4)))
+        else {
+            return unsupported(def, op, "FragCoord type");
+        };
+        let one = self.const_scalar(ScalarType::F32, 1.0f32.to_bits() as u64);
+        let rcp = |e: &mut Self, w: u32| e.un(S::FDiv, ft, &[one, w]);
+        let addr = op.arg(1);
+        let addr_op = addr.and_then(|a| self.op_of(a));
+        let const_idx = addr_op
+            .filter(|o| {
+                o.opcode == OpCode::Constant && o.ty.as_basic().is_some_and(|b| b.vec_size() == 1)
+            })
+            .and_then(|o| o.lit(0));
+        if addr.is_some() && const_idx.is_some() {
+            let raw = self.id();
+            self.load_via(
+                def,
+                op,
+                vi.var,
+                vi.sc,
+                &vi.ty,
+                &[],
+                addr,
+                &op.ty,
+                false,
+                raw,
+            )?;
+            if const_idx == Some(3) && op.ty.as_basic().is_some_and(|b| b.vec_size() == 1) {
+                let w = rcp(self, raw);
+                let w = if want == ft {
+                    w
+                } else {
+                    self.un(S::Bitcast, want, &[w])
+                };
+                inst(self.f(), S::CopyObject, &[want, id, w]);
+            } else {
+                inst(self.f(), S::CopyObject, &[want, id, raw]);
+            }
+            return Ok(());
+        }
+        // Whole vector (or dynamic component): fix the vector, then pick.
+        let full = self.un(S::Load, v4, &[vi.var]);
+        let w = self.un(S::CompositeExtract, ft, &[full, 3]);
+        let w = rcp(self, w);
+        let fixed = self.un(S::CompositeInsert, v4, &[w, full, 3]);
+        let picked = match addr {
+            None => fixed,
+            Some(a) => {
+                let a = self.v(a);
+                self.un(S::VectorExtractDynamic, ft, &[fixed, a])
+            }
+        };
+        let pt = if addr.is_none() { v4 } else { ft };
+        if pt == want {
+            inst(self.f(), S::CopyObject, &[want, id, picked]);
+        } else {
+            self.emit_to(S::Bitcast, want, id, &[picked]);
+        }
+        Ok(())
+    }
+
+    /// `DclSpecConstant` → `OpSpecConstant*` decorated with its `SpecId`, used directly as a
+    /// value. Only scalar 32-bit and boolean constants are supported.
+    fn dcl_spec_constant(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let spec_id = self.lit(def, op, 0)? as u32;
+        let default = self.lit(def, op, 1)?;
+        let Some(st) = op
+            .ty
+            .as_basic()
+            .filter(|b| b.vec_size() == 1)
+            .map(|b| b.base())
+        else {
+            return unsupported(def, op, "aggregate spec constant");
+        };
+        if st != ScalarType::Bool && scalar_bits(st) != 32 {
+            return unsupported(def, op, "spec constant type");
+        }
+        let Some(t) = self.scalar_ty(st) else {
+            return unsupported(def, op, "spec constant type");
+        };
+        let id = def.id();
+        let g = &mut self.s.globals;
+        if st == ScalarType::Bool {
+            let o = if default != 0 {
+                S::SpecConstantTrue
+            } else {
+                S::SpecConstantFalse
+            };
+            inst(g, o, &[t, id]);
+        } else {
+            inst(g, S::SpecConstant, &[t, id, default as u32]);
+        }
+        self.decorate(id, Decoration::SpecId, &[spec_id]);
+        self.refl.spec_constants.push(crate::SpecConstantInfo {
+            spec_id,
+            default: default as u32,
+            kind: crate::SpecConstantKind::User,
+        });
+        self.mark(def);
+        Ok(())
+    }
+
+    /// Declares the push constant block: one member per `DclPushData`, at its offset.
+    fn finish_push_data(&mut self, entry: SsaDef) -> R<()> {
+        if self.push_var == 0 {
+            return Ok(());
+        }
+        let push = std::mem::take(&mut self.push);
+        let mut members = Vec::with_capacity(push.len());
+        for (offset, t) in &push {
+            let Some(id) = self.ty(t, true) else {
+                let op = self.b.op(entry);
+                return unsupported(entry, op, format!("push data type {t}"));
+            };
+            members.push(id);
+            self.refl.push_data.push(crate::PushDataRange {
+                offset: *offset,
+                size: Self::layout_size(t),
+            });
+        }
+        let st = self.id();
+        let g = &mut self.s.globals;
+        let h = begin(g, S::TypeStruct);
+        g.push(st);
+        g.extend_from_slice(&members);
+        end(g, h);
+        self.decorate(st, Decoration::Block, &[]);
+        for (i, (offset, _)) in push.iter().enumerate() {
+            let a = &mut self.s.annotations;
+            inst(
+                a,
+                S::MemberDecorate,
+                &[st, i as u32, Decoration::Offset as u32, *offset],
+            );
+        }
+        let p = self.ptr(SC::PushConstant, st);
+        let var = self.push_var;
+        inst(
+            &mut self.s.globals,
+            S::Variable,
+            &[p, var, SC::PushConstant as u32],
+        );
+        Ok(())
+    }
+
+    /// `SetFpMode` → float-controls execution modes for the declared width.
+    fn set_fp_mode(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        use spirv::ExecutionMode as M;
+        if !self.opts.float_controls {
+            return Ok(());
+        }
+        let Some(st) = op.ty.base_type().filter(|t| t.is_float()) else {
+            return malformed(def, op, "SetFpMode on a non-float type");
+        };
+        let width = scalar_bits(st);
+        let round = RoundMode::from_literal(self.lit(def, op, 0)?);
+        let denorm = DenormMode::from_literal(self.lit(def, op, 1)?);
+        let add = |e: &mut Self, c: Capability, m: M| {
+            e.cap(c);
+            e.modes.push((m as u32, [width, 0, 0], 1));
+        };
+        match round {
+            Some(RoundMode::NearestEven) => {
+                add(self, Capability::RoundingModeRTE, M::RoundingModeRTE)
+            }
+            Some(RoundMode::Zero) => add(self, Capability::RoundingModeRTZ, M::RoundingModeRTZ),
+            _ => {}
+        }
+        match denorm {
+            Some(DenormMode::Preserve) => add(self, Capability::DenormPreserve, M::DenormPreserve),
+            Some(DenormMode::Flush) => {
+                add(self, Capability::DenormFlushToZero, M::DenormFlushToZero)
+            }
+            None => {}
+        }
+        if op.flags.contains(OpFlags::PRECISE) {
+            add(
+                self,
+                Capability::SignedZeroInfNanPreserve,
+                M::SignedZeroInfNanPreserve,
+            );
+        }
+        Ok(())
+    }
+
+    /// `SampleCount` has no Vulkan built-in: it becomes a `Private` variable initialized
+    /// from a spec constant with id [`crate::SAMPLE_COUNT_SPEC_ID`] (default 1).
+    fn dcl_sample_count(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let Some(st) = op
+            .ty
+            .as_basic()
+            .filter(|b| b.vec_size() == 1)
+            .map(|b| b.base())
+        else {
+            return unsupported(def, op, "SampleCount type");
+        };
+        if !st.is_int() || scalar_bits(st) != 32 {
+            return unsupported(def, op, "SampleCount type");
+        }
+        let Some(t) = self.scalar_ty(st) else {
+            return unsupported(def, op, "SampleCount type");
+        };
+        let spec = self.id();
+        inst(&mut self.s.globals, S::SpecConstant, &[t, spec, 1]);
+        self.decorate(spec, Decoration::SpecId, &[crate::SAMPLE_COUNT_SPEC_ID]);
+        self.refl.spec_constants.push(crate::SpecConstantInfo {
+            spec_id: crate::SAMPLE_COUNT_SPEC_ID,
+            default: 1,
+            kind: crate::SpecConstantKind::SampleCount,
+        });
+        let var = def.id();
+        let p = self.ptr(SC::Private, t);
+        self.global_var(p, SC::Private, var, Some(spec));
+        self.mark(def);
+        self.vars.insert(
+            def,
+            VarInfo {
+                var,
+                sc: SC::Private,
+                ty: op.ty,
+                wrap: IoWrap::None,
+            },
+        );
         Ok(())
     }
 
@@ -1555,10 +1839,19 @@ impl<'a> Emitter<'a> {
     }
 
     /// Memory access flags for loads and stores in `sc`.
-    fn mem_access(sc: SC) -> &'static [u32] {
+    /// Memory operands of a load (`store == false`) or store through a pointer into `sc`:
+    /// `NonPrivatePointer` for shared memory, plus `MakePointerVisible` /
+    /// `MakePointerAvailable` at `QueueFamily` scope while a globally coherent UAV is
+    /// accessed ([`Self::coherent_access`]).
+    fn mem_access(&mut self, sc: SC, store: bool) -> ([u32; 2], usize) {
         match sc {
-            SC::Workgroup | SC::StorageBuffer | SC::Uniform => &[0x20],
-            _ => &[],
+            SC::StorageBuffer if self.coherent_access => {
+                let scope = self.const_u32(spirv::Scope::QueueFamily as u32);
+                let bit = if store { 0x8 } else { 0x10 };
+                ([0x20 | bit, scope], 2)
+            }
+            SC::Workgroup | SC::StorageBuffer | SC::Uniform => ([0x20, 0], 1),
+            _ => ([0, 0], 0),
         }
     }
 
@@ -1580,14 +1873,16 @@ impl<'a> Emitter<'a> {
     ) -> R<()> {
         let ix = self.indices(def, op, addr)?;
         let (ptr, pt) = self.chain(def, op, base, sc, ty, prefix, &ix, layout)?;
-        let want_ty = self.val_ty(def, op)?;
-        let ma = Self::mem_access(sc);
+        let Some(want_ty) = self.ty(want, false) else {
+            return unsupported(def, op, format!("type {want}"));
+        };
+        let ma = self.mem_access(sc, false);
         let (Some(wb), Some(pb)) = (want.as_basic(), pt.as_basic()) else {
             // Aggregate: load as is.
             let f = &mut self.s.functions;
             let st = begin(f, S::Load);
             f.extend_from_slice(&[want_ty, out, ptr]);
-            f.extend_from_slice(ma);
+            f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
             return Ok(());
         };
@@ -1602,7 +1897,7 @@ impl<'a> Emitter<'a> {
             let f = &mut self.s.functions;
             let st = begin(f, S::Load);
             f.extend_from_slice(&[pty, id, ptr]);
-            f.extend_from_slice(ma);
+            f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
             id
         } else if m > n {
@@ -1610,7 +1905,7 @@ impl<'a> Emitter<'a> {
             let f = &mut self.s.functions;
             let st = begin(f, S::Load);
             f.extend_from_slice(&[pty, id, ptr]);
-            f.extend_from_slice(ma);
+            f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
             let Some(sub) = self.basic_ty(pb.with_vec_size(n as u8)) else {
                 return unsupported(def, op, "vector type");
@@ -1648,7 +1943,7 @@ impl<'a> Emitter<'a> {
                 let f = &mut self.s.functions;
                 let st = begin(f, S::Load);
                 f.extend_from_slice(&[pty, id, p]);
-                f.extend_from_slice(ma);
+                f.extend_from_slice(&ma.0[..ma.1]);
                 end(f, st);
                 *part = id;
             }
@@ -1688,12 +1983,12 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, "value missing");
         };
         let val = self.v(value);
-        let ma = Self::mem_access(sc);
+        let ma = self.mem_access(sc, true);
         let (Some(vb), Some(pb)) = (vop.ty.as_basic(), pt.as_basic()) else {
             let f = &mut self.s.functions;
             let st = begin(f, S::Store);
             f.extend_from_slice(&[ptr, val]);
-            f.extend_from_slice(ma);
+            f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
             return Ok(());
         };
@@ -1713,7 +2008,7 @@ impl<'a> Emitter<'a> {
             let f = &mut self.s.functions;
             let st = begin(f, S::Store);
             f.extend_from_slice(&[ptr, v]);
-            f.extend_from_slice(ma);
+            f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
             return Ok(());
         }
@@ -1749,7 +2044,7 @@ impl<'a> Emitter<'a> {
             let f = &mut self.s.functions;
             let st = begin(f, S::Store);
             f.extend_from_slice(&[p, c]);
-            f.extend_from_slice(ma);
+            f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
         }
         Ok(())
@@ -1789,6 +2084,33 @@ impl<'a> Emitter<'a> {
                 inst(self.f(), S::FunctionCall, &words);
                 Ok(())
             }
+            O::PushDataLoad => {
+                let dcl = self.arg(def, op, 0)?;
+                let Some(&m) = self.push_members.get(&dcl) else {
+                    return malformed(def, op, "not a push data declaration");
+                };
+                let Some(&(_, mty)) = self.push.get(m as usize) else {
+                    return malformed(def, op, "not a push data declaration");
+                };
+                let Some(t) = self.ty(&mty, true) else {
+                    return unsupported(def, op, format!("push data type {mty}"));
+                };
+                let pt = self.ptr(SC::PushConstant, t);
+                let mc = self.const_u32(m);
+                let base = self.un(S::AccessChain, pt, &[self.push_var, mc]);
+                self.load_via(
+                    def,
+                    op,
+                    base,
+                    SC::PushConstant,
+                    &mty,
+                    &[],
+                    op.arg(1),
+                    &op.ty,
+                    true,
+                    id,
+                )
+            }
             O::ParamLoad => {
                 let func = self.arg(def, op, 0)?;
                 let p = self.arg(def, op, 1)?;
@@ -1810,6 +2132,9 @@ impl<'a> Emitter<'a> {
                     &[]
                 };
                 let ty = vi.ty;
+                if vi.wrap == IoWrap::RcpW {
+                    return self.load_frag_coord(def, op, vi);
+                }
                 if let IoWrap::SubBase(bvar) = vi.wrap {
                     let u = self.u32_ty();
                     let raw = self.id();
@@ -1920,8 +2245,18 @@ impl<'a> Emitter<'a> {
                 )
             }
             O::DescriptorLoad => self.descriptor_load(def, op),
-            O::BufferLoad => self.buffer_load(def, op),
-            O::BufferStore => self.buffer_store(def, op),
+            O::BufferLoad | O::BufferStore => {
+                self.coherent_access = self
+                    .desc_of(def, op, 0)
+                    .is_ok_and(|d| d.res.uav && d.res.coherent);
+                let r = if op.opcode == O::BufferLoad {
+                    self.buffer_load(def, op)
+                } else {
+                    self.buffer_store(def, op)
+                };
+                self.coherent_access = false;
+                r
+            }
             O::BufferQuerySize => {
                 let d = self.desc_of(def, op, 0)?;
                 let u = self.u32_ty();
@@ -1949,9 +2284,21 @@ impl<'a> Emitter<'a> {
             | O::ImageQueryMips
             | O::ImageQuerySamples => self.image(def, op),
             O::CheckSparseAccess => {
-                self.cap(Capability::SparseResidency);
                 let t = self.val_ty(def, op)?;
-                let a = self.v(self.arg(def, op, 0)?);
+                let fb = self.arg(def, op, 0)?;
+                // Feedback taken from a buffer load (no Vulkan residency query): resident.
+                let from_buffer = self.op_of(fb).is_some_and(|o| {
+                    o.opcode == O::CompositeExtract
+                        && o.arg(0)
+                            .is_some_and(|src| self.resident_feedback.contains(&src))
+                });
+                if from_buffer {
+                    let c = self.const_scalar(ScalarType::Bool, 1);
+                    inst(self.f(), S::CopyObject, &[t, id, c]);
+                    return Ok(());
+                }
+                self.cap(Capability::SparseResidency);
+                let a = self.v(fb);
                 self.emit_to(S::ImageSparseTexelsResident, t, id, &[a]);
                 Ok(())
             }
@@ -2129,6 +2476,22 @@ impl<'a> Emitter<'a> {
             let p = self.un(S::AccessChain, pt, &[res.var, idx]);
             if nonuniform {
                 self.cap(Capability::ShaderNonUniform);
+                self.cap(match (res.kind, res.uav) {
+                    (ResKind::Cbv, _) => Capability::UniformBufferArrayNonUniformIndexing,
+                    (ResKind::Ssbo | ResKind::Counter, _) => {
+                        Capability::StorageBufferArrayNonUniformIndexing
+                    }
+                    (ResKind::TexelBuffer, false) => {
+                        Capability::UniformTexelBufferArrayNonUniformIndexing
+                    }
+                    (ResKind::TexelBuffer, true) => {
+                        Capability::StorageTexelBufferArrayNonUniformIndexing
+                    }
+                    (ResKind::Image(_), true) => Capability::StorageImageArrayNonUniformIndexing,
+                    (ResKind::Image(_), false) | (ResKind::Sampler, _) => {
+                        Capability::SampledImageArrayNonUniformIndexing
+                    }
+                });
                 self.decorate(p, Decoration::NonUniform, &[]);
             }
             p
@@ -2167,11 +2530,35 @@ impl<'a> Emitter<'a> {
                 } else {
                     SC::StorageBuffer
                 };
-                if op.flags.contains(OpFlags::SPARSE_FEEDBACK) {
-                    return unsupported(def, op, "sparse feedback on a raw buffer");
-                }
                 let c0 = self.const_u32(0);
                 let data = d.res.data;
+                if op.flags.contains(OpFlags::SPARSE_FEEDBACK) {
+                    // Vulkan has no residency query for buffers: the load is plain and the
+                    // feedback is `SPARSE_BUFFER_FEEDBACK` ("fully resident", see
+                    // `CheckSparseAccess`).
+                    let Some(&texel) = op.ty.members().get(1) else {
+                        return malformed(def, op, "sparse result is not a struct");
+                    };
+                    let texel_ty = Type::from(texel);
+                    let val = self.id();
+                    self.load_via(
+                        def,
+                        op,
+                        d.ptr,
+                        sc,
+                        &data,
+                        &[c0],
+                        op.arg(1),
+                        &texel_ty,
+                        true,
+                        val,
+                    )?;
+                    let want = self.val_ty(def, op)?;
+                    let code = self.const_u32(crate::SPARSE_BUFFER_FEEDBACK);
+                    self.emit_to(S::CompositeConstruct, want, id, &[code, val]);
+                    self.resident_feedback.insert(def);
+                    return Ok(());
+                }
                 self.load_via(
                     def,
                     op,
@@ -2226,9 +2613,15 @@ impl<'a> Emitter<'a> {
             return unsupported(def, op, "texel type");
         };
         let mut mask = mask;
+        let mut scope = None;
         if d.res.uav {
             self.cap(Capability::StorageImageReadWithoutFormat);
             mask |= 0x400;
+            if d.res.coherent {
+                // MakeTexelVisible at QueueFamily scope.
+                mask |= 0x200;
+                scope = Some(self.const_u32(spirv::Scope::QueueFamily as u32));
+            }
         }
         let o = match (d.res.uav, sparse) {
             (false, false) => S::ImageFetch,
@@ -2250,6 +2643,7 @@ impl<'a> Emitter<'a> {
             if mask != 0 {
                 f.push(mask);
                 f.extend_from_slice(extra.unwrap_or(&[]));
+                f.extend(scope);
             }
             end(f, s);
         }
@@ -2362,7 +2756,13 @@ impl<'a> Emitter<'a> {
                 v = self.un(S::VectorShuffle, t, &args);
             }
         }
-        inst(self.f(), S::ImageWrite, &[d.value, coord, v, 0x400]);
+        if d.res.coherent {
+            // MakeTexelAvailable at QueueFamily scope.
+            let scope = self.const_u32(spirv::Scope::QueueFamily as u32);
+            inst(self.f(), S::ImageWrite, &[d.value, coord, v, 0x500, scope]);
+        } else {
+            inst(self.f(), S::ImageWrite, &[d.value, coord, v, 0x400]);
+        }
         Ok(())
     }
 
@@ -3095,7 +3495,35 @@ impl<'a> Emitter<'a> {
                     unsupported(def, op, "dynamic multi-level composite address")
                 }
             }
-            O::UMsad => unsupported(def, op, "msad"),
+            O::UMsad => {
+                // msad4 per component: for each byte i of the *reference* that is non-zero,
+                // add |ref.byte[i] - src.byte[i]| to `accum` (a zero reference byte masks the
+                // difference out, per the HLSL msad4 documentation).
+                let zero = self.const_splat(rb, 0);
+                let Some(bt) = self.basic_ty(rb.with_base(ScalarType::Bool)) else {
+                    return unsupported(def, op, "bool vector");
+                };
+                let eight = self.const_u32(8);
+                let mut acc = a[2];
+                for i in 0..4u32 {
+                    let off = self.const_u32(8 * i);
+                    let r = self.un(S::BitFieldUExtract, t, &[a[0], off, eight]);
+                    let s = self.un(S::BitFieldUExtract, t, &[a[1], off, eight]);
+                    let mx = self.id();
+                    self.ext_to(GLOp::UMax, t, mx, &[r, s]);
+                    let mn = self.id();
+                    self.ext_to(GLOp::UMin, t, mn, &[r, s]);
+                    let d = self.un(S::ISub, t, &[mx, mn]);
+                    let nz = self.un(S::INotEqual, bt, &[r, zero]);
+                    let sel = self.un(S::Select, t, &[nz, d, zero]);
+                    if i == 3 {
+                        self.emit_to(S::IAdd, t, id, &[acc, sel]);
+                    } else {
+                        acc = self.un(S::IAdd, t, &[acc, sel]);
+                    }
+                }
+                Ok(())
+            }
             _ => unsupported(def, op, "opcode"),
         }
     }
@@ -3103,6 +3531,7 @@ impl<'a> Emitter<'a> {
     // ---------------------------------------------------------------- finish
 
     fn finish(mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
+        self.finish_push_data(entry)?;
         let main = if self.stage == ShaderStage::Hull {
             self.hull_main(entry)?
         } else {

@@ -41,6 +41,46 @@ use dxspv_ir::Builder;
 
 pub use emit::SpirvError;
 
+/// Location offset of hull shader patch-constant outputs and domain shader patch-constant
+/// inputs.
+///
+/// D3D keeps control-point data (`o#` in the hull shader control point phase, `vicp#` in the
+/// domain shader) and patch constants (`o#` in the fork/join phases, `vpc#`) in separate
+/// register files, matched between HS and DS by register. Vulkan puts per-vertex and `Patch`
+/// variables in one location space, so patch constant register `N` is placed at location
+/// `N + PATCH_LOCATION_OFFSET` in both stages (control-point register `N` stays at location
+/// `N`); D3D has at most 32 registers of each kind, so the ranges never overlap and HS and DS
+/// modules emitted by this backend link.
+pub const PATCH_LOCATION_OFFSET: u32 = 32;
+
+/// Location stride between geometry shader output streams.
+///
+/// Only the rasterized stream (stream 0 in Vulkan unless the pipeline selects another) feeds
+/// the next stage, and it keeps the D3D register as its location, so it matches the pixel
+/// shader inputs. Outputs of stream `S > 0` exist for transform feedback only (captured by
+/// `XfbBuffer`/`Offset`, not by location); they are placed at location
+/// `register + S * GS_STREAM_LOCATION_STRIDE` so streams never share a location.
+pub const GS_STREAM_LOCATION_STRIDE: u32 = 32;
+
+/// Spec constant id of the render target sample count (`SampleCount` built-in,
+/// `GetRenderTargetSampleCount()`).
+///
+/// Vulkan has no such built-in and `OpImageQuerySamples` cannot query render targets, so the
+/// module reads it from a `u32` spec constant with this id (default 1); the host sets it to
+/// the pipeline's `rasterizationSamples`. It is listed in [`Reflection::spec_constants`] as
+/// [`SpecConstantKind::SampleCount`]. Ids from `0x4000_0000` up are reserved for such
+/// backend-internal constants; shader-declared spec constants keep their own ids.
+pub const SAMPLE_COUNT_SPEC_ID: u32 = 0x4000_0000;
+
+/// Sparse feedback value returned by sparse-feedback loads from raw and structured buffers.
+///
+/// Vulkan has no residency query for buffer accesses, so such a load is emitted as a plain
+/// load and its feedback is this constant; `CheckSparseAccess` on a feedback value taken
+/// directly from such a load is emitted as constant `true` ("fully resident"). A feedback
+/// value that is copied through memory and checked later goes through
+/// `OpImageSparseTexelsResident`, whose result for this code is implementation-defined.
+pub const SPARSE_BUFFER_FEEDBACK: u32 = 0;
+
 /// How D3D registers map to Vulkan descriptor sets and bindings.
 ///
 /// A resource declared as `register(xN, spaceM)` is placed in descriptor set `M + set_offset`
@@ -85,6 +125,13 @@ pub struct SpirvOptions {
     pub strip_debug_names: bool,
     /// Descriptor set / binding assignment.
     pub bindings: BindingModel,
+    /// Translate `SetFpMode` into float-controls execution modes (core since SPIR-V 1.4, no
+    /// extension): `RoundingModeRTE`/`RoundingModeRTZ`, `DenormPreserve`/`DenormFlushToZero`
+    /// and, when the default flags are `Precise`, `SignedZeroInfNanPreserve`, each for the
+    /// declared float width. Each mode needs the matching `VkPhysicalDeviceFloatControlsProperties`
+    /// bit on the device; turn this off for devices that lack them (the modes are then
+    /// implementation-defined, which D3D tolerates for the FP32 defaults).
+    pub float_controls: bool,
 }
 
 impl Default for SpirvOptions {
@@ -93,6 +140,7 @@ impl Default for SpirvOptions {
             entry_point_name: "main".to_string(),
             strip_debug_names: false,
             bindings: BindingModel::default(),
+            float_controls: true,
         }
     }
 }
@@ -176,6 +224,26 @@ pub struct PushDataRange {
     pub size: u32,
 }
 
+/// What a spec constant of the module stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecConstantKind {
+    /// Declared by the shader (`DclSpecConstant`).
+    User,
+    /// The render target sample count, see [`SAMPLE_COUNT_SPEC_ID`].
+    SampleCount,
+}
+
+/// One scalar specialization constant of the module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecConstantInfo {
+    /// The `SpecId` decoration (`VkSpecializationMapEntry::constantID`).
+    pub spec_id: u32,
+    /// Default value bits (32-bit; booleans are 0 or 1).
+    pub default: u32,
+    /// What the constant stands for.
+    pub kind: SpecConstantKind,
+}
+
 /// What a host needs to know to bind the emitted module.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reflection {
@@ -183,6 +251,8 @@ pub struct Reflection {
     pub resources: Vec<ResourceBinding>,
     /// Push data ranges.
     pub push_data: Vec<PushDataRange>,
+    /// Specialization constants.
+    pub spec_constants: Vec<SpecConstantInfo>,
     /// Shader inputs.
     pub inputs: Vec<InterfaceVariable>,
     /// Shader outputs.

@@ -146,9 +146,10 @@ fn compute_loop_with_lds_and_barrier_is_valid() {
 }
 
 #[test]
-fn unsupported_ops_are_errors_not_panics() {
+fn msad_is_expanded() {
     let src = r#"
 %1 = EntryPoint %3 Compute
+%2 = SetCsWorkgroupSize %1 1 1 1
 %10 = Constant u32 1
 %3 = Function void
 %5 = Label None
@@ -157,6 +158,7 @@ fn unsupported_ops_are_errors_not_panics() {
 %8 = FunctionEnd
 "#;
     let b = parse(src).expect("parse");
-    let e = emit(&b, &SpirvOptions::default()).expect_err("msad is not supported");
-    assert!(e.to_string().contains("UMsad"), "{e}");
+    let w = emit(&b, &SpirvOptions::default()).expect("emit");
+    validate("cs_msad", &w);
+    assert!(opcodes(&w).contains(&(spirv::Op::BitFieldUExtract as u32)));
 }

@@ -743,10 +743,11 @@ impl Converter<'_, '_> {
                     .map(|(_, _, r)| *r)
                     .max()
                     .unwrap_or(base);
-                (base, max.saturating_sub(base) + 1)
+                (base, max.saturating_sub(base).saturating_add(1))
             }
         };
-        if count == 0 || count > MAX_DYNAMIC_RANGE {
+        // The callers walk `start..start + count`: that end must fit in a u32.
+        if count == 0 || count > MAX_DYNAMIC_RANGE || start.checked_add(count).is_none() {
             return Err(self.invalid(format!("index range of {count} registers")));
         }
         Ok((start, count))

@@ -45,6 +45,13 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
                 if x == def || b.get(x).map(|o| o.ty) != Some(op.ty) {
                     continue;
                 }
+                // Replacing `def` by a phi that uses `def` (a loop back edge) would make
+                // that phi reference itself, which the validator rejects.
+                if b.get(x).is_some_and(|o| {
+                    o.opcode == OpCode::Phi && (0..o.ref_count()).any(|i| o.arg(i) == Some(def))
+                }) {
+                    continue;
+                }
                 replace_and_remove(b, def, x);
             }
             Some(Action::Rewrite(new)) => b.rewrite(def, new),
