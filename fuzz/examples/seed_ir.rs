@@ -1,0 +1,31 @@
+//! Seeding helper for the IR fuzz targets: converts each DXBC file given on the command
+//! line and writes `<text_dir>/<n>.ir` (IR text) and `<bin_dir>/<n>.bin` (serialized IR).
+//!
+//! usage: seed_ir <text_dir> <bin_dir> <file.dxbc>...
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 3 {
+        eprintln!("usage: seed_ir <text_dir> <bin_dir> <file.dxbc>...");
+        std::process::exit(2);
+    }
+    let (text_dir, bin_dir) = (&args[0], &args[1]);
+    let mut n = 0usize;
+    for path in &args[2..] {
+        let Ok(data) = std::fs::read(path) else {
+            continue;
+        };
+        let Ok(shader) = dxspv_dxbc::Shader::parse(&data) else {
+            continue;
+        };
+        let Ok(b) = dxspv_dxbc::convert(&shader) else {
+            continue;
+        };
+        let text = dxspv_ir::text::print(&b);
+        let bin = dxspv_ir::serialize::serialize(&b);
+        std::fs::write(format!("{text_dir}/{n:04}.ir"), text).expect("write text seed");
+        std::fs::write(format!("{bin_dir}/{n:04}.bin"), bin).expect("write bin seed");
+        n += 1;
+    }
+    eprintln!("wrote {n} IR seeds");
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Seeds fuzz/corpus/<target>/ from the shared shader corpus. The corpus directories are
+# git-ignored; never commit them.
+#
+# usage: fuzz/seed.sh [CORPUS_ROOT]   (default /work/shared/corpus)
+#   N_IR=<n>  number of shaders converted into IR text / serialized IR seeds (default 48)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+src="${1:-/work/shared/corpus}"
+n_ir="${N_IR:-48}"
+cd "$here"
+
+mapfile -t dxbc < <(find "$src/dxbc" -name '*.dxbc' -type f | sort)
+echo "seed: ${#dxbc[@]} DXBC files from $src/dxbc"
+
+for t in dxbc_container dxbc_decode dxbc_disasm dxbc_convert pipeline; do
+    mkdir -p "corpus/$t"
+    for f in "${dxbc[@]}"; do
+        # Flatten the path into a unique file name.
+        cp -f "$f" "corpus/$t/$(echo "${f#$src/}" | tr '/' '_')"
+    done
+done
+
+# dxbc_decode: also bare program parts (SHDR/SHEX bodies) so the fuzzer can skip the container.
+python3 - "corpus/dxbc_decode" "${dxbc[@]}" <<'PY'
+import struct, sys
+out = sys.argv[1]
+for i, path in enumerate(sys.argv[2:]):
+    d = open(path, 'rb').read()
+    if len(d) < 32 or d[:4] != b'DXBC':
+        continue
+    n = struct.unpack_from('<I', d, 28)[0]
+    for k in range(min(n, 64)):
+        off = struct.unpack_from('<I', d, 32 + 4 * k)[0]
+        if off + 8 > len(d):
+            continue
+        tag, size = d[off:off + 4], struct.unpack_from('<I', d, off + 4)[0]
+        if tag in (b'SHDR', b'SHEX'):
+            open(f"{out}/part_{i:04}.bin", 'wb').write(d[off + 8:off + 8 + size])
+PY
+
+# IR text and serialized IR from converted shaders (a spread of the corpus).
+mkdir -p corpus/ir_text_parse corpus/ir_deserialize
+total=${#dxbc[@]}
+step=$(( total / n_ir > 0 ? total / n_ir : 1 ))
+picked=()
+for ((i = 0; i < total && ${#picked[@]} < n_ir; i += step)); do
+    picked+=("${dxbc[$i]}")
+done
+CARGO_TARGET_DIR="$here/target" cargo run --quiet --release --example seed_ir -- \
+    corpus/ir_text_parse corpus/ir_deserialize "${picked[@]}"
+
+for t in corpus/*; do
+    echo "seed: $t: $(ls "$t" | wc -l) files"
+done
