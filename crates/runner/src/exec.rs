@@ -2,6 +2,7 @@
 
 use crate::case::{Case, Resource, Run};
 use crate::data::{self, Layout};
+use crate::draw::{self, DrawShaders};
 use crate::vk::Gpu;
 use ash::vk;
 use dxspv::spirv::{DescriptorType, Reflection, RegisterClass, ResourceBinding};
@@ -126,19 +127,21 @@ enum Obj {
 }
 
 /// Everything a run creates; destroyed on drop.
-struct Scratch<'g> {
-    gpu: &'g Gpu,
-    buffers: Vec<vk::Buffer>,
-    images: Vec<vk::Image>,
-    image_views: Vec<vk::ImageView>,
-    buffer_views: Vec<vk::BufferView>,
-    samplers: Vec<vk::Sampler>,
-    memory: Vec<vk::DeviceMemory>,
-    set_layouts: Vec<vk::DescriptorSetLayout>,
-    pool: vk::DescriptorPool,
-    layout: vk::PipelineLayout,
-    module: vk::ShaderModule,
-    pipeline: vk::Pipeline,
+pub(crate) struct Scratch<'g> {
+    pub(crate) gpu: &'g Gpu,
+    pub(crate) buffers: Vec<vk::Buffer>,
+    pub(crate) images: Vec<vk::Image>,
+    pub(crate) image_views: Vec<vk::ImageView>,
+    pub(crate) buffer_views: Vec<vk::BufferView>,
+    pub(crate) samplers: Vec<vk::Sampler>,
+    pub(crate) memory: Vec<vk::DeviceMemory>,
+    pub(crate) set_layouts: Vec<vk::DescriptorSetLayout>,
+    pub(crate) pool: vk::DescriptorPool,
+    pub(crate) layout: vk::PipelineLayout,
+    pub(crate) module: vk::ShaderModule,
+    pub(crate) pipeline: vk::Pipeline,
+    /// The vertex shader of a draw.
+    pub(crate) vs_module: vk::ShaderModule,
 }
 
 impl Drop for Scratch<'_> {
@@ -150,6 +153,7 @@ impl Drop for Scratch<'_> {
             let _ = d.device_wait_idle();
             d.destroy_pipeline(self.pipeline, None);
             d.destroy_shader_module(self.module, None);
+            d.destroy_shader_module(self.vs_module, None);
             d.destroy_pipeline_layout(self.layout, None);
             d.destroy_descriptor_pool(self.pool, None);
             for &l in &self.set_layouts {
@@ -177,7 +181,7 @@ impl Drop for Scratch<'_> {
     }
 }
 
-fn vkerr(what: &str) -> impl Fn(vk::Result) -> String + '_ {
+pub(crate) fn vkerr(what: &str) -> impl Fn(vk::Result) -> String + '_ {
     move |e| format!("{what}: {e}")
 }
 
@@ -196,17 +200,19 @@ impl<'g> Scratch<'g> {
             layout: vk::PipelineLayout::null(),
             module: vk::ShaderModule::null(),
             pipeline: vk::Pipeline::null(),
+            vs_module: vk::ShaderModule::null(),
         }
     }
 
     /// A host-visible, coherent, mapped, zeroed buffer.
-    fn buffer(&mut self, size: u64) -> Result<(vk::Buffer, *mut u8), String> {
+    pub(crate) fn buffer(&mut self, size: u64) -> Result<(vk::Buffer, *mut u8), String> {
         let d = &self.gpu.device;
         let bci = vk::BufferCreateInfo::default().size(size.max(16)).usage(
             vk::BufferUsageFlags::STORAGE_BUFFER
                 | vk::BufferUsageFlags::UNIFORM_BUFFER
                 | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
                 | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+                | vk::BufferUsageFlags::VERTEX_BUFFER
                 | vk::BufferUsageFlags::TRANSFER_SRC
                 | vk::BufferUsageFlags::TRANSFER_DST,
         );
@@ -232,7 +238,7 @@ impl<'g> Scratch<'g> {
 }
 
 /// Views `len` bytes of a live mapping.
-fn mapped<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
+pub(crate) fn mapped<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
     // SAFETY: callers pass a pointer from `Scratch::buffer` whose mapping is at least `len`
     // bytes and outlives the returned slice (the scratch owning it lives for the whole run);
     // the device is idle whenever this is called.
@@ -325,29 +331,57 @@ fn address_of(name: Option<&str>) -> vk::SamplerAddressMode {
 
 /// Runs one run of a compiled compute shader.
 pub fn run_compute(gpu: &Gpu, case: &Case, run: &Run, spirv: &[u32], refl: &Reflection) -> Outcome {
-    match run_inner(gpu, case, run, spirv, refl) {
+    match run_inner(gpu, case, run, spirv, refl, None) {
         Ok(o) => o,
         Err(e) => Outcome::Fail(e),
     }
 }
 
-fn skip(s: impl Into<String>) -> Result<Outcome, String> {
+/// Runs one run of a pixel-shader draw: `ps` is the compiled pixel shader, `draw` the vertex
+/// shader and draw state.
+pub fn run_draw(
+    gpu: &Gpu,
+    case: &Case,
+    run: &Run,
+    ps: &dxspv::Output,
+    draw: &DrawShaders,
+) -> Outcome {
+    match run_inner(gpu, case, run, &ps.spirv, &ps.reflection, Some(draw)) {
+        Ok(o) => o,
+        Err(e) => Outcome::Fail(e),
+    }
+}
+
+pub(crate) fn skip(s: impl Into<String>) -> Result<Outcome, String> {
     Ok(Outcome::Skipped(s.into()))
 }
 
 fn run_inner(
     gpu: &Gpu,
-    _case: &Case,
+    case: &Case,
     run: &Run,
     spirv: &[u32],
     refl: &Reflection,
+    draw: Option<&DrawShaders>,
 ) -> Result<Outcome, String> {
     if !refl.push_data.is_empty() {
         return skip("shader uses push data");
     }
-    let dispatches = match &run.dispatch {
-        Some(d) => d.list(),
-        None => return skip("compute run without dispatch"),
+    let dispatches = match (&run.dispatch, draw) {
+        (_, Some(_)) => Vec::new(),
+        (Some(d), None) => d.list(),
+        (None, None) => return skip("compute run without dispatch"),
+    };
+    let (stage_flags, shader_stages) = if draw.is_some() {
+        (
+            vk::ShaderStageFlags::ALL_GRAPHICS,
+            vk::PipelineStageFlags::VERTEX_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER,
+        )
+    } else {
+        (
+            vk::ShaderStageFlags::COMPUTE,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+        )
     };
     let d = &gpu.device;
     let mut s = Scratch::new(gpu);
@@ -494,7 +528,7 @@ fn run_inner(
                     .binding(b.binding)
                     .descriptor_type(ty)
                     .descriptor_count(*n)
-                    .stage_flags(vk::ShaderStageFlags::COMPUTE),
+                    .stage_flags(stage_flags),
             );
             flags.push(if gpu.caps.partially_bound {
                 vk::DescriptorBindingFlags::PARTIALLY_BOUND
@@ -748,16 +782,30 @@ fn run_inner(
     // SAFETY: the set layouts are live.
     s.layout =
         unsafe { d.create_pipeline_layout(&lci, None) }.map_err(vkerr("vkCreatePipelineLayout"))?;
-    let stage = vk::PipelineShaderStageCreateInfo::default()
-        .stage(vk::ShaderStageFlags::COMPUTE)
-        .module(s.module)
-        .name(c"main");
-    let cci = [vk::ComputePipelineCreateInfo::default()
-        .stage(stage)
-        .layout(s.layout)];
-    // SAFETY: module and layout are live.
-    s.pipeline = unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &cci, None) }
-        .map_err(|(_, e)| format!("vkCreateComputePipelines: {e}"))?[0];
+    let targets = match draw {
+        Some(ds) => {
+            let t = match draw::prepare(&mut s, case, run, ds)? {
+                Ok(t) => t,
+                Err(reason) => return skip(reason),
+            };
+            s.pipeline = draw::pipeline(&mut s, case, &t, ds)?;
+            Some(t)
+        }
+        None => {
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(s.module)
+                .name(c"main");
+            let cci = [vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(s.layout)];
+            // SAFETY: module and layout are live.
+            s.pipeline =
+                unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &cci, None) }
+                    .map_err(|(_, e)| format!("vkCreateComputePipelines: {e}"))?[0];
+            None
+        }
+    };
 
     // Record and submit.
     let images: Vec<&Obj> = objs
@@ -830,7 +878,7 @@ fn run_inner(
                     d.cmd_pipeline_barrier(
                         cb,
                         vk::PipelineStageFlags::TRANSFER,
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        shader_stages,
                         vk::DependencyFlags::empty(),
                         &[],
                         &[],
@@ -843,31 +891,36 @@ fn run_inner(
             vk::AccessFlags::HOST_WRITE,
             vk::AccessFlags::SHADER_READ
                 | vk::AccessFlags::SHADER_WRITE
-                | vk::AccessFlags::UNIFORM_READ,
+                | vk::AccessFlags::UNIFORM_READ
+                | vk::AccessFlags::VERTEX_ATTRIBUTE_READ,
             vk::PipelineStageFlags::HOST,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
+            shader_stages | vk::PipelineStageFlags::VERTEX_INPUT,
         );
-        // SAFETY: `cb` is recording; pipeline, layout and sets are live.
-        unsafe {
-            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
-            if !sets.is_empty() {
-                d.cmd_bind_descriptor_sets(
-                    cb,
-                    vk::PipelineBindPoint::COMPUTE,
-                    layout,
-                    0,
-                    &sets,
-                    &[],
-                );
-            }
-            for [x, y, z] in &dispatches {
-                d.cmd_dispatch(cb, *x, *y, *z);
+        if let Some(t) = &targets {
+            draw::record(d, cb, t, pipeline, layout, &sets);
+        } else {
+            // SAFETY: `cb` is recording; pipeline, layout and sets are live.
+            unsafe {
+                d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
+                if !sets.is_empty() {
+                    d.cmd_bind_descriptor_sets(
+                        cb,
+                        vk::PipelineBindPoint::COMPUTE,
+                        layout,
+                        0,
+                        &sets,
+                        &[],
+                    );
+                }
+                for [x, y, z] in &dispatches {
+                    d.cmd_dispatch(cb, *x, *y, *z);
+                }
             }
         }
         mem_barrier(
             vk::AccessFlags::SHADER_WRITE,
             vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::HOST_READ,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
+            shader_stages,
             vk::PipelineStageFlags::TRANSFER | vk::PipelineStageFlags::HOST,
         );
         for o in &images {
@@ -960,6 +1013,9 @@ fn run_inner(
                 )));
             }
         }
+    }
+    if let Some(t) = &targets {
+        return draw::check(t);
     }
     Ok(Outcome::Ok)
 }

@@ -3,8 +3,10 @@
 //! Direct3D produced.
 //!
 //! Valid SPIR-V is not necessarily correct SPIR-V; this crate is the check that it computes the
-//! right values. Compute cases compiled from DXBC are executed; pixel-shader draws and DXIL shaders
-//! are reported as skipped with a reason, never passed silently.
+//! right values. Compute and pixel-shader cases compiled from DXBC are executed (draws through
+//! Vulkan 1.3 dynamic rendering, with the case's corpus vertex shader or a pass-through one);
+//! DXIL shaders and unsupported sub-features are reported as skipped with a reason, never passed
+//! silently.
 //!
 //! # Unsafe code
 //!
@@ -13,6 +15,7 @@
 
 pub mod case;
 pub mod data;
+pub mod draw;
 pub mod exec;
 pub mod vk;
 
@@ -116,38 +119,46 @@ pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> 
     if case.format == "dxil" {
         return skip_all("DXIL shader (dxspv has no DXIL frontend yet)");
     }
-    if case.stage != "cs" {
-        return skip_all("pixel-shader draws not implemented");
+    if case.stage != "cs" && case.stage != "ps" {
+        return skip_all(&format!("stage `{}` not implemented", case.stage));
     }
     if let Some(why) = exec::missing_requirement(gpu, &case.requires) {
         return skip_all(&why);
     }
-    let Some(shader) = corpora
-        .iter()
-        .map(|c| c.join(&case.shader))
-        .find(|p| p.is_file())
-    else {
-        return skip_all(&format!("shader {} not found in the corpus", case.shader));
+    let out = match compile_corpus(&case.shader, corpora) {
+        Ok(Ok(o)) => o,
+        Ok(Err(why)) => return skip_all(&why),
+        Err(e) => return one(case.name.clone(), Outcome::Fail(e)),
     };
-    let bytes = match std::fs::read(&shader) {
-        Ok(b) => b,
-        Err(e) => {
-            return one(
-                case.name.clone(),
-                Outcome::Fail(format!("cannot read {}: {e}", shader.display())),
-            )
+    let draw = if case.stage == "ps" {
+        match &case.vertex_shader {
+            Some(vs) if !vs.starts_with("dxbc/") => {
+                return skip_all(&format!("vertex shader {vs} is not DXBC"))
+            }
+            Some(vs) => match compile_corpus(vs, corpora) {
+                Ok(Ok(o)) => Some(draw::DrawShaders::compiled(&o)),
+                Ok(Err(why)) => return skip_all(&why),
+                Err(e) => {
+                    return one(
+                        case.name.clone(),
+                        Outcome::Fail(format!("vertex shader: {e}")),
+                    )
+                }
+            },
+            None => Some(draw::DrawShaders::passthrough()),
         }
-    };
-    let out = match dxspv::compile(&bytes, &dxspv::Options::default()) {
-        Ok(o) => o,
-        Err(e) => return one(case.name.clone(), Outcome::Fail(format!("compile: {e}"))),
+    } else {
+        None
     };
     runs.iter()
         .enumerate()
         .map(|(i, r)| {
             let outcome = match exec::missing_requirement(gpu, &r.requires) {
                 Some(why) => Outcome::Skipped(why),
-                None => exec::run_compute(gpu, &case, r, &out.spirv, &out.reflection),
+                None => match &draw {
+                    Some(ds) => exec::run_draw(gpu, &case, r, &out, ds),
+                    None => exec::run_compute(gpu, &case, r, &out.spirv, &out.reflection),
+                },
             };
             Report {
                 name: run_name(i, r),
@@ -155,6 +166,22 @@ pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> 
             }
         })
         .collect()
+}
+
+/// Finds `path` in the corpora and compiles it. The inner `Err` is a skip reason (not found),
+/// the outer one a failure (unreadable, compile error).
+fn compile_corpus(
+    path: &str,
+    corpora: &[PathBuf],
+) -> Result<Result<dxspv::Output, String>, String> {
+    let Some(shader) = corpora.iter().map(|c| c.join(path)).find(|p| p.is_file()) else {
+        return Ok(Err(format!("shader {path} not found in the corpus")));
+    };
+    let bytes =
+        std::fs::read(&shader).map_err(|e| format!("cannot read {}: {e}", shader.display()))?;
+    dxspv::compile(&bytes, &dxspv::Options::default())
+        .map(Ok)
+        .map_err(|e| format!("compile: {e}"))
 }
 
 /// The default corpus folder: `../shared/corpus` relative to the workspace root.

@@ -6,7 +6,11 @@ use dxspv_runner::{collect, default_corpus, exec::Outcome, run_case, vk::Gpu, To
 use std::path::Path;
 
 /// Runs that passed when this threshold was last raised; raise it when more pass.
-const MIN_PASSED: usize = 41;
+const MIN_PASSED: usize = 244;
+
+/// Runs that fail because of known compiler bugs, with the reason. The test fails when a run
+/// listed here passes (remove it) or a run not listed here fails.
+const KNOWN_FAILURES: &[(&str, &str)] = &[];
 
 #[test]
 fn shared_exec_cases() {
@@ -32,9 +36,23 @@ fn shared_exec_cases() {
     for f in &files {
         all.extend(run_case(&gpu, f, &corpora));
     }
+    let known = |name: &str| KNOWN_FAILURES.iter().any(|(n, _)| *n == name);
+    let mut unexpected = Vec::new();
     for r in &all {
         if matches!(r.outcome, Outcome::Fail(_)) {
-            println!("{r}");
+            let tag = if known(&r.name) { "known" } else { "NEW" };
+            println!("[{tag}] {r}");
+            if !known(&r.name) {
+                unexpected.push(r.name.clone());
+            }
+        }
+    }
+    let mut fixed = Vec::new();
+    for (name, why) in KNOWN_FAILURES {
+        match all.iter().find(|r| r.name == *name) {
+            Some(r) if matches!(r.outcome, Outcome::Fail(_)) => {}
+            Some(r) => fixed.push(format!("{r} (listed as known failure: {why})")),
+            None => fixed.push(format!("{name}: not run (listed as known failure: {why})")),
         }
     }
     let mut reasons = std::collections::BTreeMap::<&str, usize>::new();
@@ -51,7 +69,19 @@ fn shared_exec_cases() {
         "{} passed, {} failed, {} skipped",
         t.passed, t.failed, t.skipped
     );
-    assert_eq!(t.failed, 0, "every executed case must match Direct3D");
+    assert!(
+        unexpected.is_empty(),
+        "runs failed that are not in KNOWN_FAILURES: {unexpected:?}"
+    );
+    assert!(
+        fixed.is_empty(),
+        "KNOWN_FAILURES entries no longer fail, remove them: {fixed:?}"
+    );
+    assert_eq!(
+        t.failed,
+        KNOWN_FAILURES.len(),
+        "every executed run must match Direct3D, except the known failures"
+    );
     assert!(
         t.passed >= MIN_PASSED,
         "only {} runs passed, expected at least {MIN_PASSED}",

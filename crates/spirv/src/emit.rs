@@ -3387,17 +3387,26 @@ impl<'a> Emitter<'a> {
                     let hi = self.const_splat(sb, hi as u64);
                     let cl = self.id();
                     self.ext_to(GLOp::NClamp, ft, cl, &[a[0], lo, hi]);
+                    let Some(bt) = self.basic_ty(rb.with_base(ScalarType::Bool)) else {
+                        return unsupported(def, op, "bool vector");
+                    };
+                    let mut c = self.un(o, t, &[cl]);
                     if signed {
-                        let c = self.un(o, t, &[cl]);
-                        let Some(bt) = self.basic_ty(rb.with_base(ScalarType::Bool)) else {
-                            return unsupported(def, op, "bool vector");
-                        };
                         let nan = self.un(S::IsNan, bt, &[a[0]]);
                         let zero = self.const_splat(rb, 0);
-                        self.emit_to(S::Select, t, id, &[nan, zero, c]);
-                    } else {
-                        self.emit_to(o, t, id, &[cl]);
+                        c = self.un(S::Select, t, &[nan, zero, c]);
                     }
+                    // The clamp bound is the largest float below 2^31 (2^32); inputs at or
+                    // above 2^31 (2^32), +inf included, saturate to the integer maximum.
+                    let (limit, max) = if signed {
+                        (2147483648.0f32.to_bits(), i32::MAX as u32)
+                    } else {
+                        (4294967296.0f32.to_bits(), u32::MAX)
+                    };
+                    let limit = self.const_splat(sb, limit as u64);
+                    let max = self.const_splat(rb, max as u64);
+                    let big = self.un(S::FOrdGreaterThanEqual, bt, &[a[0], limit]);
+                    self.emit_to(S::Select, t, id, &[big, max, c]);
                     Ok(())
                 } else {
                     simple(o, 1, self)
