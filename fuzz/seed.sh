@@ -13,7 +13,7 @@ cd "$here"
 mapfile -t dxbc < <(find "$src/dxbc" -name '*.dxbc' -type f | sort)
 echo "seed: ${#dxbc[@]} DXBC files from $src/dxbc"
 
-for t in dxbc_container dxbc_decode dxbc_disasm dxbc_convert pipeline; do
+for t in dxbc_container dxbc_decode dxbc_disasm dxbc_convert pipeline compile; do
     mkdir -p "corpus/$t"
     for f in "${dxbc[@]}"; do
         # Flatten the path into a unique file name.
