@@ -305,8 +305,15 @@ fn generated_program_lowers_with_validation_after_each_pass() {
 /// disproportionately fast and would make the ratio look super-linear.
 #[test]
 fn pipeline_is_linear_in_practice() {
-    let (small_t, small_n, _) = time_pipeline(1000);
-    let (big_t, big_n, _) = time_pipeline(4000);
+    // Best of three for each size, so a burst of load on a shared machine does not decide.
+    let best = |blocks: usize| {
+        (0..3)
+            .map(|_| time_pipeline(blocks))
+            .map(|(t, n, _)| (t, n))
+            .fold((f64::MAX, 0), |(bt, _), (t, n)| (bt.min(t), n))
+    };
+    let (small_t, small_n) = best(1000);
+    let (big_t, big_n) = best(4000);
     assert!(big_n >= 3 * small_n);
     let ratio = big_t / small_t.max(1e-6);
     assert!(

@@ -29,22 +29,44 @@ use crate::Builder;
 /// Runs constant folding; returns whether anything was folded.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
     let modes = FpModes::collect(b);
-    let ops: Vec<SsaDef> = b
-        .iter()
-        .filter(|(_, op)| !op.opcode.is_declarative())
-        .map(|(d, _)| d)
-        .collect();
+    run_with_modes(b, &modes)
+}
+
+/// [`run`] with the program's `SetFpMode` defaults already collected (the pipeline collects
+/// them once: no pass of the optimisation loop changes them).
+pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassError> {
     let mut changed = false;
-    for def in ops {
-        let Some(op) = b.get(def).cloned() else {
+    // Walking the program order directly visits exactly the ops a snapshot would: folding
+    // removes only the folded op, and new constants go to the declarative section.
+    let mut cur = b.first();
+    while let Some(def) = cur {
+        cur = b.next(def);
+        let Some(op) = b.get(def) else {
             continue;
         };
-        if let Some(new) = fold(b, &op, &modes) {
+        if op.opcode.is_declarative() || !may_fold(b, op) {
+            continue;
+        }
+        let op = op.clone();
+        if let Some(new) = fold(b, &op, modes) {
             replace_and_remove(b, def, new);
             changed = true;
         }
     }
     Ok(changed)
+}
+
+/// Cheap pre-check: every fold needs at least one constant reference operand (all of them
+/// except for `Select`, whose condition must be constant), so an op with references none of
+/// which is a constant cannot fold.
+fn may_fold(b: &Builder, op: &Op) -> bool {
+    let n = op.ref_count();
+    n == 0
+        || (0..n).any(|i| {
+            op.arg(i)
+                .and_then(|d| b.get(d))
+                .is_some_and(|o| o.opcode == OpCode::Constant)
+        })
 }
 
 /// A constant operand: its type and flattened literals.

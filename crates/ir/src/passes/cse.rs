@@ -50,6 +50,25 @@ pub fn is_commutative(opcode: OpCode) -> bool {
 
 /// Runs CSE; returns whether anything was replaced.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
+    let mut cfg = None;
+    run_with_cfg(b, &mut cfg)
+}
+
+/// The control flow graph and dominator tree CSE walks, kept between runs by
+/// [`run_with_cfg`] (`None` inside: the program is not in block form).
+pub type CfgCache = Option<Option<(Cfg, DominatorTree)>>;
+
+/// [`run`] reusing the CFG and dominator tree in `cache` (built on first use). Valid as long as
+/// no block, label or terminator was added, removed or rewritten since the cache was built:
+/// CSE reads only each block's label and terminator and walks the ops between them live, so
+/// the optimisation loop (which changes only value ops) shares one CFG between its rounds.
+pub fn run_with_cfg(b: &mut Builder, cache: &mut CfgCache) -> Result<bool, PassError> {
+    let built = cache.get_or_insert_with(|| {
+        Cfg::build(b).ok().map(|cfg| {
+            let dom = DominatorTree::build(&cfg);
+            (cfg, dom)
+        })
+    });
     let mut t = Table {
         heads: FxHashMap::default(),
         entries: Vec::new(),
@@ -65,9 +84,8 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
         }
     }
     let base = t.entries.len();
-    match Cfg::build(b) {
-        Ok(cfg) => {
-            let dom = DominatorTree::build(&cfg);
+    match built {
+        Some((cfg, dom)) => {
             let mut stack: Vec<(BlockId, usize, bool)> = Vec::new();
             for &entry in cfg.entries() {
                 // Pre-order walk of the dominator tree; each block's entries are undone when
@@ -99,7 +117,7 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
                 }
             }
         }
-        Err(_) => {
+        None => {
             // Not in block form (e.g. scoped control flow): number per straight-line region.
             let mut cur = b.first();
             while let Some(def) = cur {

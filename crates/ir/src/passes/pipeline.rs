@@ -20,6 +20,7 @@
 
 use crate::passes::error::PassError;
 use crate::passes::options::Options;
+use crate::passes::util::FpModes;
 use crate::passes::{
     cfg_cleanup, constant_fold, cse, dce, lower_legacy, lower_min_precision, resolve_types,
     scoped_to_structured, simplify_arith, ssa_construction, unused_declarations,
@@ -140,18 +141,27 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
         lower_min_precision::run(b, mode)
     })?;
 
-    // Optimisation to a small fixed point.
+    // Optimisation to a small fixed point. Nothing in the loop changes `SetFpMode` or the
+    // CFG (folds and simplifications replace value ops only; branches on constants are left
+    // to cfg_cleanup), so the float modes are collected once and CSE builds its CFG and
+    // dominator tree once for all rounds.
+    let modes = FpModes::collect(r.b);
+    let mut cfg: cse::CfgCache = None;
     for _ in 0..opts.max_optimisation_rounds {
         r.report.optimisation_rounds += 1;
         let mut changed = false;
         if opts.constant_fold {
-            changed |= r.run("constant_fold", Lowered, constant_fold::run)?;
+            changed |= r.run("constant_fold", Lowered, |b| {
+                constant_fold::run_with_modes(b, &modes)
+            })?;
         }
         if opts.simplify_arith {
-            changed |= r.run("simplify_arith", Lowered, simplify_arith::run)?;
+            changed |= r.run("simplify_arith", Lowered, |b| {
+                simplify_arith::run_with_modes(b, &modes)
+            })?;
         }
         if opts.cse {
-            changed |= r.run("cse", Lowered, cse::run)?;
+            changed |= r.run("cse", Lowered, |b| cse::run_with_cfg(b, &mut cfg))?;
         }
         if opts.dce {
             changed |= r.run("dce", Lowered, dce::run)?;

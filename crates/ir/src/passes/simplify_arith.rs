@@ -30,17 +30,27 @@ enum Action {
 /// Runs the simplifications; returns whether anything changed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
     let modes = FpModes::collect(b);
-    let ops: Vec<SsaDef> = b
-        .iter()
-        .filter(|(_, op)| !op.opcode.is_declarative())
-        .map(|(d, _)| d)
-        .collect();
+    run_with_modes(b, &modes)
+}
+
+/// [`run`] with the program's `SetFpMode` defaults already collected (the pipeline collects
+/// them once: no pass of the optimisation loop changes them).
+pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassError> {
     let mut changed = false;
-    for def in ops {
-        let Some(op) = b.get(def).cloned() else {
+    // Walking the program order directly visits exactly the ops a snapshot would: a
+    // simplification removes or rewrites only the op itself, and new constants go to the
+    // declarative section.
+    let mut cur = b.first();
+    while let Some(def) = cur {
+        cur = b.next(def);
+        let Some(op) = b.get(def) else {
             continue;
         };
-        match simplify(b, def, &op, &modes) {
+        if !is_candidate(op.opcode) {
+            continue;
+        }
+        let op = op.clone();
+        match simplify(b, def, &op, modes) {
             Some(Action::Replace(x)) => {
                 if x == def || b.get(x).map(|o| o.ty) != Some(op.ty) {
                     continue;
@@ -60,6 +70,45 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
         changed = true;
     }
     Ok(changed)
+}
+
+/// The opcodes [`simplify`] has rules for (a cheap filter before cloning the op).
+fn is_candidate(opcode: OpCode) -> bool {
+    use OpCode as O;
+    matches!(
+        opcode,
+        O::BAnd
+            | O::BEq
+            | O::BNe
+            | O::BNot
+            | O::BOr
+            | O::FAbs
+            | O::FAdd
+            | O::FDiv
+            | O::FMax
+            | O::FMin
+            | O::FMul
+            | O::FNeg
+            | O::FSub
+            | O::IAdd
+            | O::IAnd
+            | O::IMul
+            | O::INeg
+            | O::INot
+            | O::IOr
+            | O::IShl
+            | O::ISub
+            | O::IXor
+            | O::Phi
+            | O::SMax
+            | O::SMin
+            | O::SShr
+            | O::Select
+            | O::UDiv
+            | O::UMax
+            | O::UMin
+            | O::UShr
+    )
 }
 
 /// The value of a splat constant: every component's literal, if they are all equal.
