@@ -5,6 +5,7 @@ use crate::{
     DescriptorType, InterfaceVariable, Reflection, RegisterClass, ResourceBinding, SpirvModule,
     SpirvOptions,
 };
+use dxspv_ir::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use dxspv_ir::{
     AtomicOp, BasicType, Builder, BuiltIn, Construct, DenormMode, DerivativeMode,
     InterpolationModes, MemoryTypeMask, Op, OpCode, OpFlags, PrimitiveType, ResourceKind,
@@ -12,7 +13,7 @@ use dxspv_ir::{
     UavFlags,
 };
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 /// Why a module could not be emitted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -267,30 +268,30 @@ impl<'a> Emitter<'a> {
             next_id: bound as u32,
             map: (0..bound as u32).collect(),
             defined: vec![false; bound],
-            types: HashMap::new(),
-            consts: HashMap::new(),
-            composites: HashMap::new(),
+            types: HashMap::default(),
+            consts: HashMap::default(),
+            composites: HashMap::default(),
             glsl: 0,
             stage: ShaderStage::Compute,
             entry: None,
             entry_fns: Vec::new(),
-            vars: HashMap::new(),
-            res: HashMap::new(),
-            desc: HashMap::new(),
+            vars: HashMap::default(),
+            res: HashMap::default(),
+            desc: HashMap::default(),
             interface: Vec::new(),
-            params: HashMap::new(),
-            const_vars: HashMap::new(),
+            params: HashMap::default(),
+            const_vars: HashMap::default(),
             cur_fn: None,
             merge: None,
             names: Vec::new(),
-            semantics: HashMap::new(),
+            semantics: HashMap::default(),
             modes: Vec::new(),
             multi_stream: false,
-            resident_feedback: HashSet::new(),
+            resident_feedback: HashSet::default(),
             coherent_access: false,
             push_var: 0,
             push: Vec::new(),
-            push_members: HashMap::new(),
+            push_members: HashMap::default(),
             invocation_id_var: None,
             refl: Reflection::default(),
             refl_io: Vec::new(),
