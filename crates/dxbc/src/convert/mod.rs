@@ -506,6 +506,47 @@ impl<'a, 's> Converter<'a, 's> {
         Ok(())
     }
 
+    /// Refuses instructions Direct3D allows only in one stage (emit/cut in geometry shaders;
+    /// discard, derivatives, implicit-LOD sampling and `eval_*` in pixel shaders): Vulkan has
+    /// no meaning for them elsewhere, so a program using them is malformed.
+    fn check_stage(&self, opcode: Opcode) -> R<()> {
+        use Opcode as O;
+        let needs = match opcode {
+            O::Emit
+            | O::Cut
+            | O::EmitThenCut
+            | O::EmitStream
+            | O::CutStream
+            | O::EmitThenCutStream => Stage::Geometry,
+            O::Discard
+            | O::DerivRtx
+            | O::DerivRty
+            | O::DerivRtxCoarse
+            | O::DerivRtxFine
+            | O::DerivRtyCoarse
+            | O::DerivRtyFine
+            | O::Sample
+            | O::SampleB
+            | O::SampleC
+            | O::Lod
+            | O::SampleClampFeedback
+            | O::SampleBClampFeedback
+            | O::SampleCClampFeedback
+            | O::EvalSnapped
+            | O::EvalSampleIndex
+            | O::EvalCentroid => Stage::Pixel,
+            _ => return Ok(()),
+        };
+        if self.stage == needs {
+            Ok(())
+        } else {
+            Err(self.invalid(format!(
+                "`{}` is only allowed in {needs:?} shaders",
+                opcode.mnemonic()
+            )))
+        }
+    }
+
     /// Second walk: converts every instruction.
     fn run(&mut self) -> R<()> {
         if self.stage != Stage::Hull {
@@ -607,6 +648,7 @@ impl<'a, 's> Converter<'a, 's> {
     /// Converts one instruction.
     fn instruction(&mut self, inst: &Instruction<'_>) -> R<()> {
         use Opcode as O;
+        self.check_stage(inst.opcode)?;
         match inst.opcode {
             // Declarations.
             O::DclGlobalFlags => {

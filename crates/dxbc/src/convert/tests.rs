@@ -2050,3 +2050,26 @@ fn oversized_declarations_are_refused() {
     let e = err(CS, &[group, tgsm(MAX_TGSM_BYTES as u32 + 4), ret()]);
     assert!(e.to_string().contains("thread group shared memory"), "{e}");
 }
+
+#[test]
+fn stage_specific_instructions_outside_their_stage_are_refused() {
+    let group = vec![op_token(O::DclThreadGroup, 4, 0), 1, 1, 1];
+    let e = err(
+        CS,
+        &[
+            group,
+            vec![op_token(O::DclTemps, 2, 0), 1],
+            inst(O::Discard, 0, &[], &[rs(0, [0, 0, 0, 0])]),
+            ret(),
+        ],
+    );
+    assert!(
+        e.to_string().contains("only allowed in Pixel shaders"),
+        "{e}"
+    );
+    let e = err(VS, &[inst(O::Emit, 0, &[], &[]), ret()]);
+    assert!(
+        e.to_string().contains("only allowed in Geometry shaders"),
+        "{e}"
+    );
+}
