@@ -63,7 +63,7 @@ impl Converter<'_, '_> {
         match cf {
             Cf::Loop(l) => self.code(Op::new(OpCode::ScopedLoopBreak, Type::VOID).with_ref(l)),
             Cf::Switch(s) => self.code(Op::new(OpCode::ScopedSwitchBreak, Type::VOID).with_ref(s)),
-            Cf::If(_) => return Err(self.invalid("break outside a loop or switch")),
+            Cf::If(..) => return Err(self.invalid("break outside a loop or switch")),
         };
         Ok(())
     }
@@ -113,16 +113,19 @@ impl Converter<'_, '_> {
                         .with_opt_ref(None)
                         .with_ref(c),
                 );
-                self.push_cf(Cf::If(i))?;
+                self.push_cf(Cf::If(i, false))?;
             }
-            O::Else => match self.cf.last() {
-                Some(&Cf::If(i)) => {
+            O::Else => match self.cf.last_mut() {
+                Some(Cf::If(_, true)) => return Err(self.invalid("second else for one if")),
+                Some(Cf::If(i, seen)) => {
+                    *seen = true;
+                    let i = *i;
                     self.code(Op::new(OpCode::ScopedElse, Type::VOID).with_ref(i));
                 }
                 _ => return Err(self.invalid("else without if")),
             },
             O::EndIf => match self.cf.pop() {
-                Some(Cf::If(i)) => {
+                Some(Cf::If(i, _)) => {
                     let e = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(i));
                     self.b.set_operand(i, 0, IrOperand::from_def(e));
                 }

@@ -117,8 +117,8 @@ pub(crate) struct At {
 /// One open scoped construct.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Cf {
-    /// `if`, with the `ScopedIf` op.
-    If(SsaDef),
+    /// `if`, with the `ScopedIf` op and whether its `else` was seen.
+    If(SsaDef, bool),
     /// `loop`, with the `ScopedLoop` op.
     Loop(SsaDef),
     /// `switch`, with the `ScopedSwitch` op.

@@ -2073,3 +2073,19 @@ fn stage_specific_instructions_outside_their_stage_are_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn a_second_else_is_refused() {
+    let e = err(
+        PS,
+        &[
+            vec![op_token(O::DclTemps, 2, 0), 1],
+            inst(O::If, 1 << 7, &[], &[rs(0, [0, 0, 0, 0])]),
+            inst(O::Else, 0, &[], &[]),
+            inst(O::Else, 0, &[], &[]),
+            inst(O::EndIf, 0, &[], &[]),
+            ret(),
+        ],
+    );
+    assert!(e.to_string().contains("second else"), "{e}");
+}
