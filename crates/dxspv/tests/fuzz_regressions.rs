@@ -49,6 +49,19 @@ const SECOND_ELSE: &[&str] = &[
     "3e000001",
 ];
 
+/// `compile` fuzz target: a pixel shader reading `SV_InstanceID` got the vertex-only
+/// `InstanceIndex` built-in (spirv-val: fragment integer input without `Flat`). Outside vertex
+/// shader inputs, `SV_VertexID`/`SV_InstanceID` are now ordinary varyings.
+const PIXEL_INSTANCE_ID: &[&str] = &[
+    "445842431a1724d9b0ee5b9ac2cc6ca704336e580100000034010000030000002c0000003c000000a00000004953474e",
+    "0800000000000000080000004f53474e5c00000003000000080000005000000003000000000000000300000003000000",
+    "010e00005000000004000000000000000300000004000000010e00005000000007000000080000000300000007000000",
+    "010e000053565f54617267657400abab534845588c00000050000000230000006a08000159000004468e200000000000",
+    "020000006500000312201000030000006500000312201000040000006500000312201000070000003600000612201000",
+    "030000003a80200000000000000000003600000612201000040000000a80200000000000010000003600000612201000",
+    "070000003a80200000000000010000003e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -110,4 +123,23 @@ fn second_else_for_one_if_is_an_error() {
         Err(e) => assert!(e.to_string().contains("second else"), "{e}"),
     }
     check("second-else", &input);
+}
+
+#[test]
+fn pixel_shader_instance_id_is_a_varying() {
+    let input = bytes(PIXEL_INSTANCE_ID);
+    assert!(!input.is_empty());
+    let out = match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(out) => out,
+        Err(e) => panic!("expected it to compile: {e}"),
+    };
+    assert!(
+        out.reflection
+            .inputs
+            .iter()
+            .all(|v| v.builtin != Some("InstanceId")),
+        "{:?}",
+        out.reflection.inputs
+    );
+    check("pixel-instance-id", &input);
 }

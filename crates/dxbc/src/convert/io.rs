@@ -375,11 +375,15 @@ impl Converter<'_, '_> {
             .and_then(builtin_of_token)
             .or_else(|| builtin_of_name(e.system_value, e.semantic_index));
         // SV_Target and friends are plain outputs; a register file cannot hold depth.
+        // SV_VertexID and SV_InstanceID are system-generated only for vertex shader inputs;
+        // anywhere else (a pixel shader reading the instance id, a vertex shader passing it
+        // on) they are ordinary varyings matched by register.
+        let vs_input = self.is_stage(Stage::Vertex) && file == IoFile::Input;
         let builtin = builtin.filter(|(b, _)| {
             !matches!(
                 b,
                 BuiltIn::Depth | BuiltIn::SampleMask | BuiltIn::StencilRef
-            )
+            ) && (vs_input || !matches!(b, BuiltIn::VertexId | BuiltIn::InstanceId))
         });
         let arr = self.array_len(file);
         let (first, n) = span(e.mask);
