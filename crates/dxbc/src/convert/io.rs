@@ -213,6 +213,12 @@ fn span(mask: u8) -> (u8, u8) {
 impl Converter<'_, '_> {
     /// The register file an operand type reads or writes.
     pub(crate) fn io_file_of(&self, ty: OperandType) -> R<IoFile> {
+        if self.is_stage(Stage::Compute) {
+            return Err(self.invalid(format!(
+                "{} registers do not exist in compute shaders (only thread id system values)",
+                ty.prefix()
+            )));
+        }
         Ok(match ty {
             OperandType::Input | OperandType::InputControlPoint => IoFile::Input,
             OperandType::Output => {
