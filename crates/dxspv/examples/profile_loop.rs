@@ -1,0 +1,41 @@
+//! Compiles every corpus DXBC shader in a loop, for profilers (`perf record`).
+//!
+//! Run: `cargo run --release -p dxspv --example profile_loop -- [rounds]`.
+fn main() {
+    let root = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/corpus/dxbc"
+    ));
+    let mut blobs = Vec::new();
+    let Ok(sources) = std::fs::read_dir(root) else {
+        println!("corpus not found at {}", root.display());
+        return;
+    };
+    for src in sources.flatten() {
+        for f in std::fs::read_dir(src.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if let Ok(b) = std::fs::read(f.path()) {
+                blobs.push(b);
+            }
+        }
+    }
+    let rounds: u32 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let opts = dxspv::Options::default();
+    let t = std::time::Instant::now();
+    for _ in 0..rounds {
+        for b in &blobs {
+            let _ = std::hint::black_box(dxspv::compile(b, &opts));
+        }
+    }
+    println!(
+        "{:?} per round of {} shaders",
+        t.elapsed() / rounds.max(1),
+        blobs.len()
+    );
+}
