@@ -278,6 +278,121 @@ fn view_range(r: &Resource) -> Result<Option<(u64, u64)>, String> {
     }
 }
 
+/// The bytes one bound buffer view covers in the buffer that backs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ViewSpan {
+    /// Identifies the backing buffer: views with equal keys share memory (`alias_of`).
+    pub(crate) buffer: u64,
+    /// Byte offset of the view in the buffer.
+    pub(crate) offset: u64,
+    /// Byte size of the view.
+    pub(crate) len: u64,
+}
+
+/// How a buffer view is bound to its descriptor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ViewPlan {
+    /// The backing buffer itself at the view's offset (the offset is aligned).
+    Direct,
+    /// A shadow buffer holding exactly the view's bytes, bound at offset 0: the offset is not
+    /// aligned for the device and no other view shares those bytes.
+    Shadow,
+    /// Neither: the offset is not aligned and the view overlaps the view with this index, so
+    /// writes through one would not be seen through the other.
+    Overlaps(usize),
+}
+
+/// Decides how view `i` of `spans` is bound when descriptor offsets must be multiples of
+/// `align`. `spans` holds every view bound in the run (`None` for resources that are not
+/// buffer views); an unaligned view gets a shadow buffer unless its byte range overlaps that of
+/// another view of the same buffer. Empty ranges overlap nothing.
+pub(crate) fn plan_view(spans: &[Option<ViewSpan>], i: usize, align: u64) -> ViewPlan {
+    let Some(Some(v)) = spans.get(i) else {
+        return ViewPlan::Direct;
+    };
+    if align <= 1 || v.offset % align == 0 {
+        return ViewPlan::Direct;
+    }
+    let end = v.offset.saturating_add(v.len);
+    let other = spans.iter().enumerate().position(|(j, o)| {
+        o.is_some_and(|o| {
+            j != i
+                && o.buffer == v.buffer
+                && v.len > 0
+                && o.len > 0
+                && o.offset < end
+                && v.offset < o.offset.saturating_add(o.len)
+        })
+    });
+    match other {
+        Some(j) => ViewPlan::Overlaps(j),
+        None => ViewPlan::Shadow,
+    }
+}
+
+/// The byte range a resource's descriptor covers in its buffer: its view range, or the whole
+/// allocation where it has none (root descriptors, constant buffers). `None` for
+/// non-buffer resources and null descriptors.
+fn span_of(r: &Resource, obj: &Obj) -> Option<ViewSpan> {
+    let Obj::Buffer { buf, alloc, .. } = obj else {
+        return None;
+    };
+    // An unreadable view (bad format) counts as the whole buffer: binding it fails later anyway.
+    let (offset, len) = view_range(r).ok().flatten().unwrap_or((0, *alloc));
+    Some(ViewSpan {
+        buffer: vk::Handle::as_raw(*buf),
+        offset,
+        len,
+    })
+}
+
+/// A buffer standing in for an unaligned view of another buffer (see [`ViewPlan::Shadow`]).
+struct Shadow {
+    /// The resource whose view it is.
+    res: usize,
+    buf: vk::Buffer,
+    ptr: *mut u8,
+    /// Mapping of the backing buffer.
+    parent: *mut u8,
+    offset: usize,
+    len: usize,
+}
+
+/// The shadow buffer of resource `i`, whose view is bytes `off .. off + len` of the buffer
+/// mapped at `parent` (`alloc` bytes): created on first use and filled with those bytes.
+fn shadow_of(
+    s: &mut Scratch,
+    shadows: &mut Vec<Shadow>,
+    i: usize,
+    parent: *mut u8,
+    alloc: u64,
+    (off, len): (u64, u64),
+) -> Result<vk::Buffer, String> {
+    if let Some(sh) = shadows.iter().find(|sh| sh.res == i) {
+        return Ok(sh.buf);
+    }
+    match off.checked_add(len) {
+        Some(end) if end <= alloc => {}
+        _ => {
+            return Err(format!(
+                "buffer view bytes {off}+{len} exceed the {alloc}-byte buffer"
+            ))
+        }
+    }
+    let (offset, len) = (off as usize, len as usize);
+    let (buf, ptr) = s.buffer(len as u64)?;
+    mapped(ptr, len).copy_from_slice(&mapped(parent, offset + len)[offset..]);
+    shadows.push(Shadow {
+        res: i,
+        buf,
+        ptr,
+        parent,
+        offset,
+        len,
+    });
+    Ok(buf)
+}
+
 fn filter_of(name: &str) -> (vk::Filter, vk::Filter, vk::SamplerMipmapMode) {
     let (mut min, mut mag, mut mip) = (false, false, false);
     if name.contains("ANISOTROPIC") {
@@ -571,6 +686,10 @@ fn run_inner(
             .map_err(vkerr("vkAllocateDescriptorSets"))?;
     }
 
+    // Buffer views whose offsets the device cannot bind get shadow buffers (see `plan_view`).
+    let spans: Vec<Option<ViewSpan>> = res.iter().zip(&objs).map(|(r, o)| span_of(r, o)).collect();
+    let mut shadows: Vec<Shadow> = Vec::new();
+
     // Descriptor writes.
     for (si, set) in per_set.iter().enumerate() {
         for (b, n) in set {
@@ -647,22 +766,37 @@ fn run_inner(
                                 range: (*alloc).min(u64::from(gpu.limits.max_uniform_buffer_range)),
                             })
                         }
-                        (Obj::Buffer { buf, alloc, .. }, DescriptorType::StorageBuffer) => {
+                        (
+                            Obj::Buffer {
+                                buf, ptr, alloc, ..
+                            },
+                            DescriptorType::StorageBuffer,
+                        ) => {
                             let (off, len) = view_range(r)?.unwrap_or((0, *alloc));
-                            if off % gpu.limits.min_storage_buffer_offset_alignment != 0 {
-                                return skip(format!(
-                                    "storage buffer view offset {off} is not aligned to {}",
-                                    gpu.limits.min_storage_buffer_offset_alignment
-                                ));
-                            }
+                            let align = gpu.limits.min_storage_buffer_offset_alignment;
+                            let (buffer, offset) = match plan_view(&spans, i, align) {
+                                ViewPlan::Direct => (*buf, off),
+                                ViewPlan::Shadow => (
+                                    shadow_of(&mut s, &mut shadows, i, *ptr, *alloc, (off, len))?,
+                                    0,
+                                ),
+                                ViewPlan::Overlaps(j) => {
+                                    return skip(format!(
+                                        "unaligned storage buffer view offset {off} overlaps another view ({})",
+                                        res_name(&res[j])
+                                    ))
+                                }
+                            };
                             buf_info = Some(vk::DescriptorBufferInfo {
-                                buffer: *buf,
-                                offset: off,
+                                buffer,
+                                offset,
                                 range: len,
                             });
                         }
                         (
-                            Obj::Buffer { buf, alloc, .. },
+                            Obj::Buffer {
+                                buf, ptr, alloc, ..
+                            },
                             DescriptorType::UniformTexelBuffer | DescriptorType::StorageTexelBuffer,
                         ) => {
                             let fmt = match r.view.as_deref() {
@@ -672,17 +806,26 @@ fn run_inner(
                             let (vf, _) = dxgi_format(fmt)
                                 .ok_or_else(|| format!("unsupported format {fmt}"))?;
                             let (off, len) = view_range(r)?.unwrap_or((0, *alloc));
-                            if off % gpu.limits.min_texel_buffer_offset_alignment != 0 {
-                                return skip(format!(
-                                    "texel buffer view offset {off} is not aligned"
-                                ));
-                            }
+                            let align = gpu.limits.min_texel_buffer_offset_alignment;
+                            let (buffer, offset) = match plan_view(&spans, i, align) {
+                                ViewPlan::Direct => (*buf, off),
+                                ViewPlan::Shadow => (
+                                    shadow_of(&mut s, &mut shadows, i, *ptr, *alloc, (off, len))?,
+                                    0,
+                                ),
+                                ViewPlan::Overlaps(j) => {
+                                    return skip(format!(
+                                        "unaligned texel buffer view offset {off} overlaps another view ({})",
+                                        res_name(&res[j])
+                                    ))
+                                }
+                            };
                             let ci = vk::BufferViewCreateInfo::default()
-                                .buffer(*buf)
+                                .buffer(buffer)
                                 .format(vf)
-                                .offset(off)
+                                .offset(offset)
                                 .range(len);
-                            // SAFETY: `buf` is live and was created with texel-buffer usage.
+                            // SAFETY: `buffer` is live and was created with texel-buffer usage.
                             let v = unsafe { d.create_buffer_view(&ci, None) }
                                 .map_err(vkerr("vkCreateBufferView"))?;
                             s.buffer_views.push(v);
@@ -951,15 +1094,15 @@ fn run_inner(
         );
     })?;
 
+    // Copy each shadow buffer back into its view's bytes of the backing buffer, so that
+    // expectations on that buffer see the writes (the queue is idle after `submit`).
+    for sh in &shadows {
+        mapped(sh.parent, sh.offset + sh.len)[sh.offset..].copy_from_slice(mapped(sh.ptr, sh.len));
+    }
+
     // Compare.
     for (i, r) in res.iter().enumerate() {
-        let name = format!(
-            "{} {}{} space{}",
-            r.kind,
-            reg_letter(&r.kind),
-            r.register,
-            r.space
-        );
+        let name = res_name(r);
         if let Some(exp) = &r.expect {
             let (bytes, layout, view): (&[u8], Layout, Option<(usize, usize)>) = match &objs[i] {
                 Obj::Buffer { ptr, size, .. } => {
@@ -1018,6 +1161,17 @@ fn run_inner(
         return draw::check(t);
     }
     Ok(Outcome::Ok)
+}
+
+/// `uav u3 space0`: how reports name a resource.
+fn res_name(r: &Resource) -> String {
+    format!(
+        "{} {}{} space{}",
+        r.kind,
+        reg_letter(&r.kind),
+        r.register,
+        r.space
+    )
 }
 
 fn reg_letter(kind: &str) -> &'static str {
@@ -1158,4 +1312,67 @@ fn create_image(s: &mut Scratch, r: &Resource) -> Result<Result<Obj, String>, St
         width: w as usize,
         height: h as usize,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(buffer: u64, offset: u64, len: u64) -> Option<ViewSpan> {
+        Some(ViewSpan {
+            buffer,
+            offset,
+            len,
+        })
+    }
+
+    #[test]
+    fn aligned_views_bind_directly() {
+        let spans = [span(1, 0, 64), span(1, 32, 64), None];
+        assert_eq!(plan_view(&spans, 0, 16), ViewPlan::Direct);
+        // Overlapping, but aligned: bound directly, the memory is shared as in D3D.
+        assert_eq!(plan_view(&spans, 1, 16), ViewPlan::Direct);
+        assert_eq!(plan_view(&spans, 2, 16), ViewPlan::Direct);
+        assert_eq!(plan_view(&spans, 7, 16), ViewPlan::Direct);
+        assert_eq!(plan_view(&[span(1, 4, 4)], 0, 1), ViewPlan::Direct);
+        assert_eq!(plan_view(&[span(1, 4, 4)], 0, 0), ViewPlan::Direct);
+    }
+
+    #[test]
+    fn disjoint_unaligned_views_get_shadows() {
+        // One view per chunk of one buffer, like the robustness test's aliased UAVs.
+        let spans = [
+            span(1, 4, 4),
+            span(1, 6148, 8),
+            span(1, 98304, 16),
+            None,
+            // The same bytes of another buffer do not count.
+            span(2, 0, 4096),
+        ];
+        assert_eq!(plan_view(&spans, 0, 16), ViewPlan::Shadow);
+        assert_eq!(plan_view(&spans, 1, 16), ViewPlan::Shadow);
+        assert_eq!(plan_view(&spans, 2, 16), ViewPlan::Direct);
+        // Touching ranges do not overlap.
+        let spans = [span(1, 0, 4), span(1, 4, 4), span(1, 8, 8)];
+        assert_eq!(plan_view(&spans, 1, 16), ViewPlan::Shadow);
+        // Nor does an empty range.
+        let spans = [span(1, 4, 8), span(1, 8, 0)];
+        assert_eq!(plan_view(&spans, 0, 16), ViewPlan::Shadow);
+        assert_eq!(plan_view(&spans, 1, 16), ViewPlan::Shadow);
+    }
+
+    #[test]
+    fn overlapping_unaligned_views_are_refused() {
+        // A whole-buffer view (root descriptor) overlaps every view of its buffer.
+        let spans = [span(1, 0, 256), span(1, 4, 4)];
+        assert_eq!(plan_view(&spans, 1, 16), ViewPlan::Overlaps(0));
+        // Partial overlap on either side.
+        let spans = [span(1, 4, 8), span(1, 8, 8), span(1, 0, 5)];
+        assert_eq!(plan_view(&spans, 0, 16), ViewPlan::Overlaps(1));
+        assert_eq!(plan_view(&spans, 1, 16), ViewPlan::Overlaps(0));
+        // The same range bound twice.
+        let spans = [span(3, 20, 4), span(3, 20, 4)];
+        assert_eq!(plan_view(&spans, 0, 16), ViewPlan::Overlaps(1));
+        assert_eq!(plan_view(&spans, 1, 16), ViewPlan::Overlaps(0));
+    }
 }

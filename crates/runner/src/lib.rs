@@ -8,6 +8,22 @@
 //! DXIL shaders and unsupported sub-features are reported as skipped with a reason, never passed
 //! silently.
 //!
+//! # Unaligned buffer views
+//!
+//! Direct3D places buffer views at any element boundary; Vulkan descriptors need offsets that
+//! are multiples of `minStorageBufferOffsetAlignment` (storage buffers) or
+//! `minTexelBufferOffsetAlignment` (texel buffers), 16 bytes on lavapipe. A view whose byte
+//! offset is not such a multiple, and whose byte range overlaps no other view of the same
+//! underlying buffer bound in the run (`alias_of`; a view without a range, such as a root
+//! descriptor, covers the whole buffer), is given a *shadow buffer* holding exactly the view's
+//! bytes: the runner copies the view's range of the buffer's initial data into it, binds it at
+//! offset 0 with range = the view's size (so robust buffer access still drops out-of-bounds
+//! accesses against the view's bounds), and after execution copies it back into the buffer's
+//! range before the expectations are checked. An unaligned view that overlaps another view is
+//! skipped (`unaligned storage buffer view offset N overlaps another view (...)`): writes
+//! through one would not be seen through the other. UAV counters are separate buffers and are
+//! not affected.
+//!
 //! # Unsafe code
 //!
 //! The workspace forbids `unsafe`, except at the C API and here: driving Vulkan through `ash`
