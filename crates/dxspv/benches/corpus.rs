@@ -1,19 +1,27 @@
 //! Corpus benchmark: every DXBC shader of `../shared/corpus`, timed per stage (parse, convert,
-//! passes, SPIR-V), reporting shaders/s, MB/s of input and the median time per shader. "Cold" is the
-//! first shader in a fresh process; "warm" repeats the corpus several times and keeps the best
-//! time of each shader.
+//! passes, SPIR-V), reporting shaders/s, MB/s of input and the median time per shader.
 //!
-//! Run: `cargo bench -p dxspv --bench corpus`.
+//! - "Cold": each shader compiled as the first shader of a fresh process (the benchmark runs
+//!   itself once per shader with `DXSPV_BENCH_COLD=<file>`); the median over all shaders.
+//! - "Warm": the corpus compiled several times in one process, keeping the best time of each
+//!   shader; the median over all shaders.
+//!
+//! Run: `cargo bench -p dxspv --bench corpus` (`DXSPV_BENCH_NO_COLD=1` skips the cold part).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn main() {
+    if let Some(file) = std::env::var_os("DXSPV_BENCH_COLD") {
+        cold_child(Path::new(&file));
+        return;
+    }
     let root = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/corpus/dxbc"
     ));
     let mut blobs = Vec::new();
+    let mut paths = Vec::new();
     let Ok(sources) = std::fs::read_dir(root) else {
         println!("corpus not found at {}, nothing to measure", root.display());
         return;
@@ -23,6 +31,7 @@ fn main() {
             for f in files.flatten() {
                 if let Ok(b) = std::fs::read(f.path()) {
                     blobs.push(b);
+                    paths.push(f.path());
                 }
             }
         }
@@ -30,19 +39,8 @@ fn main() {
     blobs.sort();
     let opts = dxspv::Options::default();
 
-    let cold_start = Instant::now();
-    let cold = blobs.first().map(|b| dxspv::compile(b, &opts));
-    let cold_total = cold_start.elapsed();
-    if let Some(Ok(out)) = &cold {
-        let t = out.times;
-        println!(
-            "cold (first shader in process): {:.1} us total (parse {:.1}, convert {:.1}, passes {:.1}, spirv {:.1})",
-            cold_total.as_secs_f64() * 1e6,
-            t.parse.as_secs_f64() * 1e6,
-            t.convert.as_secs_f64() * 1e6,
-            t.passes.as_secs_f64() * 1e6,
-            t.spirv.as_secs_f64() * 1e6
-        );
+    if std::env::var_os("DXSPV_BENCH_NO_COLD").is_none() {
+        cold(&paths);
     }
 
     const ROUNDS: usize = 10;
@@ -92,6 +90,68 @@ fn main() {
             count as f64 / secs,
             bytes as f64 / secs / 1e6,
             median.as_secs_f64() * 1e6
+        );
+    }
+}
+
+/// Compiles every file as the first shader of a fresh process and prints the median per stage.
+fn cold(paths: &[PathBuf]) {
+    let Ok(exe) = std::env::current_exe() else {
+        println!("cold: cannot find the benchmark's own executable");
+        return;
+    };
+    let mut rows: Vec<[f64; 5]> = Vec::new();
+    for path in paths {
+        let Ok(out) = std::process::Command::new(&exe)
+            .env("DXSPV_BENCH_COLD", path)
+            .output()
+        else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&out.stdout);
+        let v: Vec<f64> = text
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        if let Ok(row) = <[f64; 5]>::try_from(v) {
+            rows.push(row);
+        }
+    }
+    println!(
+        "cold, first shader in a fresh process, {} shaders:",
+        rows.len()
+    );
+    for (k, stage) in ["parse", "convert", "passes", "spirv", "total"]
+        .iter()
+        .enumerate()
+    {
+        let mut v: Vec<f64> = rows.iter().map(|r| r[k]).collect();
+        v.sort_by(f64::total_cmp);
+        let median = v.get(v.len() / 2).copied().unwrap_or_default();
+        let p90 = v.get(v.len() * 9 / 10).copied().unwrap_or_default();
+        println!("  {stage:<8} median {median:>7.1} us/shader   p90 {p90:>7.1}");
+    }
+}
+
+/// The child side of [`cold`]: compiles one file once and prints its stage times in µs.
+fn cold_child(path: &Path) {
+    let Ok(bytes) = std::fs::read(path) else {
+        return;
+    };
+    let opts = dxspv::Options::default();
+    let start = Instant::now();
+    let result = dxspv::compile(&bytes, &opts);
+    let total = start.elapsed();
+    if let Ok(out) = result {
+        let t = out.times;
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        println!(
+            "{} {} {} {} {}",
+            us(t.parse),
+            us(t.convert),
+            us(t.passes),
+            us(t.spirv),
+            us(total)
         );
     }
 }
