@@ -123,7 +123,12 @@ fn main() {
                 break;
             }
         }
-        run("cfg_cleanup", &mut cfg_cleanup::run, &mut ir);
+        let mut cfg = cse_state.take_cfg();
+        run(
+            "cfg_cleanup",
+            &mut |b| cfg_cleanup::run_with_cfg(b, cfg.take()),
+            &mut ir,
+        );
         run(
             "dce (after cleanup)",
             &mut |b| dce::run_with_scratch(b, &mut dce_scratch),

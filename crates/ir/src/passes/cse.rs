@@ -80,6 +80,14 @@ pub struct State {
     stack: Vec<(BlockId, usize, bool)>,
 }
 
+impl State {
+    /// Takes the CFG out of the cache (`None` if none was built or the program was not in
+    /// block form), for a pass after the optimisation loop that needs the same CFG.
+    pub fn take_cfg(&mut self) -> Option<Cfg> {
+        self.cfg.take().flatten().map(|(cfg, _)| cfg)
+    }
+}
+
 /// [`run_with_cfg`] reusing all of `state` (see [`State`]).
 pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassError> {
     let State { cfg, table, stack } = state;

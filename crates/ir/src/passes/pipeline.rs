@@ -198,7 +198,14 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
     }
 
     // Cleanup.
-    if opts.cfg_cleanup && r.run("cfg_cleanup", Lowered, cfg_cleanup::run)? && opts.dce {
+    // The loop changed no block, label or terminator: CSE's CFG is still the program's.
+    let cfg = cse_state.take_cfg();
+    if opts.cfg_cleanup
+        && r.run("cfg_cleanup", Lowered, |b| {
+            cfg_cleanup::run_with_cfg(b, cfg)
+        })?
+        && opts.dce
+    {
         r.run("dce", Lowered, |b| {
             dce::run_with_scratch(b, &mut dce_scratch)
         })?;
