@@ -13,6 +13,7 @@ fn main() {
     let mut passes: Vec<(&str, Duration, usize)> = Vec::new();
     let opts = dxspv_ir::passes::Options {
         validate_each_pass: false,
+        time_passes: true,
         ..Default::default()
     };
     for src in std::fs::read_dir(root).into_iter().flatten().flatten() {

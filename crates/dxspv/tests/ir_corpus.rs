@@ -47,6 +47,7 @@ fn every_corpus_dxbc_shader_reaches_lowered_ir() {
     let Some(files) = dxbc_files() else { return };
     let opts = PassOptions {
         validate_each_pass: true,
+        time_passes: true,
         ..PassOptions::default()
     };
     let mut lowered = 0;

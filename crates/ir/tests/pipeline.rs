@@ -283,6 +283,7 @@ fn time_pipeline(blocks: usize) -> (f64, usize, PipelineReport) {
     let n = b.len();
     let o = Options {
         validate_each_pass: false,
+        time_passes: true,
         ..Options::default()
     };
     let start = Instant::now();

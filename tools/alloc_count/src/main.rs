@@ -93,8 +93,9 @@ fn main() {
             &mut ir,
         );
         let modes = util::FpModes::collect(&ir);
-        let mut cfg: cse::CfgCache = None;
-        for _ in 0..opts.max_optimisation_rounds {
+        let mut cse_state = cse::State::default();
+        let mut dce_scratch = dce::Scratch::default();
+        for round in 0..opts.max_optimisation_rounds {
             let mut changed = false;
             changed |= run(
                 "constant_fold",
@@ -106,14 +107,33 @@ fn main() {
                 &mut |b| simplify_arith::run_with_modes(b, &modes),
                 &mut ir,
             );
-            changed |= run("cse", &mut |b| cse::run_with_cfg(b, &mut cfg), &mut ir);
-            changed |= run("dce", &mut dce::run, &mut ir);
+            if round == 0 || changed {
+                changed |= run(
+                    "cse",
+                    &mut |b| cse::run_with_state(b, &mut cse_state),
+                    &mut ir,
+                );
+                changed |= run(
+                    "dce",
+                    &mut |b| dce::run_with_scratch(b, &mut dce_scratch),
+                    &mut ir,
+                );
+            }
             if !changed {
                 break;
             }
         }
-        run("cfg_cleanup", &mut cfg_cleanup::run, &mut ir);
-        run("dce (after cleanup)", &mut dce::run, &mut ir);
+        let mut cfg = cse_state.take_cfg();
+        run(
+            "cfg_cleanup",
+            &mut |b| cfg_cleanup::run_with_cfg(b, cfg.take()),
+            &mut ir,
+        );
+        run(
+            "dce (after cleanup)",
+            &mut |b| dce::run_with_scratch(b, &mut dce_scratch),
+            &mut ir,
+        );
         run(
             "unused_declarations",
             &mut unused_declarations::run,

@@ -66,7 +66,17 @@ impl Cfg {
     /// same function.
     pub fn build(b: &Builder) -> Result<Cfg, PassError> {
         let bound = b.id_bound();
+        // Counting the labels first sizes the per-block vectors exactly: cheaper than growing
+        // them (programs are small, allocations dominate).
+        let blocks = b
+            .iter()
+            .filter(|(_, op)| op.opcode == OpCode::Label)
+            .count();
         let mut cfg = Cfg {
+            labels: Vec::with_capacity(blocks),
+            terminators: Vec::with_capacity(blocks),
+            function_of: Vec::with_capacity(blocks),
+            succs: Vec::with_capacity(blocks * 2),
             block_of: vec![NONE; bound],
             pos: vec![0; bound],
             ..Cfg::default()
@@ -213,7 +223,7 @@ impl Cfg {
         self.rpo_num = vec![NONE; n];
         let mut visited = vec![false; n];
         let mut post: Vec<BlockId> = Vec::with_capacity(n);
-        let mut stack: Vec<(BlockId, u32)> = Vec::new();
+        let mut stack: Vec<(BlockId, u32)> = Vec::with_capacity(n);
         for e in 0..self.entries.len() {
             let entry = self.entries[e];
             let start = post.len();

@@ -85,7 +85,7 @@ impl DominatorTree {
         let mut pre = vec![NONE; n];
         let mut post = vec![NONE; n];
         let mut clock = 0u32;
-        let mut stack: Vec<(u32, u32)> = Vec::new();
+        let mut stack: Vec<(u32, u32)> = Vec::with_capacity(n);
         for &e in cfg.entries() {
             pre[e.index()] = clock;
             clock += 1;

@@ -42,6 +42,13 @@ const MAX_ROUNDS: usize = 8;
 
 /// Runs CFG cleanup. Returns whether anything changed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
+    run_with_cfg(b, None)
+}
+
+/// [`run`] starting from `cfg` if given: a [`Cfg`] built from `b` earlier, with no block,
+/// label or terminator added, removed or changed since (ops inside blocks may have changed).
+/// The pipeline passes the one CSE built, saving a rebuild.
+pub fn run_with_cfg(b: &mut Builder, cfg: Option<Cfg>) -> Result<bool, PassError> {
     if b.iter().any(|(_, op)| op.opcode.is_scoped()) {
         return Err(PassError::invalid(
             PASS,
@@ -50,7 +57,10 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
         ));
     }
     let mut changed = false;
-    let mut cfg = Cfg::build(b)?;
+    let mut cfg = match cfg {
+        Some(cfg) => cfg,
+        None => Cfg::build(b)?,
+    };
     // Removing phis can make more blocks empty and bypassable: repeat while phis go (rarely
     // more than twice). The CFG is rebuilt only after a step changed blocks or branches.
     for _ in 0..MAX_ROUNDS {

@@ -25,6 +25,7 @@ use crate::passes::util::{
 };
 use crate::types::{ScalarType, Type};
 use crate::Builder;
+use smallvec::SmallVec;
 
 /// Runs constant folding; returns whether anything was folded.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
@@ -69,10 +70,14 @@ fn may_fold(b: &Builder, op: &Op) -> bool {
         })
 }
 
+/// Flattened constant literals, inline up to a four-component vector (no allocation for the
+/// common case).
+type Lits = SmallVec<[u64; 4]>;
+
 /// A constant operand: its type and flattened literals.
 struct Const {
     ty: Type,
-    lits: Vec<u64>,
+    lits: Lits,
 }
 
 fn constant(b: &Builder, def: Option<SsaDef>) -> Option<Const> {
@@ -99,7 +104,7 @@ fn fold(b: &mut Builder, op: &Op, modes: &FpModes) -> Option<SsaDef> {
         }
         O::CompositeConstruct => {
             op.ty.flattened_scalar_count()?;
-            let mut lits = Vec::new();
+            let mut lits = Lits::new();
             for i in 0..op.ref_count() {
                 lits.extend(constant(b, op.arg(i))?.lits);
             }
@@ -112,11 +117,11 @@ fn fold(b: &mut Builder, op: &Op, modes: &FpModes) -> Option<SsaDef> {
             let c = constant(b, op.arg(0))?;
             let addr = constant(b, op.arg(1))?;
             let (start, len) = flat_range(c.ty, &addr.lits)?;
-            let lits = c.lits.get(start..start + len)?.to_vec();
+            let lits = c.lits.get(start..start + len)?;
             if Some(len as u64) != op.ty.flattened_scalar_count() {
                 return None;
             }
-            return Some(b.add_constant(op.ty, &lits));
+            return Some(b.add_constant(op.ty, lits));
         }
         O::Cast | O::ConvertFtoF | O::ConvertFtoI | O::ConvertItoF | O::ConvertItoI => {
             let c = constant(b, op.arg(0))?;
@@ -133,7 +138,7 @@ fn fold(b: &mut Builder, op: &Op, modes: &FpModes) -> Option<SsaDef> {
                 .lits
                 .iter()
                 .map(|&l| convert_literal_as(l, from.base(), to.base(), bitcast))
-                .collect::<Option<Vec<u64>>>()?;
+                .collect::<Option<Lits>>()?;
             return Some(b.add_constant(op.ty, &lits));
         }
         _ => {}
@@ -142,7 +147,7 @@ fn fold(b: &mut Builder, op: &Op, modes: &FpModes) -> Option<SsaDef> {
     if n == 0 || n > 3 || !op.ty.is_basic() {
         return None;
     }
-    let mut args = Vec::with_capacity(n);
+    let mut args: SmallVec<[Const; 3]> = SmallVec::new();
     for i in 0..n {
         args.push(constant(b, op.arg(i))?);
     }
@@ -160,21 +165,22 @@ fn fold(b: &mut Builder, op: &Op, modes: &FpModes) -> Option<SsaDef> {
     }
     let in_base = in_ty.base();
     let precise = modes.effective(op).contains(OpFlags::PRECISE);
-    let mut lits = Vec::with_capacity(width);
+    let mut lits = Lits::new();
     for c in 0..width {
-        let x: Vec<u64> = args
-            .iter()
-            .map(|a| a.lits.get(c).copied().unwrap_or(0))
-            .collect();
+        let mut x = [0u64; 3];
+        for (slot, a) in x.iter_mut().zip(&args) {
+            *slot = a.lits.get(c).copied().unwrap_or(0);
+        }
+        let x = &x[..n];
         let v = if in_base.is_float() {
             if precise && out.base().is_float() {
                 return None;
             }
-            fold_float(op.opcode, in_base, &x)?
+            fold_float(op.opcode, in_base, x)?
         } else if in_base == ScalarType::Bool {
-            fold_bool(op.opcode, &x)?
+            fold_bool(op.opcode, x)?
         } else if in_base.is_int() {
-            fold_int(op.opcode, in_base, &x)?
+            fold_int(op.opcode, in_base, x)?
         } else {
             return None;
         };

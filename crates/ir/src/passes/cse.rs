@@ -12,13 +12,12 @@
 //! regions between control flow ops.
 
 use crate::analysis::{BlockId, Cfg, DominatorTree};
-use crate::fxhash::{FxHashMap, FxHasher};
+use crate::fxhash::FxHasher;
 use crate::op::{Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
 use crate::passes::util::{is_pure_value, replace_and_remove};
 use crate::Builder;
-use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
 
 /// True if swapping the two operands of an op of this opcode never changes its result.
@@ -50,8 +49,7 @@ pub fn is_commutative(opcode: OpCode) -> bool {
 
 /// Runs CSE; returns whether anything was replaced.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
-    let mut cfg = None;
-    run_with_cfg(b, &mut cfg)
+    run_with_state(b, &mut State::default())
 }
 
 /// The control flow graph and dominator tree CSE walks, kept between runs by
@@ -63,20 +61,44 @@ pub type CfgCache = Option<Option<(Cfg, DominatorTree)>>;
 /// CSE reads only each block's label and terminator and walks the ops between them live, so
 /// the optimisation loop (which changes only value ops) shares one CFG between its rounds.
 pub fn run_with_cfg(b: &mut Builder, cache: &mut CfgCache) -> Result<bool, PassError> {
-    let built = cache.get_or_insert_with(|| {
+    let mut state = State {
+        cfg: cache.take(),
+        ..State::default()
+    };
+    let result = run_with_state(b, &mut state);
+    *cache = state.cfg.take();
+    result
+}
+
+/// What CSE keeps between runs: the CFG cache of [`run_with_cfg`] and the table's buffers, so
+/// the rounds of the optimisation loop allocate nothing after the first. The same validity
+/// rule as for [`CfgCache`] holds: use one `State` only while the CFG does not change.
+#[derive(Default)]
+pub struct State {
+    cfg: CfgCache,
+    table: Table,
+    stack: Vec<(BlockId, usize, bool)>,
+}
+
+impl State {
+    /// Takes the CFG out of the cache (`None` if none was built or the program was not in
+    /// block form), for a pass after the optimisation loop that needs the same CFG.
+    pub fn take_cfg(&mut self) -> Option<Cfg> {
+        self.cfg.take().flatten().map(|(cfg, _)| cfg)
+    }
+}
+
+/// [`run_with_cfg`] reusing all of `state` (see [`State`]).
+pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassError> {
+    let State { cfg, table, stack } = state;
+    let built = cfg.get_or_insert_with(|| {
         Cfg::build(b).ok().map(|cfg| {
             let dom = DominatorTree::build(&cfg);
             (cfg, dom)
         })
     });
-    let mut t = Table {
-        heads: FxHashMap::default(),
-        entries: Vec::new(),
-        operands: Vec::new(),
-        canon: vec![0u32; b.id_bound()],
-        replace: Vec::new(),
-        scratch: SmallVec::new(),
-    };
+    let t = table;
+    t.reset(b.id_bound());
     // Declarative constants: one global scope, never undone.
     for (def, op) in b.iter() {
         if matches!(op.opcode, OpCode::Constant | OpCode::Undef) {
@@ -86,7 +108,7 @@ pub fn run_with_cfg(b: &mut Builder, cache: &mut CfgCache) -> Result<bool, PassE
     let base = t.entries.len();
     match built {
         Some((cfg, dom)) => {
-            let mut stack: Vec<(BlockId, usize, bool)> = Vec::new();
+            stack.clear();
             for &entry in cfg.entries() {
                 // Pre-order walk of the dominator tree; each block's entries are undone when
                 // its subtree is done, so the table holds exactly the dominating ops.
@@ -148,99 +170,121 @@ pub fn run_with_cfg(b: &mut Builder, cache: &mut CfgCache) -> Result<bool, PassE
 /// live in [`Table::operands`].
 struct Entry {
     def: SsaDef,
-    hash: u64,
-    /// Index + 1 of the previous entry with the same hash (0: none).
-    next: u32,
+    hash: u32,
+    /// The slot of [`Table::slots`] that points at this entry.
+    slot: u32,
     ops_start: u32,
+    ops_len: u32,
 }
 
-/// The value-numbering table: a hash → entry chain map over a stack of entries, so scoped
-/// insertion is undone by popping entries.
+/// The value-numbering table: an open-addressed (linear probing) index over a stack of
+/// entries. Scoped insertion is undone by popping entries and clearing their slots, which is
+/// exact because removal is last-in first-out: no entry still in the table was placed past a
+/// slot that was occupied by a later entry.
+#[derive(Default)]
 struct Table {
-    heads: FxHashMap<u64, u32>,
+    /// Entry index + 1 per slot (0: empty); the length is a power of two, more than twice
+    /// the most entries a run can add.
+    slots: Vec<u32>,
     entries: Vec<Entry>,
     operands: Vec<Operand>,
     /// Representative of each replaced def (0: itself), so duplicates of duplicates are found
     /// in the same run.
     canon: Vec<u32>,
     replace: Vec<(SsaDef, SsaDef)>,
-    scratch: SmallVec<[Operand; 8]>,
 }
 
 impl Table {
+    /// Empties the table for a program whose ids are below `id_bound`.
+    fn reset(&mut self, id_bound: usize) {
+        // Every entry is a distinct live op, so there are fewer than `id_bound` of them.
+        let size = (id_bound * 2).max(16).next_power_of_two();
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        self.entries.clear();
+        self.operands.clear();
+        self.canon.clear();
+        self.canon.resize(id_bound, 0);
+        self.replace.clear();
+    }
+
     /// Numbers `op` (at `def`): replaces it by an equal op already in the table, or adds it.
     fn visit(&mut self, b: &Builder, def: SsaDef, op: &crate::Op) {
-        // The value-numbering key: reference operands mapped to their representatives,
-        // commutative operand pairs ordered.
+        // The value-numbering key, built at the end of `operands` (kept there if the op is
+        // new): reference operands mapped to their representatives, commutative operand
+        // pairs ordered.
         let nrefs = op.ref_count();
-        self.scratch.clear();
-        self.scratch.extend(op.operands.iter().copied());
-        for o in self.scratch.iter_mut().take(nrefs) {
-            if let Some(&c) = usize::try_from(o.0).ok().and_then(|i| self.canon.get(i)) {
-                if c != 0 {
-                    o.0 = c as u64;
+        let start = self.operands.len();
+        for (i, o) in op.operands.iter().enumerate() {
+            let mut v = o.0;
+            if i < nrefs {
+                if let Some(&c) = usize::try_from(v).ok().and_then(|i| self.canon.get(i)) {
+                    if c != 0 {
+                        v = u64::from(c);
+                    }
                 }
             }
+            self.operands.push(Operand(v));
         }
-        if is_commutative(op.opcode)
-            && self.scratch.len() == 2
-            && self.scratch[0].0 > self.scratch[1].0
-        {
-            self.scratch.swap(0, 1);
+        let key = &mut self.operands[start..];
+        if is_commutative(op.opcode) && key.len() == 2 && key[0].0 > key[1].0 {
+            key.swap(0, 1);
         }
         let mut h = FxHasher::default();
         // The type is compared in place but not hashed: hashing it costs more than the rare
         // collision of equal operands with different types.
         op.opcode.hash(&mut h);
         op.flags.hash(&mut h);
-        h.write_usize(self.scratch.len());
-        for o in &self.scratch {
+        h.write_usize(key.len());
+        for o in key.iter() {
             h.write_u64(o.0);
         }
-        let hash = h.finish();
-
-        let head = self.heads.get(&hash).copied().unwrap_or(0);
-        let mut i = head;
-        while i != 0 {
-            let e = &self.entries[i as usize - 1];
-            let end = self
-                .entries
-                .get(i as usize)
-                .map_or(self.operands.len(), |n| n.ops_start as usize);
-            let prev = b.op(e.def);
-            if prev.opcode == op.opcode
-                && prev.flags == op.flags
-                && prev.ty == op.ty
-                && self.operands[e.ops_start as usize..end] == self.scratch[..]
-            {
-                let prev = e.def;
-                if let Some(c) = self.canon.get_mut(def.index()) {
-                    *c = prev.id();
-                }
-                self.replace.push((def, prev));
-                return;
+        let full = h.finish();
+        // The high bits of an Fx hash are the best mixed: they pick the slot; the low bits
+        // are kept to skip most unequal entries on the probe path cheaply.
+        let hash = full as u32;
+        let mask = self.slots.len() - 1;
+        let mut slot = (full.rotate_left(20) as usize) & mask;
+        loop {
+            let e = self.slots[slot];
+            if e == 0 {
+                break;
             }
-            i = e.next;
+            let entry = &self.entries[e as usize - 1];
+            if entry.hash == hash {
+                let prev = b.op(entry.def);
+                let ops = &self.operands[entry.ops_start as usize..][..entry.ops_len as usize];
+                if prev.opcode == op.opcode
+                    && prev.flags == op.flags
+                    && prev.ty == op.ty
+                    && ops == &self.operands[start..]
+                {
+                    let prev = entry.def;
+                    if let Some(c) = self.canon.get_mut(def.index()) {
+                        *c = prev.id();
+                    }
+                    self.replace.push((def, prev));
+                    self.operands.truncate(start);
+                    return;
+                }
+            }
+            slot = (slot + 1) & mask;
         }
         self.entries.push(Entry {
             def,
             hash,
-            next: head,
-            ops_start: self.operands.len() as u32,
+            slot: slot as u32,
+            ops_start: start as u32,
+            ops_len: (self.operands.len() - start) as u32,
         });
-        self.operands.extend_from_slice(&self.scratch);
-        self.heads.insert(hash, self.entries.len() as u32);
+        self.slots[slot] = self.entries.len() as u32;
     }
 
     /// Removes every entry added after the table held `mark` entries.
     fn undo_to(&mut self, mark: usize) {
         while self.entries.len() > mark {
             if let Some(e) = self.entries.pop() {
-                if e.next == 0 {
-                    self.heads.remove(&e.hash);
-                } else {
-                    self.heads.insert(e.hash, e.next);
-                }
+                self.slots[e.slot as usize] = 0;
                 self.operands.truncate(e.ops_start as usize);
             }
         }

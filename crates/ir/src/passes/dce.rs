@@ -15,8 +15,25 @@ use crate::Builder;
 
 /// Runs dead code elimination; returns whether anything was removed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
-    let mut live = vec![false; b.id_bound()];
-    let mut work: Vec<SsaDef> = Vec::new();
+    run_with_scratch(b, &mut Scratch::default())
+}
+
+/// The buffers of a DCE run, kept by callers that run DCE several times (the pipeline) so
+/// that later runs allocate nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    live: Vec<bool>,
+    work: Vec<SsaDef>,
+    dead: Vec<SsaDef>,
+}
+
+/// [`run`] with caller-kept buffers.
+pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, PassError> {
+    let Scratch { live, work, dead } = scratch;
+    live.clear();
+    live.resize(b.id_bound(), false);
+    work.clear();
+    dead.clear();
     for (def, op) in b.iter() {
         if !is_removable(op.opcode) && !is_debug(op.opcode) {
             live[def.index()] = true;
@@ -34,12 +51,12 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
             }
         }
     }
-    let dead: Vec<SsaDef> = b
-        .iter()
-        .filter(|(def, op)| is_removable(op.opcode) && !live[def.index()])
-        .map(|(def, _)| def)
-        .collect();
-    for &def in &dead {
+    dead.extend(
+        b.iter()
+            .filter(|(def, op)| is_removable(op.opcode) && !live[def.index()])
+            .map(|(def, _)| def),
+    );
+    for &def in dead.iter() {
         remove_with_debug(b, def);
     }
     Ok(!dead.is_empty())

@@ -44,6 +44,11 @@ pub struct Options {
     /// Run the validator after every pass and fail with the name of the pass that broke an
     /// invariant. On by default in debug and test builds, off in release builds.
     pub validate_each_pass: bool,
+    /// Measure the wall-clock time of every pass for [`crate::passes::PipelineReport`]. Off by
+    /// default: reading the clock twice per pass costs a noticeable share of the pipeline on
+    /// small shaders. Without it every [`crate::passes::PassTiming::duration`] is zero (the
+    /// report still lists every pass run and whether it changed the program).
+    pub time_passes: bool,
 }
 
 impl Default for Options {
@@ -59,6 +64,7 @@ impl Default for Options {
             remove_unused_declarations: true,
             max_optimisation_rounds: 4,
             validate_each_pass: cfg!(debug_assertions),
+            time_passes: false,
         }
     }
 }

@@ -7,6 +7,8 @@
 //! lower_legacy              FDot*, *Legacy, MinValue/MaxValue, no-op conversions
 //! lower_min_precision       min16f/min10f/min16i/min16u → 16 or 32 bits
 //! repeat (bounded):         constant_fold, simplify_arith, cse, dce — until nothing changes
+//!                           (cse and dce after the first round only if folding or
+//!                           simplification changed something)
 //! cfg_cleanup               unreachable and empty blocks
 //! dce                       what cfg_cleanup made dead
 //! unused_declarations       temps, scratch, constants nothing uses
@@ -34,7 +36,8 @@ use std::time::{Duration, Instant};
 pub struct PassTiming {
     /// The pass's name (its module name).
     pub name: &'static str,
-    /// Wall-clock time of the pass itself, without validation.
+    /// Wall-clock time of the pass itself, without validation; zero unless
+    /// [`Options::time_passes`] is set.
     pub duration: Duration,
     /// Whether the pass changed the program.
     pub changed: bool,
@@ -47,7 +50,7 @@ pub struct PipelineReport {
     pub passes: Vec<PassTiming>,
     /// Rounds the optimisation loop ran.
     pub optimisation_rounds: u32,
-    /// Total time spent validating between passes.
+    /// Total time spent validating between passes (zero unless validation ran).
     pub validation: Duration,
 }
 
@@ -70,10 +73,11 @@ impl PipelineReport {
     }
 }
 
-/// Runs passes, timing and validating each one.
+/// Runs passes, recording, timing (if asked) and validating (if asked) each one.
 struct Runner<'a> {
     b: &'a mut Builder,
     validate: bool,
+    time: bool,
     report: PipelineReport,
 }
 
@@ -84,11 +88,16 @@ impl Runner<'_> {
         level: Level,
         pass: impl FnOnce(&mut Builder) -> Result<bool, PassError>,
     ) -> Result<bool, PassError> {
-        let start = Instant::now();
-        let changed = pass(self.b)?;
+        let (changed, duration) = if self.time {
+            let start = Instant::now();
+            let changed = pass(self.b)?;
+            (changed, start.elapsed())
+        } else {
+            (pass(self.b)?, Duration::ZERO)
+        };
         self.report.passes.push(PassTiming {
             name,
-            duration: start.elapsed(),
+            duration,
             changed,
         });
         if self.validate {
@@ -113,7 +122,12 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
     let mut r = Runner {
         b,
         validate: opts.validate_each_pass,
-        report: PipelineReport::default(),
+        time: opts.time_passes,
+        report: PipelineReport {
+            // Five lowerings, usually two rounds of four, three cleanups.
+            passes: Vec::with_capacity(16),
+            ..PipelineReport::default()
+        },
     };
     if r.validate {
         let start = Instant::now();
@@ -144,10 +158,18 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
     // Optimisation to a small fixed point. Nothing in the loop changes `SetFpMode` or the
     // CFG (folds and simplifications replace value ops only; branches on constants are left
     // to cfg_cleanup), so the float modes are collected once and CSE builds its CFG and
-    // dominator tree once for all rounds.
+    // dominator tree once for all rounds; CSE and DCE keep their buffers between rounds.
+    //
+    // CSE and DCE are idempotent: run again on their own output they find nothing (CSE
+    // numbers every op after its operands, so one run already sees every duplicate of a
+    // duplicate; DCE marks everything live from the roots), and removing dead ops creates no
+    // new duplicates. So after the first round they can only find something if folding or
+    // simplification changed the program in that round; otherwise the round ends there,
+    // with exactly the result of running them.
     let modes = FpModes::collect(r.b);
-    let mut cfg: cse::CfgCache = None;
-    for _ in 0..opts.max_optimisation_rounds {
+    let mut cse_state = cse::State::default();
+    let mut dce_scratch = dce::Scratch::default();
+    for round in 0..opts.max_optimisation_rounds {
         r.report.optimisation_rounds += 1;
         let mut changed = false;
         if opts.constant_fold {
@@ -160,11 +182,15 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
                 simplify_arith::run_with_modes(b, &modes)
             })?;
         }
-        if opts.cse {
-            changed |= r.run("cse", Lowered, |b| cse::run_with_cfg(b, &mut cfg))?;
-        }
-        if opts.dce {
-            changed |= r.run("dce", Lowered, dce::run)?;
+        if round == 0 || changed {
+            if opts.cse {
+                changed |= r.run("cse", Lowered, |b| cse::run_with_state(b, &mut cse_state))?;
+            }
+            if opts.dce {
+                changed |= r.run("dce", Lowered, |b| {
+                    dce::run_with_scratch(b, &mut dce_scratch)
+                })?;
+            }
         }
         if !changed {
             break;
@@ -172,8 +198,17 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
     }
 
     // Cleanup.
-    if opts.cfg_cleanup && r.run("cfg_cleanup", Lowered, cfg_cleanup::run)? && opts.dce {
-        r.run("dce", Lowered, dce::run)?;
+    // The loop changed no block, label or terminator: CSE's CFG is still the program's.
+    let cfg = cse_state.take_cfg();
+    if opts.cfg_cleanup
+        && r.run("cfg_cleanup", Lowered, |b| {
+            cfg_cleanup::run_with_cfg(b, cfg)
+        })?
+        && opts.dce
+    {
+        r.run("dce", Lowered, |b| {
+            dce::run_with_scratch(b, &mut dce_scratch)
+        })?;
     }
     if opts.remove_unused_declarations {
         r.run("unused_declarations", Lowered, unused_declarations::run)?;

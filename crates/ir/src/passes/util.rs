@@ -134,7 +134,7 @@ pub fn only_debug_uses(b: &Builder, def: SsaDef) -> bool {
 
 /// Removes `def` together with the debug ops that target it.
 pub fn remove_with_debug(b: &mut Builder, def: SsaDef) {
-    let debug: Vec<SsaDef> = b
+    let debug: smallvec::SmallVec<[SsaDef; 4]> = b
         .uses(def)
         .filter(|u| b.get(u.user).is_some_and(|op| is_debug(op.opcode)))
         .map(|u| u.user)
