@@ -49,9 +49,10 @@ const SECOND_ELSE: &[&str] = &[
     "3e000001",
 ];
 
-/// `compile` fuzz target: a pixel shader reading `SV_InstanceID` got the vertex-only
-/// `InstanceIndex` built-in (spirv-val: fragment integer input without `Flat`). Outside vertex
-/// shader inputs, `SV_VertexID`/`SV_InstanceID` are now ordinary varyings.
+/// `compile` fuzz target: a pixel shader whose output signature holds `SV_InstanceID` got the
+/// vertex-only `InstanceIndex` built-in. First fixed by making `SV_VertexID`/`SV_InstanceID`
+/// varyings outside vertex shader inputs; now a system value as a pixel shader output (other
+/// than targets, depth, coverage and stencil reference) is a conversion error.
 const PIXEL_INSTANCE_ID: &[&str] = &[
     "445842431a1724d9b0ee5b9ac2cc6ca704336e580100000034010000030000002c0000003c000000a00000004953474e",
     "0800000000000000080000004f53474e5c00000003000000080000005000000003000000000000000300000003000000",
@@ -100,6 +101,28 @@ const COMPUTE_OUTPUT_REGISTER: &[&str] = &[
     "1a001000000000001e00000712001000030000000a001000030000000140000001000000160000013600000582001000",
     "020000001a001000030000001e00000712001000000000000a00100000000000014000000100000016000001a6000008",
     "f2e01100000000000a8020000100000000000000460e1000020000003e000001",
+];
+
+/// `compile` fuzz target: a hull shader whose output signature holds
+/// `SV_ViewportArrayIndex` got the `ViewportIndex` built-in, which Vulkan forbids in
+/// tessellation control shaders. System values are now built-ins only where the system makes or
+/// consumes them (a per-stage table); elsewhere they are varyings or, where meaningless, errors.
+const HULL_VIEWPORT_INDEX: &[&str] = &[
+    "44584243e0576952769c0e496163858bf9e0fa8301000000b8020000040000003000000064000000980000005c010000",
+    "4953474e2c000000010000000800000020000000000000000100000003000000000000000f0f000053565f504f534954",
+    "494f4e004f53474e2c000000010000000800000020000000000000000500000003000000000000000f00000053565f50",
+    "4f534954494f4e0050435347bc000000060000000800000098000000000000000b0000000300000000000000010e0000",
+    "98000000010000000b0000000300000001000000010e000098000000020000000b0000000300000002000000010e0000",
+    "98000000030000000b0000000300000003000000010e0000a6000000000000000c0000000300000004000000010e0000",
+    "a6000000010000000c0000000300000005000000010e000053565f54657373466163746f720053565f496e7369646554",
+    "657373466163746f7200abab534845585401000050000300550000007100000193200001942000019518000196080001",
+    "971800016a08000159000004468e20000000000002000000730000016700000412201000000000000b00000036000006",
+    "12201000000000000a80200000000000000000003e000001730000016700000412201000010000000c00000036000006",
+    "12201000010000001a80200000000000000000003e000001730000016700000412201000020000000d00000036000006",
+    "12201000020000002a80200000000000000000003e000001730000016700000412201000030000000e00000036000006",
+    "12201000030000003a80200000000000000000003e000001730000016700000412201000040000000f00000036000006",
+    "12201000040000000a80200000000000010000003e000001730000016700000412201000050000001000000036000006",
+    "12201000050000001a80200000000000010000003e000001",
 ];
 
 fn bytes(hex: &[&str]) -> Vec<u8> {
@@ -166,21 +189,17 @@ fn second_else_for_one_if_is_an_error() {
 }
 
 #[test]
-fn pixel_shader_instance_id_is_a_varying() {
+fn pixel_shader_instance_id_output_is_an_error() {
     let input = bytes(PIXEL_INSTANCE_ID);
     assert!(!input.is_empty());
-    let out = match dxspv::compile(&input, &dxspv::Options::default()) {
-        Ok(out) => out,
-        Err(e) => panic!("expected it to compile: {e}"),
-    };
-    assert!(
-        out.reflection
-            .inputs
-            .iter()
-            .all(|v| v.builtin != Some("InstanceId")),
-        "{:?}",
-        out.reflection.inputs
-    );
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string()
+                .contains("InstanceId is not valid as a Pixel shader output"),
+            "{e}"
+        ),
+    }
     check("pixel-instance-id", &input);
 }
 
@@ -196,4 +215,23 @@ fn compute_shader_output_register_is_an_error() {
         ),
     }
     check("compute-output", &input);
+}
+
+#[test]
+fn hull_shader_viewport_index_is_a_varying() {
+    let input = bytes(HULL_VIEWPORT_INDEX);
+    assert!(!input.is_empty());
+    let out = match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(out) => out,
+        Err(e) => panic!("expected it to compile: {e}"),
+    };
+    assert!(
+        out.reflection
+            .outputs
+            .iter()
+            .all(|v| v.builtin != Some("ViewportIndex")),
+        "{:?}",
+        out.reflection.outputs
+    );
+    check("hull-viewport-index", &input);
 }

@@ -126,6 +126,79 @@ fn builtin_of_token(sv: SystemValue) -> Option<(BuiltIn, Option<u32>)> {
     })
 }
 
+/// What a system value is in one stage and direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BuiltinRole {
+    /// Made or consumed by the system: a built-in variable.
+    BuiltIn,
+    /// Passed between stages like any other value: a varying matched by register.
+    Varying,
+    /// Meaningless here (D3D's runtime refuses such a shader).
+    Invalid,
+}
+
+/// The role of built-in `b` as an input (`output == false`) or output of a `stage` shader,
+/// following where Direct3D generates or consumes each system value (and where Vulkan allows
+/// the matching built-in).
+fn builtin_role(b: BuiltIn, stage: Stage, output: bool) -> BuiltinRole {
+    use BuiltinRole::{BuiltIn as Yes, Invalid, Varying};
+    use Stage::{Compute, Domain, Geometry, Hull, Pixel, Vertex};
+    let role = |yes: bool, passthrough: bool| {
+        if yes {
+            Yes
+        } else if passthrough && !(stage == Pixel && output) && stage != Compute {
+            Varying
+        } else {
+            Invalid
+        }
+    };
+    match b {
+        BuiltIn::Position | BuiltIn::ClipDistance | BuiltIn::CullDistance => role(
+            match stage {
+                Vertex => output,
+                Hull | Domain | Geometry => true,
+                Pixel => !output,
+                _ => false,
+            },
+            true,
+        ),
+        BuiltIn::LayerIndex | BuiltIn::ViewportIndex => role(
+            match stage {
+                Vertex | Domain | Geometry => output,
+                Pixel => !output,
+                _ => false,
+            },
+            true,
+        ),
+        BuiltIn::PrimitiveId => role(
+            match stage {
+                Hull | Domain | Pixel => !output,
+                Geometry => true,
+                _ => false,
+            },
+            true,
+        ),
+        BuiltIn::VertexId | BuiltIn::InstanceId => role(stage == Vertex && !output, true),
+        BuiltIn::ShadingRate => role(
+            match stage {
+                Vertex | Geometry => output,
+                Pixel => !output,
+                _ => false,
+            },
+            false,
+        ),
+        BuiltIn::IsFrontFace
+        | BuiltIn::SampleId
+        | BuiltIn::Barycentrics
+        | BuiltIn::IsFullyCovered => role(stage == Pixel && !output, false),
+        BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner => role(
+            (stage == Hull && output) || (stage == Domain && !output),
+            false,
+        ),
+        _ => role(false, false),
+    }
+}
+
 /// The built-in of a signature element's `D3D_NAME`.
 fn builtin_of_name(name: u32, semantic_index: u32) -> Option<(BuiltIn, Option<u32>)> {
     Some(match name {
@@ -381,16 +454,29 @@ impl Converter<'_, '_> {
             .and_then(builtin_of_token)
             .or_else(|| builtin_of_name(e.system_value, e.semantic_index));
         // SV_Target and friends are plain outputs; a register file cannot hold depth.
-        // SV_VertexID and SV_InstanceID are system-generated only for vertex shader inputs;
-        // anywhere else (a pixel shader reading the instance id, a vertex shader passing it
-        // on) they are ordinary varyings matched by register.
-        let vs_input = self.is_stage(Stage::Vertex) && file == IoFile::Input;
         let builtin = builtin.filter(|(b, _)| {
             !matches!(
                 b,
                 BuiltIn::Depth | BuiltIn::SampleMask | BuiltIn::StencilRef
-            ) && (vs_input || !matches!(b, BuiltIn::VertexId | BuiltIn::InstanceId))
+            )
         });
+        // A system value is a built-in only where the system makes or consumes it; elsewhere
+        // (a hull shader passing SV_RenderTargetArrayIndex on, a pixel shader reading
+        // SV_InstanceID) it is an ordinary varying matched by register.
+        let builtin = match builtin {
+            Some((b, fixed)) => match builtin_role(b, self.stage, output) {
+                BuiltinRole::BuiltIn => Some((b, fixed)),
+                BuiltinRole::Varying => None,
+                BuiltinRole::Invalid => {
+                    return Err(self.invalid(format!(
+                        "system value {b:?} is not valid as a {:?} shader {}",
+                        self.stage,
+                        if output { "output" } else { "input" }
+                    )))
+                }
+            },
+            None => None,
+        };
         let arr = self.array_len(file);
         let (first, n) = span(e.mask);
         let mut modes = InterpolationModes::empty();
@@ -1080,5 +1166,44 @@ impl Converter<'_, '_> {
             self.code(Op::new(OpCode::EmitPrimitive, Type::VOID).with_lit(stream));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod builtin_role_tests {
+    use super::{builtin_role, BuiltinRole::*};
+    use crate::decode::Stage::*;
+    use dxspv_ir::BuiltIn;
+
+    #[test]
+    fn system_values_are_builtins_only_where_the_system_uses_them() {
+        let cases = [
+            (BuiltIn::ViewportIndex, Vertex, true, BuiltIn),
+            (BuiltIn::ViewportIndex, Hull, true, Varying),
+            (BuiltIn::ViewportIndex, Domain, false, Varying),
+            (BuiltIn::LayerIndex, Geometry, false, Varying),
+            (BuiltIn::LayerIndex, Pixel, false, BuiltIn),
+            (BuiltIn::Position, Vertex, false, Varying),
+            (BuiltIn::Position, Pixel, false, BuiltIn),
+            (BuiltIn::Position, Pixel, true, Invalid),
+            (BuiltIn::PrimitiveId, Geometry, true, BuiltIn),
+            (BuiltIn::PrimitiveId, Vertex, true, Varying),
+            (BuiltIn::InstanceId, Vertex, false, BuiltIn),
+            (BuiltIn::InstanceId, Pixel, false, Varying),
+            (BuiltIn::InstanceId, Pixel, true, Invalid),
+            (BuiltIn::IsFrontFace, Pixel, false, BuiltIn),
+            (BuiltIn::IsFrontFace, Vertex, false, Invalid),
+            (BuiltIn::TessFactorOuter, Hull, true, BuiltIn),
+            (BuiltIn::TessFactorOuter, Domain, false, BuiltIn),
+            (BuiltIn::TessFactorInner, Geometry, false, Invalid),
+            (BuiltIn::ClipDistance, Compute, false, Invalid),
+        ];
+        for (b, stage, output, want) in cases {
+            assert_eq!(
+                builtin_role(b, stage, output),
+                want,
+                "{b:?} {stage:?} {output}"
+            );
+        }
     }
 }
