@@ -444,8 +444,10 @@ impl<'a, 's> Converter<'a, 's> {
 
     /// First walk: facts declarations need before they are seen.
     fn prescan(&mut self) -> R<()> {
-        for inst in self.shader.program.instructions() {
-            let inst = inst?;
+        let mut insts = self.shader.program.instructions();
+        let mut inst = Instruction::default();
+        while let Some(r) = insts.next_into(&mut inst) {
+            r?;
             self.set_at(&inst);
             match (inst.opcode, &inst.payload) {
                 (Opcode::DclIndexRange, Payload::IndexRange { count }) => {
@@ -552,8 +554,10 @@ impl<'a, 's> Converter<'a, 's> {
         if self.stage != Stage::Hull {
             self.ensure_function()?;
         }
-        for inst in self.shader.program.instructions() {
-            let inst = inst?;
+        let mut insts = self.shader.program.instructions();
+        let mut inst = Instruction::default();
+        while let Some(r) = insts.next_into(&mut inst) {
+            r?;
             self.set_at(&inst);
             if inst.index >= limits::MAX_INSTRUCTIONS {
                 return Err(self.invalid(format!(
