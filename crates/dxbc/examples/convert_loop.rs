@@ -1,8 +1,9 @@
 //! Parses and converts every corpus DXBC shader in a loop: the DXBC half of a compile alone,
 //! for profilers (callgrind, perf) and quick timing.
 //!
-//! Run: `cargo run --release -p dxspv-dxbc --example convert_loop -- [rounds]`. Prints the
-//! median over shaders of each shader's best parse and convert time.
+//! Run: `cargo run --release -p dxspv-dxbc --example convert_loop -- [rounds] [no-checksum]`.
+//! Prints the median over shaders of each shader's best parse and convert time;
+//! `no-checksum` parses with [`dxspv_dxbc::ParseOptions::verify_checksum`] off.
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -31,11 +32,15 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
+    let options = dxspv_dxbc::ParseOptions {
+        verify_checksum: std::env::args().nth(2).as_deref() != Some("no-checksum"),
+    };
     let mut best = vec![[Duration::MAX; 2]; blobs.len()];
     for _ in 0..rounds {
         for (b, best) in blobs.iter().zip(&mut best) {
             let t = Instant::now();
-            let Ok(shader) = dxspv_dxbc::Shader::parse(std::hint::black_box(b)) else {
+            let Ok(shader) = dxspv_dxbc::Shader::parse_with(std::hint::black_box(b), &options)
+            else {
                 continue;
             };
             let parse = t.elapsed();
