@@ -22,26 +22,57 @@ const K: [u32; 64] = [
 
 const S: [u32; 16] = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
 
+/// Message word used by step `i` of the four rounds.
+const G: [u8; 64] = {
+    let mut g = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        g[i] = match i / 16 {
+            0 => i,
+            1 => (5 * i + 1) % 16,
+            2 => (3 * i + 5) % 16,
+            _ => (7 * i) % 16,
+        } as u8;
+        i += 1;
+    }
+    g
+};
+
+#[inline(always)]
+fn step(f: u32, a: u32, b: u32, k: u32, m: u32, s: u32) -> u32 {
+    b.wrapping_add(
+        a.wrapping_add(f)
+            .wrapping_add(k)
+            .wrapping_add(m)
+            .rotate_left(s),
+    )
+}
+
 fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
     let mut m = [0u32; 16];
     for (w, c) in m.iter_mut().zip(block.chunks_exact(4)) {
         *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
     }
     let [mut a, mut b, mut c, mut d] = *state;
-    for (i, &k) in K.iter().enumerate() {
-        let (f, g) = match i / 16 {
-            0 => ((b & c) | (!b & d), i),
-            1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
-            2 => (b ^ c ^ d, (3 * i + 5) % 16),
-            _ => (c ^ (b | !d), (7 * i) % 16),
+    // Each round is a separate loop so that the round function is not chosen per step; the
+    // loops have constant trip counts and are unrolled by the compiler.
+    macro_rules! round {
+        ($r:expr, $f:expr) => {
+            for j in 0..16 {
+                let i = $r * 16 + j;
+                let f = $f(b, c, d);
+                let t = step(f, a, b, K[i], m[G[i] as usize & 15], S[$r * 4 + j % 4]);
+                a = d;
+                d = c;
+                c = b;
+                b = t;
+            }
         };
-        let s = S[(i / 16) * 4 + i % 4];
-        let t = a.wrapping_add(f).wrapping_add(k).wrapping_add(m[g]);
-        a = d;
-        d = c;
-        c = b;
-        b = b.wrapping_add(t.rotate_left(s));
     }
+    round!(0, |b: u32, c: u32, d: u32| (b & c) | (!b & d));
+    round!(1, |b: u32, c: u32, d: u32| (d & b) | (!d & c));
+    round!(2, |b: u32, c: u32, d: u32| b ^ c ^ d);
+    round!(3, |b: u32, c: u32, d: u32| c ^ (b | !d));
     state[0] = state[0].wrapping_add(a);
     state[1] = state[1].wrapping_add(b);
     state[2] = state[2].wrapping_add(c);

@@ -83,8 +83,9 @@ pub struct Container<'a> {
     pub bytes: &'a [u8],
     /// Checksum stored in the header.
     pub stored_checksum: [u32; 4],
-    /// Checksum computed over bytes 20..end.
-    pub computed_checksum: [u32; 4],
+    /// Checksum computed over bytes 20..end; `None` when parsed with
+    /// [`ParseOptions::verify_checksum`] off.
+    pub computed_checksum: Option<[u32; 4]>,
     /// The parts in table order.
     pub parts: Vec<Part<'a>>,
 }
@@ -94,9 +95,33 @@ fn rd32(bytes: &[u8], offset: usize) -> Option<u32> {
     Some(u32::from_le_bytes(*c))
 }
 
+/// Options for [`Shader::parse_with`] and [`Container::parse_with`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Compute the container checksum and report a mismatch as
+    /// [`Warning::ChecksumMismatch`] (default: on). The checksum is an MD5-style hash of the
+    /// whole container, often the most expensive part of parsing a small shader; a mismatch
+    /// is never an error, so callers that ignore warnings can turn it off.
+    pub verify_checksum: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            verify_checksum: true,
+        }
+    }
+}
+
 impl<'a> Container<'a> {
-    /// Parses the header and part table, checking every bound.
+    /// Parses the header and part table, checking every bound, and computes the checksum.
     pub fn parse(bytes: &'a [u8]) -> Result<Self, Error> {
+        Self::parse_with(bytes, &ParseOptions::default())
+    }
+
+    /// Parses the header and part table, checking every bound; computes the checksum only
+    /// if `options` ask for it.
+    pub fn parse_with(bytes: &'a [u8], options: &ParseOptions) -> Result<Self, Error> {
         let err = |offset, what| Error::Container { offset, what };
         if bytes.len() < 32 {
             return Err(err(0, "shorter than the 32-byte header"));
@@ -145,7 +170,9 @@ impl<'a> Container<'a> {
                 data,
             });
         }
-        let computed_checksum = dxbc_checksum(bytes.get(20..).unwrap_or_default());
+        let computed_checksum = options
+            .verify_checksum
+            .then(|| dxbc_checksum(bytes.get(20..).unwrap_or_default()));
         Ok(Container {
             bytes,
             stored_checksum,
@@ -154,9 +181,9 @@ impl<'a> Container<'a> {
         })
     }
 
-    /// Whether the stored checksum matches the computed one.
-    pub fn checksum_ok(&self) -> bool {
-        self.stored_checksum == self.computed_checksum
+    /// Whether the stored checksum matches the computed one: `None` if it was not computed.
+    pub fn checksum_ok(&self) -> Option<bool> {
+        self.computed_checksum.map(|c| c == self.stored_checksum)
     }
 
     /// The first part with the given tag.
@@ -212,13 +239,22 @@ impl<'a> Shader<'a> {
     /// DXIL containers are refused with [`Error::Dxil`]. A checksum mismatch is
     /// reported in [`Shader::warnings`], not as an error.
     pub fn parse(bytes: &'a [u8]) -> Result<Self, Error> {
-        let container = Container::parse(bytes)?;
+        Self::parse_with(bytes, &ParseOptions::default())
+    }
+
+    /// [`Shader::parse`] with options: with [`ParseOptions::verify_checksum`] off the
+    /// checksum is not computed and no [`Warning::ChecksumMismatch`] can be reported;
+    /// everything else (errors, other warnings, the parsed parts) is the same.
+    pub fn parse_with(bytes: &'a [u8], options: &ParseOptions) -> Result<Self, Error> {
+        let container = Container::parse_with(bytes, options)?;
         let mut warnings = Vec::new();
-        if !container.checksum_ok() {
-            warnings.push(Warning::ChecksumMismatch {
-                stored: container.stored_checksum,
-                computed: container.computed_checksum,
-            });
+        if let Some(computed) = container.computed_checksum {
+            if computed != container.stored_checksum {
+                warnings.push(Warning::ChecksumMismatch {
+                    stored: container.stored_checksum,
+                    computed,
+                });
+            }
         }
         if let Some(p) = container
             .parts

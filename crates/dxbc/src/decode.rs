@@ -414,16 +414,35 @@ pub struct Instruction<'a> {
     pub index: u32,
     /// Modifiers.
     pub modifiers: Modifiers,
-    operand_storage: smallvec::SmallVec<[Operand; MAX_OPERANDS]>,
+    operand_count: u8,
+    operand_storage: [Operand; MAX_OPERANDS],
     /// Declaration and custom-data payload.
     pub payload: Payload<'a>,
+}
+
+impl Default for Instruction<'_> {
+    /// A `nop` without operands: a buffer for [`Instructions::next_into`].
+    fn default() -> Self {
+        Instruction {
+            opcode: Opcode::Nop,
+            offset: 0,
+            len: 0,
+            index: 0,
+            modifiers: Modifiers::default(),
+            operand_count: 0,
+            operand_storage: [Operand::default(); MAX_OPERANDS],
+            payload: Payload::None,
+        }
+    }
 }
 
 impl<'a> Instruction<'a> {
     /// The operands in token order (for declarations, the declared register).
     #[inline]
     pub fn operands(&self) -> &[Operand] {
-        &self.operand_storage
+        self.operand_storage
+            .get(..self.operand_count as usize)
+            .unwrap_or_default()
     }
 
     /// Whether the instruction is a declaration.
@@ -493,14 +512,28 @@ impl<'a> Iterator for Instructions<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
+        let mut inst = Instruction::default();
+        match self.next_into(&mut inst)? {
+            Ok(()) => Some(Ok(inst)),
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
+impl<'a> Instructions<'a> {
+    /// Decodes the next instruction into `inst`, overwriting it (the same result as
+    /// [`Iterator::next`] without moving an [`Instruction`] around: decoders that walk a
+    /// program keep one buffer). `None` at the end and after an error.
+    #[inline]
+    pub fn next_into(&mut self, inst: &mut Instruction<'a>) -> Option<Result<(), Error>> {
         if self.done || self.pos >= self.tokens.len() {
             return None;
         }
-        match decode_instruction(self.tokens, self.pos, self.index, self.version) {
-            Ok(inst) => {
+        match decode_instruction(inst, self.tokens, self.pos, self.index, self.version) {
+            Ok(()) => {
                 self.pos += inst.len as usize;
                 self.index += 1;
-                Some(Ok(inst))
+                Some(Ok(()))
             }
             Err(f) => {
                 self.done = true;
@@ -540,27 +573,27 @@ fn uav_flags(tok0: u32) -> UavFlags {
     }
 }
 
-/// Decodes the instruction starting at token `start`.
-pub(crate) fn decode_instruction(
-    tokens: Words<'_>,
+/// Decodes the instruction starting at token `start` into `inst`, overwriting every field
+/// (operand slots past the new count keep stale values that [`Instruction::operands`] hides).
+pub(crate) fn decode_instruction<'a>(
+    inst: &mut Instruction<'a>,
+    tokens: Words<'a>,
     start: usize,
     index: u32,
     version: Version,
-) -> Result<Instruction<'_>, Fail> {
+) -> Result<(), Fail> {
     let tok0 = tokens
         .get(start)
         .ok_or(Fail::at(start, DecodeErrorKind::Truncated))?;
     let remaining = tokens.len() - start;
     let raw_op = tok0 & 0x7ff;
-    let mut inst = Instruction {
-        opcode: Opcode::Nop,
-        offset: start as u32,
-        len: 0,
-        index,
-        modifiers: Modifiers::default(),
-        operand_storage: smallvec::SmallVec::new(),
-        payload: Payload::None,
-    };
+    inst.opcode = Opcode::Nop;
+    inst.offset = start as u32;
+    inst.len = 0;
+    inst.index = index;
+    inst.modifiers = Modifiers::default();
+    inst.operand_count = 0;
+    inst.payload = Payload::None;
 
     if raw_op == Opcode::CustomData as u32 {
         let len = tokens
@@ -582,7 +615,7 @@ pub(crate) fn decode_instruction(
             class,
             data: tokens.slice(start + 2, start + len as usize),
         };
-        return Ok(inst);
+        return Ok(());
     }
 
     let opcode =
@@ -649,7 +682,7 @@ pub(crate) fn decode_instruction(
     }
 
     if opcode.is_declaration() {
-        decode_declaration(&mut inst, &mut c, tok0, version)?;
+        decode_declaration(inst, &mut c, tok0, version)?;
     } else {
         let m = &mut inst.modifiers;
         match opcode {
@@ -689,23 +722,27 @@ pub(crate) fn decode_instruction(
             };
         }
         while !c.at_end() {
-            push_operand(&mut inst, &mut c)?;
+            push_operand(inst, &mut c)?;
         }
     }
     if c.pos != c.end {
         return Err(Fail::at(c.pos, DecodeErrorKind::LengthMismatch));
     }
-    Ok(inst)
+    Ok(())
 }
 
 #[inline]
 fn push_operand(inst: &mut Instruction<'_>, c: &mut Cursor<'_>) -> Result<(), Fail> {
     let at = c.pos;
-    let op = decode_operand(c, false)?;
-    if inst.operand_storage.len() >= MAX_OPERANDS {
+    let n = inst.operand_count as usize;
+    // The operand is decoded straight into its slot; a failure leaves the slot unused.
+    let Some(slot) = inst.operand_storage.get_mut(n) else {
+        // Decode it anyway so that a malformed operand reports its own error first.
+        decode_operand(c, false, &mut Operand::default())?;
         return Err(Fail::at(at, DecodeErrorKind::TooManyOperands));
-    }
-    inst.operand_storage.push(op);
+    };
+    decode_operand(c, false, slot)?;
+    inst.operand_count += 1;
     Ok(())
 }
 

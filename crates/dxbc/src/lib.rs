@@ -70,7 +70,7 @@ pub mod program {
 }
 
 pub use checksum::dxbc_checksum;
-pub use container::{Container, FourCC, Part, Shader, Warning};
+pub use container::{Container, FourCC, ParseOptions, Part, Shader, Warning};
 pub use convert::{convert, ConvertError};
 pub use decode::{
     GlobalFlags, Instruction, Instructions, Modifiers, Payload, Program, Stage, SyncFlags, Test,

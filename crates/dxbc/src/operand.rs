@@ -238,7 +238,11 @@ impl Operand {
 /// Decodes one operand at the cursor. `nested` is true while decoding a
 /// relative-index register, which may not itself be relatively indexed.
 #[inline(always)]
-pub(crate) fn decode_operand(c: &mut Cursor<'_>, nested: bool) -> Result<Operand, Fail> {
+pub(crate) fn decode_operand(
+    c: &mut Cursor<'_>,
+    nested: bool,
+    out: &mut Operand,
+) -> Result<(), Fail> {
     let at = c.pos;
     let tok = c.next()?;
     let components = match tok & 3 {
@@ -261,12 +265,13 @@ pub(crate) fn decode_operand(c: &mut Cursor<'_>, nested: bool) -> Result<Operand
     let ty = OperandType::from_raw(raw_ty)
         .ok_or(Fail::at(at, DecodeErrorKind::UnknownOperandType(raw_ty)))?;
     let index_count = ((tok >> 20) & 3) as u8;
-    let mut op = Operand {
+    *out = Operand {
         ty,
         components,
         index_count,
         ..Operand::default()
     };
+    let op = out;
     if tok & 0x8000_0000 != 0 {
         let ext_at = c.pos;
         let ext = c.next()?;
@@ -338,7 +343,8 @@ pub(crate) fn decode_operand(c: &mut Cursor<'_>, nested: bool) -> Result<Operand
             if nested {
                 return Err(Fail::at(c.pos, DecodeErrorKind::NestingTooDeep));
             }
-            let rel = decode_operand(c, true)?;
+            let mut rel = Operand::default();
+            decode_operand(c, true, &mut rel)?;
             let mut indices = [0u32; 3];
             for (dst, src) in indices.iter_mut().zip(rel.indices()) {
                 *dst = src.imm as u32;
@@ -354,5 +360,5 @@ pub(crate) fn decode_operand(c: &mut Cursor<'_>, nested: bool) -> Result<Operand
             *slot = index;
         }
     }
-    Ok(op)
+    Ok(())
 }

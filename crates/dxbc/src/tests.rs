@@ -784,6 +784,30 @@ fn container_parts_and_checks() {
     bad[4] ^= 1;
     let s = Shader::parse(&bad).expect("still parses");
     assert!(matches!(s.warnings[0], Warning::ChecksumMismatch { .. }));
+    assert_eq!(s.container.checksum_ok(), Some(false));
+    assert_eq!(
+        Shader::parse(&c).expect("parses").container.checksum_ok(),
+        Some(true)
+    );
+    // Without verification the checksum is not computed and no mismatch is reported; the
+    // rest of the result is the same.
+    let fast = ParseOptions {
+        verify_checksum: false,
+    };
+    let s = Shader::parse_with(&bad, &fast).expect("still parses");
+    assert!(s.warnings.is_empty());
+    assert_eq!(s.container.computed_checksum, None);
+    assert_eq!(s.container.checksum_ok(), None);
+    assert_eq!(s.skipped, vec![FourCC(*b"Aon9")]);
+    assert_eq!(
+        s.input_signature.as_ref().map(|i| i.elements.len()),
+        Some(1)
+    );
+    assert!(Shader::parse_with(&bad[..20], &fast).is_err());
+    assert!(matches!(
+        Shader::parse_with(&container(&[(b"DXIL", vec![0; 16])]), &fast),
+        Err(Error::Dxil { .. })
+    ));
 
     // DXIL is refused with a clear error.
     let dxil = container(&[(b"DXIL", vec![0; 16])]);

@@ -19,10 +19,9 @@ fn get(l: &Lanes, i: usize) -> Option<SsaDef> {
 
 impl Converter<'_, '_> {
     /// Operand `i` of an instruction.
-    pub(crate) fn operand(&self, inst: &Instruction<'_>, i: usize) -> R<Operand> {
+    pub(crate) fn operand<'i>(&self, inst: &'i Instruction<'_>, i: usize) -> R<&'i Operand> {
         inst.operands()
             .get(i)
-            .copied()
             .ok_or_else(|| self.invalid(format!("missing operand {i}")))
     }
 
@@ -222,12 +221,12 @@ impl Converter<'_, '_> {
         allow_min: bool,
     ) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        let ty = if allow_min { min_ty(base, &dst) } else { base };
-        let mask = dst_mask(&dst);
+        let ty = if allow_min { min_ty(base, dst) } else { base };
+        let mask = dst_mask(dst);
         let mut srcs = [[None; 4]; 3];
         for (s, slot) in srcs.iter_mut().enumerate().take(nsrc) {
             let op = self.operand(inst, 1 + s)?;
-            *slot = self.load_src(&op, ty, mask)?;
+            *slot = self.load_src(op, ty, mask)?;
         }
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
@@ -240,39 +239,39 @@ impl Converter<'_, '_> {
             }
             out[l] = Some(self.code(op));
         }
-        self.write(inst.modifiers.saturate, &dst, out, ty)
+        self.write(inst.modifiers.saturate, dst, out, ty)
     }
 
     /// `imad` / `umad`: multiply, then add.
     fn int_mad(&mut self, inst: &Instruction<'_>, base: ScalarType) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        let ty = min_ty(base, &dst);
-        let mask = dst_mask(&dst);
-        let a = self.load_src(&self.operand(inst, 1)?, ty, mask)?;
-        let b = self.load_src(&self.operand(inst, 2)?, ty, mask)?;
-        let c = self.load_src(&self.operand(inst, 3)?, ty, mask)?;
+        let ty = min_ty(base, dst);
+        let mask = dst_mask(dst);
+        let a = self.load_src(self.operand(inst, 1)?, ty, mask)?;
+        let b = self.load_src(self.operand(inst, 2)?, ty, mask)?;
+        let c = self.load_src(self.operand(inst, 3)?, ty, mask)?;
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             let m = self.op2(OpCode::IMul, ty, self.lane(&a, l)?, self.lane(&b, l)?);
             out[l] = Some(self.op2(OpCode::IAdd, ty, m, self.lane(&c, l)?));
         }
-        self.store_dst(&dst, &out, ty)
+        self.store_dst(dst, &out, ty)
     }
 
     /// Shifts: D3D uses only the low five bits of the count.
     fn shift(&mut self, inst: &Instruction<'_>, opc: OpCode, base: ScalarType) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        let ty = min_ty(base, &dst);
-        let mask = dst_mask(&dst);
-        let a = self.load_src(&self.operand(inst, 1)?, ty, mask)?;
-        let b = self.load_src(&self.operand(inst, 2)?, ScalarType::U32, mask)?;
+        let ty = min_ty(base, dst);
+        let mask = dst_mask(dst);
+        let a = self.load_src(self.operand(inst, 1)?, ty, mask)?;
+        let b = self.load_src(self.operand(inst, 2)?, ScalarType::U32, mask)?;
         let m = self.c_u32(31);
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             let cnt = self.op2(OpCode::IAnd, ScalarType::U32, self.lane(&b, l)?, m);
             out[l] = Some(self.op2(opc, ty, self.lane(&a, l)?, cnt));
         }
-        self.store_dst(&dst, &out, ty)
+        self.store_dst(dst, &out, ty)
     }
 
     /// The scalar type of a def (`Unknown` if it has none).
@@ -289,12 +288,12 @@ impl Converter<'_, '_> {
         let src = self.operand(inst, 1)?;
         let typed = inst.modifiers.saturate || src.modifier != crate::enums::OperandModifier::None;
         let ty = if typed {
-            min_ty(ScalarType::F32, &dst)
+            min_ty(ScalarType::F32, dst)
         } else {
             ScalarType::Unknown
         };
-        let mask = dst_mask(&dst);
-        let vals = self.load_src(&src, ty, mask)?;
+        let mask = dst_mask(dst);
+        let vals = self.load_src(src, ty, mask)?;
         if ty == ScalarType::Unknown {
             // Store each lane with its own type.
             for l in lanes(mask) {
@@ -302,11 +301,11 @@ impl Converter<'_, '_> {
                 let t = self.type_of(v);
                 let mut one: Lanes = [None; 4];
                 one[l] = Some(v);
-                self.store_dst(&dst, &one, t)?;
+                self.store_dst(dst, &one, t)?;
             }
             return Ok(());
         }
-        self.write(inst.modifiers.saturate, &dst, vals, ty)
+        self.write(inst.modifiers.saturate, dst, vals, ty)
     }
 
     /// Gives two values one scalar type for a `Select`.
@@ -326,15 +325,15 @@ impl Converter<'_, '_> {
     /// `movc dst, cond, a, b`.
     fn movc(&mut self, inst: &Instruction<'_>) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        let mask = dst_mask(&dst);
+        let mask = dst_mask(dst);
         let ty = if inst.modifiers.saturate {
-            min_ty(ScalarType::F32, &dst)
+            min_ty(ScalarType::F32, dst)
         } else {
             ScalarType::Unknown
         };
-        let c = self.load_src(&self.operand(inst, 1)?, ScalarType::U32, mask)?;
-        let a = self.load_src(&self.operand(inst, 2)?, ty, mask)?;
-        let b = self.load_src(&self.operand(inst, 3)?, ty, mask)?;
+        let c = self.load_src(self.operand(inst, 1)?, ScalarType::U32, mask)?;
+        let a = self.load_src(self.operand(inst, 2)?, ty, mask)?;
+        let b = self.load_src(self.operand(inst, 3)?, ty, mask)?;
         let zero = self.c_u32(0);
         for l in lanes(mask) {
             let cond = self.op2(OpCode::INe, ScalarType::Bool, self.lane(&c, l)?, zero);
@@ -344,7 +343,7 @@ impl Converter<'_, '_> {
             one[l] = Some(v);
             self.write(
                 inst.modifiers.saturate,
-                &dst,
+                dst,
                 one,
                 if ty == ScalarType::Unknown { t } else { ty },
             )?;
@@ -356,10 +355,10 @@ impl Converter<'_, '_> {
     fn swapc(&mut self, inst: &Instruction<'_>) -> R<()> {
         let d0 = self.operand(inst, 0)?;
         let d1 = self.operand(inst, 1)?;
-        let mask = dst_mask(&d0) | dst_mask(&d1);
-        let c = self.load_src(&self.operand(inst, 2)?, ScalarType::U32, mask)?;
-        let a = self.load_src(&self.operand(inst, 3)?, ScalarType::Unknown, mask)?;
-        let b = self.load_src(&self.operand(inst, 4)?, ScalarType::Unknown, mask)?;
+        let mask = dst_mask(d0) | dst_mask(d1);
+        let c = self.load_src(self.operand(inst, 2)?, ScalarType::U32, mask)?;
+        let a = self.load_src(self.operand(inst, 3)?, ScalarType::Unknown, mask)?;
+        let b = self.load_src(self.operand(inst, 4)?, ScalarType::Unknown, mask)?;
         let zero = self.c_u32(0);
         let mut o0: Lanes = [None; 4];
         let mut o1: Lanes = [None; 4];
@@ -371,17 +370,17 @@ impl Converter<'_, '_> {
             o1[l] = Some(self.op3(OpCode::Select, t, cond, x, y));
             t0 = t;
         }
-        self.store_dst(&d0, &o0, t0)?;
-        self.store_dst(&d1, &o1, t0)
+        self.store_dst(d0, &o0, t0)?;
+        self.store_dst(d1, &o1, t0)
     }
 
     /// `dp2` / `dp3` / `dp4` as a multiply-add chain, replicated to every written lane.
     fn dot(&mut self, inst: &Instruction<'_>, n: usize) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        let ty = min_ty(ScalarType::F32, &dst);
+        let ty = min_ty(ScalarType::F32, dst);
         let m = ((1u32 << n) - 1) as u8;
-        let a = self.load_src(&self.operand(inst, 1)?, ty, m)?;
-        let b = self.load_src(&self.operand(inst, 2)?, ty, m)?;
+        let a = self.load_src(self.operand(inst, 1)?, ty, m)?;
+        let b = self.load_src(self.operand(inst, 2)?, ty, m)?;
         let flags = if inst.modifiers.precise_mask != 0 {
             OpFlags::PRECISE
         } else {
@@ -402,28 +401,28 @@ impl Converter<'_, '_> {
                     .with_flags(flags),
             );
         }
-        let mask = dst_mask(&dst);
+        let mask = dst_mask(dst);
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             out[l] = Some(acc);
         }
-        self.write(inst.modifiers.saturate, &dst, out, ty)
+        self.write(inst.modifiers.saturate, dst, out, ty)
     }
 
     /// Comparisons: `~0` where true, `0` where false.
     fn compare(&mut self, inst: &Instruction<'_>, opc: OpCode, base: ScalarType) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let a_op = self.operand(inst, 1)?;
-        let ty = min_ty(base, &a_op);
-        let mask = dst_mask(&dst);
-        let a = self.load_src(&a_op, ty, mask)?;
-        let b = self.load_src(&self.operand(inst, 2)?, ty, mask)?;
+        let ty = min_ty(base, a_op);
+        let mask = dst_mask(dst);
+        let a = self.load_src(a_op, ty, mask)?;
+        let b = self.load_src(self.operand(inst, 2)?, ty, mask)?;
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             let c = self.op2(opc, ScalarType::Bool, self.lane(&a, l)?, self.lane(&b, l)?);
             out[l] = Some(self.bool_to_mask(c));
         }
-        self.store_dst(&dst, &out, ScalarType::U32)
+        self.store_dst(dst, &out, ScalarType::U32)
     }
 
     /// Numeric conversions between 32-bit types.
@@ -436,10 +435,10 @@ impl Converter<'_, '_> {
     ) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let src = self.operand(inst, 1)?;
-        let from = min_ty(from, &src);
-        let to = min_ty(to, &dst);
-        let mask = dst_mask(&dst);
-        let a = self.load_src(&src, from, mask)?;
+        let from = min_ty(from, src);
+        let to = min_ty(to, dst);
+        let mask = dst_mask(dst);
+        let a = self.load_src(src, from, mask)?;
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             let v = self.lane(&a, l)?;
@@ -451,7 +450,7 @@ impl Converter<'_, '_> {
                 },
             );
         }
-        self.write(inst.modifiers.saturate, &dst, out, to)
+        self.write(inst.modifiers.saturate, dst, out, to)
     }
 
     /// `imul` / `umul dst_hi, dst_lo, a, b`.
@@ -461,16 +460,16 @@ impl Converter<'_, '_> {
         let hmask = if hi.ty == OperandType::Null {
             0
         } else {
-            dst_mask(&hi)
+            dst_mask(hi)
         };
         let lmask = if lo.ty == OperandType::Null {
             0
         } else {
-            dst_mask(&lo)
+            dst_mask(lo)
         };
         let mask = hmask | lmask;
-        let a = self.load_src(&self.operand(inst, 2)?, ty, mask)?;
-        let b = self.load_src(&self.operand(inst, 3)?, ty, mask)?;
+        let a = self.load_src(self.operand(inst, 2)?, ty, mask)?;
+        let b = self.load_src(self.operand(inst, 3)?, ty, mask)?;
         let mut oh: Lanes = [None; 4];
         let mut ol: Lanes = [None; 4];
         for l in lanes(mask) {
@@ -485,8 +484,8 @@ impl Converter<'_, '_> {
                 ol[l] = Some(self.op2(OpCode::IMul, ty, x, y));
             }
         }
-        self.store_dst(&hi, &oh, ty)?;
-        self.store_dst(&lo, &ol, ty)
+        self.store_dst(hi, &oh, ty)?;
+        self.store_dst(lo, &ol, ty)
     }
 
     /// `udiv dst_q, dst_r, a, b`; division by zero gives `~0` as in D3D.
@@ -496,17 +495,17 @@ impl Converter<'_, '_> {
         let qmask = if q.ty == OperandType::Null {
             0
         } else {
-            dst_mask(&q)
+            dst_mask(q)
         };
         let rmask = if r.ty == OperandType::Null {
             0
         } else {
-            dst_mask(&r)
+            dst_mask(r)
         };
         let mask = qmask | rmask;
         let ty = ScalarType::U32;
-        let a = self.load_src(&self.operand(inst, 2)?, ty, mask)?;
-        let b = self.load_src(&self.operand(inst, 3)?, ty, mask)?;
+        let a = self.load_src(self.operand(inst, 2)?, ty, mask)?;
+        let b = self.load_src(self.operand(inst, 3)?, ty, mask)?;
         let zero = self.c_u32(0);
         let ones = self.c_u32(u32::MAX);
         let mut oq: Lanes = [None; 4];
@@ -523,8 +522,8 @@ impl Converter<'_, '_> {
                 or[l] = Some(self.op3(OpCode::Select, ty, is0, ones, m));
             }
         }
-        self.store_dst(&q, &oq, ty)?;
-        self.store_dst(&r, &or, ty)
+        self.store_dst(q, &oq, ty)?;
+        self.store_dst(r, &or, ty)
     }
 
     /// `uaddc` / `usubb dst, dst_carry, a, b`.
@@ -534,17 +533,17 @@ impl Converter<'_, '_> {
         let m0 = if d0.ty == OperandType::Null {
             0
         } else {
-            dst_mask(&d0)
+            dst_mask(d0)
         };
         let m1 = if d1.ty == OperandType::Null {
             0
         } else {
-            dst_mask(&d1)
+            dst_mask(d1)
         };
         let mask = m0 | m1;
         let ty = ScalarType::U32;
-        let a = self.load_src(&self.operand(inst, 2)?, ty, mask)?;
-        let b = self.load_src(&self.operand(inst, 3)?, ty, mask)?;
+        let a = self.load_src(self.operand(inst, 2)?, ty, mask)?;
+        let b = self.load_src(self.operand(inst, 3)?, ty, mask)?;
         let mut o0: Lanes = [None; 4];
         let mut o1: Lanes = [None; 4];
         for l in lanes(mask) {
@@ -561,8 +560,8 @@ impl Converter<'_, '_> {
                 o1[l] = Some(self.extract(ty, v, 1));
             }
         }
-        self.store_dst(&d0, &o0, ty)?;
-        self.store_dst(&d1, &o1, ty)
+        self.store_dst(d0, &o0, ty)?;
+        self.store_dst(d1, &o1, ty)
     }
 
     /// `firstbit_hi` / `firstbit_shi`: bit index counted from the MSB, `~0` if none. The IR's
@@ -574,8 +573,8 @@ impl Converter<'_, '_> {
         } else {
             ScalarType::U32
         };
-        let mask = dst_mask(&dst);
-        let a = self.load_src(&self.operand(inst, 1)?, ty, mask)?;
+        let mask = dst_mask(dst);
+        let a = self.load_src(self.operand(inst, 1)?, ty, mask)?;
         let c31 = self.constant(ty, 31);
         let none = self.constant(ty, u32::MAX as u64);
         let mut out: Lanes = [None; 4];
@@ -591,7 +590,7 @@ impl Converter<'_, '_> {
             let from_msb = self.op2(OpCode::ISub, ty, c31, m);
             out[l] = Some(self.op3(OpCode::Select, ty, missing, none, from_msb));
         }
-        self.store_dst(&dst, &out, ty)
+        self.store_dst(dst, &out, ty)
     }
 
     /// Bit field width and offset with D3D's 5-bit masking: `(offset, min(width, 32 - offset))`.
@@ -608,15 +607,15 @@ impl Converter<'_, '_> {
     /// `ubfe` / `ibfe dst, width, offset, src`.
     fn bfe(&mut self, inst: &Instruction<'_>, signed: bool) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        let mask = dst_mask(&dst);
+        let mask = dst_mask(dst);
         let ty = if signed {
             ScalarType::I32
         } else {
             ScalarType::U32
         };
-        let w = self.load_src(&self.operand(inst, 1)?, ScalarType::U32, mask)?;
-        let o = self.load_src(&self.operand(inst, 2)?, ScalarType::U32, mask)?;
-        let s = self.load_src(&self.operand(inst, 3)?, ty, mask)?;
+        let w = self.load_src(self.operand(inst, 1)?, ScalarType::U32, mask)?;
+        let o = self.load_src(self.operand(inst, 2)?, ScalarType::U32, mask)?;
+        let s = self.load_src(self.operand(inst, 3)?, ty, mask)?;
         let opc = if signed {
             OpCode::SBitExtract
         } else {
@@ -627,18 +626,18 @@ impl Converter<'_, '_> {
             let (off, cnt) = self.bitfield(self.lane(&w, l)?, self.lane(&o, l)?);
             out[l] = Some(self.op3(opc, ty, self.lane(&s, l)?, off, cnt));
         }
-        self.store_dst(&dst, &out, ty)
+        self.store_dst(dst, &out, ty)
     }
 
     /// `bfi dst, width, offset, insert, base`.
     fn bfi(&mut self, inst: &Instruction<'_>) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        let mask = dst_mask(&dst);
+        let mask = dst_mask(dst);
         let ty = ScalarType::U32;
-        let w = self.load_src(&self.operand(inst, 1)?, ty, mask)?;
-        let o = self.load_src(&self.operand(inst, 2)?, ty, mask)?;
-        let ins = self.load_src(&self.operand(inst, 3)?, ty, mask)?;
-        let base = self.load_src(&self.operand(inst, 4)?, ty, mask)?;
+        let w = self.load_src(self.operand(inst, 1)?, ty, mask)?;
+        let o = self.load_src(self.operand(inst, 2)?, ty, mask)?;
+        let ins = self.load_src(self.operand(inst, 3)?, ty, mask)?;
+        let base = self.load_src(self.operand(inst, 4)?, ty, mask)?;
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             let (off, cnt) = self.bitfield(self.lane(&w, l)?, self.lane(&o, l)?);
@@ -652,28 +651,28 @@ impl Converter<'_, '_> {
                 ),
             );
         }
-        self.store_dst(&dst, &out, ty)
+        self.store_dst(dst, &out, ty)
     }
 
     /// `f32tof16`: the half in the low 16 bits.
     fn f32tof16(&mut self, inst: &Instruction<'_>) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        let mask = dst_mask(&dst);
-        let a = self.load_src(&self.operand(inst, 1)?, ScalarType::F32, mask)?;
+        let mask = dst_mask(dst);
+        let a = self.load_src(self.operand(inst, 1)?, ScalarType::F32, mask)?;
         let zero = self.c_f32(0.0);
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             let v = self.vector(ScalarType::F32, &[self.lane(&a, l)?, zero]);
             out[l] = Some(self.op1(OpCode::ConvertF32toPackedF16, ScalarType::U32, v));
         }
-        self.store_dst(&dst, &out, ScalarType::U32)
+        self.store_dst(dst, &out, ScalarType::U32)
     }
 
     /// `f16tof32`: converts the low 16 bits.
     fn f16tof32(&mut self, inst: &Instruction<'_>) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        let mask = dst_mask(&dst);
-        let a = self.load_src(&self.operand(inst, 1)?, ScalarType::U32, mask)?;
+        let mask = dst_mask(dst);
+        let a = self.load_src(self.operand(inst, 1)?, ScalarType::U32, mask)?;
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             let v = self.op1(
@@ -683,7 +682,7 @@ impl Converter<'_, '_> {
             );
             out[l] = Some(self.extract(ScalarType::F32, v, 0));
         }
-        self.write(inst.modifiers.saturate, &dst, out, ScalarType::F32)
+        self.write(inst.modifiers.saturate, dst, out, ScalarType::F32)
     }
 
     /// `sincos dst_sin, dst_cos, src`.
@@ -693,14 +692,14 @@ impl Converter<'_, '_> {
         let ms = if ds.ty == OperandType::Null {
             0
         } else {
-            dst_mask(&ds)
+            dst_mask(ds)
         };
         let mc = if dc.ty == OperandType::Null {
             0
         } else {
-            dst_mask(&dc)
+            dst_mask(dc)
         };
-        let a = self.load_src(&self.operand(inst, 2)?, ScalarType::F32, ms | mc)?;
+        let a = self.load_src(self.operand(inst, 2)?, ScalarType::F32, ms | mc)?;
         let mut os: Lanes = [None; 4];
         let mut oc: Lanes = [None; 4];
         for l in lanes(ms) {
@@ -709,8 +708,8 @@ impl Converter<'_, '_> {
         for l in lanes(mc) {
             oc[l] = Some(self.op1(OpCode::FCos, ScalarType::F32, self.lane(&a, l)?));
         }
-        self.write(inst.modifiers.saturate, &ds, os, ScalarType::F32)?;
-        self.write(inst.modifiers.saturate, &dc, oc, ScalarType::F32)
+        self.write(inst.modifiers.saturate, ds, os, ScalarType::F32)?;
+        self.write(inst.modifiers.saturate, dc, oc, ScalarType::F32)
     }
 
     // ---------------------------------------------------------------------------------------
@@ -760,10 +759,10 @@ impl Converter<'_, '_> {
     /// A double op; `Drain` stands for a plain move.
     fn double_op(&mut self, inst: &Instruction<'_>, opc: OpCode, nsrc: usize) -> R<()> {
         let dst = self.operand(inst, 0)?;
-        for p in Self::double_lanes(dst_mask(&dst)) {
+        for p in Self::double_lanes(dst_mask(dst)) {
             let mut args = [None; 3];
             for (s, a) in args.iter_mut().enumerate().take(nsrc) {
-                *a = Some(self.load_double(&self.operand(inst, 1 + s)?, p)?);
+                *a = Some(self.load_double(self.operand(inst, 1 + s)?, p)?);
             }
             let mut v = if opc == OpCode::Drain {
                 self.lane(&[args[0], None, None, None], 0)?
@@ -779,7 +778,7 @@ impl Converter<'_, '_> {
                 self.saturate(&mut l, ScalarType::F64);
                 v = self.lane(&l, 0)?;
             }
-            self.store_double(&dst, p, v)?;
+            self.store_double(dst, p, v)?;
         }
         Ok(())
     }
@@ -789,14 +788,14 @@ impl Converter<'_, '_> {
         let dst = self.operand(inst, 0)?;
         let cond_op = self.operand(inst, 1)?;
         let zero = self.c_u32(0);
-        for p in Self::double_lanes(dst_mask(&dst)) {
-            let c = self.load_src(&cond_op, ScalarType::U32, 1 << (2 * p))?;
+        for p in Self::double_lanes(dst_mask(dst)) {
+            let c = self.load_src(cond_op, ScalarType::U32, 1 << (2 * p))?;
             let c = self.lane(&c, 2 * p)?;
             let cond = self.op2(OpCode::INe, ScalarType::Bool, c, zero);
-            let a = self.load_double(&self.operand(inst, 2)?, p)?;
-            let b = self.load_double(&self.operand(inst, 3)?, p)?;
+            let a = self.load_double(self.operand(inst, 2)?, p)?;
+            let b = self.load_double(self.operand(inst, 3)?, p)?;
             let v = self.op3(OpCode::Select, ScalarType::F64, cond, a, b);
-            self.store_double(&dst, p, v)?;
+            self.store_double(dst, p, v)?;
         }
         Ok(())
     }
@@ -805,13 +804,13 @@ impl Converter<'_, '_> {
     fn double_compare(&mut self, inst: &Instruction<'_>, opc: OpCode) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let mut out: Lanes = [None; 4];
-        for (k, l) in lanes(dst_mask(&dst)).enumerate() {
-            let a = self.load_double(&self.operand(inst, 1)?, k.min(1))?;
-            let b = self.load_double(&self.operand(inst, 2)?, k.min(1))?;
+        for (k, l) in lanes(dst_mask(dst)).enumerate() {
+            let a = self.load_double(self.operand(inst, 1)?, k.min(1))?;
+            let b = self.load_double(self.operand(inst, 2)?, k.min(1))?;
             let c = self.op2(opc, ScalarType::Bool, a, b);
             out[l] = Some(self.bool_to_mask(c));
         }
-        self.store_dst(&dst, &out, ScalarType::U32)
+        self.store_dst(dst, &out, ScalarType::U32)
     }
 
     /// `dtof` / `dtoi` / `dtou`: the k-th written lane converts double k.
@@ -823,11 +822,11 @@ impl Converter<'_, '_> {
     ) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let mut out: Lanes = [None; 4];
-        for (k, l) in lanes(dst_mask(&dst)).enumerate() {
-            let a = self.load_double(&self.operand(inst, 1)?, k.min(1))?;
+        for (k, l) in lanes(dst_mask(dst)).enumerate() {
+            let a = self.load_double(self.operand(inst, 1)?, k.min(1))?;
             out[l] = Some(self.op1(opc, to, a));
         }
-        self.write(inst.modifiers.saturate, &dst, out, to)
+        self.write(inst.modifiers.saturate, dst, out, to)
     }
 
     /// `ftod` / `itod` / `utod`: double k converts source lane k.
@@ -839,10 +838,10 @@ impl Converter<'_, '_> {
     ) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let src = self.operand(inst, 1)?;
-        for (k, p) in Self::double_lanes(dst_mask(&dst)).enumerate() {
-            let a = self.load_src(&src, from, 1 << k)?;
+        for (k, p) in Self::double_lanes(dst_mask(dst)).enumerate() {
+            let a = self.load_src(src, from, 1 << k)?;
             let v = self.op1(opc, ScalarType::F64, self.lane(&a, k)?);
-            self.store_double(&dst, p, v)?;
+            self.store_double(dst, p, v)?;
         }
         Ok(())
     }

@@ -28,7 +28,7 @@ impl Converter<'_, '_> {
     /// The boolean condition of a `_z` / `_nz` instruction on operand `i`.
     fn condition(&mut self, inst: &Instruction<'_>, i: usize) -> R<SsaDef> {
         let op = self.operand(inst, i)?;
-        let v = self.load_scalar(&op, ScalarType::U32)?;
+        let v = self.load_scalar(op, ScalarType::U32)?;
         let zero = self.c_u32(0);
         let opc = match inst.modifiers.test {
             Some(Test::Zero) => OpCode::IEq,
@@ -87,7 +87,7 @@ impl Converter<'_, '_> {
         if op.ty != OperandType::Label {
             return Err(self.invalid("call target is not a label"));
         }
-        let label = self.imm_index(&op, 0)? as u32;
+        let label = self.imm_index(op, 0)? as u32;
         let (target, pending) = match self.label_fns.get(&label) {
             Some(&f) => (f, false),
             None => match self.func {
@@ -154,7 +154,7 @@ impl Converter<'_, '_> {
             }
             O::Switch => {
                 let op = self.operand(inst, 0)?;
-                let v = self.load_scalar(&op, ScalarType::U32)?;
+                let v = self.load_scalar(op, ScalarType::U32)?;
                 let s = self.code(
                     Op::new(OpCode::ScopedSwitch, Type::VOID)
                         .with_opt_ref(None)
@@ -211,7 +211,7 @@ impl Converter<'_, '_> {
             }
             O::Label => {
                 let op = self.operand(inst, 0)?;
-                let label = self.imm_index(&op, 0)? as u32;
+                let label = self.imm_index(op, 0)? as u32;
                 if self.label_fns.contains_key(&label) {
                     return Err(self.invalid(format!("label l{label} defined twice")));
                 }

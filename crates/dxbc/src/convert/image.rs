@@ -125,7 +125,11 @@ impl Converter<'_, '_> {
     }
 
     /// The operand at `i`, if `i` is given.
-    fn opt_operand(&self, inst: &Instruction<'_>, i: Option<usize>) -> R<Option<Operand>> {
+    fn opt_operand<'i>(
+        &self,
+        inst: &'i Instruction<'_>,
+        i: Option<usize>,
+    ) -> R<Option<&'i Operand>> {
         i.map(|i| self.operand(inst, i)).transpose()
     }
 
@@ -135,7 +139,7 @@ impl Converter<'_, '_> {
         &mut self,
         inst: &Instruction<'_>,
         res: &Operand,
-        status: Option<Operand>,
+        status: Option<&Operand>,
         v: SsaDef,
         rty: ScalarType,
         scalar: bool,
@@ -150,24 +154,24 @@ impl Converter<'_, '_> {
             };
             let data = self.extract(dty, v, 1);
             let mut f: Lanes = [None; 4];
-            for l in lanes(dst_mask(&st)) {
+            for l in lanes(dst_mask(st)) {
                 f[l] = Some(fb);
             }
-            self.store_dst(&st, &f, ScalarType::U32)?;
+            self.store_dst(st, &f, ScalarType::U32)?;
             data
         } else {
             v
         };
         let sw = swizzle_of(res);
         let mut out: Lanes = [None; 4];
-        for l in lanes(dst_mask(&dst)) {
+        for l in lanes(dst_mask(dst)) {
             out[l] = Some(if scalar {
                 data
             } else {
                 self.extract(rty, data, sw[l] as u32)
             });
         }
-        self.write(inst.modifiers.saturate, &dst, out, rty)
+        self.write(inst.modifiers.saturate, dst, out, rty)
     }
 
     /// The result type of a texel op, wrapped for sparse feedback.
@@ -186,7 +190,7 @@ impl Converter<'_, '_> {
     }
 
     /// The status operand of a `_s` instruction, `None` if absent or `null`.
-    fn status(&self, inst: &Instruction<'_>, i: Option<usize>) -> R<Option<Operand>> {
+    fn status<'i>(&self, inst: &'i Instruction<'_>, i: Option<usize>) -> R<Option<&'i Operand>> {
         Ok(self
             .opt_operand(inst, i)?
             .filter(|o| o.ty != OperandType::Null))
@@ -331,15 +335,15 @@ impl Converter<'_, '_> {
             O::Lod => self.lod(inst),
             O::CheckAccessFullyMapped => {
                 let dst = self.operand(inst, 0)?;
-                let mask = dst_mask(&dst);
-                let v = self.load_src(&self.operand(inst, 1)?, ScalarType::U32, mask)?;
+                let mask = dst_mask(dst);
+                let v = self.load_src(self.operand(inst, 1)?, ScalarType::U32, mask)?;
                 let mut out: Lanes = [None; 4];
                 for l in lanes(mask) {
                     let Some(x) = v[l] else { continue };
                     let b = self.op1(OpCode::CheckSparseAccess, ScalarType::Bool, x);
                     out[l] = Some(self.bool_to_mask(b));
                 }
-                self.store_dst(&dst, &out, ScalarType::U32)
+                self.store_dst(dst, &out, ScalarType::U32)
             }
             other => Err(self.invalid(format!("{} is not an image instruction", other.mnemonic()))),
         }
@@ -358,34 +362,34 @@ impl Converter<'_, '_> {
         let res = self.operand(inst, a.res)?;
         let samp = self.operand(inst, a.samp)?;
         let status = self.status(inst, a.status)?;
-        let (desc, b) = self.srv_or_uav(&res)?;
-        let (sdesc, _) = self.descriptor(Class::Sampler, &samp)?;
+        let (desc, b) = self.srv_or_uav(res)?;
+        let (sdesc, _) = self.descriptor(Class::Sampler, samp)?;
         let (n, _, _, on) = image_shape(b.kind);
         let (coord, layer) =
-            self.image_coord(&self.operand(inst, a.coord)?, b.kind, ScalarType::F32)?;
+            self.image_coord(self.operand(inst, a.coord)?, b.kind, ScalarType::F32)?;
         let offset = self.imm_offset(inst, on);
         let lod = match (a.lod, a.lod_zero) {
-            (Some(i), _) => Some(self.load_scalar(&self.operand(inst, i)?, ScalarType::F32)?),
+            (Some(i), _) => Some(self.load_scalar(self.operand(inst, i)?, ScalarType::F32)?),
             (None, true) => Some(self.c_f32(0.0)),
             _ => None,
         };
         let bias = match a.bias {
-            Some(i) => Some(self.load_scalar(&self.operand(inst, i)?, ScalarType::F32)?),
+            Some(i) => Some(self.load_scalar(self.operand(inst, i)?, ScalarType::F32)?),
             None => None,
         };
         let clamp = match a.clamp {
-            Some(i) => Some(self.load_scalar(&self.operand(inst, i)?, ScalarType::F32)?),
+            Some(i) => Some(self.load_scalar(self.operand(inst, i)?, ScalarType::F32)?),
             None => None,
         };
         let (dx, dy) = match a.grad {
             Some(i) => (
-                Some(self.load_vec(&self.operand(inst, i)?, ScalarType::F32, n)?),
-                Some(self.load_vec(&self.operand(inst, i + 1)?, ScalarType::F32, n)?),
+                Some(self.load_vec(self.operand(inst, i)?, ScalarType::F32, n)?),
+                Some(self.load_vec(self.operand(inst, i + 1)?, ScalarType::F32, n)?),
             ),
             None => (None, None),
         };
         let dref = match a.dref {
-            Some(i) => Some(self.load_scalar(&self.operand(inst, i)?, ScalarType::F32)?),
+            Some(i) => Some(self.load_scalar(self.operand(inst, i)?, ScalarType::F32)?),
             None => None,
         };
         let scalar = dref.is_some();
@@ -407,7 +411,7 @@ impl Converter<'_, '_> {
             op = op.with_flags(OpFlags::SPARSE_FEEDBACK);
         }
         let v = self.code(op);
-        self.texel_result(inst, &res, status, v, rty, scalar)
+        self.texel_result(inst, res, status, v, rty, scalar)
     }
 
     /// `gather4*`.
@@ -415,20 +419,20 @@ impl Converter<'_, '_> {
         let res = self.operand(inst, a.res)?;
         let samp = self.operand(inst, a.samp)?;
         let status = self.status(inst, a.status)?;
-        let (desc, b) = self.srv_or_uav(&res)?;
-        let (sdesc, _) = self.descriptor(Class::Sampler, &samp)?;
+        let (desc, b) = self.srv_or_uav(res)?;
+        let (sdesc, _) = self.descriptor(Class::Sampler, samp)?;
         let (_, _, _, on) = image_shape(b.kind);
         let (coord, layer) =
-            self.image_coord(&self.operand(inst, a.coord)?, b.kind, ScalarType::F32)?;
+            self.image_coord(self.operand(inst, a.coord)?, b.kind, ScalarType::F32)?;
         let offset = match a.offset {
             Some(i) if on > 0 => {
-                Some(self.load_vec(&self.operand(inst, i)?, ScalarType::I32, on)?)
+                Some(self.load_vec(self.operand(inst, i)?, ScalarType::I32, on)?)
             }
             Some(_) => None,
             None => self.imm_offset(inst, on),
         };
         let dref = match a.dref {
-            Some(i) => Some(self.load_scalar(&self.operand(inst, i)?, ScalarType::F32)?),
+            Some(i) => Some(self.load_scalar(self.operand(inst, i)?, ScalarType::F32)?),
             None => None,
         };
         let component = match samp.components {
@@ -454,7 +458,7 @@ impl Converter<'_, '_> {
             op = op.with_flags(OpFlags::SPARSE_FEEDBACK);
         }
         let v = self.code(op);
-        self.texel_result(inst, &res, status, v, rty, false)
+        self.texel_result(inst, res, status, v, rty, false)
     }
 
     /// `ld`, `ldms`, `ld_uav_typed` and their `_s` forms.
@@ -467,7 +471,7 @@ impl Converter<'_, '_> {
         let c = if fb { 2 } else { 1 };
         let status = self.status(inst, fb.then_some(1))?;
         let res = self.operand(inst, c + 1)?;
-        let (desc, b) = self.srv_or_uav(&res)?;
+        let (desc, b) = self.srv_or_uav(res)?;
         let coord_op = self.operand(inst, c)?;
         let ty = self.texel_type(b.ty, false, status.is_some())?;
         let flags = if status.is_some() {
@@ -476,7 +480,7 @@ impl Converter<'_, '_> {
             OpFlags::empty()
         };
         let v = if b.kind.is_buffer() {
-            let a = self.load_scalar(&coord_op, ScalarType::U32)?;
+            let a = self.load_scalar(coord_op, ScalarType::U32)?;
             self.code(
                 Op::new(OpCode::BufferLoad, ty)
                     .with_ref(desc)
@@ -485,16 +489,16 @@ impl Converter<'_, '_> {
                     .with_flags(flags),
             )
         } else {
-            let (coord, layer) = self.image_coord(&coord_op, b.kind, ScalarType::U32)?;
+            let (coord, layer) = self.image_coord(coord_op, b.kind, ScalarType::U32)?;
             let is_uav = res.ty == OperandType::UnorderedAccessView;
             let mip = if is_uav || b.kind.is_multisampled() {
                 None
             } else {
-                let l = self.load_src(&coord_op, ScalarType::U32, 1 << 3)?;
+                let l = self.load_src(coord_op, ScalarType::U32, 1 << 3)?;
                 l[3]
             };
             let sample = if matches!(inst.opcode, O::LdMs | O::LdMsFeedback) {
-                Some(self.load_scalar(&self.operand(inst, c + 2)?, ScalarType::U32)?)
+                Some(self.load_scalar(self.operand(inst, c + 2)?, ScalarType::U32)?)
             } else {
                 None
             };
@@ -515,17 +519,17 @@ impl Converter<'_, '_> {
                     .with_flags(flags),
             )
         };
-        self.texel_result(inst, &res, status, v, b.ty, false)
+        self.texel_result(inst, res, status, v, b.ty, false)
     }
 
     /// `store_uav_typed`.
     fn store_texel(&mut self, inst: &Instruction<'_>) -> R<()> {
         let uav = self.operand(inst, 0)?;
-        let (desc, b) = self.descriptor(Class::Uav, &uav)?;
+        let (desc, b) = self.descriptor(Class::Uav, uav)?;
         let coord_op = self.operand(inst, 1)?;
-        let value = self.load_vec(&self.operand(inst, 2)?, b.ty, 4)?;
+        let value = self.load_vec(self.operand(inst, 2)?, b.ty, 4)?;
         if b.kind.is_buffer() {
-            let a = self.load_scalar(&coord_op, ScalarType::U32)?;
+            let a = self.load_scalar(coord_op, ScalarType::U32)?;
             self.code(
                 Op::new(OpCode::BufferStore, Type::VOID)
                     .with_ref(desc)
@@ -534,7 +538,7 @@ impl Converter<'_, '_> {
                     .with_lit(4),
             );
         } else {
-            let (coord, layer) = self.image_coord(&coord_op, b.kind, ScalarType::U32)?;
+            let (coord, layer) = self.image_coord(coord_op, b.kind, ScalarType::U32)?;
             self.code(
                 Op::new(OpCode::ImageStore, Type::VOID)
                     .with_ref(desc)
@@ -550,14 +554,14 @@ impl Converter<'_, '_> {
     fn resinfo(&mut self, inst: &Instruction<'_>) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let res = self.operand(inst, 2)?;
-        let (desc, b) = self.srv_or_uav(&res)?;
+        let (desc, b) = self.srv_or_uav(res)?;
         if b.kind.is_buffer() {
             return Err(self.invalid("resinfo on a buffer"));
         }
         let is_uav = res.ty == OperandType::UnorderedAccessView;
         let has_mips = !is_uav && !b.kind.is_multisampled();
         let mip = if has_mips {
-            Some(self.load_scalar(&self.operand(inst, 1)?, ScalarType::U32)?)
+            Some(self.load_scalar(self.operand(inst, 1)?, ScalarType::U32)?)
         } else {
             None
         };
@@ -583,10 +587,10 @@ impl Converter<'_, '_> {
             .modifiers
             .resinfo_return
             .unwrap_or(ResInfoReturnType::Float);
-        let sw = swizzle_of(&res);
+        let sw = swizzle_of(res);
         let mut out: Lanes = [None; 4];
         let zero = self.c_u32(0);
-        for l in lanes(dst_mask(&dst)) {
+        for l in lanes(dst_mask(dst)) {
             let c = sw[l] as usize;
             let (v, is_size) = if c < sn {
                 (
@@ -622,7 +626,7 @@ impl Converter<'_, '_> {
         } else {
             ScalarType::F32
         };
-        self.write(inst.modifiers.saturate, &dst, out, ty)
+        self.write(inst.modifiers.saturate, dst, out, ty)
     }
 
     /// The sample count of a resource or of the rasterizer.
@@ -650,12 +654,12 @@ impl Converter<'_, '_> {
     fn sampleinfo(&mut self, inst: &Instruction<'_>) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let res = self.operand(inst, 1)?;
-        let count = self.sample_count(&res)?;
+        let count = self.sample_count(res)?;
         let uint = inst.modifiers.uint_result;
-        let sw = swizzle_of(&res);
+        let sw = swizzle_of(res);
         let zero = self.c_u32(0);
         let mut out: Lanes = [None; 4];
-        for l in lanes(dst_mask(&dst)) {
+        for l in lanes(dst_mask(dst)) {
             let v = if sw[l] == 0 { count } else { zero };
             out[l] = Some(if uint {
                 v
@@ -668,15 +672,15 @@ impl Converter<'_, '_> {
         } else {
             ScalarType::F32
         };
-        self.write(inst.modifiers.saturate, &dst, out, ty)
+        self.write(inst.modifiers.saturate, dst, out, ty)
     }
 
     /// `samplepos dst, resource, index`: standard sample pattern positions.
     fn samplepos(&mut self, inst: &Instruction<'_>) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let res = self.operand(inst, 1)?;
-        let count = self.sample_count(&res)?;
-        let idx = self.load_scalar(&self.operand(inst, 2)?, ScalarType::U32)?;
+        let count = self.sample_count(res)?;
+        let idx = self.load_scalar(self.operand(inst, 2)?, ScalarType::U32)?;
         let mut lits = [0u64; 62];
         for (i, &(x, y)) in SAMPLE_POSITIONS.iter().enumerate() {
             lits[2 * i] = (x as f32 / 16.0).to_bits() as u64;
@@ -696,9 +700,9 @@ impl Converter<'_, '_> {
         let zero = self.c_u32(0);
         let at = self.op3(OpCode::Select, ScalarType::U32, ok, at, zero);
         let fzero = self.c_f32(0.0);
-        let sw = swizzle_of(&res);
+        let sw = swizzle_of(res);
         let mut out: Lanes = [None; 4];
-        for l in lanes(dst_mask(&dst)) {
+        for l in lanes(dst_mask(dst)) {
             let c = sw[l] as u32;
             out[l] = Some(if c < 2 {
                 let addr = self.address(&[super::registers::Ix::D(at), super::registers::Ix::C(c)]);
@@ -712,7 +716,7 @@ impl Converter<'_, '_> {
                 fzero
             });
         }
-        self.write(inst.modifiers.saturate, &dst, out, ScalarType::F32)
+        self.write(inst.modifiers.saturate, dst, out, ScalarType::F32)
     }
 
     /// `lod dst, coord, resource, sampler`.
@@ -720,10 +724,10 @@ impl Converter<'_, '_> {
         let dst = self.operand(inst, 0)?;
         let res = self.operand(inst, 2)?;
         let samp = self.operand(inst, 3)?;
-        let (desc, b) = self.srv_or_uav(&res)?;
-        let (sdesc, _) = self.descriptor(Class::Sampler, &samp)?;
+        let (desc, b) = self.srv_or_uav(res)?;
+        let (sdesc, _) = self.descriptor(Class::Sampler, samp)?;
         let (n, _, _, _) = image_shape(b.kind);
-        let coord = self.load_vec(&self.operand(inst, 1)?, ScalarType::F32, n)?;
+        let coord = self.load_vec(self.operand(inst, 1)?, ScalarType::F32, n)?;
         let v = self.op3(
             OpCode::ImageComputeLod,
             Type::vector(ScalarType::F32, 2),
@@ -731,10 +735,10 @@ impl Converter<'_, '_> {
             sdesc,
             coord,
         );
-        let sw = swizzle_of(&res);
+        let sw = swizzle_of(res);
         let zero = self.c_f32(0.0);
         let mut out: Lanes = [None; 4];
-        for l in lanes(dst_mask(&dst)) {
+        for l in lanes(dst_mask(dst)) {
             let c = sw[l] as u32;
             out[l] = Some(if c < 2 {
                 self.extract(ScalarType::F32, v, c)
@@ -742,6 +746,6 @@ impl Converter<'_, '_> {
                 zero
             });
         }
-        self.write(inst.modifiers.saturate, &dst, out, ScalarType::F32)
+        self.write(inst.modifiers.saturate, dst, out, ScalarType::F32)
     }
 }

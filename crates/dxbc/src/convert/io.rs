@@ -15,7 +15,7 @@
 use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, PrimitiveType, ScalarType, SsaDef, Type};
 
 use super::registers::{dst_mask, Ix, Lanes};
-use super::{lanes, Converter, R};
+use super::{lanes, Converter, NamePart, R};
 use crate::decode::Stage;
 use crate::enums::{Interpolation, Primitive, PrimitiveTopology, SystemValue};
 use crate::operand::{Operand, OperandType};
@@ -557,15 +557,21 @@ impl Converter<'_, '_> {
                 IoFile::Output => "o",
                 IoFile::PatchInput | IoFile::PatchOutput => "vpc",
             };
-            let name = if e.semantic_name.is_empty() {
-                format!("{prefix}{}", e.register)
+            let reg = NamePart::N(e.register as u64);
+            if e.semantic_name.is_empty() {
+                self.name_parts(decl, &[NamePart::S(prefix), reg]);
             } else {
-                format!(
-                    "{prefix}{}_{}{}",
-                    e.register, e.semantic_name, e.semantic_index
-                )
-            };
-            self.name(decl, &name);
+                self.name_parts(
+                    decl,
+                    &[
+                        NamePart::S(prefix),
+                        reg,
+                        NamePart::S("_"),
+                        NamePart::S(&e.semantic_name),
+                        NamePart::N(e.semantic_index as u64),
+                    ],
+                );
+            }
             self.semantic(decl, e);
             for c in lanes(e.mask) {
                 let c = c as u8;

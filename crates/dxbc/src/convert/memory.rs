@@ -133,7 +133,7 @@ impl Converter<'_, '_> {
         let dst = self.operand(inst, 0)?;
         let idx_op = self.operand(inst, first)?;
         let (s, off_op, res_op) = if structured {
-            let s = self.load_scalar(&idx_op, ScalarType::U32)?;
+            let s = self.load_scalar(idx_op, ScalarType::U32)?;
             (
                 Some(s),
                 self.operand(inst, first + 1)?,
@@ -142,11 +142,11 @@ impl Converter<'_, '_> {
         } else {
             (None, idx_op, self.operand(inst, first + 1)?)
         };
-        let off = self.load_scalar(&off_op, ScalarType::U32)?;
+        let off = self.load_scalar(off_op, ScalarType::U32)?;
         let dw = self.dword(off);
-        let t = self.mem_target(&res_op)?;
-        let sw = swizzle_of(&res_op);
-        let mask = dst_mask(&dst);
+        let t = self.mem_target(res_op)?;
+        let sw = swizzle_of(res_op);
+        let mask = dst_mask(dst);
         let mut out: Lanes = [None; 4];
         let status = if feedback {
             Some(self.operand(inst, 1)?)
@@ -174,10 +174,10 @@ impl Converter<'_, '_> {
                 });
             }
             let mut f: Lanes = [None; 4];
-            for l in lanes(dst_mask(&st)) {
+            for l in lanes(dst_mask(st)) {
                 f[l] = Some(fb);
             }
-            self.store_dst(&st, &f, ScalarType::U32)?;
+            self.store_dst(st, &f, ScalarType::U32)?;
         } else {
             for l in lanes(mask) {
                 let addr = self.mem_address(s, dw, sw[l] as u32);
@@ -185,7 +185,7 @@ impl Converter<'_, '_> {
                     Some(self.mem_load(t, addr, Type::scalar(ScalarType::U32), OpFlags::empty()));
             }
         }
-        self.store_dst(&dst, &out, ScalarType::U32)
+        self.store_dst(dst, &out, ScalarType::U32)
     }
 
     /// `store_raw`, `store_structured`.
@@ -193,16 +193,16 @@ impl Converter<'_, '_> {
         let structured = inst.opcode == Opcode::StoreStructured;
         let res_op = self.operand(inst, 0)?;
         let (s, off_op, val_op) = if structured {
-            let s = self.load_scalar(&self.operand(inst, 1)?, ScalarType::U32)?;
+            let s = self.load_scalar(self.operand(inst, 1)?, ScalarType::U32)?;
             (Some(s), self.operand(inst, 2)?, self.operand(inst, 3)?)
         } else {
             (None, self.operand(inst, 1)?, self.operand(inst, 2)?)
         };
-        let off = self.load_scalar(&off_op, ScalarType::U32)?;
+        let off = self.load_scalar(off_op, ScalarType::U32)?;
         let dw = self.dword(off);
-        let mask = dst_mask(&res_op);
-        let vals = self.load_src(&val_op, ScalarType::U32, mask)?;
-        let t = self.mem_target(&res_op)?;
+        let mask = dst_mask(res_op);
+        let vals = self.load_src(val_op, ScalarType::U32, mask)?;
+        let t = self.mem_target(res_op)?;
         for (k, l) in lanes(mask).enumerate() {
             let Some(v) = vals[l] else { continue };
             let _ = k;
@@ -217,7 +217,7 @@ impl Converter<'_, '_> {
     fn counter(&mut self, inst: &Instruction<'_>) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let uav = self.operand(inst, 1)?;
-        let c = self.counter_descriptor(&uav)?;
+        let c = self.counter_descriptor(uav)?;
         let (op, consume) = if inst.opcode == Opcode::ImmAtomicAlloc {
             (AtomicOp::Inc, false)
         } else {
@@ -233,17 +233,17 @@ impl Converter<'_, '_> {
             v = self.op2(OpCode::ISub, ScalarType::U32, v, one);
         }
         let mut out: Lanes = [None; 4];
-        for l in lanes(dst_mask(&dst)) {
+        for l in lanes(dst_mask(dst)) {
             out[l] = Some(v);
         }
-        self.store_dst(&dst, &out, ScalarType::U32)
+        self.store_dst(dst, &out, ScalarType::U32)
     }
 
     /// `bufinfo`: element count (structures for structured, bytes for raw buffers).
     fn bufinfo(&mut self, inst: &Instruction<'_>) -> R<()> {
         let dst = self.operand(inst, 0)?;
         let res = self.operand(inst, 1)?;
-        let Target::Buffer(d, b) = self.mem_target(&res)? else {
+        let Target::Buffer(d, b) = self.mem_target(res)? else {
             return Err(self.invalid("bufinfo on thread group shared memory"));
         };
         let mut v = self.op1(OpCode::BufferQuerySize, ScalarType::U32, d);
@@ -252,10 +252,10 @@ impl Converter<'_, '_> {
             v = self.op2(OpCode::IShl, ScalarType::U32, v, two);
         }
         let mut out: Lanes = [None; 4];
-        for l in lanes(dst_mask(&dst)) {
+        for l in lanes(dst_mask(dst)) {
             out[l] = Some(v);
         }
-        self.store_dst(&dst, &out, ScalarType::U32)
+        self.store_dst(dst, &out, ScalarType::U32)
     }
 
     /// Atomics on UAVs and thread group shared memory, with or without a returned value.
@@ -291,7 +291,7 @@ impl Converter<'_, '_> {
         };
         let res_op = self.operand(inst, first)?;
         let addr_op = self.operand(inst, first + 1)?;
-        let t = self.mem_target(&res_op)?;
+        let t = self.mem_target(res_op)?;
         let vty = match t {
             Target::Buffer(_, b)
                 if !matches!(
@@ -308,11 +308,11 @@ impl Converter<'_, '_> {
             _ => ScalarType::U32,
         };
         let value = if op == AtomicOp::CompareExchange {
-            let c = self.load_scalar(&self.operand(inst, first + 2)?, vty)?;
-            let v = self.load_scalar(&self.operand(inst, first + 3)?, vty)?;
+            let c = self.load_scalar(self.operand(inst, first + 2)?, vty)?;
+            let v = self.load_scalar(self.operand(inst, first + 3)?, vty)?;
             self.vector(vty, &[c, v])
         } else {
-            self.load_scalar(&self.operand(inst, first + 2)?, vty)?
+            self.load_scalar(self.operand(inst, first + 2)?, vty)?
         };
         let rty = match dst {
             Some(d) if d.ty != OperandType::Null => Type::scalar(vty),
@@ -320,7 +320,7 @@ impl Converter<'_, '_> {
         };
         let result = match t {
             Target::Lds(d, stride) => {
-                let addr = self.atomic_mem_address(&addr_op, stride > 0)?;
+                let addr = self.atomic_mem_address(addr_op, stride > 0)?;
                 self.code(
                     Op::new(OpCode::LdsAtomic, rty)
                         .with_ref(d)
@@ -331,8 +331,8 @@ impl Converter<'_, '_> {
             }
             Target::Buffer(d, b) => match b.kind {
                 ResourceKind::BufferRaw | ResourceKind::BufferStructured => {
-                    let addr = self
-                        .atomic_mem_address(&addr_op, b.kind == ResourceKind::BufferStructured)?;
+                    let addr =
+                        self.atomic_mem_address(addr_op, b.kind == ResourceKind::BufferStructured)?;
                     self.code(
                         Op::new(OpCode::BufferAtomic, rty)
                             .with_ref(d)
@@ -343,7 +343,7 @@ impl Converter<'_, '_> {
                 }
                 ResourceKind::BufferTyped => {
                     self.mark_fixed_format(&b);
-                    let a = self.load_scalar(&addr_op, ScalarType::U32)?;
+                    let a = self.load_scalar(addr_op, ScalarType::U32)?;
                     self.code(
                         Op::new(OpCode::BufferAtomic, rty)
                             .with_ref(d)
@@ -354,7 +354,7 @@ impl Converter<'_, '_> {
                 }
                 kind => {
                     self.mark_fixed_format(&b);
-                    let (coord, layer) = self.image_coord(&addr_op, kind, ScalarType::U32)?;
+                    let (coord, layer) = self.image_coord(addr_op, kind, ScalarType::U32)?;
                     self.code(
                         Op::new(OpCode::ImageAtomic, rty)
                             .with_ref(d)
@@ -368,10 +368,10 @@ impl Converter<'_, '_> {
         };
         if let Some(dst) = dst.filter(|d| d.ty != OperandType::Null) {
             let mut out: Lanes = [None; 4];
-            for l in lanes(dst_mask(&dst)) {
+            for l in lanes(dst_mask(dst)) {
                 out[l] = Some(result);
             }
-            self.store_dst(&dst, &out, vty)?;
+            self.store_dst(dst, &out, vty)?;
         }
         Ok(())
     }

@@ -31,11 +31,10 @@ pub mod limits;
 mod memory;
 mod registers;
 mod resources;
+mod smallmap;
 
 #[cfg(test)]
 mod tests;
-
-use dxspv_ir::fxhash::FxHashMap as HashMap;
 
 use dxspv_ir::{
     Builder, BuiltIn, DenormMode, Op, OpCode, OpFlags, PrimitiveType, RoundMode, ScalarType,
@@ -48,6 +47,7 @@ use crate::{Payload, Shader};
 
 use io::{IoFile, IoSlot};
 use resources::Binding;
+use smallmap::SmallMap;
 
 /// Why a shader could not be converted. Every instruction-level error names the instruction
 /// index, its token offset and its opcode.
@@ -146,15 +146,15 @@ pub(crate) struct Converter<'a, 's> {
     last_return: bool,
     main: Option<SsaDef>,
     cf: Vec<Cf>,
-    label_fns: HashMap<u32, SsaDef>,
+    label_fns: SmallMap<u32, SsaDef, 2>,
     pending_calls: Vec<(SsaDef, u32)>,
     // Registers.
     temps: Vec<Option<SsaDef>>,
-    itemps: HashMap<u32, (SsaDef, u32, u32)>,
+    itemps: SmallMap<u32, (SsaDef, u32, u32), 2>,
     icb: Option<(SsaDef, Vec<u32>)>,
     // I/O.
-    io: HashMap<(IoFile, u32, u32), [Option<IoSlot>; 4]>,
-    builtins: HashMap<(bool, u32, BuiltIn), (SsaDef, Type)>,
+    io: SmallMap<(IoFile, u32, u32), [Option<IoSlot>; 4], 8>,
+    builtins: SmallMap<(bool, u32, BuiltIn), (SsaDef, Type), 4>,
     fresh_builtin: bool,
     index_ranges: Vec<IndexRange>,
     stream: u32,
@@ -165,19 +165,28 @@ pub(crate) struct Converter<'a, 's> {
     hs_in: u32,
     hs_out: u32,
     // Resources.
-    cbvs: HashMap<u32, Binding>,
-    srvs: HashMap<u32, Binding>,
-    uavs: HashMap<u32, Binding>,
-    samplers: HashMap<u32, Binding>,
-    lds: HashMap<u32, (SsaDef, u32)>,
-    counters: HashMap<u32, SsaDef>,
+    cbvs: SmallMap<u32, Binding, 4>,
+    srvs: SmallMap<u32, Binding, 4>,
+    uavs: SmallMap<u32, Binding, 4>,
+    samplers: SmallMap<u32, Binding, 4>,
+    lds: SmallMap<u32, (SsaDef, u32), 2>,
+    counters: SmallMap<u32, SsaDef, 2>,
     rov: bool,
     sample_rate: bool,
     // Hull and domain shaders.
     hs: hull::HullState,
     // Flags.
     global_flags: u32,
+    /// Direct-mapped cache of scalar constants made through [`Converter::constant`]: the
+    /// Builder would return the same def (it deduplicates, and the converter removes nothing),
+    /// this only skips its hashing of the full type and literal list.
+    const_cache: [Option<(ScalarType, u64, SsaDef)>; CONST_CACHE],
+    /// Reused buffer for building debug names without `format!`.
+    name_buf: String,
 }
+
+/// Entries of [`Converter::const_cache`] (a power of two).
+const CONST_CACHE: usize = 64;
 
 impl<'a, 's> Converter<'a, 's> {
     fn new(shader: &'a Shader<'s>) -> Self {
@@ -215,13 +224,13 @@ impl<'a, 's> Converter<'a, 's> {
             last_return: false,
             main: None,
             cf: Vec::new(),
-            label_fns: HashMap::default(),
+            label_fns: SmallMap::default(),
             pending_calls: Vec::new(),
             temps: Vec::new(),
-            itemps: HashMap::default(),
+            itemps: SmallMap::default(),
             icb: None,
-            io: HashMap::default(),
-            builtins: HashMap::default(),
+            io: SmallMap::default(),
+            builtins: SmallMap::default(),
             fresh_builtin: false,
             index_ranges: Vec::new(),
             stream: 0,
@@ -231,16 +240,18 @@ impl<'a, 's> Converter<'a, 's> {
             gs_output: None,
             hs_in: 0,
             hs_out: 0,
-            cbvs: HashMap::default(),
-            srvs: HashMap::default(),
-            uavs: HashMap::default(),
-            samplers: HashMap::default(),
-            lds: HashMap::default(),
-            counters: HashMap::default(),
+            cbvs: SmallMap::default(),
+            srvs: SmallMap::default(),
+            uavs: SmallMap::default(),
+            samplers: SmallMap::default(),
+            lds: SmallMap::default(),
+            counters: SmallMap::default(),
             rov: false,
             sample_rate: false,
             hs: hull::HullState::default(),
             global_flags: 0,
+            const_cache: [None; CONST_CACHE],
+            name_buf: String::with_capacity(64),
         }
     }
 
@@ -300,9 +311,35 @@ impl<'a, 's> Converter<'a, 's> {
         );
     }
 
+    /// Names `def` with the concatenation of `parts` (text and decimal numbers), built in a
+    /// reused buffer: debug names are made for most declarations, `format!` is slow.
+    pub(crate) fn name_parts(&mut self, def: SsaDef, parts: &[NamePart<'_>]) {
+        let mut buf = std::mem::take(&mut self.name_buf);
+        buf.clear();
+        for p in parts {
+            match *p {
+                NamePart::S(t) => buf.push_str(t),
+                NamePart::N(n) => push_decimal(&mut buf, n),
+            }
+        }
+        self.name(def, &buf);
+        self.name_buf = buf;
+    }
+
     /// A scalar constant of type `ty` holding `bits`.
     pub(crate) fn constant(&mut self, ty: ScalarType, bits: u64) -> SsaDef {
-        self.b.add_constant(Type::scalar(ty), &[bits])
+        let h = (bits ^ (bits >> 29) ^ ((ty as u64) << 3)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = (h >> 58) as usize & (CONST_CACHE - 1);
+        if let Some(Some((t, b, d))) = self.const_cache.get(slot) {
+            if *t == ty && *b == bits {
+                return *d;
+            }
+        }
+        let d = self.b.add_constant(Type::scalar(ty), &[bits]);
+        if let Some(e) = self.const_cache.get_mut(slot) {
+            *e = Some((ty, bits, d));
+        }
+        d
     }
 
     /// A `u32` constant.
@@ -444,8 +481,10 @@ impl<'a, 's> Converter<'a, 's> {
 
     /// First walk: facts declarations need before they are seen.
     fn prescan(&mut self) -> R<()> {
-        for inst in self.shader.program.instructions() {
-            let inst = inst?;
+        let mut insts = self.shader.program.instructions();
+        let mut inst = Instruction::default();
+        while let Some(r) = insts.next_into(&mut inst) {
+            r?;
             self.set_at(&inst);
             match (inst.opcode, &inst.payload) {
                 (Opcode::DclIndexRange, Payload::IndexRange { count }) => {
@@ -552,8 +591,10 @@ impl<'a, 's> Converter<'a, 's> {
         if self.stage != Stage::Hull {
             self.ensure_function()?;
         }
-        for inst in self.shader.program.instructions() {
-            let inst = inst?;
+        let mut insts = self.shader.program.instructions();
+        let mut inst = Instruction::default();
+        while let Some(r) = insts.next_into(&mut inst) {
+            r?;
             self.set_at(&inst);
             if inst.index >= limits::MAX_INSTRUCTIONS {
                 return Err(self.invalid(format!(
@@ -900,6 +941,32 @@ impl<'a, 's> Converter<'a, 's> {
     /// True if the shader is of stage `s`.
     pub(crate) fn is_stage(&self, s: Stage) -> bool {
         self.stage == s
+    }
+}
+
+/// One piece of a debug name for [`Converter::name_parts`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum NamePart<'a> {
+    /// Text.
+    S(&'a str),
+    /// A number, in decimal.
+    N(u64),
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(i..).unwrap_or_default() {
+        out.push(d as char);
     }
 }
 

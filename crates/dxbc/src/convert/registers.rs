@@ -7,7 +7,7 @@
 
 use dxspv_ir::{Op, OpCode, ScalarType, SsaDef, Type};
 
-use super::{lanes, Converter, R};
+use super::{lanes, Converter, NamePart, R};
 use crate::enums::{MinPrecision, OperandModifier};
 use crate::operand::{Components, Index, Operand, OperandType, RelativeRegister};
 
@@ -106,8 +106,8 @@ impl Converter<'_, '_> {
         }
         let ep = self.ep;
         let d = self.decl(Op::new(OpCode::DclTmp, ScalarType::Unknown).with_ref(ep));
-        let name = format!("r{reg}.{}", ['x', 'y', 'z', 'w'][c as usize & 3]);
-        self.name(d, &name);
+        let comp = [".x", ".y", ".z", ".w"][c as usize & 3];
+        self.name_parts(d, &[NamePart::S("r"), NamePart::N(reg), NamePart::S(comp)]);
         self.temps[i] = Some(d);
         Ok(d)
     }
@@ -143,7 +143,7 @@ impl Converter<'_, '_> {
             .map_err(|e| self.invalid(e.to_string()))?;
         let ep = self.ep;
         let d = self.decl(Op::new(OpCode::DclScratch, ty).with_ref(ep));
-        self.name(d, &format!("x{register}"));
+        self.name_parts(d, &[NamePart::S("x"), NamePart::N(register as u64)]);
         self.itemps.insert(register, (d, size, components));
         Ok(())
     }

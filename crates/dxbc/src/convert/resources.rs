@@ -11,7 +11,7 @@ use dxspv_ir::{
 };
 
 use super::registers::{Ix, Lanes};
-use super::{lanes, Converter, R};
+use super::{lanes, Converter, NamePart, R};
 use crate::enums::{ResourceDimension, ReturnType};
 use crate::operand::Operand;
 use crate::{Instruction, Payload};
@@ -73,8 +73,8 @@ fn return_scalar(r: ReturnType) -> ScalarType {
     }
 }
 
-impl Converter<'_, '_> {
-    fn bindings(&mut self, class: Class) -> &mut dxspv_ir::fxhash::FxHashMap<u32, Binding> {
+impl<'a> Converter<'a, '_> {
+    fn bindings(&mut self, class: Class) -> &mut super::smallmap::SmallMap<u32, Binding, 4> {
         match class {
             Class::Cbv => &mut self.cbvs,
             Class::Srv => &mut self.srvs,
@@ -84,8 +84,9 @@ impl Converter<'_, '_> {
     }
 
     /// The RDEF name of a binding.
-    fn rdef_name(&self, class: Class, lower: u32, space: u32) -> Option<String> {
-        let rdef = self.shader.resources.as_ref()?;
+    fn rdef_name(&self, class: Class, lower: u32, space: u32) -> Option<&'a str> {
+        let shader = self.shader;
+        let rdef = shader.resources.as_ref()?;
         rdef.bindings
             .iter()
             .find(|b| {
@@ -97,7 +98,7 @@ impl Converter<'_, '_> {
                 };
                 c == class && b.bind_point == lower && b.space == space
             })
-            .map(|b| b.name.clone())
+            .map(|b| b.name.as_str())
     }
 
     /// `(id, lower, count)` of a declaration's register operand.
@@ -141,7 +142,7 @@ impl Converter<'_, '_> {
                     .array_of(n)
                     .map_err(|e| self.invalid(e.to_string()))?;
                 let d = self.decl(Op::new(OpCode::DclLds, ty).with_ref(ep));
-                self.name(d, &format!("g{id}"));
+                self.name_parts(d, &[NamePart::S("g"), NamePart::N(id as u64)]);
                 self.lds.insert(id, (d, 0));
                 return Ok(());
             }
@@ -154,7 +155,7 @@ impl Converter<'_, '_> {
                     .and_then(|t| t.array_of(count.max(1)))
                     .map_err(|e| self.invalid(e.to_string()))?;
                 let d = self.decl(Op::new(OpCode::DclLds, ty).with_ref(ep));
-                self.name(d, &format!("g{id}"));
+                self.name_parts(d, &[NamePart::S("g"), NamePart::N(id as u64)]);
                 self.lds.insert(id, (d, sdw));
                 return Ok(());
             }
@@ -303,10 +304,10 @@ impl Converter<'_, '_> {
             dop = dop.with_lit(u.to_literal());
         }
         let decl = self.decl(dop);
-        let name = self
-            .rdef_name(class, lower, space)
-            .unwrap_or_else(|| format!("{prefix}{id}"));
-        self.name(decl, &name);
+        match self.rdef_name(class, lower, space) {
+            Some(name) => self.name(decl, name),
+            None => self.name_parts(decl, &[NamePart::S(prefix), NamePart::N(id as u64)]),
+        }
         let b = Binding {
             decl,
             kind,
@@ -390,7 +391,14 @@ impl Converter<'_, '_> {
                         .with_ref(ep)
                         .with_ref(b.decl),
                 );
-                self.name(c, &format!("u{id}_counter"));
+                self.name_parts(
+                    c,
+                    &[
+                        NamePart::S("u"),
+                        NamePart::N(id as u64),
+                        NamePart::S("_counter"),
+                    ],
+                );
                 self.counters.insert(id, c);
                 c
             }
