@@ -1,13 +1,14 @@
 //! The translator from lowered IR ops to SPIR-V instructions.
 
+use crate::small_map::SmallMap;
 use crate::words::{
-    begin, end, inst, packed_str_words, push_packed_str, push_str, str_words, Sections,
+    begin, decode_packed_str, end, inst, packed_str_words, push_packed_str, push_str, str_words,
+    Sections,
 };
 use crate::{
     DescriptorType, InterfaceVariable, Reflection, RegisterClass, ResourceBinding, SpirvModule,
     SpirvOptions,
 };
-use dxspv_ir::fxhash::FxHashMap as HashMap;
 use dxspv_ir::{
     AtomicOp, BasicType, Builder, BuiltIn, Construct, DenormMode, DerivativeMode,
     InterpolationModes, MemoryTypeMask, Op, OpCode, OpFlags, Operand, PrimitiveType, ResourceKind,
@@ -209,9 +210,14 @@ pub(crate) struct Emitter<'a> {
     infos: Vec<Info>,
     /// SPIR-V type id per IR basic type ([`basic_index`]); 0 until declared.
     basic: [u32; 128],
-    types: HashMap<TyKey, u32>,
-    consts: HashMap<(u32, u64), u32>,
-    composites: HashMap<SmallVec<[u32; 5]>, u32>,
+    /// Types other than scalars, vectors and pointers.
+    types: SmallMap<TyKey, u32, 8>,
+    /// Pointer types by `(storage class, pointee)`.
+    ptrs: SmallMap<(u32, u32), u32, 16>,
+    /// Scalar constants by `(type, bits)`.
+    consts: SmallMap<(u32, u64), u32, 16>,
+    /// Composite constants by type and constituents.
+    composites: SmallMap<SmallVec<[u32; 5]>, u32, 8>,
     glsl: u32,
     stage: ShaderStage,
     entry: Option<SsaDef>,
@@ -222,8 +228,8 @@ pub(crate) struct Emitter<'a> {
     merge: Option<(u32, Option<u32>)>,
     /// Upper bound of the words of the `OpName`s (written at the end from the IR).
     names_words: usize,
-    /// Whether the IR has `Semantic` ops (applied to the reflection at the end).
-    has_semantics: bool,
+    /// `DebugName` (unless stripped) and `Semantic` ops, applied at the end.
+    late: SmallVec<[SsaDef; 16]>,
     modes: SmallVec<[(u32, [u32; 3], usize); 4]>,
     multi_stream: bool,
     /// Sparse-feedback buffer loads whose feedback is the constant "fully resident" code.
@@ -240,8 +246,9 @@ pub(crate) struct Emitter<'a> {
 }
 
 /// Index of a basic type in [`Emitter::basic`].
+#[inline]
 fn basic_index(t: BasicType) -> usize {
-    (t.base() as usize & 0x1f) | ((t.vec_size() as usize - 1) & 3) << 5
+    (t.bits() & 0x7f) as usize
 }
 
 fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
@@ -326,9 +333,10 @@ impl<'a> Emitter<'a> {
             slots: Vec::new(),
             infos: Vec::new(),
             basic: [0; 128],
-            types: HashMap::default(),
-            consts: HashMap::default(),
-            composites: HashMap::default(),
+            types: SmallMap::default(),
+            ptrs: SmallMap::default(),
+            consts: SmallMap::default(),
+            composites: SmallMap::default(),
             glsl: 0,
             stage: ShaderStage::Compute,
             entry: None,
@@ -337,7 +345,7 @@ impl<'a> Emitter<'a> {
             cur_fn: None,
             merge: None,
             names_words: 0,
-            has_semantics: false,
+            late: SmallVec::new(),
             modes: SmallVec::new(),
             multi_stream: false,
             resident_feedback: Vec::new(),
@@ -362,8 +370,6 @@ impl<'a> Emitter<'a> {
             .collect();
         self.infos = Vec::with_capacity(c.infos);
         self.s = Sections::with_op_count(c.ops);
-        self.types = HashMap::with_capacity_and_hasher(16, Default::default());
-        self.consts = HashMap::with_capacity_and_hasher(16 + c.ops / 4, Default::default());
         self.refl.inputs = Vec::with_capacity(c.inputs);
         self.refl.outputs = Vec::with_capacity(c.outputs);
         self.refl.resources = Vec::with_capacity(c.resources);
@@ -429,6 +435,17 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The first `DebugName` of `def` (like [`dxspv_ir::text::debug_name`]).
+    fn debug_name(&self, def: SsaDef) -> Option<String> {
+        self.b
+            .uses(def)
+            .filter(|u| u.operand == 0)
+            .filter_map(|u| Some((u.user, self.b.get(u.user)?)))
+            .filter(|(_, op)| op.opcode == OpCode::DebugName)
+            .min_by_key(|(user, _)| *user)
+            .map(|(_, op)| decode_packed_str(op.literals()))
+    }
+
     fn info(&self, def: SsaDef) -> Option<&Info> {
         let i = self.slots.get(def.index())?.info;
         self.infos.get(i.checked_sub(1)? as usize)
@@ -450,13 +467,22 @@ impl<'a> Emitter<'a> {
 
     // ---------------------------------------------------------------- types
 
+    /// The type for `key`, declared on first use. Scalars and vectors go through
+    /// [`Self::basic_ty`] only, pointers through [`Self::ptr`].
     fn ty_key(&mut self, key: TyKey) -> u32 {
-        if let Some(&id) = self.types.get(&key) {
+        if let Some(id) = self.types.get(&key) {
             return id;
         }
+        let id = self.declare_ty(&key);
+        self.types.insert(key, id);
+        id
+    }
+
+    /// Declares the type `key` (no deduplication).
+    fn declare_ty(&mut self, key: &TyKey) -> u32 {
         let id = self.id();
         let g = &mut self.s.globals;
-        match &key {
+        match key {
             TyKey::Void => inst(g, S::TypeVoid, &[id]),
             TyKey::Bool => inst(g, S::TypeBool, &[id]),
             TyKey::Int(w, s) => inst(g, S::TypeInt, &[id, *w, *s as u32]),
@@ -505,7 +531,6 @@ impl<'a> Emitter<'a> {
             TyKey::SampledImage(t) => inst(g, S::TypeSampledImage, &[id, *t]),
             TyKey::Sampler => inst(g, S::TypeSampler, &[id]),
         }
-        self.types.insert(key, id);
         id
     }
 
@@ -514,8 +539,8 @@ impl<'a> Emitter<'a> {
         self.basic_ty(BasicType::scalar(t))
     }
 
-    /// Declares a scalar type (the slow path of [`Self::scalar_ty`]).
-    fn new_scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
+    /// Declares a scalar type (for [`Self::new_basic_ty`]).
+    fn declare_scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
         use ScalarType as T;
         let key = match t {
             T::Bool => TyKey::Bool,
@@ -545,7 +570,7 @@ impl<'a> Emitter<'a> {
             T::Void => TyKey::Void,
             _ => return None,
         };
-        Some(self.ty_key(key))
+        Some(self.declare_ty(&key))
     }
 
     /// SPIR-V type of a scalar or vector.
@@ -557,13 +582,23 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Declares a scalar or vector type (the slow path of [`Self::basic_ty`]).
+    /// The slow path of [`Self::basic_ty`]: reuses the type of the SPIR-V-equivalent basic
+    /// type (minimum precision types are 32-bit) or declares it.
     fn new_basic_ty(&mut self, t: BasicType) -> Option<u32> {
-        let s = self.new_scalar_ty(t.base())?;
-        let id = if t.is_vector() {
-            self.ty_key(TyKey::Vector(s, t.vec_size() as u32))
+        use ScalarType as T;
+        let canonical = match t.base() {
+            T::MinI16 => T::I32,
+            T::MinU16 => T::U32,
+            T::MinF16 | T::MinF10 => T::F32,
+            b => b,
+        };
+        let id = if canonical != t.base() {
+            self.basic_ty(t.with_base(canonical))?
+        } else if t.is_vector() {
+            let s = self.basic_ty(BasicType::scalar(canonical))?;
+            self.declare_ty(&TyKey::Vector(s, t.vec_size() as u32))
         } else {
-            s
+            self.declare_scalar_ty(canonical)?
         };
         if let Some(slot) = self.basic.get_mut(basic_index(t)) {
             *slot = id;
@@ -572,8 +607,11 @@ impl<'a> Emitter<'a> {
     }
 
     fn u32_ty(&mut self) -> u32 {
-        self.scalar_ty(ScalarType::U32)
-            .unwrap_or_else(|| self.ty_key(TyKey::Int(32, false)))
+        self.scalar_ty(ScalarType::U32).unwrap_or_default()
+    }
+
+    fn void_ty(&mut self) -> u32 {
+        self.scalar_ty(ScalarType::Void).unwrap_or_default()
     }
 
     /// Size of one element for explicit layouts.
@@ -608,7 +646,7 @@ impl<'a> Emitter<'a> {
     fn aggregate_ty(&mut self, t: &Type, layout: bool) -> Option<u32> {
         let members = t.members();
         let mut id = match members.len() {
-            0 => self.ty_key(TyKey::Void),
+            0 => self.void_ty(),
             1 => self.basic_ty(members[0])?,
             _ => {
                 let mut ids = SmallVec::<[u32; 4]>::with_capacity(members.len());
@@ -616,7 +654,7 @@ impl<'a> Emitter<'a> {
                     ids.push(self.basic_ty(*m)?);
                 }
                 let key = TyKey::Struct(ids, if layout { L_EXPLICIT } else { L_NONE });
-                let fresh = !self.types.contains_key(&key);
+                let fresh = self.types.get(&key).is_none();
                 let sid = self.ty_key(key);
                 if fresh && layout {
                     let mut off: u32 = 0;
@@ -652,7 +690,13 @@ impl<'a> Emitter<'a> {
     }
 
     fn ptr(&mut self, sc: SC, t: u32) -> u32 {
-        self.ty_key(TyKey::Ptr(sc as u32, t))
+        let key = (sc as u32, t);
+        if let Some(id) = self.ptrs.get(&key) {
+            return id;
+        }
+        let id = self.declare_ty(&TyKey::Ptr(key.0, key.1));
+        self.ptrs.insert(key, id);
+        id
     }
 
     fn val_ty(&mut self, def: SsaDef, op: &Op) -> R<u32> {
@@ -668,10 +712,11 @@ impl<'a> Emitter<'a> {
         let Some(t) = self.scalar_ty(st) else {
             return 0;
         };
-        if let Some(&id) = self.consts.get(&(t, bits)) {
+        if let Some(id) = self.consts.get(&(t, bits)) {
             return id;
         }
         let id = self.id();
+        self.consts.insert((t, bits), id);
         let g = &mut self.s.globals;
         if st == ScalarType::Bool {
             inst(
@@ -696,7 +741,6 @@ impl<'a> Emitter<'a> {
             }
             inst(g, S::Constant, &[t, id, v]);
         }
-        self.consts.insert((t, bits), id);
         id
     }
 
@@ -708,17 +752,17 @@ impl<'a> Emitter<'a> {
         let mut key = SmallVec::<[u32; 5]>::with_capacity(parts.len() + 1);
         key.push(ty);
         key.extend_from_slice(parts);
-        if let Some(&id) = self.composites.get(&key) {
+        if let Some(id) = self.composites.get(&key) {
             return id;
         }
         let id = self.id();
+        self.composites.insert(key, id);
         let g = &mut self.s.globals;
         let st = begin(g, S::ConstantComposite);
         g.push(ty);
         g.push(id);
         g.extend_from_slice(parts);
         end(g, st);
-        self.composites.insert(key, id);
         id
     }
 
@@ -843,7 +887,7 @@ impl<'a> Emitter<'a> {
 
     // ---------------------------------------------------------------- driver
 
-    pub(crate) fn run(mut self) -> R<SpirvModule> {
+    pub(crate) fn run(&mut self) -> R<SpirvModule> {
         self.cap(Capability::Shader);
         self.cap(Capability::VulkanMemoryModel);
         // Find the entry point first (stage decides builtin mapping) and size the buffers.
@@ -910,14 +954,15 @@ impl<'a> Emitter<'a> {
             O::SetFpMode => self.set_fp_mode(def, op),
             O::DebugName => {
                 // Written at the end, straight from the IR.
-                if op.arg(0).is_some() {
+                if op.arg(0).is_some() && !self.opts.strip_debug_names {
                     self.names_words += 2 + packed_str_words(op.literals().len());
+                    self.late.push(def);
                 }
                 Ok(())
             }
             O::DebugMemberName | O::DclXfb => Ok(()),
             O::Semantic => {
-                self.has_semantics = true;
+                self.late.push(def);
                 Ok(())
             }
             O::Constant => {
@@ -1902,7 +1947,7 @@ impl<'a> Emitter<'a> {
             set,
             binding,
             descriptor_type: dtype,
-            name: dxspv_ir::text::debug_name(self.b, def),
+            name: self.debug_name(def),
         });
         Ok(())
     }
@@ -1910,7 +1955,7 @@ impl<'a> Emitter<'a> {
     /// A `Block` struct wrapping one member at offset 0.
     fn block(&mut self, inner: u32, flavour: u8) -> u32 {
         let key = TyKey::Struct(smallvec::smallvec![inner], flavour);
-        let fresh = !self.types.contains_key(&key);
+        let fresh = self.types.get(&key).is_none();
         let id = self.ty_key(key);
         if fresh {
             self.decorate(id, Decoration::Block, &[]);
@@ -3354,9 +3399,9 @@ impl<'a> Emitter<'a> {
         let id = def.id();
         let t = self.val_ty(def, op)?;
         let mut a = [0u32; 4];
-        let refs = op.ref_count().min(4);
-        for (i, slot) in a.iter_mut().enumerate().take(refs) {
-            if let Some(x) = op.arg(i) {
+        let refs = op.operands.get(..op.ref_count()).unwrap_or(&[]);
+        for (slot, x) in a.iter_mut().zip(refs) {
+            if let Some(x) = x.def() {
                 *slot = self.v(x);
             }
         }
@@ -3736,7 +3781,7 @@ impl<'a> Emitter<'a> {
 
     // ---------------------------------------------------------------- finish
 
-    fn finish(mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
+    fn finish(&mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
         self.finish_push_data(entry)?;
         let main = if self.stage == ShaderStage::Hull {
             self.hull_main(entry)?
@@ -3832,10 +3877,10 @@ impl<'a> Emitter<'a> {
         }
         // Debug names and semantics, straight from the IR.
         let mut refl = std::mem::take(&mut self.refl);
-        if !self.opts.strip_debug_names || self.has_semantics {
-            for (_, op) in self.b.iter() {
+        {
+            for op in self.late.iter().filter_map(|d| self.b.get(*d)) {
                 match op.opcode {
-                    OpCode::DebugName if !self.opts.strip_debug_names => {
+                    OpCode::DebugName => {
                         let Some(t) = op.arg(0) else { continue };
                         let Some(slot) = self.slots.get(t.index()).filter(|s| s.defined) else {
                             continue;
@@ -3843,7 +3888,7 @@ impl<'a> Emitter<'a> {
                         let st = begin(&mut out, S::Name);
                         out.push(slot.id);
                         if !push_packed_str(&mut out, op.literals()) {
-                            push_str(&mut out, &op.string_from(0));
+                            push_str(&mut out, &decode_packed_str(op.literals()));
                         }
                         end(&mut out, st);
                     }
@@ -3863,7 +3908,8 @@ impl<'a> Emitter<'a> {
                             continue;
                         };
                         let idx = op.lit(0).unwrap_or(0) as u32;
-                        info.semantic = Some((op.string_from(1), idx));
+                        let name = decode_packed_str(op.literals().get(1..).unwrap_or(&[]));
+                        info.semantic = Some((name, idx));
                     }
                     _ => {}
                 }
@@ -3889,7 +3935,7 @@ impl<'a> Emitter<'a> {
         ) else {
             return malformed(entry, op, "hull shader needs two functions");
         };
-        let void = self.ty_key(TyKey::Void);
+        let void = self.void_ty();
         let fty = self.ty_key(TyKey::Func(smallvec::smallvec![void]));
         let u = self.u32_ty();
         let inv = match self.invocation_id_var {
@@ -3914,7 +3960,7 @@ impl<'a> Emitter<'a> {
         let wg = self.const_u32(spirv::Scope::Workgroup as u32);
         // AcquireRelease | OutputMemory | MakeAvailable | MakeVisible
         let sem = self.const_u32(0x8 | 0x1000 | 0x2000 | 0x4000);
-        let bool_t = self.ty_key(TyKey::Bool);
+        let bool_t = self.scalar_ty(ScalarType::Bool).unwrap_or_default();
         let cpv = self.v(cp);
         let pcv = self.v(pc);
         inst(self.f(), S::Function, &[void, main, 0, fty]);
