@@ -17,6 +17,7 @@ use dxspv_ir::{
 };
 use smallvec::SmallVec;
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
+use std::cell::Cell;
 
 /// Why a module could not be emitted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -186,6 +187,22 @@ impl CapSet {
             self.0.insert(at, c);
         }
     }
+}
+
+/// Buffers an [`Emitter`] leaves to the next one on the same thread (see
+/// [`Emitter::recycle`]): a warm compile allocates little beyond its output.
+#[derive(Default)]
+struct Scratch {
+    slots: Vec<Slot>,
+    infos: Vec<Info>,
+    sections: Sections,
+}
+
+/// Largest buffers (in words) kept for reuse, so one huge shader does not pin its memory.
+const SCRATCH_LIMIT: usize = 1 << 16;
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
 }
 
 /// Counts from a first walk over the IR, for sizing buffers.
@@ -358,21 +375,44 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Sizes the buffers and tables for the module from the first walk's [`Census`].
+    /// Sizes the buffers and tables for the module from the first walk's [`Census`], reusing
+    /// the ones the thread's previous module left behind.
     fn reserve(&mut self, c: &Census) {
+        let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        self.slots = scratch.slots;
+        self.infos = scratch.infos;
+        self.s = scratch.sections;
         let bound = self.next_id;
-        self.slots = (0..bound)
-            .map(|id| Slot {
-                id,
-                info: 0,
-                defined: false,
-            })
-            .collect();
-        self.infos = Vec::with_capacity(c.infos);
-        self.s = Sections::with_op_count(c.ops);
+        self.slots.clear();
+        self.slots.extend((0..bound).map(|id| Slot {
+            id,
+            info: 0,
+            defined: false,
+        }));
+        self.infos.clear();
+        self.infos.reserve(c.infos);
+        self.s.reset(c.ops);
         self.refl.inputs = Vec::with_capacity(c.inputs);
         self.refl.outputs = Vec::with_capacity(c.outputs);
         self.refl.resources = Vec::with_capacity(c.resources);
+    }
+
+    /// Leaves the reusable buffers to the next emitter on this thread.
+    pub(crate) fn recycle(&mut self) {
+        let slots = std::mem::take(&mut self.slots);
+        let words = slots.capacity() * (size_of::<Slot>() / 4)
+            + self.infos.capacity() * (size_of::<Info>() / 4)
+            + self.s.capacity();
+        if words > SCRATCH_LIMIT {
+            return;
+        }
+        let scratch = Scratch {
+            slots,
+            infos: std::mem::take(&mut self.infos),
+            sections: std::mem::take(&mut self.s),
+        };
+        // Fails only while the thread is being torn down; the buffers are then just dropped.
+        let _ = SCRATCH.try_with(|c| c.set(scratch));
     }
 
     fn id(&mut self) -> u32 {

@@ -15,13 +15,22 @@ pub(crate) struct Sections {
 }
 
 impl Sections {
-    /// Buffers pre-sized for a module of `ops` IR ops, so that typical shaders never grow them.
-    pub fn with_op_count(ops: usize) -> Self {
-        Self {
-            annotations: Vec::with_capacity(16 + ops * 3 / 2),
-            globals: Vec::with_capacity(48 + ops * 3),
-            functions: Vec::with_capacity(16 + ops * 5),
+    /// Empties the buffers and sizes them for a module of `ops` IR ops, so that typical
+    /// shaders never grow them.
+    pub fn reset(&mut self, ops: usize) {
+        for (buf, words) in [
+            (&mut self.annotations, 16 + ops * 3 / 2),
+            (&mut self.globals, 48 + ops * 3),
+            (&mut self.functions, 16 + ops * 5),
+        ] {
+            buf.clear();
+            buf.reserve(words);
         }
+    }
+
+    /// Words of memory the buffers hold.
+    pub fn capacity(&self) -> usize {
+        self.annotations.capacity() + self.globals.capacity() + self.functions.capacity()
     }
 
     /// Total words held.
