@@ -1,19 +1,23 @@
 //! The translator from lowered IR ops to SPIR-V instructions.
 
-use crate::words::{begin, end, inst, push_str, Sections};
+use crate::small_map::SmallMap;
+use crate::words::{
+    begin, decode_packed_str, end, inst, packed_str_words, push_packed_str, push_str, str_words,
+    Sections,
+};
 use crate::{
     DescriptorType, InterfaceVariable, Reflection, RegisterClass, ResourceBinding, SpirvModule,
     SpirvOptions,
 };
-use dxspv_ir::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use dxspv_ir::{
     AtomicOp, BasicType, Builder, BuiltIn, Construct, DenormMode, DerivativeMode,
-    InterpolationModes, MemoryTypeMask, Op, OpCode, OpFlags, PrimitiveType, ResourceKind,
+    InterpolationModes, MemoryTypeMask, Op, OpCode, OpFlags, Operand, PrimitiveType, ResourceKind,
     RoundMode, ScalarType, Scope, ShaderStage, SsaDef, TessPartitioning, TessWindingOrder, Type,
     UavFlags,
 };
+use smallvec::SmallVec;
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
-use std::collections::BTreeSet;
+use std::cell::Cell;
 
 /// Why a module could not be emitted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -45,6 +49,8 @@ pub enum SpirvError {
 
 type R<T> = Result<T, SpirvError>;
 
+/// A SPIR-V type, for deduplication. Scalars and vectors are also cached per IR
+/// [`BasicType`] in [`Emitter::basic`], which most lookups hit.
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum TyKey {
     Void,
@@ -54,9 +60,9 @@ enum TyKey {
     Vector(u32, u32),
     Array(u32, u32, u32),
     RtArray(u32, u32),
-    Struct(Vec<u32>, u8),
+    Struct(SmallVec<[u32; 4]>, u8),
     Ptr(u32, u32),
-    Func(Vec<u32>),
+    Func(SmallVec<[u32; 4]>),
     Image([u32; 7]),
     SampledImage(u32),
     Sampler,
@@ -119,6 +125,8 @@ struct VarInfo {
     sc: SC,
     ty: Type,
     wrap: IoWrap,
+    /// 1 + index into the reflection's inputs (`Input`) or outputs (`Output`); 0 for none.
+    refl: u32,
 }
 
 /// Up to six access-chain indices with their constant values where known.
@@ -143,48 +151,121 @@ impl Indices {
     }
 }
 
+/// What an IR def stands for beyond its SPIR-V id (see [`Slot::info`]).
+#[derive(Clone, Copy)]
+enum Info {
+    /// An I/O, LDS, scratch or sample-count variable.
+    Var(VarInfo),
+    /// A resource declaration.
+    Res(ResInfo),
+    /// A `DescriptorLoad`.
+    Desc(DescInfo),
+    /// A constant read through `ConstantLoad`: its `Private` copy.
+    ConstVar(u32),
+    /// A `DclPushData`: its member index in the push constant block.
+    PushMember(u32),
+}
+
+/// Per-IR-def state, indexed by [`SsaDef::index`].
+#[derive(Clone, Copy)]
+struct Slot {
+    /// The SPIR-V id of the def's value.
+    id: u32,
+    /// 1 + index into [`Emitter::infos`]; 0 when the def has no [`Info`].
+    info: u32,
+    /// Whether the def has a SPIR-V definition (for `OpName`).
+    defined: bool,
+}
+
+/// Capabilities recorded so far: a small sorted set.
+#[derive(Default)]
+struct CapSet(SmallVec<[u32; 16]>);
+
+impl CapSet {
+    fn insert(&mut self, c: u32) {
+        if let Err(at) = self.0.binary_search(&c) {
+            self.0.insert(at, c);
+        }
+    }
+}
+
+/// Buffers an [`Emitter`] leaves to the next one on the same thread (see
+/// [`Emitter::recycle`]): a warm compile allocates little beyond its output.
+#[derive(Default)]
+struct Scratch {
+    slots: Vec<Slot>,
+    infos: Vec<Info>,
+    sections: Sections,
+}
+
+/// Largest buffers (in words) kept for reuse, so one huge shader does not pin its memory.
+const SCRATCH_LIMIT: usize = 1 << 16;
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
+}
+
+/// Counts from a first walk over the IR, for sizing buffers.
+#[derive(Default)]
+struct Census {
+    ops: usize,
+    infos: usize,
+    inputs: usize,
+    outputs: usize,
+    resources: usize,
+}
+
 pub(crate) struct Emitter<'a> {
     b: &'a Builder,
     opts: &'a SpirvOptions,
     s: Sections,
-    caps: BTreeSet<u32>,
-    exts: BTreeSet<&'static str>,
+    caps: CapSet,
+    /// Extensions, sorted.
+    exts: SmallVec<[&'static str; 2]>,
     next_id: u32,
-    map: Vec<u32>,
-    defined: Vec<bool>,
-    types: HashMap<TyKey, u32>,
-    consts: HashMap<(u32, u64), u32>,
-    composites: HashMap<Vec<u32>, u32>,
+    slots: Vec<Slot>,
+    infos: Vec<Info>,
+    /// SPIR-V type id per IR basic type ([`basic_index`]); 0 until declared.
+    basic: [u32; 128],
+    /// Types other than scalars, vectors and pointers.
+    types: SmallMap<TyKey, u32, 8>,
+    /// Pointer types by `(storage class, pointee)`.
+    ptrs: SmallMap<(u32, u32), u32, 16>,
+    /// Scalar constants by `(type, bits)`.
+    consts: SmallMap<(u32, u64), u32, 16>,
+    /// Composite constants by type and constituents.
+    composites: SmallMap<SmallVec<[u32; 5]>, u32, 8>,
     glsl: u32,
     stage: ShaderStage,
     entry: Option<SsaDef>,
-    entry_fns: Vec<SsaDef>,
-    vars: HashMap<SsaDef, VarInfo>,
-    res: HashMap<SsaDef, ResInfo>,
-    desc: HashMap<SsaDef, DescInfo>,
-    interface: Vec<u32>,
-    params: HashMap<(SsaDef, SsaDef), u32>,
-    const_vars: HashMap<SsaDef, u32>,
+    entry_fns: SmallVec<[SsaDef; 2]>,
+    /// `(function, DclParam, OpFunctionParameter id)`.
+    params: Vec<(SsaDef, SsaDef, u32)>,
     cur_fn: Option<SsaDef>,
     merge: Option<(u32, Option<u32>)>,
-    names: Vec<(SsaDef, String)>,
-    semantics: HashMap<SsaDef, (String, u32)>,
-    modes: Vec<(u32, [u32; 3], usize)>,
+    /// Upper bound of the words of the `OpName`s (written at the end from the IR).
+    names_words: usize,
+    /// `DebugName` (unless stripped) and `Semantic` ops, applied at the end.
+    late: SmallVec<[SsaDef; 16]>,
+    modes: SmallVec<[(u32, [u32; 3], usize); 4]>,
     multi_stream: bool,
     /// Sparse-feedback buffer loads whose feedback is the constant "fully resident" code.
-    resident_feedback: HashSet<SsaDef>,
+    resident_feedback: Vec<SsaDef>,
     /// Set while emitting an access to a `Coherent` UAV.
     coherent_access: bool,
     /// The push constant block variable (0 until a `DclPushData` is seen).
     push_var: u32,
     /// Push constant block members: offset and IR type, in declaration order.
     push: Vec<(u32, Type)>,
-    /// Member index of each `DclPushData`.
-    push_members: HashMap<SsaDef, u32>,
     invocation_id_var: Option<u32>,
     refl: Reflection,
-    refl_io: Vec<(SsaDef, bool, InterfaceVariable)>,
     tess_out: u32,
+}
+
+/// Index of a basic type in [`Emitter::basic`].
+#[inline]
+fn basic_index(t: BasicType) -> usize {
+    (t.bits() & 0x7f) as usize
 }
 
 fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
@@ -263,40 +344,75 @@ impl<'a> Emitter<'a> {
             b,
             opts,
             s: Sections::default(),
-            caps: BTreeSet::new(),
-            exts: BTreeSet::new(),
+            caps: CapSet::default(),
+            exts: SmallVec::new(),
             next_id: bound as u32,
-            map: (0..bound as u32).collect(),
-            defined: vec![false; bound],
-            types: HashMap::default(),
-            consts: HashMap::default(),
-            composites: HashMap::default(),
+            slots: Vec::new(),
+            infos: Vec::new(),
+            basic: [0; 128],
+            types: SmallMap::default(),
+            ptrs: SmallMap::default(),
+            consts: SmallMap::default(),
+            composites: SmallMap::default(),
             glsl: 0,
             stage: ShaderStage::Compute,
             entry: None,
-            entry_fns: Vec::new(),
-            vars: HashMap::default(),
-            res: HashMap::default(),
-            desc: HashMap::default(),
-            interface: Vec::new(),
-            params: HashMap::default(),
-            const_vars: HashMap::default(),
+            entry_fns: SmallVec::new(),
+            params: Vec::new(),
             cur_fn: None,
             merge: None,
-            names: Vec::new(),
-            semantics: HashMap::default(),
-            modes: Vec::new(),
+            names_words: 0,
+            late: SmallVec::new(),
+            modes: SmallVec::new(),
             multi_stream: false,
-            resident_feedback: HashSet::default(),
+            resident_feedback: Vec::new(),
             coherent_access: false,
             push_var: 0,
             push: Vec::new(),
-            push_members: HashMap::default(),
             invocation_id_var: None,
             refl: Reflection::default(),
-            refl_io: Vec::new(),
             tess_out: 0,
         }
+    }
+
+    /// Sizes the buffers and tables for the module from the first walk's [`Census`], reusing
+    /// the ones the thread's previous module left behind.
+    fn reserve(&mut self, c: &Census) {
+        let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        self.slots = scratch.slots;
+        self.infos = scratch.infos;
+        self.s = scratch.sections;
+        let bound = self.next_id;
+        self.slots.clear();
+        self.slots.extend((0..bound).map(|id| Slot {
+            id,
+            info: 0,
+            defined: false,
+        }));
+        self.infos.clear();
+        self.infos.reserve(c.infos);
+        self.s.reset(c.ops);
+        self.refl.inputs = Vec::with_capacity(c.inputs);
+        self.refl.outputs = Vec::with_capacity(c.outputs);
+        self.refl.resources = Vec::with_capacity(c.resources);
+    }
+
+    /// Leaves the reusable buffers to the next emitter on this thread.
+    pub(crate) fn recycle(&mut self) {
+        let slots = std::mem::take(&mut self.slots);
+        let words = slots.capacity() * (size_of::<Slot>() / 4)
+            + self.infos.capacity() * (size_of::<Info>() / 4)
+            + self.s.capacity();
+        if words > SCRATCH_LIMIT {
+            return;
+        }
+        let scratch = Scratch {
+            slots,
+            infos: std::mem::take(&mut self.infos),
+            sections: std::mem::take(&mut self.s),
+        };
+        // Fails only while the thread is being torn down; the buffers are then just dropped.
+        let _ = SCRATCH.try_with(|c| c.set(scratch));
     }
 
     fn id(&mut self) -> u32 {
@@ -309,9 +425,16 @@ impl<'a> Emitter<'a> {
         self.caps.insert(c as u32);
     }
 
+    fn ext(&mut self, e: &'static str) {
+        if let Err(at) = self.exts.binary_search(&e) {
+            self.exts.insert(at, e);
+        }
+    }
+
     /// SPIR-V id of an IR value.
+    #[inline]
     fn v(&self, def: SsaDef) -> u32 {
-        self.map.get(def.index()).copied().unwrap_or(def.id())
+        self.slots.get(def.index()).map_or(def.id(), |s| s.id)
     }
 
     fn arg(&self, def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
@@ -333,26 +456,73 @@ impl<'a> Emitter<'a> {
     }
 
     fn mark(&mut self, def: SsaDef) {
-        if let Some(d) = self.defined.get_mut(def.index()) {
-            *d = true;
+        if let Some(s) = self.slots.get_mut(def.index()) {
+            s.defined = true;
         }
     }
 
     fn set_map(&mut self, def: SsaDef, id: u32) {
-        if let Some(m) = self.map.get_mut(def.index()) {
-            *m = id;
+        if let Some(s) = self.slots.get_mut(def.index()) {
+            s.id = id;
+        }
+    }
+
+    /// Attaches `info` to `def`.
+    fn set_info(&mut self, def: SsaDef, info: Info) {
+        if let Some(s) = self.slots.get_mut(def.index()) {
+            self.infos.push(info);
+            s.info = self.infos.len() as u32;
+        }
+    }
+
+    /// The first `DebugName` of `def` (like [`dxspv_ir::text::debug_name`]).
+    fn debug_name(&self, def: SsaDef) -> Option<String> {
+        self.b
+            .uses(def)
+            .filter(|u| u.operand == 0)
+            .filter_map(|u| Some((u.user, self.b.get(u.user)?)))
+            .filter(|(_, op)| op.opcode == OpCode::DebugName)
+            .min_by_key(|(user, _)| *user)
+            .map(|(_, op)| decode_packed_str(op.literals()))
+    }
+
+    fn info(&self, def: SsaDef) -> Option<&Info> {
+        let i = self.slots.get(def.index())?.info;
+        self.infos.get(i.checked_sub(1)? as usize)
+    }
+
+    fn var_info(&self, def: SsaDef) -> Option<VarInfo> {
+        match self.info(def) {
+            Some(Info::Var(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn res_info(&self, def: SsaDef) -> Option<ResInfo> {
+        match self.info(def) {
+            Some(Info::Res(r)) => Some(*r),
+            _ => None,
         }
     }
 
     // ---------------------------------------------------------------- types
 
+    /// The type for `key`, declared on first use. Scalars and vectors go through
+    /// [`Self::basic_ty`] only, pointers through [`Self::ptr`].
     fn ty_key(&mut self, key: TyKey) -> u32 {
-        if let Some(&id) = self.types.get(&key) {
+        if let Some(id) = self.types.get(&key) {
             return id;
         }
+        let id = self.declare_ty(&key);
+        self.types.insert(key, id);
+        id
+    }
+
+    /// Declares the type `key` (no deduplication).
+    fn declare_ty(&mut self, key: &TyKey) -> u32 {
         let id = self.id();
         let g = &mut self.s.globals;
-        match &key {
+        match key {
             TyKey::Void => inst(g, S::TypeVoid, &[id]),
             TyKey::Bool => inst(g, S::TypeBool, &[id]),
             TyKey::Int(w, s) => inst(g, S::TypeInt, &[id, *w, *s as u32]),
@@ -401,11 +571,16 @@ impl<'a> Emitter<'a> {
             TyKey::SampledImage(t) => inst(g, S::TypeSampledImage, &[id, *t]),
             TyKey::Sampler => inst(g, S::TypeSampler, &[id]),
         }
-        self.types.insert(key, id);
         id
     }
 
+    #[inline]
     fn scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
+        self.basic_ty(BasicType::scalar(t))
+    }
+
+    /// Declares a scalar type (for [`Self::new_basic_ty`]).
+    fn declare_scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
         use ScalarType as T;
         let key = match t {
             T::Bool => TyKey::Bool,
@@ -435,20 +610,48 @@ impl<'a> Emitter<'a> {
             T::Void => TyKey::Void,
             _ => return None,
         };
-        Some(self.ty_key(key))
+        Some(self.declare_ty(&key))
     }
 
+    /// SPIR-V type of a scalar or vector.
+    #[inline]
     fn basic_ty(&mut self, t: BasicType) -> Option<u32> {
-        let s = self.scalar_ty(t.base())?;
-        if t.is_vector() {
-            Some(self.ty_key(TyKey::Vector(s, t.vec_size() as u32)))
-        } else {
-            Some(s)
+        match self.basic.get(basic_index(t)) {
+            Some(&id) if id != 0 => Some(id),
+            _ => self.new_basic_ty(t),
         }
     }
 
+    /// The slow path of [`Self::basic_ty`]: reuses the type of the SPIR-V-equivalent basic
+    /// type (minimum precision types are 32-bit) or declares it.
+    fn new_basic_ty(&mut self, t: BasicType) -> Option<u32> {
+        use ScalarType as T;
+        let canonical = match t.base() {
+            T::MinI16 => T::I32,
+            T::MinU16 => T::U32,
+            T::MinF16 | T::MinF10 => T::F32,
+            b => b,
+        };
+        let id = if canonical != t.base() {
+            self.basic_ty(t.with_base(canonical))?
+        } else if t.is_vector() {
+            let s = self.basic_ty(BasicType::scalar(canonical))?;
+            self.declare_ty(&TyKey::Vector(s, t.vec_size() as u32))
+        } else {
+            self.declare_scalar_ty(canonical)?
+        };
+        if let Some(slot) = self.basic.get_mut(basic_index(t)) {
+            *slot = id;
+        }
+        Some(id)
+    }
+
     fn u32_ty(&mut self) -> u32 {
-        self.ty_key(TyKey::Int(32, false))
+        self.scalar_ty(ScalarType::U32).unwrap_or_default()
+    }
+
+    fn void_ty(&mut self) -> u32 {
+        self.scalar_ty(ScalarType::Void).unwrap_or_default()
     }
 
     /// Size of one element for explicit layouts.
@@ -471,21 +674,28 @@ impl<'a> Emitter<'a> {
     }
 
     /// SPIR-V type of an IR type; `layout` adds explicit offsets and strides.
+    #[inline]
     fn ty(&mut self, t: &Type, layout: bool) -> Option<u32> {
+        match t.as_basic() {
+            Some(b) => self.basic_ty(b),
+            None => self.aggregate_ty(t, layout),
+        }
+    }
+
+    /// [`Self::ty`] of anything but a scalar or vector.
+    fn aggregate_ty(&mut self, t: &Type, layout: bool) -> Option<u32> {
         let members = t.members();
         let mut id = match members.len() {
-            0 => self.ty_key(TyKey::Void),
+            0 => self.void_ty(),
             1 => self.basic_ty(members[0])?,
             _ => {
-                let mut ids = Vec::with_capacity(members.len());
+                let mut ids = SmallVec::<[u32; 4]>::with_capacity(members.len());
                 for m in members {
                     ids.push(self.basic_ty(*m)?);
                 }
-                let fresh = !self.types.contains_key(&TyKey::Struct(
-                    ids.clone(),
-                    if layout { L_EXPLICIT } else { L_NONE },
-                ));
-                let sid = self.ty_key(TyKey::Struct(ids, if layout { L_EXPLICIT } else { L_NONE }));
+                let key = TyKey::Struct(ids, if layout { L_EXPLICIT } else { L_NONE });
+                let fresh = self.types.get(&key).is_none();
+                let sid = self.ty_key(key);
                 if fresh && layout {
                     let mut off: u32 = 0;
                     for (i, m) in members.iter().enumerate() {
@@ -520,7 +730,13 @@ impl<'a> Emitter<'a> {
     }
 
     fn ptr(&mut self, sc: SC, t: u32) -> u32 {
-        self.ty_key(TyKey::Ptr(sc as u32, t))
+        let key = (sc as u32, t);
+        if let Some(id) = self.ptrs.get(&key) {
+            return id;
+        }
+        let id = self.declare_ty(&TyKey::Ptr(key.0, key.1));
+        self.ptrs.insert(key, id);
+        id
     }
 
     fn val_ty(&mut self, def: SsaDef, op: &Op) -> R<u32> {
@@ -536,10 +752,11 @@ impl<'a> Emitter<'a> {
         let Some(t) = self.scalar_ty(st) else {
             return 0;
         };
-        if let Some(&id) = self.consts.get(&(t, bits)) {
+        if let Some(id) = self.consts.get(&(t, bits)) {
             return id;
         }
         let id = self.id();
+        self.consts.insert((t, bits), id);
         let g = &mut self.s.globals;
         if st == ScalarType::Bool {
             inst(
@@ -564,7 +781,6 @@ impl<'a> Emitter<'a> {
             }
             inst(g, S::Constant, &[t, id, v]);
         }
-        self.consts.insert((t, bits), id);
         id
     }
 
@@ -573,20 +789,20 @@ impl<'a> Emitter<'a> {
     }
 
     fn const_composite(&mut self, ty: u32, parts: &[u32]) -> u32 {
-        let mut key = Vec::with_capacity(parts.len() + 1);
+        let mut key = SmallVec::<[u32; 5]>::with_capacity(parts.len() + 1);
         key.push(ty);
         key.extend_from_slice(parts);
-        if let Some(&id) = self.composites.get(&key) {
+        if let Some(id) = self.composites.get(&key) {
             return id;
         }
         let id = self.id();
+        self.composites.insert(key, id);
         let g = &mut self.s.globals;
         let st = begin(g, S::ConstantComposite);
         g.push(ty);
         g.push(id);
         g.extend_from_slice(parts);
         end(g, st);
-        self.composites.insert(key, id);
         id
     }
 
@@ -604,10 +820,10 @@ impl<'a> Emitter<'a> {
     }
 
     /// A constant of IR type `t` from flattened literals.
-    fn const_of(&mut self, t: &Type, lits: &[u64], pos: &mut usize) -> Option<u32> {
+    fn const_of(&mut self, t: &Type, lits: &[Operand], pos: &mut usize) -> Option<u32> {
         if let Some(&d) = t.dims().last() {
             let e = t.element_type();
-            let mut parts = Vec::with_capacity(d as usize);
+            let mut parts = SmallVec::<[u32; 8]>::with_capacity(d as usize);
             for _ in 0..d {
                 parts.push(self.const_of(&e, lits, pos)?);
             }
@@ -615,11 +831,25 @@ impl<'a> Emitter<'a> {
             return Some(self.const_composite(ty, &parts));
         }
         let members = t.members();
-        let mut mids = Vec::with_capacity(members.len());
+        if let [m] = members {
+            // Scalar or vector: no struct to build.
+            let mut comps = [0u32; 4];
+            for c in comps.iter_mut().take(m.vec_size() as usize) {
+                let bits = lits.get(*pos)?.0;
+                *pos += 1;
+                *c = self.const_scalar(m.base(), bits);
+            }
+            if !m.is_vector() {
+                return Some(comps[0]);
+            }
+            let ty = self.basic_ty(*m)?;
+            return Some(self.const_composite(ty, &comps[..m.vec_size() as usize]));
+        }
+        let mut mids = SmallVec::<[u32; 4]>::with_capacity(members.len());
         for m in members {
             let mut comps = [0u32; 4];
             for c in comps.iter_mut().take(m.vec_size() as usize) {
-                let bits = *lits.get(*pos)?;
+                let bits = lits.get(*pos)?.0;
                 *pos += 1;
                 *c = self.const_scalar(m.base(), bits);
             }
@@ -637,14 +867,10 @@ impl<'a> Emitter<'a> {
         Some(self.const_composite(ty, &mids))
     }
 
+    /// The `GLSL.std.450` import (declared at the end, see [`Self::finish`]).
     fn glsl(&mut self) -> u32 {
         if self.glsl == 0 {
             self.glsl = self.id();
-            let e = &mut self.s.ext_inst;
-            let st = begin(e, S::ExtInstImport);
-            e.push(self.glsl);
-            push_str(e, "GLSL.std.450");
-            end(e, st);
         }
         self.glsl
     }
@@ -689,32 +915,60 @@ impl<'a> Emitter<'a> {
         end(a, st);
     }
 
+    /// Declares a module-scope variable. Every `OpVariable` in the globals section is listed
+    /// in the entry point's interface ([`Self::finish`] collects them).
     fn global_var(&mut self, ptr_ty: u32, sc: SC, id: u32, init: Option<u32>) {
         let g = &mut self.s.globals;
         match init {
             Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
             None => inst(g, S::Variable, &[ptr_ty, id, sc as u32]),
         }
-        self.interface.push(id);
     }
 
     // ---------------------------------------------------------------- driver
 
-    pub(crate) fn run(mut self) -> R<SpirvModule> {
+    pub(crate) fn run(&mut self) -> R<SpirvModule> {
         self.cap(Capability::Shader);
         self.cap(Capability::VulkanMemoryModel);
-        // Find the entry point first: stage decides builtin mapping.
+        // Find the entry point first (stage decides builtin mapping) and size the buffers.
+        let mut census = Census::default();
         for (def, op) in self.b.iter() {
-            if op.opcode == OpCode::EntryPoint {
-                let lit = op.literals().first().map(|l| l.0).unwrap_or(u64::MAX);
-                let Some(stage) = ShaderStage::from_literal(lit) else {
-                    return malformed(def, op, "bad shader stage");
-                };
-                self.stage = stage;
-                self.entry = Some(def);
-                self.entry_fns = op.refs().flatten().collect();
+            census.ops += 1;
+            match op.opcode {
+                OpCode::EntryPoint => {
+                    let lit = op.literals().first().map(|l| l.0).unwrap_or(u64::MAX);
+                    let Some(stage) = ShaderStage::from_literal(lit) else {
+                        return malformed(def, op, "bad shader stage");
+                    };
+                    self.stage = stage;
+                    self.entry = Some(def);
+                    self.entry_fns = op.refs().flatten().collect();
+                }
+                OpCode::DclInput | OpCode::DclInputBuiltIn => {
+                    census.inputs += 1;
+                    census.infos += 1;
+                }
+                OpCode::DclOutput | OpCode::DclOutputBuiltIn => {
+                    census.outputs += 1;
+                    census.infos += 1;
+                }
+                OpCode::DclCbv
+                | OpCode::DclSrv
+                | OpCode::DclUav
+                | OpCode::DclSampler
+                | OpCode::DclUavCounter => {
+                    census.resources += 1;
+                    census.infos += 1;
+                }
+                OpCode::DclLds
+                | OpCode::DclScratch
+                | OpCode::DclPushData
+                | OpCode::DescriptorLoad
+                | OpCode::ConstantLoad => census.infos += 1,
+                _ => {}
             }
         }
+        self.reserve(&census);
         let Some(entry) = self.entry else {
             return Err(SpirvError::NoEntryPoint);
         };
@@ -739,25 +993,21 @@ impl<'a> Emitter<'a> {
             O::EntryPoint | O::DclParam | O::Drain => Ok(()),
             O::SetFpMode => self.set_fp_mode(def, op),
             O::DebugName => {
-                if !self.opts.strip_debug_names {
-                    if let Some(t) = op.arg(0) {
-                        self.names.push((t, op.string_from(0)));
-                    }
+                // Written at the end, straight from the IR.
+                if op.arg(0).is_some() && !self.opts.strip_debug_names {
+                    self.names_words += 2 + packed_str_words(op.literals().len());
+                    self.late.push(def);
                 }
                 Ok(())
             }
             O::DebugMemberName | O::DclXfb => Ok(()),
             O::Semantic => {
-                if let Some(t) = op.arg(0) {
-                    let idx = op.lit(0).unwrap_or(0) as u32;
-                    self.semantics.insert(t, (op.string_from(1), idx));
-                }
+                self.late.push(def);
                 Ok(())
             }
             O::Constant => {
                 let mut pos = 0;
-                let lits: Vec<u64> = op.literals().iter().map(|l| l.0).collect();
-                match self.const_of(&op.ty, &lits, &mut pos) {
+                match self.const_of(&op.ty, op.literals(), &mut pos) {
                     Some(id) => {
                         self.set_map(def, id);
                         self.mark(def);
@@ -896,14 +1146,15 @@ impl<'a> Emitter<'a> {
                 let p = self.ptr(sc, t);
                 self.global_var(p, sc, def.id(), None);
                 self.mark(def);
-                self.vars.insert(
+                self.set_info(
                     def,
-                    VarInfo {
+                    Info::Var(VarInfo {
                         var: def.id(),
                         sc,
                         ty: op.ty,
                         wrap: IoWrap::None,
-                    },
+                        refl: 0,
+                    }),
                 );
                 Ok(())
             }
@@ -915,9 +1166,8 @@ impl<'a> Emitter<'a> {
                 }
                 if self.push_var == 0 {
                     self.push_var = self.id();
-                    self.interface.push(self.push_var);
                 }
-                self.push_members.insert(def, self.push.len() as u32);
+                self.set_info(def, Info::PushMember(self.push.len() as u32));
                 self.push.push((offset, op.ty));
                 self.mark(def);
                 Ok(())
@@ -975,23 +1225,21 @@ impl<'a> Emitter<'a> {
 
     fn function(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let ret = self.val_ty(def, op)?;
-        let mut sig = vec![ret];
-        let mut params = Vec::new();
+        let mut sig = SmallVec::<[u32; 4]>::new();
+        sig.push(ret);
         for p in op.refs().flatten() {
             let Some(pop) = self.op_of(p) else {
                 return malformed(def, op, "missing parameter");
             };
-            let t = self.val_ty(p, pop)?;
-            sig.push(t);
-            params.push((p, t));
+            sig.push(self.val_ty(p, pop)?);
         }
-        let fty = self.ty_key(TyKey::Func(sig));
+        let fty = self.ty_key(TyKey::Func(sig.clone()));
         inst(self.f(), S::Function, &[ret, def.id(), 0, fty]);
         self.mark(def);
-        for (p, t) in params {
+        for (p, &t) in op.refs().flatten().zip(sig.get(1..).unwrap_or(&[])) {
             let id = self.id();
             inst(self.f(), S::FunctionParameter, &[t, id]);
-            self.params.insert((def, p), id);
+            self.params.push((def, p, id));
         }
         self.cur_fn = Some(def);
         Ok(())
@@ -1027,22 +1275,28 @@ impl<'a> Emitter<'a> {
                     .is_some_and(|t| scalar_bits(t) == 64);
                 let selv = self.v(sel);
                 let dflt = self.v(self.arg(def, op, 1)?);
-                let mut words = vec![selv, dflt];
-                let refs: Vec<Option<SsaDef>> = op.refs().collect();
-                for pair in refs.get(2..).unwrap_or(&[]).chunks(2) {
-                    let (Some(Some(cv)), Some(Some(lbl))) = (pair.first(), pair.get(1)) else {
+                let refs = op.operands.get(2..op.ref_count()).unwrap_or(&[]);
+                let start = begin(&mut self.s.functions, S::Switch);
+                self.s.functions.extend_from_slice(&[selv, dflt]);
+                for pair in refs.chunks(2) {
+                    let (Some(cv), Some(lbl)) = (
+                        pair.first().and_then(|o| o.def()),
+                        pair.get(1).and_then(|o| o.def()),
+                    ) else {
                         return malformed(def, op, "switch case pair");
                     };
-                    let Some(val) = self.op_of(*cv).and_then(|o| o.lit(0)) else {
+                    let Some(val) = self.op_of(cv).and_then(|o| o.lit(0)) else {
                         return malformed(def, op, "switch case value is not a constant");
                     };
-                    words.push(val as u32);
+                    let lbl = self.v(lbl);
+                    let f = &mut self.s.functions;
+                    f.push(val as u32);
                     if wide {
-                        words.push((val >> 32) as u32);
+                        f.push((val >> 32) as u32);
                     }
-                    words.push(self.v(*lbl));
+                    f.push(lbl);
                 }
-                inst(self.f(), S::Switch, &words);
+                end(&mut self.s.functions, start);
             }
         }
         Ok(())
@@ -1169,7 +1423,7 @@ impl<'a> Emitter<'a> {
                 }
                 BuiltIn::StencilRef => {
                     self.cap(Capability::StencilExportEXT);
-                    self.exts.insert("SPV_EXT_shader_stencil_export");
+                    self.ext("SPV_EXT_shader_stencil_export");
                     self.modes.push((
                         spirv::ExecutionMode::StencilRefReplacingEXT as u32,
                         [0; 3],
@@ -1179,7 +1433,7 @@ impl<'a> Emitter<'a> {
                 }
                 BuiltIn::IsFullyCovered => {
                     self.cap(Capability::FragmentFullyCoveredEXT);
-                    self.exts.insert("SPV_EXT_fragment_fully_covered");
+                    self.ext("SPV_EXT_fragment_fully_covered");
                     B::FullyCoveredEXT
                 }
                 BuiltIn::WorkgroupId => B::WorkgroupId,
@@ -1275,8 +1529,23 @@ impl<'a> Emitter<'a> {
         let p = self.ptr(sc, t);
         self.global_var(p, sc, var, None);
         self.mark(def);
-        self.vars.insert(def, VarInfo { var, sc, ty, wrap });
-        self.refl_io.push((def, input, info));
+        let list = if input {
+            &mut self.refl.inputs
+        } else {
+            &mut self.refl.outputs
+        };
+        list.push(info);
+        let refl = list.len() as u32;
+        self.set_info(
+            def,
+            Info::Var(VarInfo {
+                var,
+                sc,
+                ty,
+                wrap,
+                refl,
+            }),
+        );
         Ok(())
     }
 
@@ -1394,7 +1663,8 @@ impl<'a> Emitter<'a> {
             return Ok(());
         }
         let push = std::mem::take(&mut self.push);
-        let mut members = Vec::with_capacity(push.len());
+        let mut members = SmallVec::<[u32; 8]>::with_capacity(push.len());
+        self.refl.push_data.reserve_exact(push.len());
         for (offset, t) in &push {
             let Some(id) = self.ty(t, true) else {
                 let op = self.b.op(entry);
@@ -1500,14 +1770,15 @@ impl<'a> Emitter<'a> {
         let p = self.ptr(SC::Private, t);
         self.global_var(p, SC::Private, var, Some(spec));
         self.mark(def);
-        self.vars.insert(
+        self.set_info(
             def,
-            VarInfo {
+            Info::Var(VarInfo {
                 var,
                 sc: SC::Private,
                 ty: op.ty,
                 wrap: IoWrap::None,
-            },
+                refl: 0,
+            }),
         );
         Ok(())
     }
@@ -1696,9 +1967,9 @@ impl<'a> Emitter<'a> {
                 self.decorate(var, Decoration::NonReadable, &[]);
             }
         }
-        self.res.insert(
+        self.set_info(
             def,
-            ResInfo {
+            Info::Res(ResInfo {
                 var,
                 kind,
                 uav,
@@ -1706,7 +1977,7 @@ impl<'a> Emitter<'a> {
                 elem_ty,
                 data: op.ty,
                 coherent: flags.contains(UavFlags::Coherent),
-            },
+            }),
         );
         self.refl.resources.push(ResourceBinding {
             class,
@@ -1716,15 +1987,15 @@ impl<'a> Emitter<'a> {
             set,
             binding,
             descriptor_type: dtype,
-            name: dxspv_ir::text::debug_name(self.b, def),
+            name: self.debug_name(def),
         });
         Ok(())
     }
 
     /// A `Block` struct wrapping one member at offset 0.
     fn block(&mut self, inner: u32, flavour: u8) -> u32 {
-        let key = TyKey::Struct(vec![inner], flavour);
-        let fresh = !self.types.contains_key(&key);
+        let key = TyKey::Struct(smallvec::smallvec![inner], flavour);
+        let fresh = self.types.get(&key).is_none();
         let id = self.ty_key(key);
         if fresh {
             self.decorate(id, Decoration::Block, &[]);
@@ -2059,35 +2330,42 @@ impl<'a> Emitter<'a> {
         match op.opcode {
             O::Phi => {
                 let t = self.val_ty(def, op)?;
-                let refs: Vec<Option<SsaDef>> = op.refs().collect();
-                let mut words = Vec::with_capacity(refs.len() + 2);
-                words.push(t);
-                words.push(id);
+                let refs = op.operands.get(..op.ref_count()).unwrap_or(&[]);
+                let f = &mut self.s.functions;
+                let start = begin(f, S::Phi);
+                f.extend_from_slice(&[t, id]);
                 for pair in refs.chunks(2) {
-                    let (Some(Some(l)), Some(Some(v))) = (pair.first(), pair.get(1)) else {
+                    let (Some(l), Some(v)) = (
+                        pair.first().and_then(|o| o.def()),
+                        pair.get(1).and_then(|o| o.def()),
+                    ) else {
                         return malformed(def, op, "phi operand pair");
                     };
-                    words.push(self.v(*v));
-                    words.push(self.v(*l));
+                    let slots = &self.slots;
+                    let v = slots.get(v.index()).map_or(v.id(), |s| s.id);
+                    let l = slots.get(l.index()).map_or(l.id(), |s| s.id);
+                    f.extend_from_slice(&[v, l]);
                 }
-                inst(self.f(), S::Phi, &words);
+                end(f, start);
                 Ok(())
             }
             O::FunctionCall => {
                 let t = self.val_ty(def, op)?;
-                let mut words = vec![t, id];
+                let f = &mut self.s.functions;
+                let start = begin(f, S::FunctionCall);
+                f.extend_from_slice(&[t, id]);
                 for a in op.refs() {
                     match a {
-                        Some(a) => words.push(self.v(a)),
+                        Some(a) => f.push(self.slots.get(a.index()).map_or(a.id(), |s| s.id)),
                         None => return malformed(def, op, "null call operand"),
                     }
                 }
-                inst(self.f(), S::FunctionCall, &words);
+                end(f, start);
                 Ok(())
             }
             O::PushDataLoad => {
                 let dcl = self.arg(def, op, 0)?;
-                let Some(&m) = self.push_members.get(&dcl) else {
+                let Some(&Info::PushMember(m)) = self.info(dcl) else {
                     return malformed(def, op, "not a push data declaration");
                 };
                 let Some(&(_, mty)) = self.push.get(m as usize) else {
@@ -2115,7 +2393,8 @@ impl<'a> Emitter<'a> {
             O::ParamLoad => {
                 let func = self.arg(def, op, 0)?;
                 let p = self.arg(def, op, 1)?;
-                let Some(&pid) = self.params.get(&(func, p)) else {
+                let Some(&(_, _, pid)) = self.params.iter().find(|x| x.0 == func && x.1 == p)
+                else {
                     return malformed(def, op, "parameter of another function");
                 };
                 self.set_map(def, pid);
@@ -2123,7 +2402,7 @@ impl<'a> Emitter<'a> {
             }
             O::InputLoad | O::OutputLoad => {
                 let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.vars.get(&dcl).copied() else {
+                let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an I/O declaration");
                 };
                 let c0 = self.const_u32(0);
@@ -2171,7 +2450,7 @@ impl<'a> Emitter<'a> {
             }
             O::OutputStore => {
                 let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.vars.get(&dcl).copied() else {
+                let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an output declaration");
                 };
                 let c0 = self.const_u32(0);
@@ -2186,7 +2465,7 @@ impl<'a> Emitter<'a> {
             }
             O::LdsLoad | O::ScratchLoad => {
                 let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.vars.get(&dcl).copied() else {
+                let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not a variable");
                 };
                 let ty = vi.ty;
@@ -2205,7 +2484,7 @@ impl<'a> Emitter<'a> {
             }
             O::LdsStore | O::ScratchStore => {
                 let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.vars.get(&dcl).copied() else {
+                let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not a variable");
                 };
                 let value = self.arg(def, op, 2)?;
@@ -2217,9 +2496,9 @@ impl<'a> Emitter<'a> {
                 let Some(cop) = self.op_of(c) else {
                     return malformed(def, op, "constant missing");
                 };
-                let var = match self.const_vars.get(&c) {
-                    Some(v) => *v,
-                    None => {
+                let var = match self.info(c) {
+                    Some(&Info::ConstVar(v)) => v,
+                    _ => {
                         let Some(t) = self.ty(&cop.ty, false) else {
                             return unsupported(def, op, "constant type");
                         };
@@ -2227,7 +2506,7 @@ impl<'a> Emitter<'a> {
                         let var = self.id();
                         let init = self.v(c);
                         self.global_var(p, SC::Private, var, Some(init));
-                        self.const_vars.insert(c, var);
+                        self.set_info(c, Info::ConstVar(var));
                         var
                     }
                 };
@@ -2368,7 +2647,7 @@ impl<'a> Emitter<'a> {
             O::InterpolateAtCentroid | O::InterpolateAtSample | O::InterpolateAtOffset => {
                 self.cap(Capability::InterpolationFunction);
                 let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.vars.get(&dcl).copied() else {
+                let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an input");
                 };
                 let ix = self.indices(def, op, op.arg(1))?;
@@ -2428,7 +2707,7 @@ impl<'a> Emitter<'a> {
             }
             O::RovScopedLockBegin | O::RovScopedLockEnd => {
                 self.cap(Capability::FragmentShaderPixelInterlockEXT);
-                self.exts.insert("SPV_EXT_fragment_shader_interlock");
+                self.ext("SPV_EXT_fragment_shader_interlock");
                 if op.opcode == O::RovScopedLockBegin {
                     let m = match op.lit(1).and_then(dxspv_ir::RovScope::from_literal) {
                         Some(dxspv_ir::RovScope::Sample) => {
@@ -2452,15 +2731,15 @@ impl<'a> Emitter<'a> {
 
     fn desc_of(&self, def: SsaDef, op: &Op, i: usize) -> R<DescInfo> {
         let d = self.arg(def, op, i)?;
-        match self.desc.get(&d) {
-            Some(x) => Ok(*x),
-            None => malformed(def, op, "descriptor operand is not a DescriptorLoad"),
+        match self.info(d) {
+            Some(Info::Desc(x)) => Ok(*x),
+            _ => malformed(def, op, "descriptor operand is not a DescriptorLoad"),
         }
     }
 
     fn descriptor_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let dcl = self.arg(def, op, 0)?;
-        let Some(res) = self.res.get(&dcl).copied() else {
+        let Some(res) = self.res_info(dcl) else {
             return malformed(def, op, "not a resource declaration");
         };
         let nonuniform = op.flags.contains(OpFlags::NON_UNIFORM);
@@ -2509,14 +2788,14 @@ impl<'a> Emitter<'a> {
             _ => 0,
         };
         self.set_map(def, if value != 0 { value } else { ptr });
-        self.desc.insert(
+        self.set_info(
             def,
-            DescInfo {
+            Info::Desc(DescInfo {
                 res,
                 ptr,
                 value,
                 nonuniform,
-            },
+            }),
         );
         Ok(())
     }
@@ -2557,7 +2836,7 @@ impl<'a> Emitter<'a> {
                     let want = self.val_ty(def, op)?;
                     let code = self.const_u32(crate::SPARSE_BUFFER_FEEDBACK);
                     self.emit_to(S::CompositeConstruct, want, id, &[code, val]);
-                    self.resident_feedback.insert(def);
+                    self.resident_feedback.push(def);
                     return Ok(());
                 }
                 self.load_via(
@@ -2632,7 +2911,7 @@ impl<'a> Emitter<'a> {
         };
         let rt = if sparse {
             let u = self.u32_ty();
-            self.ty_key(TyKey::Struct(vec![u, v4t], L_NONE))
+            self.ty_key(TyKey::Struct(smallvec::smallvec![u, v4t], L_NONE))
         } else {
             v4t
         };
@@ -3017,7 +3296,7 @@ impl<'a> Emitter<'a> {
         let (ptr, scope, operand_idx, elem) = match op.opcode {
             O::LdsAtomic => {
                 let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.vars.get(&dcl).copied() else {
+                let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an LDS declaration");
                 };
                 let ix = self.indices(def, op, op.arg(1))?;
@@ -3160,9 +3439,9 @@ impl<'a> Emitter<'a> {
         let id = def.id();
         let t = self.val_ty(def, op)?;
         let mut a = [0u32; 4];
-        let refs = op.ref_count().min(4);
-        for (i, slot) in a.iter_mut().enumerate().take(refs) {
-            if let Some(x) = op.arg(i) {
+        let refs = op.operands.get(..op.ref_count()).unwrap_or(&[]);
+        for (slot, x) in a.iter_mut().zip(refs) {
+            if let Some(x) = x.def() {
                 *slot = self.v(x);
             }
         }
@@ -3350,7 +3629,7 @@ impl<'a> Emitter<'a> {
                 let Some(et) = self.scalar_ty(rb.base()) else {
                     return unsupported(def, op, "type");
                 };
-                let st = self.ty_key(TyKey::Struct(vec![et, et], L_NONE));
+                let st = self.ty_key(TyKey::Struct(smallvec::smallvec![et, et], L_NONE));
                 let o = match op.opcode {
                     O::IAddCarry => S::IAddCarry,
                     O::ISubBorrow => S::ISubBorrow,
@@ -3465,11 +3744,13 @@ impl<'a> Emitter<'a> {
             O::ConvertPackedF16toF32 => gl(GLOp::UnpackHalf2x16, 1, self),
             O::Cast => simple(S::Bitcast, 1, self),
             O::CompositeConstruct => {
-                let mut words = vec![t, id];
+                let f = &mut self.s.functions;
+                let start = begin(f, S::CompositeConstruct);
+                f.extend_from_slice(&[t, id]);
                 for r in op.refs().flatten() {
-                    words.push(self.v(r));
+                    f.push(self.slots.get(r.index()).map_or(r.id(), |s| s.id));
                 }
-                inst(self.f(), S::CompositeConstruct, &words);
+                end(f, start);
                 Ok(())
             }
             O::CompositeExtract | O::CompositeInsert => {
@@ -3479,20 +3760,20 @@ impl<'a> Emitter<'a> {
                     return malformed(def, op, "address missing");
                 };
                 if aop.opcode == O::Constant {
-                    let mut words = vec![t, id];
-                    if insert {
-                        words.push(a[2]);
-                    }
-                    words.push(a[0]);
-                    for l in aop.literals() {
-                        words.push(l.0 as u32);
-                    }
                     let o = if insert {
                         S::CompositeInsert
                     } else {
                         S::CompositeExtract
                     };
-                    inst(self.f(), o, &words);
+                    let f = &mut self.s.functions;
+                    let start = begin(f, o);
+                    f.extend_from_slice(&[t, id]);
+                    if insert {
+                        f.push(a[2]);
+                    }
+                    f.push(a[0]);
+                    f.extend(aop.literals().iter().map(|l| l.0 as u32));
+                    end(f, start);
                     Ok(())
                 } else if aop.ty.is_scalar() {
                     if insert {
@@ -3540,7 +3821,7 @@ impl<'a> Emitter<'a> {
 
     // ---------------------------------------------------------------- finish
 
-    fn finish(mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
+    fn finish(&mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
         self.finish_push_data(entry)?;
         let main = if self.stage == ShaderStage::Hull {
             self.hull_main(entry)?
@@ -3571,17 +3852,37 @@ impl<'a> Emitter<'a> {
             self.modes
                 .insert(0, (spirv::ExecutionMode::OriginUpperLeft as u32, [0; 3], 0));
         }
-        // Header-ish sections.
-        for c in &self.caps {
-            inst(&mut self.s.capabilities, S::Capability, &[*c]);
+        // Everything before the annotations is only known now: write the module in one go.
+        let name = self.opts.entry_point_name.as_str();
+        let glsl_words = if self.glsl != 0 { 6 } else { 0 };
+        let head = 5
+            + 2 * self.caps.0.len()
+            + self.exts.iter().map(|e| 1 + str_words(e)).sum::<usize>()
+            + glsl_words
+            + 3
+            + 3
+            + str_words(name)
+            + self.s.globals.len() / 4
+            + self.modes.iter().map(|m| 3 + m.2).sum::<usize>()
+            + self.names_words;
+        let mut out = Vec::with_capacity(head + self.s.len());
+        out.extend_from_slice(&[spirv::MAGIC_NUMBER, 0x0001_0600, 0, 0, 0]);
+        for c in &self.caps.0 {
+            inst(&mut out, S::Capability, &[*c]);
         }
         for e in &self.exts {
-            let st = begin(&mut self.s.extensions, S::Extension);
-            push_str(&mut self.s.extensions, e);
-            end(&mut self.s.extensions, st);
+            let st = begin(&mut out, S::Extension);
+            push_str(&mut out, e);
+            end(&mut out, st);
+        }
+        if self.glsl != 0 {
+            let st = begin(&mut out, S::ExtInstImport);
+            out.push(self.glsl);
+            push_str(&mut out, "GLSL.std.450");
+            end(&mut out, st);
         }
         inst(
-            &mut self.s.memory_model,
+            &mut out,
             S::MemoryModel,
             &[
                 spirv::AddressingModel::Logical as u32,
@@ -3589,52 +3890,77 @@ impl<'a> Emitter<'a> {
             ],
         );
         {
-            let ep = &mut self.s.entry_points;
-            let st = begin(ep, S::EntryPoint);
-            ep.push(model as u32);
-            ep.push(main);
-            push_str(ep, &self.opts.entry_point_name);
-            ep.extend_from_slice(&self.interface);
-            end(ep, st);
+            let st = begin(&mut out, S::EntryPoint);
+            out.push(model as u32);
+            out.push(main);
+            push_str(&mut out, name);
+            // The interface: every module-scope variable.
+            let g = &self.s.globals;
+            let mut i = 0;
+            while let Some(&w) = g.get(i) {
+                let len = (w >> 16) as usize;
+                if w & 0xffff == S::Variable as u32 {
+                    if let Some(&id) = g.get(i + 2) {
+                        out.push(id);
+                    }
+                }
+                i += len.max(1);
+            }
+            end(&mut out, st);
         }
         for (m, args, n) in &self.modes {
-            let em = &mut self.s.exec_modes;
-            let st = begin(em, S::ExecutionMode);
-            em.push(main);
-            em.push(*m);
-            em.extend_from_slice(&args[..*n]);
-            end(em, st);
+            let st = begin(&mut out, S::ExecutionMode);
+            out.push(main);
+            out.push(*m);
+            out.extend_from_slice(&args[..*n]);
+            end(&mut out, st);
         }
-        let names = std::mem::take(&mut self.names);
-        for (t, n) in &names {
-            if self.defined.get(t.index()).copied().unwrap_or(false) {
-                let target = self.v(*t);
-                let d = &mut self.s.debug;
-                let st = begin(d, S::Name);
-                d.push(target);
-                push_str(d, n);
-                end(d, st);
-            }
-        }
-        // Reflection.
+        // Debug names and semantics, straight from the IR.
         let mut refl = std::mem::take(&mut self.refl);
-        let res_defs: Vec<SsaDef> = {
-            let mut v: Vec<(u32, SsaDef)> = self.res.iter().map(|(d, r)| (r.var, *d)).collect();
-            v.sort();
-            v.into_iter().map(|x| x.1).collect()
-        };
-        let _ = res_defs;
-        for (d, input, mut info) in std::mem::take(&mut self.refl_io) {
-            info.semantic = self.semantics.get(&d).cloned();
-            if input {
-                refl.inputs.push(info);
-            } else {
-                refl.outputs.push(info);
+        {
+            for op in self.late.iter().filter_map(|d| self.b.get(*d)) {
+                match op.opcode {
+                    OpCode::DebugName => {
+                        let Some(t) = op.arg(0) else { continue };
+                        let Some(slot) = self.slots.get(t.index()).filter(|s| s.defined) else {
+                            continue;
+                        };
+                        let st = begin(&mut out, S::Name);
+                        out.push(slot.id);
+                        if !push_packed_str(&mut out, op.literals()) {
+                            push_str(&mut out, &decode_packed_str(op.literals()));
+                        }
+                        end(&mut out, st);
+                    }
+                    OpCode::Semantic => {
+                        let Some(Info::Var(vi)) = op.arg(0).and_then(|t| self.info(t)) else {
+                            continue;
+                        };
+                        let list = if vi.sc == SC::Input {
+                            &mut refl.inputs
+                        } else {
+                            &mut refl.outputs
+                        };
+                        let Some(info) = (vi.refl as usize)
+                            .checked_sub(1)
+                            .and_then(|i| list.get_mut(i))
+                        else {
+                            continue;
+                        };
+                        let idx = op.lit(0).unwrap_or(0) as u32;
+                        let name = decode_packed_str(op.literals().get(1..).unwrap_or(&[]));
+                        info.semantic = Some((name, idx));
+                    }
+                    _ => {}
+                }
             }
         }
-        let bound = self.next_id;
+        self.s.append_to(&mut out);
+        if let Some(b) = out.get_mut(3) {
+            *b = self.next_id;
+        }
         Ok(SpirvModule {
-            words: self.s.finish(bound),
+            words: out,
             reflection: refl,
         })
     }
@@ -3649,8 +3975,8 @@ impl<'a> Emitter<'a> {
         ) else {
             return malformed(entry, op, "hull shader needs two functions");
         };
-        let void = self.ty_key(TyKey::Void);
-        let fty = self.ty_key(TyKey::Func(vec![void]));
+        let void = self.void_ty();
+        let fty = self.ty_key(TyKey::Func(smallvec::smallvec![void]));
         let u = self.u32_ty();
         let inv = match self.invocation_id_var {
             Some(v) => v,
@@ -3674,7 +4000,7 @@ impl<'a> Emitter<'a> {
         let wg = self.const_u32(spirv::Scope::Workgroup as u32);
         // AcquireRelease | OutputMemory | MakeAvailable | MakeVisible
         let sem = self.const_u32(0x8 | 0x1000 | 0x2000 | 0x4000);
-        let bool_t = self.ty_key(TyKey::Bool);
+        let bool_t = self.scalar_ty(ScalarType::Bool).unwrap_or_default();
         let cpv = self.v(cp);
         let pcv = self.v(pc);
         inst(self.f(), S::Function, &[void, main, 0, fty]);

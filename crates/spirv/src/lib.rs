@@ -35,6 +35,7 @@
 //! register and its Vulkan set/binding/descriptor type, and the shader interface.
 
 mod emit;
+mod small_map;
 mod words;
 
 use dxspv_ir::Builder;
@@ -278,5 +279,8 @@ pub fn emit(b: &Builder, opts: &SpirvOptions) -> Result<Vec<u32>, SpirvError> {
 
 /// Like [`emit`], also returning the [`Reflection`] of the module.
 pub fn emit_with_reflection(b: &Builder, opts: &SpirvOptions) -> Result<SpirvModule, SpirvError> {
-    emit::Emitter::new(b, opts).run()
+    let mut e = emit::Emitter::new(b, opts);
+    let module = e.run();
+    e.recycle();
+    module
 }

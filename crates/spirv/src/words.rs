@@ -1,45 +1,48 @@
-//! The word emitter: one buffer per logical SPIR-V module section, concatenated once.
+//! The word emitter: the module sections written while walking the IR, and instruction
+//! encoding helpers.
 
+use dxspv_ir::Operand;
 use spirv::Op;
 
-/// Section buffers in module order (capabilities and extensions are kept as sets by the
-/// emitter and written at the end).
+/// The section buffers filled while walking the IR, in module order. The sections before
+/// them (capabilities through debug names) are only known at the end and are written straight
+/// into the final module.
 #[derive(Default)]
 pub(crate) struct Sections {
-    pub capabilities: Vec<u32>,
-    pub extensions: Vec<u32>,
-    pub ext_inst: Vec<u32>,
-    pub memory_model: Vec<u32>,
-    pub entry_points: Vec<u32>,
-    pub exec_modes: Vec<u32>,
-    pub debug: Vec<u32>,
     pub annotations: Vec<u32>,
     pub globals: Vec<u32>,
     pub functions: Vec<u32>,
 }
 
 impl Sections {
-    /// Concatenates the header and every section.
-    pub fn finish(self, bound: u32) -> Vec<u32> {
-        let parts = [
-            &self.capabilities,
-            &self.extensions,
-            &self.ext_inst,
-            &self.memory_model,
-            &self.entry_points,
-            &self.exec_modes,
-            &self.debug,
-            &self.annotations,
-            &self.globals,
-            &self.functions,
-        ];
-        let total: usize = 5 + parts.iter().map(|p| p.len()).sum::<usize>();
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(&[spirv::MAGIC_NUMBER, 0x0001_0600, 0, bound, 0]);
-        for p in parts {
-            out.extend_from_slice(p);
+    /// Empties the buffers and sizes them for a module of `ops` IR ops, so that typical
+    /// shaders never grow them.
+    pub fn reset(&mut self, ops: usize) {
+        for (buf, words) in [
+            (&mut self.annotations, 16 + ops * 3 / 2),
+            (&mut self.globals, 48 + ops * 3),
+            (&mut self.functions, 16 + ops * 5),
+        ] {
+            buf.clear();
+            buf.reserve(words);
         }
-        out
+    }
+
+    /// Words of memory the buffers hold.
+    pub fn capacity(&self) -> usize {
+        self.annotations.capacity() + self.globals.capacity() + self.functions.capacity()
+    }
+
+    /// Total words held.
+    pub fn len(&self) -> usize {
+        self.annotations.len() + self.globals.len() + self.functions.len()
+    }
+
+    /// Appends every section, in order, to `out`.
+    pub fn append_to(&self, out: &mut Vec<u32>) {
+        out.extend_from_slice(&self.annotations);
+        out.extend_from_slice(&self.globals);
+        out.extend_from_slice(&self.functions);
     }
 }
 
@@ -66,6 +69,11 @@ pub(crate) fn end(buf: &mut [u32], start: usize) {
     }
 }
 
+/// Number of words [`push_str`] appends for `s`.
+pub(crate) fn str_words(s: &str) -> usize {
+    s.len() / 4 + 1
+}
+
 /// Appends a nul-terminated, word-padded literal string.
 pub(crate) fn push_str(buf: &mut Vec<u32>, s: &str) {
     let bytes = s.as_bytes();
@@ -76,5 +84,133 @@ pub(crate) fn push_str(buf: &mut Vec<u32>, s: &str) {
     }
     if bytes.len().is_multiple_of(4) {
         buf.push(0);
+    }
+}
+
+/// Appends the string packed in IR literal operands (8 bytes per operand, little-endian,
+/// ending at the first zero byte, see [`dxspv_ir::op::decode_string`]) as a SPIR-V literal string,
+/// without decoding it. Returns `false`, having appended nothing, if the string is not plain
+/// ASCII (the caller then goes through the lossy UTF-8 decoding).
+pub(crate) fn push_packed_str(buf: &mut Vec<u32>, lits: &[Operand]) -> bool {
+    let start = buf.len();
+    for o in lits {
+        for w in [o.0 as u32, (o.0 >> 32) as u32] {
+            let bytes = w.to_le_bytes();
+            if let Some(z) = bytes.iter().position(|b| *b == 0) {
+                if bytes[..z].iter().any(|b| *b >= 0x80) {
+                    buf.truncate(start);
+                    return false;
+                }
+                // Bytes after the terminator are padding.
+                let keep = if z == 0 { 0 } else { u32::MAX >> (32 - 8 * z) };
+                buf.push(w & keep);
+                return true;
+            }
+            if w & 0x8080_8080 != 0 {
+                buf.truncate(start);
+                return false;
+            }
+            buf.push(w);
+        }
+    }
+    // No terminator in the operands: the string is all of them.
+    buf.push(0);
+    true
+}
+
+/// Decodes a string packed in IR literal operands like [`dxspv_ir::op::decode_string`],
+/// with one allocation (none for an empty string).
+pub(crate) fn decode_packed_str(lits: &[Operand]) -> String {
+    let mut len = 0;
+    'scan: for o in lits {
+        for b in o.0.to_le_bytes() {
+            if b == 0 {
+                break 'scan;
+            }
+            len += 1;
+        }
+    }
+    let mut bytes = Vec::with_capacity(len);
+    for o in lits {
+        let take = (len - bytes.len()).min(8);
+        if take == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&o.0.to_le_bytes()[..take]);
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+/// Upper bound of the words [`push_packed_str`] (or the decoding fallback) appends for a
+/// string packed in `lits` literal operands.
+pub(crate) fn packed_str_words(lits: usize) -> usize {
+    2 * lits + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn via_packed(s: &str) -> Option<Vec<u32>> {
+        let mut ops = dxspv_ir::Operands::new();
+        dxspv_ir::op::push_string(&mut ops, s);
+        let mut out = Vec::new();
+        push_packed_str(&mut out, &ops).then_some(out)
+    }
+
+    #[test]
+    fn packed_strings_match_push_str() {
+        for s in [
+            "",
+            "a",
+            "abc",
+            "abcd",
+            "main",
+            "exactly8",
+            "nine char",
+            "cb0_Globals_1234",
+        ] {
+            let mut want = Vec::new();
+            push_str(&mut want, s);
+            assert_eq!(via_packed(s), Some(want), "{s:?}");
+        }
+        assert_eq!(via_packed("caf\u{e9}"), None);
+    }
+
+    #[test]
+    fn decoding_matches_the_ir() {
+        for s in [
+            "",
+            "a",
+            "main",
+            "exactly8",
+            "caf\u{e9} au lait",
+            "sixteen bytes!!!",
+        ] {
+            let mut ops = dxspv_ir::Operands::new();
+            dxspv_ir::op::push_string(&mut ops, s);
+            assert_eq!(decode_packed_str(&ops), dxspv_ir::op::decode_string(&ops));
+        }
+        let mut ops = dxspv_ir::Operands::new();
+        dxspv_ir::op::push_bytes(&mut ops, b"bad \xff utf-8, long enough");
+        assert_eq!(decode_packed_str(&ops), dxspv_ir::op::decode_string(&ops));
+        let unterminated = [Operand(u64::from_le_bytes(*b"abcdefgh"))];
+        assert_eq!(decode_packed_str(&unterminated), "abcdefgh");
+    }
+
+    #[test]
+    fn packed_strings_stop_at_the_first_zero_byte() {
+        let ops = [Operand(u64::from_le_bytes(*b"ab\0cdefg")), Operand(0x4142)];
+        let mut out = Vec::new();
+        assert!(push_packed_str(&mut out, &ops));
+        assert_eq!(out, [u32::from_le_bytes(*b"ab\0\0")]);
+        let unterminated = [Operand(u64::from_le_bytes(*b"abcdefgh"))];
+        let mut out = Vec::new();
+        assert!(push_packed_str(&mut out, &unterminated));
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[2], 0);
     }
 }
