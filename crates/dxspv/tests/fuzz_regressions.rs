@@ -125,6 +125,21 @@ const HULL_VIEWPORT_INDEX: &[&str] = &[
     "12201000050000001a80200000000000010000003e000001",
 ];
 
+/// `compile` fuzz target: a pixel shader whose `SV_Target0` signature mask had a hole (`x_zw`)
+/// while `dcl_output o0.xyzw` declared all four: the element's variable spanned `y` and a
+/// second variable for `y` took the same location. Signature masks with holes are now errors.
+const TARGET_MASK_WITH_HOLE: &[&str] = &[
+    "44584243da68d0ba3cea31d6748364412001cd3c0100000084010000030000002c0000003c000000700000004953474e",
+    "0800000000000000080000004f53474e2c00000001000000080000002000000000000000000000000300000000000000",
+    "ed00000053565f54617267657400abab534844520c0100004000000043000000351800001a0000003601000002000000",
+    "00009842000000006f000000070000000000a74200000000d40000000000807f0000003f00000000fffdffff000080ff",
+    "0000403f00000000c2feffff0000c07f000000bf000000000000000000000000000000000000000059000004468e2000",
+    "000000000100000065000003f2201000000000006800000201000000360000058220100000000000014000000000803f",
+    "3600000612001000000000000a80200000000000000000005600000622201000000000001a9090000a00100000000000",
+    "2b00000612201000000000000a9090000a001000000000003600000642201000000000002a9090000a00100000000000",
+    "3e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -234,4 +249,15 @@ fn hull_shader_viewport_index_is_a_varying() {
         out.reflection.outputs
     );
     check("hull-viewport-index", &input);
+}
+
+#[test]
+fn signature_mask_with_a_hole_is_an_error() {
+    let input = bytes(TARGET_MASK_WITH_HOLE);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(e.to_string().contains("non-adjacent components"), "{e}"),
+    }
+    check("target-mask-hole", &input);
 }

@@ -450,6 +450,18 @@ impl Converter<'_, '_> {
         interp: Option<Interpolation>,
     ) -> R<()> {
         let output = file.is_output();
+        // An element is one vector of adjacent components; a mask with a hole would make its
+        // variable span a component that is not its own.
+        let (first, n) = span(e.mask);
+        if u32::from(e.mask & 0xf) != ((1u32 << n) - 1) << first && e.mask & 0xf != 0 {
+            return Err(self.invalid(format!(
+                "signature element {}{} in register {} has non-adjacent components (mask {:#x})",
+                e.semantic_name,
+                e.semantic_index,
+                e.register,
+                e.mask & 0xf
+            )));
+        }
         let builtin = sv
             .and_then(builtin_of_token)
             .or_else(|| builtin_of_name(e.system_value, e.semantic_index));
@@ -478,7 +490,6 @@ impl Converter<'_, '_> {
             None => None,
         };
         let arr = self.array_len(file);
-        let (first, n) = span(e.mask);
         let mut modes = InterpolationModes::empty();
         if self.is_stage(Stage::Pixel) && file == IoFile::Input {
             modes = interp.map_or(InterpolationModes::empty(), interpolation_modes);
