@@ -140,6 +140,24 @@ const TARGET_MASK_WITH_HOLE: &[&str] = &[
     "3e000001",
 ];
 
+/// `compile` fuzz target: a vertex shader declaring `dcl_output vPrim1.w` got the
+/// `PrimitiveId` built-in (needs the Geometry capability, and Vulkan has none in vertex
+/// shaders). Special registers are now checked against the stage's table of built-ins.
+const VERTEX_PRIMITIVE_ID: &[&str] = &[
+    "4458424321f8d24360dfbcc4d05ebfad5d715be50100000030020000030000002c000000c8000000640100004953474e",
+    "94000000040000000800000068000000000000000000000003000000000000000f0f0000740000000000000000000000",
+    "0300000001000000070700007a0000000000000000000000030000000200000001010000870000000000000000000000",
+    "03000000030000000101000053565f506f736974696f6e00434f4c4f52004c494e455f44454e53495459004c494e455f",
+    "44455441494c00ab4f53474e94000000040000000800000068000000000000000100000003000000000000000f000000",
+    "7400000000000000000000000300000001000000070800007a0000000000000000000000030000000100000008070000",
+    "8700000000000000000000000300000002000000010e000053565f506f736974696f6e00434f4c4f52004c494e455f44",
+    "454e53495459004c494e455f44455441494c00ab53484558c400000050000100310000006a0800015f000003f2101000",
+    "000000005f00000372101000010000005f00000312101000020000005f000003121010000300000067000004f2201000",
+    "00000000010000006500000372201000010000006500000382b710000100000065000003122010000200000036000005",
+    "f220100000000000461e1000000000003600000572201000010000004612100001000000360000058220100001000000",
+    "0a101000020000003600000512201000020000000a101000030000003e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -260,4 +278,19 @@ fn signature_mask_with_a_hole_is_an_error() {
         Err(e) => assert!(e.to_string().contains("non-adjacent components"), "{e}"),
     }
     check("target-mask-hole", &input);
+}
+
+#[test]
+fn vertex_shader_primitive_id_register_is_an_error() {
+    let input = bytes(VERTEX_PRIMITIVE_ID);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string()
+                .contains("special register vPrim does not exist in Vertex shaders"),
+            "{e}"
+        ),
+    }
+    check("vertex-primitive-id", &input);
 }

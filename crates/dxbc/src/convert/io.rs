@@ -195,6 +195,15 @@ fn builtin_role(b: BuiltIn, stage: Stage, output: bool) -> BuiltinRole {
             (stage == Hull && output) || (stage == Domain && !output),
             false,
         ),
+        BuiltIn::Depth | BuiltIn::StencilRef => role(stage == Pixel && output, false),
+        BuiltIn::SampleMask => role(stage == Pixel, false),
+        BuiltIn::GsInstanceId => role(stage == Geometry && !output, false),
+        BuiltIn::TessControlPointId => role(stage == Hull && !output, false),
+        BuiltIn::TessCoord => role(stage == Domain && !output, false),
+        BuiltIn::GlobalThreadId
+        | BuiltIn::WorkgroupId
+        | BuiltIn::LocalThreadId
+        | BuiltIn::LocalThreadIndex => role(stage == Compute && !output, false),
         _ => role(false, false),
     }
 }
@@ -718,6 +727,13 @@ impl Converter<'_, '_> {
         let Some((b, output)) = self.special_builtin(ty) else {
             return Err(self.invalid(format!("{} is not a special register", ty.prefix())));
         };
+        if builtin_role(b, self.stage, output) != BuiltinRole::BuiltIn {
+            return Err(self.invalid(format!(
+                "special register {} does not exist in {:?} shaders",
+                ty.prefix(),
+                self.stage
+            )));
+        }
         let mode = match ty {
             OperandType::OutputDepthGreaterEqual => Some(OpCode::SetPsDepthGreaterEqual),
             OperandType::OutputDepthLessEqual => Some(OpCode::SetPsDepthLessEqual),
@@ -1214,6 +1230,14 @@ mod builtin_role_tests {
             (BuiltIn::TessFactorOuter, Domain, false, BuiltIn),
             (BuiltIn::TessFactorInner, Geometry, false, Invalid),
             (BuiltIn::ClipDistance, Compute, false, Invalid),
+            (BuiltIn::PrimitiveId, Hull, false, BuiltIn),
+            (BuiltIn::GlobalThreadId, Compute, false, BuiltIn),
+            (BuiltIn::GlobalThreadId, Pixel, false, Invalid),
+            (BuiltIn::Depth, Pixel, true, BuiltIn),
+            (BuiltIn::Depth, Vertex, true, Invalid),
+            (BuiltIn::SampleMask, Pixel, false, BuiltIn),
+            (BuiltIn::GsInstanceId, Geometry, false, BuiltIn),
+            (BuiltIn::TessCoord, Hull, false, Invalid),
         ];
         for (b, stage, output, want) in cases {
             assert_eq!(
