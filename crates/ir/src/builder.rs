@@ -12,9 +12,11 @@ use crate::types::{ScalarType, Type};
 
 const NIL: u32 = 0;
 
-/// Program-order links, use-list head and use-node block of one id.
-#[derive(Clone, Copy, Debug, Default)]
-struct Meta {
+/// One id: its op, program-order links, use-list head and use-node block.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    /// The op (`None`: removed, never added, or id 0).
+    op: Option<Op>,
     prev: u32,
     next: u32,
     first_use: u32,
@@ -46,7 +48,8 @@ pub struct Use {
     pub operand: usize,
 }
 
-/// One key of [`ConstTable`]: a type and its literals, with the def last made for them.
+/// One slot of [`ConstTable`]: a type and its literals, with the def last made for them
+/// (`None`: an empty slot).
 #[derive(Clone, Copy, Debug)]
 struct ConstEntry {
     hash: u64,
@@ -55,17 +58,27 @@ struct ConstEntry {
     /// [`ConstTable::values`].
     lit: u64,
     len: u32,
-    def: SsaDef,
+    def: Option<SsaDef>,
+}
+
+impl ConstEntry {
+    const EMPTY: ConstEntry = ConstEntry {
+        hash: 0,
+        ty: Type::VOID,
+        lit: 0,
+        len: 0,
+        def: None,
+    };
 }
 
 /// The constants made by [`Builder::add_constant`]: a map from (type, literals) to the def last
-/// made for them, open-addressed over entry indices, with multi-literal keys stored in one
-/// shared buffer (no allocation per key, and one-literal keys hash and compare as two words).
+/// made for them, open-addressed (linear probing), with multi-literal keys stored in one shared
+/// buffer: no allocation per key, and one-literal keys hash and compare as a few words.
 #[derive(Clone, Debug, Default)]
 struct ConstTable {
-    /// Power-of-two sized; each slot is an index into `entries` plus one, 0 when empty.
-    index: Vec<u32>,
-    entries: Vec<ConstEntry>,
+    /// Power-of-two sized (or empty), at most half full.
+    slots: Vec<ConstEntry>,
+    len: usize,
     values: Vec<u64>,
 }
 
@@ -79,8 +92,7 @@ impl ConstTable {
     fn with_capacity(n: usize) -> Self {
         let mut t = ConstTable::default();
         if n > 0 {
-            t.index = vec![0; (n * 2).next_power_of_two().max(16)];
-            t.entries.reserve(n);
+            t.slots = vec![ConstEntry::EMPTY; (n * 2).next_power_of_two().max(16)];
         }
         t
     }
@@ -114,21 +126,23 @@ impl ConstTable {
         }
     }
 
-    /// The slot holding the key, or the empty slot where it would be inserted.
+    /// The slot holding the key, or the empty slot where it would be inserted (a table
+    /// without slots gets some first).
     #[inline]
-    fn find(&self, hash: u64, ty: &Type, values: &[u64]) -> ConstSlot {
-        let mask = self.index.len().wrapping_sub(1);
+    fn find(&mut self, hash: u64, ty: &Type, values: &[u64]) -> ConstSlot {
+        if self.slots.is_empty() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
         let mut pos = hash as usize & mask;
         loop {
-            match self.index.get(pos) {
-                Some(&0) | None => return ConstSlot::Vacant(pos),
-                Some(&i) => {
-                    if let Some(e) = self.entries.get(i as usize - 1) {
-                        if self.matches(e, hash, ty, values) {
-                            return ConstSlot::Found(i as usize - 1);
-                        }
+            match self.slots.get(pos) {
+                Some(e) if e.def.is_some() => {
+                    if self.matches(e, hash, ty, values) {
+                        return ConstSlot::Found(pos);
                     }
                 }
+                _ => return ConstSlot::Vacant(pos),
             }
             pos = (pos + 1) & mask;
         }
@@ -144,46 +158,41 @@ impl ConstTable {
                 start
             }
         };
-        self.entries.push(ConstEntry {
-            hash,
-            ty,
-            lit,
-            len: values.len() as u32,
-            def,
-        });
-        let n = self.entries.len();
-        if let Some(slot) = self.index.get_mut(pos) {
-            *slot = n as u32;
+        if let Some(slot) = self.slots.get_mut(pos) {
+            *slot = ConstEntry {
+                hash,
+                ty,
+                lit,
+                len: values.len() as u32,
+                def: Some(def),
+            };
         }
-        // Keep at most half of the slots full.
-        if n * 2 > self.index.len() {
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
             self.grow();
         }
     }
 
     #[cold]
     fn grow(&mut self) {
-        let size = (self.index.len() * 2).max(16);
+        let size = (self.slots.len() * 2).max(16);
         let mask = size - 1;
-        let mut index = vec![0u32; size];
-        for (i, e) in self.entries.iter().enumerate() {
+        let old = std::mem::replace(&mut self.slots, vec![ConstEntry::EMPTY; size]);
+        for e in old.into_iter().filter(|e| e.def.is_some()) {
             let mut pos = e.hash as usize & mask;
-            while index[pos] != 0 {
+            while self.slots[pos].def.is_some() {
                 pos = (pos + 1) & mask;
             }
-            index[pos] = i as u32 + 1;
+            self.slots[pos] = e;
         }
-        self.index = index;
     }
 }
 
 /// The container of a program's ops: adds, inserts, rewrites, removes and traverses them.
 #[derive(Clone, Debug)]
 pub struct Builder {
-    /// The op of each id (`None`: removed, never added, or id 0).
-    ops: Vec<Option<Op>>,
-    /// Layout and use-list data of each id, as long as `ops`.
-    meta: Vec<Meta>,
+    /// One slot per id, slot 0 unused.
+    slots: Vec<Slot>,
     /// Use nodes, in per-op blocks; node 0 is never used (NIL).
     nodes: Vec<UseNode>,
     head: u32,
@@ -203,8 +212,7 @@ impl Builder {
     /// An empty program.
     pub fn new() -> Self {
         Builder {
-            ops: vec![None],
-            meta: vec![Meta::default()],
+            slots: vec![Slot::default()],
             nodes: vec![UseNode::default()],
             head: NIL,
             tail: NIL,
@@ -223,15 +231,12 @@ impl Builder {
     /// distinct constants made through [`Builder::add_constant`], so that building a program of
     /// about that size does not regrow its tables.
     pub fn with_capacities(ops: usize, uses: usize, constants: usize) -> Self {
-        let mut o = Vec::with_capacity(ops + 1);
-        o.push(None);
-        let mut m = Vec::with_capacity(ops + 1);
-        m.push(Meta::default());
+        let mut slots = Vec::with_capacity(ops + 1);
+        slots.push(Slot::default());
         let mut nodes = Vec::with_capacity(uses + 1);
         nodes.push(UseNode::default());
         Builder {
-            ops: o,
-            meta: m,
+            slots,
             nodes,
             head: NIL,
             tail: NIL,
@@ -254,13 +259,13 @@ impl Builder {
     /// One past the highest id ever handed out: the size for per-def side tables.
     #[inline]
     pub fn id_bound(&self) -> usize {
-        self.ops.len()
+        self.slots.len()
     }
 
     /// The op of `def`, if it exists and has not been removed.
     #[inline]
     pub fn get(&self, def: SsaDef) -> Option<&Op> {
-        self.ops.get(def.index()).and_then(|o| o.as_ref())
+        self.slots.get(def.index()).and_then(|s| s.op.as_ref())
     }
 
     /// True if `def` names a live op.
@@ -298,7 +303,7 @@ impl Builder {
 
     /// Inserts an op right before `pos`.
     pub fn add_before(&mut self, pos: SsaDef, op: Op) -> SsaDef {
-        let prev = self.meta[pos.index()].prev;
+        let prev = self.slots[pos.index()].prev;
         let id = self.alloc(op);
         self.link_after(prev, id);
         self.def(id)
@@ -316,7 +321,7 @@ impl Builder {
     pub fn add_with_id(&mut self, def: SsaDef, op: Op) -> Result<(), SsaDef> {
         let id = def.id();
         self.grow_to(id);
-        let slot = &mut self.ops[id as usize];
+        let slot = &mut self.slots[id as usize].op;
         if slot.is_some() {
             return Err(def);
         }
@@ -332,9 +337,8 @@ impl Builder {
     pub fn add_constant(&mut self, ty: Type, values: &[u64]) -> SsaDef {
         let hash = ConstTable::hash(&ty, values);
         let slot = self.constants.find(hash, &ty, values);
-        if let ConstSlot::Found(i) = slot {
-            if let Some(e) = self.constants.entries.get(i) {
-                let def = e.def;
+        if let ConstSlot::Found(pos) = slot {
+            if let Some(def) = self.constants.slots.get(pos).and_then(|e| e.def) {
                 if let Some(op) = self.get(def) {
                     if op.opcode == OpCode::Constant
                         && op.ty == ty
@@ -350,22 +354,12 @@ impl Builder {
         let def = self.add_decl(op);
         match slot {
             // The key's last constant was removed or changed: this one replaces it.
-            ConstSlot::Found(i) => {
-                if let Some(e) = self.constants.entries.get_mut(i) {
-                    e.def = def;
+            ConstSlot::Found(pos) => {
+                if let Some(e) = self.constants.slots.get_mut(pos) {
+                    e.def = Some(def);
                 }
             }
-            ConstSlot::Vacant(pos) => {
-                if self.constants.index.is_empty() {
-                    self.constants.grow();
-                    let ConstSlot::Vacant(pos) = self.constants.find(hash, &ty, values) else {
-                        unreachable!("a new table holds no keys")
-                    };
-                    self.constants.insert(pos, hash, ty, values, def);
-                } else {
-                    self.constants.insert(pos, hash, ty, values, def);
-                }
-            }
+            ConstSlot::Vacant(pos) => self.constants.insert(pos, hash, ty, values, def),
         }
         def
     }
@@ -386,7 +380,7 @@ impl Builder {
         }
         self.unlink_operands(id);
         self.unlink_layout(id);
-        self.ops[id as usize] = None;
+        self.slots[id as usize].op = None;
         self.live -= 1;
     }
 
@@ -397,21 +391,21 @@ impl Builder {
             return;
         }
         self.unlink_operands(id);
-        self.ops[id as usize] = Some(op);
+        self.slots[id as usize].op = Some(op);
         self.link_operands(id);
     }
 
     /// Sets operand `index` of `def`, keeping use lists right.
     pub fn set_operand(&mut self, def: SsaDef, index: usize, value: Operand) {
         let id = def.id();
-        let Some(Some(op)) = self.ops.get_mut(id as usize) else {
+        let Some(Some(op)) = self.slots.get_mut(id as usize).map(|s| &mut s.op) else {
             return;
         };
         let Some(slot) = op.operands.get_mut(index) else {
             return;
         };
         *slot = value;
-        let m = self.meta[id as usize];
+        let m = &self.slots[id as usize];
         if index >= m.nrefs as usize {
             return;
         }
@@ -435,14 +429,14 @@ impl Builder {
 
     /// Sets the result type of `def`.
     pub fn set_type(&mut self, def: SsaDef, ty: Type) {
-        if let Some(op) = self.ops.get_mut(def.index()).and_then(|o| o.as_mut()) {
+        if let Some(op) = self.slots.get_mut(def.index()).and_then(|s| s.op.as_mut()) {
             op.ty = ty;
         }
     }
 
     /// Sets the flags of `def`.
     pub fn set_flags(&mut self, def: SsaDef, flags: crate::op::OpFlags) {
-        if let Some(op) = self.ops.get_mut(def.index()).and_then(|o| o.as_mut()) {
+        if let Some(op) = self.slots.get_mut(def.index()).and_then(|s| s.op.as_mut()) {
             op.flags = flags;
         }
     }
@@ -452,7 +446,7 @@ impl Builder {
         if old == new {
             return;
         }
-        let mut node = self.meta.get(old.index()).map_or(NIL, |m| m.first_use);
+        let mut node = self.slots.get(old.index()).map_or(NIL, |m| m.first_use);
         while node != NIL {
             let UseNode {
                 user,
@@ -461,7 +455,7 @@ impl Builder {
                 ..
             } = self.nodes[node as usize];
             self.unlink_node(node);
-            if let Some(op) = self.ops[user as usize].as_mut() {
+            if let Some(op) = self.slots[user as usize].op.as_mut() {
                 op.operands[operand as usize] = Operand::from_def(new);
             }
             self.link_node(node, new.id(), user, operand);
@@ -474,14 +468,14 @@ impl Builder {
     pub fn uses(&self, def: SsaDef) -> UseIter<'_> {
         UseIter {
             builder: self,
-            node: self.meta.get(def.index()).map_or(NIL, |m| m.first_use),
+            node: self.slots.get(def.index()).map_or(NIL, |m| m.first_use),
         }
     }
 
     /// True if anything refers to `def`.
     #[inline]
     pub fn has_uses(&self, def: SsaDef) -> bool {
-        self.meta
+        self.slots
             .get(def.index())
             .is_some_and(|m| m.first_use != NIL)
     }
@@ -501,13 +495,17 @@ impl Builder {
     /// The op after `def` in program order.
     #[inline]
     pub fn next(&self, def: SsaDef) -> Option<SsaDef> {
-        self.meta.get(def.index()).and_then(|m| SsaDef::new(m.next))
+        self.slots
+            .get(def.index())
+            .and_then(|m| SsaDef::new(m.next))
     }
 
     /// The op before `def` in program order.
     #[inline]
     pub fn prev(&self, def: SsaDef) -> Option<SsaDef> {
-        self.meta.get(def.index()).and_then(|m| SsaDef::new(m.prev))
+        self.slots
+            .get(def.index())
+            .and_then(|m| SsaDef::new(m.prev))
     }
 
     /// All live ops in program order.
@@ -536,22 +534,23 @@ impl Builder {
     /// Makes sure `id` has a slot (forward references, chosen ids).
     #[inline]
     fn grow_to(&mut self, id: u32) {
-        if self.ops.len() <= id as usize {
+        if self.slots.len() <= id as usize {
             self.grow_to_slow(id);
         }
     }
 
     #[cold]
     fn grow_to_slow(&mut self, id: u32) {
-        self.ops.resize_with(id as usize + 1, || None);
-        self.meta.resize(id as usize + 1, Meta::default());
+        self.slots.resize_with(id as usize + 1, Slot::default);
     }
 
     #[inline]
     fn alloc(&mut self, op: Op) -> u32 {
-        let id = self.ops.len() as u32;
-        self.ops.push(Some(op));
-        self.meta.push(Meta::default());
+        let id = self.slots.len() as u32;
+        self.slots.push(Slot {
+            op: Some(op),
+            ..Slot::default()
+        });
         self.live += 1;
         self.link_operands(id);
         id
@@ -560,21 +559,34 @@ impl Builder {
     /// Links each reference operand of `id` into the use list of the def it refers to, using
     /// the op's node block (a new, larger block if the op now has more references).
     fn link_operands(&mut self, id: u32) {
-        let Some(op) = self.ops[id as usize].as_ref() else {
+        let Some(op) = self.slots[id as usize].op.as_ref() else {
             return;
         };
         let n = op.ref_count();
-        let refs = &op.operands[..n];
-        let meta = &mut self.meta;
+        // The targets, copied out so the slots can be changed while linking.
+        let mut inline = [NIL; 4];
+        let spilled: Vec<u32>;
+        let targets: &[u32] = if n <= inline.len() {
+            for (t, r) in inline.iter_mut().zip(&op.operands[..n]) {
+                *t = r.def().map_or(NIL, |d| d.id());
+            }
+            &inline[..n]
+        } else {
+            spilled = op.operands[..n]
+                .iter()
+                .map(|r| r.def().map_or(NIL, |d| d.id()))
+                .collect();
+            &spilled
+        };
+        let slots = &mut self.slots;
         let nodes = &mut self.nodes;
-        let m = &mut meta[id as usize];
+        let m = &mut slots[id as usize];
         m.nrefs = n as u32;
         if n as u32 <= m.cap {
             let start = m.nodes;
-            for (i, r) in refs.iter().enumerate() {
+            for (i, &def) in targets.iter().enumerate() {
                 let node = start + i as u32;
-                let def = r.def().map_or(NIL, |d| d.id());
-                let next = push_use(meta, nodes, def, node);
+                let next = push_use(slots, nodes, def, node);
                 nodes[node as usize] = UseNode {
                     def,
                     user: id,
@@ -593,10 +605,9 @@ impl Builder {
             };
             m.nodes = nodes.len() as u32;
             m.cap = cap as u32;
-            for (i, r) in refs.iter().enumerate() {
+            for (i, &def) in targets.iter().enumerate() {
                 let node = nodes.len() as u32;
-                let def = r.def().map_or(NIL, |d| d.id());
-                let next = push_use(meta, nodes, def, node);
+                let next = push_use(slots, nodes, def, node);
                 nodes.push(UseNode {
                     def,
                     user: id,
@@ -609,27 +620,22 @@ impl Builder {
                 nodes.resize(nodes.len() + cap - n, UseNode::default());
             }
         }
-        if self.ops.len() < self.meta.len() {
-            // Forward references (parser, deserializer) got their slots early so the use
-            // lists are in place when the ops arrive.
-            self.ops.resize_with(self.meta.len(), || None);
-        }
     }
 
     fn unlink_operands(&mut self, id: u32) {
-        let m = self.meta[id as usize];
+        let m = &self.slots[id as usize];
         for node in m.nodes..m.nodes + m.nrefs {
             if self.nodes[node as usize].def != NIL {
                 self.unlink_node(node);
             }
         }
-        self.meta[id as usize].nrefs = 0;
+        self.slots[id as usize].nrefs = 0;
     }
 
     /// Links `node` at the head of `def`'s use list as operand `operand` of `user`.
     #[inline]
     fn link_node(&mut self, node: u32, def: u32, user: u32, operand: u32) {
-        let head = self.meta[def as usize].first_use;
+        let head = self.slots[def as usize].first_use;
         self.nodes[node as usize] = UseNode {
             def,
             user,
@@ -640,7 +646,7 @@ impl Builder {
         if head != NIL {
             self.nodes[head as usize].prev = node;
         }
-        self.meta[def as usize].first_use = node;
+        self.slots[def as usize].first_use = node;
     }
 
     /// Takes `n` out of its def's use list and marks it unlinked.
@@ -652,7 +658,7 @@ impl Builder {
         if prev != NIL {
             self.nodes[prev as usize].next = next;
         } else {
-            self.meta[def as usize].first_use = next;
+            self.slots[def as usize].first_use = next;
         }
         if next != NIL {
             self.nodes[next as usize].prev = prev;
@@ -662,7 +668,8 @@ impl Builder {
 
     #[inline]
     fn is_decl(&self, id: u32) -> bool {
-        self.ops[id as usize]
+        self.slots[id as usize]
+            .op
             .as_ref()
             .is_some_and(|op| op.opcode.is_declarative())
     }
@@ -673,20 +680,20 @@ impl Builder {
         let next = if prev == NIL {
             self.head
         } else {
-            self.meta[prev as usize].next
+            self.slots[prev as usize].next
         };
-        let m = &mut self.meta[id as usize];
+        let m = &mut self.slots[id as usize];
         m.prev = prev;
         m.next = next;
         if prev == NIL {
             self.head = id;
         } else {
-            self.meta[prev as usize].next = id;
+            self.slots[prev as usize].next = id;
         }
         if next == NIL {
             self.tail = id;
         } else {
-            self.meta[next as usize].prev = id;
+            self.slots[next as usize].prev = id;
         }
         if prev == self.decl_tail && self.is_decl(id) {
             self.decl_tail = id;
@@ -694,37 +701,39 @@ impl Builder {
     }
 
     fn unlink_layout(&mut self, id: u32) {
-        let Meta { prev, next, .. } = self.meta[id as usize];
+        let Slot { prev, next, .. } = &self.slots[id as usize];
+        let (prev, next) = (*prev, *next);
         if prev == NIL {
             self.head = next;
         } else {
-            self.meta[prev as usize].next = next;
+            self.slots[prev as usize].next = next;
         }
         if next == NIL {
             self.tail = prev;
         } else {
-            self.meta[next as usize].prev = prev;
+            self.slots[next as usize].prev = prev;
         }
         if self.decl_tail == id {
             self.decl_tail = prev;
         }
-        self.meta[id as usize].prev = NIL;
-        self.meta[id as usize].next = NIL;
+        self.slots[id as usize].prev = NIL;
+        self.slots[id as usize].next = NIL;
     }
 }
 
 /// Makes `node` the head of `def`'s use list (nothing for NIL) and returns the old head, the
 /// node's `next`; `node` itself is written by the caller. A `def` past the end (a forward
-/// reference) gets its slot first.
+/// reference: parser, deserializer) gets its slot first, so the use list is in place when the
+/// op arrives.
 #[inline]
-fn push_use(meta: &mut Vec<Meta>, nodes: &mut [UseNode], def: u32, node: u32) -> u32 {
+fn push_use(slots: &mut Vec<Slot>, nodes: &mut [UseNode], def: u32, node: u32) -> u32 {
     if def == NIL {
         return NIL;
     }
-    if def as usize >= meta.len() {
-        meta.resize(def as usize + 1, Meta::default());
+    if def as usize >= slots.len() {
+        slots.resize_with(def as usize + 1, Slot::default);
     }
-    let m = &mut meta[def as usize];
+    let m = &mut slots[def as usize];
     let head = m.first_use;
     m.first_use = node;
     if head != NIL {
@@ -754,8 +763,9 @@ impl<'a> Iterator for OpIter<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         let def = SsaDef::new(self.cur)?;
         let i = self.cur as usize;
-        self.cur = self.builder.meta[i].next;
-        self.builder.ops[i].as_ref().map(|op| (def, op))
+        let slot = &self.builder.slots[i];
+        self.cur = slot.next;
+        slot.op.as_ref().map(|op| (def, op))
     }
 }
 
