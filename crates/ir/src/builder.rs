@@ -12,11 +12,9 @@ use crate::types::{ScalarType, Type};
 
 const NIL: u32 = 0;
 
-/// One id: its op, program-order links, use-list head and use-node block.
-#[derive(Clone, Debug, Default)]
-struct Slot {
-    /// The op (`None`: removed, never added, or id 0).
-    op: Option<Op>,
+/// Program-order links, use-list head and use-node block of one id.
+#[derive(Clone, Copy, Debug, Default)]
+struct Meta {
     prev: u32,
     next: u32,
     first_use: u32,
@@ -191,8 +189,10 @@ impl ConstTable {
 /// The container of a program's ops: adds, inserts, rewrites, removes and traverses them.
 #[derive(Clone, Debug)]
 pub struct Builder {
-    /// One slot per id, slot 0 unused.
-    slots: Vec<Slot>,
+    /// The op of each id (`None`: removed, never added, or id 0).
+    ops: Vec<Option<Op>>,
+    /// Layout and use-list data of each id, as long as `ops`.
+    meta: Vec<Meta>,
     /// Use nodes, in per-op blocks; node 0 is never used (NIL).
     nodes: Vec<UseNode>,
     head: u32,
@@ -212,7 +212,8 @@ impl Builder {
     /// An empty program.
     pub fn new() -> Self {
         Builder {
-            slots: vec![Slot::default()],
+            ops: vec![None],
+            meta: vec![Meta::default()],
             nodes: vec![UseNode::default()],
             head: NIL,
             tail: NIL,
@@ -231,12 +232,15 @@ impl Builder {
     /// distinct constants made through [`Builder::add_constant`], so that building a program of
     /// about that size does not regrow its tables.
     pub fn with_capacities(ops: usize, uses: usize, constants: usize) -> Self {
-        let mut slots = Vec::with_capacity(ops + 1);
-        slots.push(Slot::default());
+        let mut o = Vec::with_capacity(ops + 1);
+        o.push(None);
+        let mut m = Vec::with_capacity(ops + 1);
+        m.push(Meta::default());
         let mut nodes = Vec::with_capacity(uses + 1);
         nodes.push(UseNode::default());
         Builder {
-            slots,
+            ops: o,
+            meta: m,
             nodes,
             head: NIL,
             tail: NIL,
@@ -259,13 +263,13 @@ impl Builder {
     /// One past the highest id ever handed out: the size for per-def side tables.
     #[inline]
     pub fn id_bound(&self) -> usize {
-        self.slots.len()
+        self.ops.len()
     }
 
     /// The op of `def`, if it exists and has not been removed.
     #[inline]
     pub fn get(&self, def: SsaDef) -> Option<&Op> {
-        self.slots.get(def.index()).and_then(|s| s.op.as_ref())
+        self.ops.get(def.index()).and_then(|o| o.as_ref())
     }
 
     /// True if `def` names a live op.
@@ -303,7 +307,7 @@ impl Builder {
 
     /// Inserts an op right before `pos`.
     pub fn add_before(&mut self, pos: SsaDef, op: Op) -> SsaDef {
-        let prev = self.slots[pos.index()].prev;
+        let prev = self.meta[pos.index()].prev;
         let id = self.alloc(op);
         self.link_after(prev, id);
         self.def(id)
@@ -321,7 +325,7 @@ impl Builder {
     pub fn add_with_id(&mut self, def: SsaDef, op: Op) -> Result<(), SsaDef> {
         let id = def.id();
         self.grow_to(id);
-        let slot = &mut self.slots[id as usize].op;
+        let slot = &mut self.ops[id as usize];
         if slot.is_some() {
             return Err(def);
         }
@@ -380,7 +384,7 @@ impl Builder {
         }
         self.unlink_operands(id);
         self.unlink_layout(id);
-        self.slots[id as usize].op = None;
+        self.ops[id as usize] = None;
         self.live -= 1;
     }
 
@@ -391,21 +395,21 @@ impl Builder {
             return;
         }
         self.unlink_operands(id);
-        self.slots[id as usize].op = Some(op);
+        self.ops[id as usize] = Some(op);
         self.link_operands(id);
     }
 
     /// Sets operand `index` of `def`, keeping use lists right.
     pub fn set_operand(&mut self, def: SsaDef, index: usize, value: Operand) {
         let id = def.id();
-        let Some(Some(op)) = self.slots.get_mut(id as usize).map(|s| &mut s.op) else {
+        let Some(Some(op)) = self.ops.get_mut(id as usize) else {
             return;
         };
         let Some(slot) = op.operands.get_mut(index) else {
             return;
         };
         *slot = value;
-        let m = &self.slots[id as usize];
+        let m = self.meta[id as usize];
         if index >= m.nrefs as usize {
             return;
         }
@@ -429,14 +433,14 @@ impl Builder {
 
     /// Sets the result type of `def`.
     pub fn set_type(&mut self, def: SsaDef, ty: Type) {
-        if let Some(op) = self.slots.get_mut(def.index()).and_then(|s| s.op.as_mut()) {
+        if let Some(op) = self.ops.get_mut(def.index()).and_then(|o| o.as_mut()) {
             op.ty = ty;
         }
     }
 
     /// Sets the flags of `def`.
     pub fn set_flags(&mut self, def: SsaDef, flags: crate::op::OpFlags) {
-        if let Some(op) = self.slots.get_mut(def.index()).and_then(|s| s.op.as_mut()) {
+        if let Some(op) = self.ops.get_mut(def.index()).and_then(|o| o.as_mut()) {
             op.flags = flags;
         }
     }
@@ -446,7 +450,7 @@ impl Builder {
         if old == new {
             return;
         }
-        let mut node = self.slots.get(old.index()).map_or(NIL, |m| m.first_use);
+        let mut node = self.meta.get(old.index()).map_or(NIL, |m| m.first_use);
         while node != NIL {
             let UseNode {
                 user,
@@ -455,7 +459,7 @@ impl Builder {
                 ..
             } = self.nodes[node as usize];
             self.unlink_node(node);
-            if let Some(op) = self.slots[user as usize].op.as_mut() {
+            if let Some(op) = self.ops[user as usize].as_mut() {
                 op.operands[operand as usize] = Operand::from_def(new);
             }
             self.link_node(node, new.id(), user, operand);
@@ -468,14 +472,14 @@ impl Builder {
     pub fn uses(&self, def: SsaDef) -> UseIter<'_> {
         UseIter {
             builder: self,
-            node: self.slots.get(def.index()).map_or(NIL, |m| m.first_use),
+            node: self.meta.get(def.index()).map_or(NIL, |m| m.first_use),
         }
     }
 
     /// True if anything refers to `def`.
     #[inline]
     pub fn has_uses(&self, def: SsaDef) -> bool {
-        self.slots
+        self.meta
             .get(def.index())
             .is_some_and(|m| m.first_use != NIL)
     }
@@ -495,17 +499,13 @@ impl Builder {
     /// The op after `def` in program order.
     #[inline]
     pub fn next(&self, def: SsaDef) -> Option<SsaDef> {
-        self.slots
-            .get(def.index())
-            .and_then(|m| SsaDef::new(m.next))
+        self.meta.get(def.index()).and_then(|m| SsaDef::new(m.next))
     }
 
     /// The op before `def` in program order.
     #[inline]
     pub fn prev(&self, def: SsaDef) -> Option<SsaDef> {
-        self.slots
-            .get(def.index())
-            .and_then(|m| SsaDef::new(m.prev))
+        self.meta.get(def.index()).and_then(|m| SsaDef::new(m.prev))
     }
 
     /// All live ops in program order.
@@ -534,23 +534,22 @@ impl Builder {
     /// Makes sure `id` has a slot (forward references, chosen ids).
     #[inline]
     fn grow_to(&mut self, id: u32) {
-        if self.slots.len() <= id as usize {
+        if self.ops.len() <= id as usize {
             self.grow_to_slow(id);
         }
     }
 
     #[cold]
     fn grow_to_slow(&mut self, id: u32) {
-        self.slots.resize_with(id as usize + 1, Slot::default);
+        self.ops.resize_with(id as usize + 1, || None);
+        self.meta.resize(id as usize + 1, Meta::default());
     }
 
     #[inline]
     fn alloc(&mut self, op: Op) -> u32 {
-        let id = self.slots.len() as u32;
-        self.slots.push(Slot {
-            op: Some(op),
-            ..Slot::default()
-        });
+        let id = self.ops.len() as u32;
+        self.ops.push(Some(op));
+        self.meta.push(Meta::default());
         self.live += 1;
         self.link_operands(id);
         id
@@ -559,34 +558,21 @@ impl Builder {
     /// Links each reference operand of `id` into the use list of the def it refers to, using
     /// the op's node block (a new, larger block if the op now has more references).
     fn link_operands(&mut self, id: u32) {
-        let Some(op) = self.slots[id as usize].op.as_ref() else {
+        let Some(op) = self.ops[id as usize].as_ref() else {
             return;
         };
         let n = op.ref_count();
-        // The targets, copied out so the slots can be changed while linking.
-        let mut inline = [NIL; 4];
-        let spilled: Vec<u32>;
-        let targets: &[u32] = if n <= inline.len() {
-            for (t, r) in inline.iter_mut().zip(&op.operands[..n]) {
-                *t = r.def().map_or(NIL, |d| d.id());
-            }
-            &inline[..n]
-        } else {
-            spilled = op.operands[..n]
-                .iter()
-                .map(|r| r.def().map_or(NIL, |d| d.id()))
-                .collect();
-            &spilled
-        };
-        let slots = &mut self.slots;
+        let refs = &op.operands[..n];
+        let meta = &mut self.meta;
         let nodes = &mut self.nodes;
-        let m = &mut slots[id as usize];
+        let m = &mut meta[id as usize];
         m.nrefs = n as u32;
         if n as u32 <= m.cap {
             let start = m.nodes;
-            for (i, &def) in targets.iter().enumerate() {
+            for (i, r) in refs.iter().enumerate() {
                 let node = start + i as u32;
-                let next = push_use(slots, nodes, def, node);
+                let def = r.def().map_or(NIL, |d| d.id());
+                let next = push_use(meta, nodes, def, node);
                 nodes[node as usize] = UseNode {
                     def,
                     user: id,
@@ -605,9 +591,10 @@ impl Builder {
             };
             m.nodes = nodes.len() as u32;
             m.cap = cap as u32;
-            for (i, &def) in targets.iter().enumerate() {
+            for (i, r) in refs.iter().enumerate() {
                 let node = nodes.len() as u32;
-                let next = push_use(slots, nodes, def, node);
+                let def = r.def().map_or(NIL, |d| d.id());
+                let next = push_use(meta, nodes, def, node);
                 nodes.push(UseNode {
                     def,
                     user: id,
@@ -620,22 +607,27 @@ impl Builder {
                 nodes.resize(nodes.len() + cap - n, UseNode::default());
             }
         }
+        if self.ops.len() < self.meta.len() {
+            // Forward references (parser, deserializer) got their slots early so the use
+            // lists are in place when the ops arrive.
+            self.ops.resize_with(self.meta.len(), || None);
+        }
     }
 
     fn unlink_operands(&mut self, id: u32) {
-        let m = &self.slots[id as usize];
+        let m = self.meta[id as usize];
         for node in m.nodes..m.nodes + m.nrefs {
             if self.nodes[node as usize].def != NIL {
                 self.unlink_node(node);
             }
         }
-        self.slots[id as usize].nrefs = 0;
+        self.meta[id as usize].nrefs = 0;
     }
 
     /// Links `node` at the head of `def`'s use list as operand `operand` of `user`.
     #[inline]
     fn link_node(&mut self, node: u32, def: u32, user: u32, operand: u32) {
-        let head = self.slots[def as usize].first_use;
+        let head = self.meta[def as usize].first_use;
         self.nodes[node as usize] = UseNode {
             def,
             user,
@@ -646,7 +638,7 @@ impl Builder {
         if head != NIL {
             self.nodes[head as usize].prev = node;
         }
-        self.slots[def as usize].first_use = node;
+        self.meta[def as usize].first_use = node;
     }
 
     /// Takes `n` out of its def's use list and marks it unlinked.
@@ -658,7 +650,7 @@ impl Builder {
         if prev != NIL {
             self.nodes[prev as usize].next = next;
         } else {
-            self.slots[def as usize].first_use = next;
+            self.meta[def as usize].first_use = next;
         }
         if next != NIL {
             self.nodes[next as usize].prev = prev;
@@ -668,8 +660,7 @@ impl Builder {
 
     #[inline]
     fn is_decl(&self, id: u32) -> bool {
-        self.slots[id as usize]
-            .op
+        self.ops[id as usize]
             .as_ref()
             .is_some_and(|op| op.opcode.is_declarative())
     }
@@ -680,20 +671,20 @@ impl Builder {
         let next = if prev == NIL {
             self.head
         } else {
-            self.slots[prev as usize].next
+            self.meta[prev as usize].next
         };
-        let m = &mut self.slots[id as usize];
+        let m = &mut self.meta[id as usize];
         m.prev = prev;
         m.next = next;
         if prev == NIL {
             self.head = id;
         } else {
-            self.slots[prev as usize].next = id;
+            self.meta[prev as usize].next = id;
         }
         if next == NIL {
             self.tail = id;
         } else {
-            self.slots[next as usize].prev = id;
+            self.meta[next as usize].prev = id;
         }
         if prev == self.decl_tail && self.is_decl(id) {
             self.decl_tail = id;
@@ -701,39 +692,37 @@ impl Builder {
     }
 
     fn unlink_layout(&mut self, id: u32) {
-        let Slot { prev, next, .. } = &self.slots[id as usize];
-        let (prev, next) = (*prev, *next);
+        let Meta { prev, next, .. } = self.meta[id as usize];
         if prev == NIL {
             self.head = next;
         } else {
-            self.slots[prev as usize].next = next;
+            self.meta[prev as usize].next = next;
         }
         if next == NIL {
             self.tail = prev;
         } else {
-            self.slots[next as usize].prev = prev;
+            self.meta[next as usize].prev = prev;
         }
         if self.decl_tail == id {
             self.decl_tail = prev;
         }
-        self.slots[id as usize].prev = NIL;
-        self.slots[id as usize].next = NIL;
+        self.meta[id as usize].prev = NIL;
+        self.meta[id as usize].next = NIL;
     }
 }
 
 /// Makes `node` the head of `def`'s use list (nothing for NIL) and returns the old head, the
 /// node's `next`; `node` itself is written by the caller. A `def` past the end (a forward
-/// reference: parser, deserializer) gets its slot first, so the use list is in place when the
-/// op arrives.
+/// reference) gets its slot first.
 #[inline]
-fn push_use(slots: &mut Vec<Slot>, nodes: &mut [UseNode], def: u32, node: u32) -> u32 {
+fn push_use(meta: &mut Vec<Meta>, nodes: &mut [UseNode], def: u32, node: u32) -> u32 {
     if def == NIL {
         return NIL;
     }
-    if def as usize >= slots.len() {
-        slots.resize_with(def as usize + 1, Slot::default);
+    if def as usize >= meta.len() {
+        meta.resize(def as usize + 1, Meta::default());
     }
-    let m = &mut slots[def as usize];
+    let m = &mut meta[def as usize];
     let head = m.first_use;
     m.first_use = node;
     if head != NIL {
@@ -763,9 +752,8 @@ impl<'a> Iterator for OpIter<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         let def = SsaDef::new(self.cur)?;
         let i = self.cur as usize;
-        let slot = &self.builder.slots[i];
-        self.cur = slot.next;
-        slot.op.as_ref().map(|op| (def, op))
+        self.cur = self.builder.meta[i].next;
+        self.builder.ops[i].as_ref().map(|op| (def, op))
     }
 }
 
