@@ -6,36 +6,28 @@
 //! use iteration is O(1) per step and rewriting an op or replacing all uses of a def costs only
 //! the operands and uses involved — never a scan of the program.
 
-use crate::fxhash::FxHashMap;
 use crate::op::{Op, Operand, SsaDef};
 use crate::opcode::OpCode;
-use crate::types::Type;
-use smallvec::SmallVec;
+use crate::types::{ScalarType, Type};
 
 const NIL: u32 = 0;
 
-#[derive(Clone, Debug)]
-struct Slot {
-    op: Option<Op>,
+/// Program-order links, use-list head and use-node block of one id.
+#[derive(Clone, Copy, Debug, Default)]
+struct Meta {
     prev: u32,
     next: u32,
     first_use: u32,
-    /// Use node of each reference operand (NIL for null references).
-    use_nodes: SmallVec<[u32; 4]>,
+    /// First of the op's use nodes: node `nodes + i` belongs to reference operand `i`.
+    nodes: u32,
+    /// Reference operands linked (the op's `ref_count` when it was last linked).
+    nrefs: u32,
+    /// Nodes in the block starting at `nodes`.
+    cap: u32,
 }
 
-impl Slot {
-    fn empty() -> Slot {
-        Slot {
-            op: None,
-            prev: NIL,
-            next: NIL,
-            first_use: NIL,
-            use_nodes: SmallVec::new(),
-        }
-    }
-}
-
+/// One reference operand's place in the use list of the def it refers to. A node whose `def`
+/// is NIL is not linked (a null reference, or a block slot not in use).
 #[derive(Clone, Copy, Debug, Default)]
 struct UseNode {
     def: u32,
@@ -54,19 +46,160 @@ pub struct Use {
     pub operand: usize,
 }
 
-type ConstKey = (Type, SmallVec<[u64; 4]>);
+/// One slot of [`ConstTable`]: a type and its literals, with the def last made for them
+/// (`None`: an empty slot).
+#[derive(Clone, Copy, Debug)]
+struct ConstEntry {
+    hash: u64,
+    ty: Type,
+    /// The literal itself for a one-literal key, else the start of the literals in
+    /// [`ConstTable::values`].
+    lit: u64,
+    len: u32,
+    def: Option<SsaDef>,
+}
+
+impl ConstEntry {
+    const EMPTY: ConstEntry = ConstEntry {
+        hash: 0,
+        ty: Type::VOID,
+        lit: 0,
+        len: 0,
+        def: None,
+    };
+}
+
+/// The constants made by [`Builder::add_constant`]: a map from (type, literals) to the def last
+/// made for them, open-addressed (linear probing), with multi-literal keys stored in one shared
+/// buffer: no allocation per key, and one-literal keys hash and compare as a few words.
+#[derive(Clone, Debug, Default)]
+struct ConstTable {
+    /// Power-of-two sized (or empty), at most half full.
+    slots: Vec<ConstEntry>,
+    len: usize,
+    values: Vec<u64>,
+}
+
+/// Where a key is, or where it would go, in a [`ConstTable`].
+enum ConstSlot {
+    Found(usize),
+    Vacant(usize),
+}
+
+impl ConstTable {
+    fn with_capacity(n: usize) -> Self {
+        let mut t = ConstTable::default();
+        if n > 0 {
+            t.slots = vec![ConstEntry::EMPTY; (n * 2).next_power_of_two().max(16)];
+        }
+        t
+    }
+
+    #[inline]
+    fn hash(ty: &Type, values: &[u64]) -> u64 {
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let members = ty.members();
+        let mut h = (members.first().map_or(0, |m| m.bits() as u64)
+            | (members.len() as u64) << 8
+            | (ty.is_array() as u64) << 16
+            | (values.len() as u64) << 24)
+            .wrapping_mul(K);
+        for &v in values {
+            h = (h.rotate_left(26) ^ v).wrapping_mul(K);
+        }
+        h ^ (h >> 29)
+    }
+
+    #[inline]
+    fn matches(&self, e: &ConstEntry, hash: u64, ty: &Type, values: &[u64]) -> bool {
+        if e.hash != hash || e.len as usize != values.len() || e.ty != *ty {
+            return false;
+        }
+        match values {
+            [one] => e.lit == *one,
+            _ => {
+                let start = e.lit as usize;
+                self.values.get(start..start + values.len()) == Some(values)
+            }
+        }
+    }
+
+    /// The slot holding the key, or the empty slot where it would be inserted (a table
+    /// without slots gets some first).
+    #[inline]
+    fn find(&mut self, hash: u64, ty: &Type, values: &[u64]) -> ConstSlot {
+        if self.slots.is_empty() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut pos = hash as usize & mask;
+        loop {
+            match self.slots.get(pos) {
+                Some(e) if e.def.is_some() => {
+                    if self.matches(e, hash, ty, values) {
+                        return ConstSlot::Found(pos);
+                    }
+                }
+                _ => return ConstSlot::Vacant(pos),
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    /// Adds a key known to be absent; `pos` is its vacant slot from [`ConstTable::find`].
+    fn insert(&mut self, pos: usize, hash: u64, ty: Type, values: &[u64], def: SsaDef) {
+        let lit = match values {
+            [one] => *one,
+            _ => {
+                let start = self.values.len() as u64;
+                self.values.extend_from_slice(values);
+                start
+            }
+        };
+        if let Some(slot) = self.slots.get_mut(pos) {
+            *slot = ConstEntry {
+                hash,
+                ty,
+                lit,
+                len: values.len() as u32,
+                def: Some(def),
+            };
+        }
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            self.grow();
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(16);
+        let mask = size - 1;
+        let old = std::mem::replace(&mut self.slots, vec![ConstEntry::EMPTY; size]);
+        for e in old.into_iter().filter(|e| e.def.is_some()) {
+            let mut pos = e.hash as usize & mask;
+            while self.slots[pos].def.is_some() {
+                pos = (pos + 1) & mask;
+            }
+            self.slots[pos] = e;
+        }
+    }
+}
 
 /// The container of a program's ops: adds, inserts, rewrites, removes and traverses them.
 #[derive(Clone, Debug)]
 pub struct Builder {
-    slots: Vec<Slot>,
+    /// The op of each id (`None`: removed, never added, or id 0).
+    ops: Vec<Option<Op>>,
+    /// Layout and use-list data of each id, as long as `ops`.
+    meta: Vec<Meta>,
+    /// Use nodes, in per-op blocks; node 0 is never used (NIL).
     nodes: Vec<UseNode>,
-    free_nodes: Vec<u32>,
     head: u32,
     tail: u32,
     decl_tail: u32,
     live: usize,
-    constants: FxHashMap<ConstKey, SsaDef>,
+    constants: ConstTable,
 }
 
 impl Default for Builder {
@@ -79,23 +212,42 @@ impl Builder {
     /// An empty program.
     pub fn new() -> Self {
         Builder {
-            slots: vec![Slot::empty()],
+            ops: vec![None],
+            meta: vec![Meta::default()],
             nodes: vec![UseNode::default()],
-            free_nodes: Vec::new(),
             head: NIL,
             tail: NIL,
             decl_tail: NIL,
             live: 0,
-            constants: FxHashMap::default(),
+            constants: ConstTable::default(),
         }
     }
 
     /// An empty program with room for `n` ops.
     pub fn with_capacity(n: usize) -> Self {
-        let mut b = Self::new();
-        b.slots.reserve(n);
-        b.nodes.reserve(n * 2);
-        b
+        Self::with_capacities(n, n * 2, 0)
+    }
+
+    /// An empty program with room for `ops` ops, `uses` reference operands and `constants`
+    /// distinct constants made through [`Builder::add_constant`], so that building a program of
+    /// about that size does not regrow its tables.
+    pub fn with_capacities(ops: usize, uses: usize, constants: usize) -> Self {
+        let mut o = Vec::with_capacity(ops + 1);
+        o.push(None);
+        let mut m = Vec::with_capacity(ops + 1);
+        m.push(Meta::default());
+        let mut nodes = Vec::with_capacity(uses + 1);
+        nodes.push(UseNode::default());
+        Builder {
+            ops: o,
+            meta: m,
+            nodes,
+            head: NIL,
+            tail: NIL,
+            decl_tail: NIL,
+            live: 0,
+            constants: ConstTable::with_capacity(constants),
+        }
     }
 
     /// Number of live ops.
@@ -109,16 +261,19 @@ impl Builder {
     }
 
     /// One past the highest id ever handed out: the size for per-def side tables.
+    #[inline]
     pub fn id_bound(&self) -> usize {
-        self.slots.len()
+        self.ops.len()
     }
 
     /// The op of `def`, if it exists and has not been removed.
+    #[inline]
     pub fn get(&self, def: SsaDef) -> Option<&Op> {
-        self.slots.get(def.index()).and_then(|s| s.op.as_ref())
+        self.ops.get(def.index()).and_then(|o| o.as_ref())
     }
 
     /// True if `def` names a live op.
+    #[inline]
     pub fn contains(&self, def: SsaDef) -> bool {
         self.get(def).is_some()
     }
@@ -127,10 +282,11 @@ impl Builder {
     ///
     /// # Panics
     /// If `def` was removed or never existed: passing such a def is a bug in the caller.
+    #[inline]
     pub fn op(&self, def: SsaDef) -> &Op {
         match self.get(def) {
             Some(op) => op,
-            None => panic!("{def} is not a live op"),
+            None => not_live(def),
         }
     }
 
@@ -151,7 +307,7 @@ impl Builder {
 
     /// Inserts an op right before `pos`.
     pub fn add_before(&mut self, pos: SsaDef, op: Op) -> SsaDef {
-        let prev = self.slots[pos.index()].prev;
+        let prev = self.meta[pos.index()].prev;
         let id = self.alloc(op);
         self.link_after(prev, id);
         self.def(id)
@@ -169,11 +325,11 @@ impl Builder {
     pub fn add_with_id(&mut self, def: SsaDef, op: Op) -> Result<(), SsaDef> {
         let id = def.id();
         self.grow_to(id);
-        let slot = &mut self.slots[id as usize];
-        if slot.op.is_some() {
+        let slot = &mut self.ops[id as usize];
+        if slot.is_some() {
             return Err(def);
         }
-        slot.op = Some(op);
+        *slot = Some(op);
         self.live += 1;
         self.link_operands(id);
         self.link_after(self.tail, id);
@@ -183,22 +339,40 @@ impl Builder {
     /// A constant of type `ty` with the given flattened literals, reusing an identical live
     /// constant if one was made through this method before.
     pub fn add_constant(&mut self, ty: Type, values: &[u64]) -> SsaDef {
-        let key: ConstKey = (ty, values.iter().copied().collect());
-        if let Some(&def) = self.constants.get(&key) {
-            if let Some(op) = self.get(def) {
-                if op.opcode == OpCode::Constant
-                    && op.ty == ty
-                    && op.operands.iter().map(|o| o.0).eq(values.iter().copied())
-                {
-                    return def;
+        let hash = ConstTable::hash(&ty, values);
+        let slot = self.constants.find(hash, &ty, values);
+        if let ConstSlot::Found(pos) = slot {
+            if let Some(def) = self.constants.slots.get(pos).and_then(|e| e.def) {
+                if let Some(op) = self.get(def) {
+                    if op.opcode == OpCode::Constant
+                        && op.ty == ty
+                        && op.operands.iter().map(|o| o.0).eq(values.iter().copied())
+                    {
+                        return def;
+                    }
                 }
             }
         }
         let mut op = Op::new(OpCode::Constant, ty);
         op.operands.extend(values.iter().map(|&v| Operand(v)));
         let def = self.add_decl(op);
-        self.constants.insert(key, def);
+        match slot {
+            // The key's last constant was removed or changed: this one replaces it.
+            ConstSlot::Found(pos) => {
+                if let Some(e) = self.constants.slots.get_mut(pos) {
+                    e.def = Some(def);
+                }
+            }
+            ConstSlot::Vacant(pos) => self.constants.insert(pos, hash, ty, values, def),
+        }
         def
+    }
+
+    /// A scalar constant of type `ty` holding `bits`: the same as
+    /// [`Builder::add_constant`] with `Type::scalar(ty)` and one literal.
+    #[inline]
+    pub fn add_scalar_constant(&mut self, ty: ScalarType, bits: u64) -> SsaDef {
+        self.add_constant(Type::scalar(ty), &[bits])
     }
 
     /// Removes an op. Its own operands stop being uses; remaining uses *of* it become dangling
@@ -210,7 +384,7 @@ impl Builder {
         }
         self.unlink_operands(id);
         self.unlink_layout(id);
-        self.slots[id as usize].op = None;
+        self.ops[id as usize] = None;
         self.live -= 1;
     }
 
@@ -221,37 +395,30 @@ impl Builder {
             return;
         }
         self.unlink_operands(id);
-        self.slots[id as usize].op = Some(op);
+        self.ops[id as usize] = Some(op);
         self.link_operands(id);
     }
 
     /// Sets operand `index` of `def`, keeping use lists right.
     pub fn set_operand(&mut self, def: SsaDef, index: usize, value: Operand) {
-        let Some(op) = self.get(def) else { return };
-        if index >= op.operands.len() {
+        let id = def.id();
+        let Some(Some(op)) = self.ops.get_mut(id as usize) else {
+            return;
+        };
+        let Some(slot) = op.operands.get_mut(index) else {
+            return;
+        };
+        *slot = value;
+        let m = self.meta[id as usize];
+        if index >= m.nrefs as usize {
             return;
         }
-        let is_ref = index < op.ref_count();
-        let id = def.id();
-        let node = self.slots[id as usize]
-            .use_nodes
-            .get(index)
-            .copied()
-            .unwrap_or(NIL);
-        if node != NIL {
+        let node = m.nodes + index as u32;
+        if self.nodes[node as usize].def != NIL {
             self.unlink_node(node);
-            self.slots[id as usize].use_nodes[index] = NIL;
         }
-        if let Some(op) = self.slots[id as usize].op.as_mut() {
-            op.operands[index] = value;
-        }
-        if is_ref {
-            if let Some(target) = value.def() {
-                let n = self.link_node(target.id(), id, index as u32);
-                if let Some(slot) = self.slots[id as usize].use_nodes.get_mut(index) {
-                    *slot = n;
-                }
-            }
+        if let Some(target) = value.def() {
+            self.link_node(node, target.id(), id, index as u32);
         }
     }
 
@@ -266,14 +433,14 @@ impl Builder {
 
     /// Sets the result type of `def`.
     pub fn set_type(&mut self, def: SsaDef, ty: Type) {
-        if let Some(op) = self.slots.get_mut(def.index()).and_then(|s| s.op.as_mut()) {
+        if let Some(op) = self.ops.get_mut(def.index()).and_then(|o| o.as_mut()) {
             op.ty = ty;
         }
     }
 
     /// Sets the flags of `def`.
     pub fn set_flags(&mut self, def: SsaDef, flags: crate::op::OpFlags) {
-        if let Some(op) = self.slots.get_mut(def.index()).and_then(|s| s.op.as_mut()) {
+        if let Some(op) = self.ops.get_mut(def.index()).and_then(|o| o.as_mut()) {
             op.flags = flags;
         }
     }
@@ -283,7 +450,7 @@ impl Builder {
         if old == new {
             return;
         }
-        let mut node = self.slots.get(old.index()).map_or(NIL, |s| s.first_use);
+        let mut node = self.meta.get(old.index()).map_or(NIL, |m| m.first_use);
         while node != NIL {
             let UseNode {
                 user,
@@ -292,60 +459,57 @@ impl Builder {
                 ..
             } = self.nodes[node as usize];
             self.unlink_node(node);
-            if let Some(op) = self.slots[user as usize].op.as_mut() {
+            if let Some(op) = self.ops[user as usize].as_mut() {
                 op.operands[operand as usize] = Operand::from_def(new);
             }
-            let n = self.link_node(new.id(), user, operand);
-            if let Some(slot) = self.slots[user as usize]
-                .use_nodes
-                .get_mut(operand as usize)
-            {
-                *slot = n;
-            }
+            self.link_node(node, new.id(), user, operand);
             node = next;
         }
     }
 
     /// The uses of `def`, each as (user, operand index). Order is unspecified.
+    #[inline]
     pub fn uses(&self, def: SsaDef) -> UseIter<'_> {
         UseIter {
             builder: self,
-            node: self.slots.get(def.index()).map_or(NIL, |s| s.first_use),
+            node: self.meta.get(def.index()).map_or(NIL, |m| m.first_use),
         }
     }
 
     /// True if anything refers to `def`.
+    #[inline]
     pub fn has_uses(&self, def: SsaDef) -> bool {
-        self.slots
+        self.meta
             .get(def.index())
-            .is_some_and(|s| s.first_use != NIL)
+            .is_some_and(|m| m.first_use != NIL)
     }
 
     /// The first op in program order.
+    #[inline]
     pub fn first(&self) -> Option<SsaDef> {
         SsaDef::new(self.head)
     }
 
     /// The last op in program order.
+    #[inline]
     pub fn last(&self) -> Option<SsaDef> {
         SsaDef::new(self.tail)
     }
 
     /// The op after `def` in program order.
+    #[inline]
     pub fn next(&self, def: SsaDef) -> Option<SsaDef> {
-        self.slots
-            .get(def.index())
-            .and_then(|s| SsaDef::new(s.next))
+        self.meta.get(def.index()).and_then(|m| SsaDef::new(m.next))
     }
 
     /// The op before `def` in program order.
+    #[inline]
     pub fn prev(&self, def: SsaDef) -> Option<SsaDef> {
-        self.slots
-            .get(def.index())
-            .and_then(|s| SsaDef::new(s.prev))
+        self.meta.get(def.index()).and_then(|m| SsaDef::new(m.prev))
     }
 
     /// All live ops in program order.
+    #[inline]
     pub fn iter(&self) -> OpIter<'_> {
         OpIter {
             builder: self,
@@ -361,93 +525,124 @@ impl Builder {
         }
     }
 
+    #[inline]
     fn def(&self, id: u32) -> SsaDef {
         // Ids handed out by `alloc` start at 1.
         SsaDef::new(id).unwrap_or_else(|| unreachable!("slot 0 is never allocated"))
     }
 
+    /// Makes sure `id` has a slot (forward references, chosen ids).
+    #[inline]
     fn grow_to(&mut self, id: u32) {
-        while self.slots.len() <= id as usize {
-            self.slots.push(Slot::empty());
+        if self.ops.len() <= id as usize {
+            self.grow_to_slow(id);
         }
     }
 
+    #[cold]
+    fn grow_to_slow(&mut self, id: u32) {
+        self.ops.resize_with(id as usize + 1, || None);
+        self.meta.resize(id as usize + 1, Meta::default());
+    }
+
+    #[inline]
     fn alloc(&mut self, op: Op) -> u32 {
-        let id = self.slots.len() as u32;
-        self.slots.push(Slot {
-            op: Some(op),
-            prev: NIL,
-            next: NIL,
-            first_use: NIL,
-            use_nodes: SmallVec::new(),
-        });
+        let id = self.ops.len() as u32;
+        self.ops.push(Some(op));
+        self.meta.push(Meta::default());
         self.live += 1;
         self.link_operands(id);
         id
     }
 
+    /// Links each reference operand of `id` into the use list of the def it refers to, using
+    /// the op's node block (a new, larger block if the op now has more references).
     fn link_operands(&mut self, id: u32) {
-        let nrefs = match self.slots[id as usize].op.as_ref() {
-            Some(op) => op.ref_count(),
-            None => return,
+        let Some(op) = self.ops[id as usize].as_ref() else {
+            return;
         };
-        // One use node per reference operand; literals have none.
-        let mut nodes: SmallVec<[u32; 4]> = SmallVec::with_capacity(nrefs);
-        for i in 0..nrefs {
-            let target = self.slots[id as usize]
-                .op
-                .as_ref()
-                .and_then(|op| op.operands.get(i))
-                .and_then(|o| o.def())
-                .map_or(NIL, |d| d.id());
-            let node = if target != NIL {
-                // A forward reference (parser, deserializer) gets its slot early so the use
-                // list is in place when the op arrives.
-                self.grow_to(target);
-                self.link_node(target, id, i as u32)
+        let n = op.ref_count();
+        let refs = &op.operands[..n];
+        let meta = &mut self.meta;
+        let nodes = &mut self.nodes;
+        let m = &mut meta[id as usize];
+        m.nrefs = n as u32;
+        if n as u32 <= m.cap {
+            let start = m.nodes;
+            for (i, r) in refs.iter().enumerate() {
+                let node = start + i as u32;
+                let def = r.def().map_or(NIL, |d| d.id());
+                let next = push_use(meta, nodes, def, node);
+                nodes[node as usize] = UseNode {
+                    def,
+                    user: id,
+                    operand: i as u32,
+                    prev: NIL,
+                    next,
+                };
+            }
+        } else {
+            // A new block at the end. The old block (if any) is fully unlinked; grow
+            // geometrically so ops that gain operands one at a time (`push_operand`) stay linear.
+            let cap = if m.cap == 0 {
+                n
             } else {
-                NIL
+                n.max(m.cap as usize * 2)
             };
-            nodes.push(node);
+            m.nodes = nodes.len() as u32;
+            m.cap = cap as u32;
+            for (i, r) in refs.iter().enumerate() {
+                let node = nodes.len() as u32;
+                let def = r.def().map_or(NIL, |d| d.id());
+                let next = push_use(meta, nodes, def, node);
+                nodes.push(UseNode {
+                    def,
+                    user: id,
+                    operand: i as u32,
+                    prev: NIL,
+                    next,
+                });
+            }
+            if cap > n {
+                nodes.resize(nodes.len() + cap - n, UseNode::default());
+            }
         }
-        self.slots[id as usize].use_nodes = nodes;
+        if self.ops.len() < self.meta.len() {
+            // Forward references (parser, deserializer) got their slots early so the use
+            // lists are in place when the ops arrive.
+            self.ops.resize_with(self.meta.len(), || None);
+        }
     }
 
     fn unlink_operands(&mut self, id: u32) {
-        let nodes = std::mem::take(&mut self.slots[id as usize].use_nodes);
-        for n in nodes {
-            if n != NIL {
-                self.unlink_node(n);
+        let m = self.meta[id as usize];
+        for node in m.nodes..m.nodes + m.nrefs {
+            if self.nodes[node as usize].def != NIL {
+                self.unlink_node(node);
             }
         }
+        self.meta[id as usize].nrefs = 0;
     }
 
-    fn link_node(&mut self, def: u32, user: u32, operand: u32) -> u32 {
-        let head = self.slots[def as usize].first_use;
-        let node = UseNode {
+    /// Links `node` at the head of `def`'s use list as operand `operand` of `user`.
+    #[inline]
+    fn link_node(&mut self, node: u32, def: u32, user: u32, operand: u32) {
+        let head = self.meta[def as usize].first_use;
+        self.nodes[node as usize] = UseNode {
             def,
             user,
             operand,
             prev: NIL,
             next: head,
         };
-        let n = match self.free_nodes.pop() {
-            Some(n) => {
-                self.nodes[n as usize] = node;
-                n
-            }
-            None => {
-                self.nodes.push(node);
-                (self.nodes.len() - 1) as u32
-            }
-        };
         if head != NIL {
-            self.nodes[head as usize].prev = n;
+            self.nodes[head as usize].prev = node;
         }
-        self.slots[def as usize].first_use = n;
-        n
+        self.meta[def as usize].first_use = node;
     }
 
+    /// Takes `n` out of its def's use list and marks it unlinked.
+    #[inline]
     fn unlink_node(&mut self, n: u32) {
         let UseNode {
             def, prev, next, ..
@@ -455,39 +650,41 @@ impl Builder {
         if prev != NIL {
             self.nodes[prev as usize].next = next;
         } else {
-            self.slots[def as usize].first_use = next;
+            self.meta[def as usize].first_use = next;
         }
         if next != NIL {
             self.nodes[next as usize].prev = prev;
         }
-        self.free_nodes.push(n);
+        self.nodes[n as usize].def = NIL;
     }
 
+    #[inline]
     fn is_decl(&self, id: u32) -> bool {
-        self.slots[id as usize]
-            .op
+        self.ops[id as usize]
             .as_ref()
             .is_some_and(|op| op.opcode.is_declarative())
     }
 
     /// Links `id` into program order after `prev` (NIL: at the start).
+    #[inline]
     fn link_after(&mut self, prev: u32, id: u32) {
         let next = if prev == NIL {
             self.head
         } else {
-            self.slots[prev as usize].next
+            self.meta[prev as usize].next
         };
-        self.slots[id as usize].prev = prev;
-        self.slots[id as usize].next = next;
+        let m = &mut self.meta[id as usize];
+        m.prev = prev;
+        m.next = next;
         if prev == NIL {
             self.head = id;
         } else {
-            self.slots[prev as usize].next = id;
+            self.meta[prev as usize].next = id;
         }
         if next == NIL {
             self.tail = id;
         } else {
-            self.slots[next as usize].prev = id;
+            self.meta[next as usize].prev = id;
         }
         if prev == self.decl_tail && self.is_decl(id) {
             self.decl_tail = id;
@@ -495,23 +692,51 @@ impl Builder {
     }
 
     fn unlink_layout(&mut self, id: u32) {
-        let Slot { prev, next, .. } = self.slots[id as usize];
+        let Meta { prev, next, .. } = self.meta[id as usize];
         if prev == NIL {
             self.head = next;
         } else {
-            self.slots[prev as usize].next = next;
+            self.meta[prev as usize].next = next;
         }
         if next == NIL {
             self.tail = prev;
         } else {
-            self.slots[next as usize].prev = prev;
+            self.meta[next as usize].prev = prev;
         }
         if self.decl_tail == id {
             self.decl_tail = prev;
         }
-        self.slots[id as usize].prev = NIL;
-        self.slots[id as usize].next = NIL;
+        self.meta[id as usize].prev = NIL;
+        self.meta[id as usize].next = NIL;
     }
+}
+
+/// Makes `node` the head of `def`'s use list (nothing for NIL) and returns the old head, the
+/// node's `next`; `node` itself is written by the caller. A `def` past the end (a forward
+/// reference) gets its slot first.
+#[inline]
+fn push_use(meta: &mut Vec<Meta>, nodes: &mut [UseNode], def: u32, node: u32) -> u32 {
+    if def == NIL {
+        return NIL;
+    }
+    if def as usize >= meta.len() {
+        meta.resize(def as usize + 1, Meta::default());
+    }
+    let m = &mut meta[def as usize];
+    let head = m.first_use;
+    m.first_use = node;
+    if head != NIL {
+        if let Some(h) = nodes.get_mut(head as usize) {
+            h.prev = node;
+        }
+    }
+    head
+}
+
+#[cold]
+#[inline(never)]
+fn not_live(def: SsaDef) -> ! {
+    panic!("{def} is not a live op")
 }
 
 /// Iterator over ops in program order, yielding `(def, op)`.
@@ -523,11 +748,12 @@ pub struct OpIter<'a> {
 impl<'a> Iterator for OpIter<'a> {
     type Item = (SsaDef, &'a Op);
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         let def = SsaDef::new(self.cur)?;
-        let slot = &self.builder.slots[self.cur as usize];
-        self.cur = slot.next;
-        slot.op.as_ref().map(|op| (def, op))
+        let i = self.cur as usize;
+        self.cur = self.builder.meta[i].next;
+        self.builder.ops[i].as_ref().map(|op| (def, op))
     }
 }
 
@@ -540,6 +766,7 @@ pub struct UseIter<'a> {
 impl Iterator for UseIter<'_> {
     type Item = Use;
 
+    #[inline]
     fn next(&mut self) -> Option<Use> {
         if self.node == NIL {
             return None;
@@ -671,5 +898,78 @@ mod tests {
         }
         assert_eq!(b.uses(c).count(), 0);
         assert_eq!(b.uses(d).count(), 20_000);
+    }
+
+    #[test]
+    fn constants_are_keyed_by_type_and_all_literals() {
+        let mut b = Builder::with_capacities(4, 4, 2);
+        let v2 = Type::vector(ScalarType::U32, 2);
+        let a = b.add_constant(v2, &[1, 2]);
+        let c = b.add_constant(v2, &[2, 1]);
+        let u = b.add_scalar_constant(ScalarType::U32, 1);
+        let i = b.add_scalar_constant(ScalarType::I32, 1);
+        assert_ne!(a, c);
+        assert_ne!(u, i);
+        assert_eq!(b.add_constant(v2, &[1, 2]), a);
+        assert_eq!(b.add_constant(Type::scalar(ScalarType::U32), &[1]), u);
+        assert_eq!(b.add_scalar_constant(ScalarType::I32, 1), i);
+        // Many distinct keys: the table grows and keeps every one.
+        let many: Vec<_> = (0..100u64)
+            .map(|v| b.add_scalar_constant(ScalarType::F32, v))
+            .collect();
+        for (v, d) in (0..100u64).zip(&many) {
+            assert_eq!(b.add_scalar_constant(ScalarType::F32, v), *d);
+        }
+        // A removed or changed constant is not handed out again.
+        b.remove(u);
+        let u2 = b.add_scalar_constant(ScalarType::U32, 1);
+        assert_ne!(u2, u);
+        b.set_type(u2, Type::scalar(ScalarType::I32));
+        let u3 = b.add_scalar_constant(ScalarType::U32, 1);
+        assert_ne!(u3, u2);
+        assert_eq!(b.add_scalar_constant(ScalarType::U32, 1), u3);
+    }
+
+    #[test]
+    fn growing_and_shrinking_ops_keep_use_lists() {
+        let mut b = Builder::new();
+        let c1 = f32c(&mut b, 1.0);
+        let c2 = f32c(&mut b, 2.0);
+        let phi = b.add(Op::new(OpCode::Phi, ScalarType::F32));
+        for _ in 0..50 {
+            b.push_operand(phi, Operand::from_def(c1));
+            b.push_operand(phi, Operand::from_def(c2));
+        }
+        assert_eq!(b.uses(c1).count(), 50);
+        assert_eq!(b.uses(c2).count(), 50);
+        assert!(b.uses(c2).all(|u| u.user == phi && u.operand % 2 == 1));
+        b.rewrite(phi, Op::new(OpCode::FNeg, ScalarType::F32).with_ref(c2));
+        assert_eq!(b.uses(c1).count(), 0);
+        assert_eq!(
+            b.uses(c2).collect::<Vec<_>>(),
+            vec![Use {
+                user: phi,
+                operand: 0
+            }]
+        );
+        b.replace_uses(c2, c1);
+        assert_eq!(b.uses(c1).count(), 1);
+        b.remove(phi);
+        assert!(!b.has_uses(c1));
+        assert!(!b.has_uses(c2));
+    }
+
+    #[test]
+    fn forward_references_grow_the_id_space() {
+        let mut b = Builder::new();
+        let d = |i| SsaDef::new(i).unwrap();
+        let br = b.add(Op::new(OpCode::Branch, Type::VOID).with_ref(d(40)));
+        assert_eq!(b.id_bound(), 41);
+        assert!(!b.contains(d(40)));
+        assert_eq!(b.uses(d(40)).map(|u| u.user).collect::<Vec<_>>(), vec![br]);
+        b.add_with_id(d(40), Op::new(OpCode::Label, Type::VOID).with_lit(0))
+            .unwrap();
+        assert_eq!(b.uses(d(40)).count(), 1);
+        assert_eq!(b.add(Op::new(OpCode::Unreachable, Type::VOID)).id(), 41);
     }
 }

@@ -12,16 +12,19 @@ pub struct SsaDef(NonZeroU32);
 
 impl SsaDef {
     /// The def with the given id; `None` for 0.
+    #[inline]
     pub fn new(id: u32) -> Option<Self> {
         NonZeroU32::new(id).map(Self)
     }
 
     /// The numeric id.
+    #[inline]
     pub fn id(self) -> u32 {
         self.0.get()
     }
 
     /// The id as an index into per-def tables.
+    #[inline]
     pub fn index(self) -> usize {
         self.0.get() as usize
     }
@@ -49,26 +52,31 @@ impl Operand {
     pub const NULL: Operand = Operand(0);
 
     /// A reference to `def`.
+    #[inline]
     pub fn from_def(def: SsaDef) -> Self {
         Operand(def.id() as u64)
     }
 
     /// A nullable reference.
+    #[inline]
     pub fn from_opt_def(def: Option<SsaDef>) -> Self {
         Operand(def.map_or(0, |d| d.id() as u64))
     }
 
     /// A literal.
+    #[inline]
     pub fn lit(v: u64) -> Self {
         Operand(v)
     }
 
     /// This operand read as a reference (`None` for null or out-of-range values).
+    #[inline]
     pub fn def(self) -> Option<SsaDef> {
         u32::try_from(self.0).ok().and_then(SsaDef::new)
     }
 
     /// This operand read as a literal.
+    #[inline]
     pub fn literal(self) -> u64 {
         self.0
     }
@@ -112,16 +120,19 @@ impl OpFlags {
     pub const ALL_BITS: u8 = 0x3f;
 
     /// No flags.
+    #[inline]
     pub const fn empty() -> Self {
         OpFlags(0)
     }
 
     /// True if no flag is set.
+    #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// True if every flag of `other` is set.
+    #[inline]
     pub const fn contains(self, other: OpFlags) -> bool {
         self.0 & other.0 == other.0
     }
@@ -137,12 +148,14 @@ impl OpFlags {
 
 impl std::ops::BitOr for OpFlags {
     type Output = OpFlags;
+    #[inline]
     fn bitor(self, rhs: OpFlags) -> OpFlags {
         OpFlags(self.0 | rhs.0)
     }
 }
 
 impl std::ops::BitOrAssign for OpFlags {
+    #[inline]
     fn bitor_assign(&mut self, rhs: OpFlags) {
         self.0 |= rhs.0;
     }
@@ -177,6 +190,7 @@ pub struct Op {
 
 impl Op {
     /// An op with no operands yet.
+    #[inline]
     pub fn new(opcode: OpCode, ty: impl Into<Type>) -> Self {
         Op {
             opcode,
@@ -187,18 +201,21 @@ impl Op {
     }
 
     /// Adds a reference operand.
+    #[inline]
     pub fn with_ref(mut self, def: SsaDef) -> Self {
         self.operands.push(Operand::from_def(def));
         self
     }
 
     /// Adds a nullable reference operand.
+    #[inline]
     pub fn with_opt_ref(mut self, def: Option<SsaDef>) -> Self {
         self.operands.push(Operand::from_opt_def(def));
         self
     }
 
     /// Adds a literal operand.
+    #[inline]
     pub fn with_lit(mut self, v: u64) -> Self {
         self.operands.push(Operand::lit(v));
         self
@@ -211,6 +228,7 @@ impl Op {
     }
 
     /// Sets flags.
+    #[inline]
     pub fn with_flags(mut self, flags: OpFlags) -> Self {
         self.flags |= flags;
         self
@@ -218,6 +236,7 @@ impl Op {
 
     /// Number of leading reference operands, per the opcode table; all operands if the count
     /// does not fit the opcode's shape (the validator reports that case).
+    #[inline]
     pub fn ref_count(&self) -> usize {
         self.opcode
             .info()
@@ -227,16 +246,19 @@ impl Op {
     }
 
     /// The reference operands (null ones included as `None`).
+    #[inline]
     pub fn refs(&self) -> impl Iterator<Item = Option<SsaDef>> + '_ {
         self.operands[..self.ref_count()].iter().map(|o| o.def())
     }
 
     /// The literal operands.
+    #[inline]
     pub fn literals(&self) -> &[Operand] {
         &self.operands[self.ref_count()..]
     }
 
     /// Reference operand `i`, `None` if null or absent.
+    #[inline]
     pub fn arg(&self, i: usize) -> Option<SsaDef> {
         if i < self.ref_count() {
             self.operands[i].def()
@@ -246,6 +268,7 @@ impl Op {
     }
 
     /// Literal operand `i` (counted among literals only).
+    #[inline]
     pub fn lit(&self, i: usize) -> Option<u64> {
         self.literals().get(i).map(|o| o.0)
     }

@@ -192,7 +192,10 @@ impl<'a, 's> Converter<'a, 's> {
     fn new(shader: &'a Shader<'s>) -> Self {
         let version = shader.program.version;
         let stage = version.stage;
-        let mut b = Builder::with_capacity(shader.program.tokens.len() * 2);
+        // About one op and one or two uses per token, a few constants: room for the
+        // converter's output and the passes' first additions without regrowing the tables.
+        let tokens = shader.program.tokens.len();
+        let mut b = Builder::with_capacities(tokens * 2, tokens * 3, 16);
         let ir_stage = match stage {
             Stage::Pixel => ShaderStage::Pixel,
             Stage::Vertex => ShaderStage::Vertex,
@@ -335,7 +338,7 @@ impl<'a, 's> Converter<'a, 's> {
                 return *d;
             }
         }
-        let d = self.b.add_constant(Type::scalar(ty), &[bits]);
+        let d = self.b.add_scalar_constant(ty, bits);
         if let Some(e) = self.const_cache.get_mut(slot) {
             *e = Some((ty, bits, d));
         }
