@@ -158,6 +158,19 @@ const VERTEX_PRIMITIVE_ID: &[&str] = &[
     "0a101000020000003600000512201000020000000a101000030000003e000001",
 ];
 
+/// `compile` fuzz target: a pixel shader writing the undeclared output `o2147483648` got a
+/// varying at that location, which wrapped onto `o0`. I/O registers past Direct3D's 32 per file
+/// are now errors.
+const HUGE_OUTPUT_REGISTER: &[&str] = &[
+    "44584243dcf06dea79d43dce6b2ae32315c3ba620100000034010000030000002c00000084000000b80000004953474e",
+    "50000000020000000800000038000000000000000100000003000000000000000f000000440000000000000000000000",
+    "03000000010000000303000053565f504f534954494f4e00544558434f4f524400ababab4f53474e2c00000001000000",
+    "0800000020000000000000000000000003000000000000000f00000053565f54415247455400abab5348455874000000",
+    "500000001d0000006a08000162100003321010000100000065000003f220100000000000000000074220100000000000",
+    "1a101000010000000a101000010000003800000782201000000000801a101000010000000a1010000100000036000005",
+    "322010000000000046101000010000003e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -293,4 +306,19 @@ fn vertex_shader_primitive_id_register_is_an_error() {
         ),
     }
     check("vertex-primitive-id", &input);
+}
+
+#[test]
+fn output_register_past_32_is_an_error() {
+    let input = bytes(HUGE_OUTPUT_REGISTER);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string()
+                .contains("I/O register 2147483648 is past Direct3D's 32 registers"),
+            "{e}"
+        ),
+    }
+    check("huge-output-register", &input);
 }

@@ -126,6 +126,10 @@ fn builtin_of_token(sv: SystemValue) -> Option<(BuiltIn, Option<u32>)> {
     })
 }
 
+/// Input and output registers per register file (`v#`, `o#`, `vpc#`) in every shader model
+/// dxspv reads.
+const MAX_IO_REGISTERS: u32 = 32;
+
 /// What a system value is in one stage and direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BuiltinRole {
@@ -400,6 +404,11 @@ impl Converter<'_, '_> {
         sv: Option<SystemValue>,
         interp: Option<Interpolation>,
     ) -> R<()> {
+        if reg >= MAX_IO_REGISTERS {
+            return Err(self.invalid(format!(
+                "I/O register {reg} is past Direct3D's {MAX_IO_REGISTERS} registers per file"
+            )));
+        }
         let stream = if file.is_output() { self.stream } else { 0 };
         let gs_out = self.is_stage(Stage::Geometry) && file == IoFile::Output;
         let shader = self.shader;
@@ -422,20 +431,26 @@ impl Converter<'_, '_> {
                 self.declare_element(file, stream, e, sv, interp)?;
             }
         }
-        let rest = mask & !covered & 0xf;
-        if rest != 0 {
+        // Components no signature element covers become plain varyings, one per run of
+        // adjacent components.
+        let mut rest = mask & !covered & 0xf;
+        while rest != 0 {
+            let first = rest.trailing_zeros();
+            let run = (rest >> first).trailing_ones();
+            let run_mask = (((1u32 << run) - 1) << first) as u8;
+            rest &= !run_mask;
             let e = SignatureElement {
                 semantic_name: String::new(),
                 semantic_index: 0,
                 system_value: 0,
                 component_type: ComponentType::Float32,
                 register: reg,
-                mask: rest,
-                rw_mask: rest,
+                mask: run_mask,
+                rw_mask: run_mask,
                 stream,
                 min_precision: 0,
             };
-            let (first, _) = span(rest);
+            let (first, _) = span(run_mask);
             if self.lookup(file, stream, reg, first).is_none() {
                 self.declare_element(file, stream, &e, sv, interp)?;
             }
