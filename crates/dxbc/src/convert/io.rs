@@ -126,10 +126,6 @@ fn builtin_of_token(sv: SystemValue) -> Option<(BuiltIn, Option<u32>)> {
     })
 }
 
-/// Input and output registers per register file (`v#`, `o#`, `vpc#`) in every shader model
-/// dxspv reads.
-const MAX_IO_REGISTERS: u32 = 32;
-
 /// What a system value is in one stage and direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BuiltinRole {

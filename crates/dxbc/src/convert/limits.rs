@@ -25,3 +25,7 @@ pub const MAX_TGSM_BYTES: u64 = 1 << 20;
 
 /// Most 16-byte rows of the immediate constant buffer (D3D11's limit is 4096).
 pub const MAX_ICB_ROWS: usize = 1 << 16;
+
+/// Input/output registers per register file (`v#`, `o#`, `vpc#`): Direct3D's own limit, since
+/// each register becomes a Vulkan location and larger indices would alias real ones.
+pub const MAX_IO_REGISTERS: u32 = 32;
