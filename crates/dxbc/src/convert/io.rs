@@ -14,6 +14,7 @@
 
 use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, PrimitiveType, ScalarType, SsaDef, Type};
 
+use super::limits::MAX_IO_REGISTERS;
 use super::registers::{dst_mask, Ix, Lanes};
 use super::{lanes, Converter, NamePart, R};
 use crate::decode::Stage;
