@@ -49,6 +49,16 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
 /// label or terminator added, removed or changed since (ops inside blocks may have changed).
 /// The pipeline passes the one CSE built, saving a rebuild.
 pub fn run_with_cfg(b: &mut Builder, cfg: Option<Cfg>) -> Result<bool, PassError> {
+    let valid = cfg.is_some();
+    let mut cfg = cfg.unwrap_or_default();
+    run_in_cfg(b, &mut cfg, valid)
+}
+
+/// [`run`] with `cfg` as the CFG buffer: used as it is if `valid` (then it must describe `b`
+/// as [`run_with_cfg`] requires), else rebuilt first; rebuilt in place whenever blocks change,
+/// so a caller that keeps `cfg` between compiles allocates nothing for it. On return `cfg` may
+/// be out of date.
+pub fn run_in_cfg(b: &mut Builder, cfg: &mut Cfg, valid: bool) -> Result<bool, PassError> {
     if b.iter().any(|(_, op)| op.opcode.is_scoped()) {
         return Err(PassError::invalid(
             PASS,
@@ -57,22 +67,21 @@ pub fn run_with_cfg(b: &mut Builder, cfg: Option<Cfg>) -> Result<bool, PassError
         ));
     }
     let mut changed = false;
-    let mut cfg = match cfg {
-        Some(cfg) => cfg,
-        None => Cfg::build(b)?,
-    };
+    if !valid {
+        cfg.rebuild(b)?;
+    }
     // Removing phis can make more blocks empty and bypassable: repeat while phis go (rarely
     // more than twice). The CFG is rebuilt only after a step changed blocks or branches.
     for _ in 0..MAX_ROUNDS {
-        if bypass_empty_blocks(b, &cfg) {
+        if bypass_empty_blocks(b, cfg) {
             changed = true;
-            cfg = Cfg::build(b)?;
+            cfg.rebuild(b)?;
         }
-        if remove_unreachable(b, &cfg)? {
+        if remove_unreachable(b, cfg)? {
             changed = true;
-            cfg = Cfg::build(b)?;
+            cfg.rebuild(b)?;
         }
-        let (phis_changed, phis_removed) = fix_phis(b, &cfg);
+        let (phis_changed, phis_removed) = fix_phis(b, cfg);
         changed |= phis_changed;
         if !phis_removed {
             break;

@@ -29,7 +29,25 @@ use crate::passes::{
 };
 use crate::validate::{validate, Level};
 use crate::Builder;
+use std::cell::Cell;
 use std::time::{Duration, Instant};
+
+/// The buffers the passes of [`run_pipeline_with`] reuse: kept between compiles, so that
+/// compiling many shaders allocates almost nothing in the passes once the buffers have grown
+/// to the largest shader's size. Holds no program state between calls: every buffer is reset
+/// (and every cached analysis marked out of date) before use.
+#[derive(Default)]
+pub struct Workspace {
+    ssa_construction: ssa_construction::Scratch,
+    resolve_types: resolve_types::Scratch,
+    cse: cse::State,
+    dce: dce::Scratch,
+}
+
+thread_local! {
+    /// The workspace of [`run_pipeline`], one per thread.
+    static WORKSPACE: Cell<Option<Box<Workspace>>> = const { Cell::new(None) };
+}
 
 /// One pass run of the pipeline.
 #[derive(Clone, Debug)]
@@ -117,7 +135,24 @@ impl Runner<'_> {
 
 /// Runs the whole pipeline on `b`, from frontend output (scoped control flow, temporaries,
 /// `Unknown` types, legacy ops) to lowered IR ready for the backend.
+///
+/// Uses a per-thread [`Workspace`], so repeated compiles in one thread reuse the passes'
+/// buffers; see [`run_pipeline_with`] to pass one explicitly.
 pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, PassError> {
+    // Taken out for the run (a nested call, which nothing makes, would get a fresh one).
+    let mut ws = WORKSPACE.with(Cell::take).unwrap_or_default();
+    let result = run_pipeline_with(b, opts, &mut ws);
+    WORKSPACE.with(|w| w.set(Some(ws)));
+    result
+}
+
+/// [`run_pipeline`] with the buffers of `ws` (see [`Workspace`]); the result does not depend
+/// on what `ws` was used for before.
+pub fn run_pipeline_with(
+    b: &mut Builder,
+    opts: &Options,
+    ws: &mut Workspace,
+) -> Result<PipelineReport, PassError> {
     use Level::{Lowered, Structural};
     let mut r = Runner {
         b,
@@ -147,8 +182,18 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
         Structural,
         scoped_to_structured::run,
     )?;
-    r.run("ssa_construction", Structural, ssa_construction::run)?;
-    r.run("resolve_types", Structural, resolve_types::run)?;
+    let Workspace {
+        ssa_construction: ssa_scratch,
+        resolve_types: resolve_scratch,
+        cse: cse_state,
+        dce: dce_scratch,
+    } = ws;
+    r.run("ssa_construction", Structural, |b| {
+        ssa_construction::run_with_scratch(b, ssa_scratch)
+    })?;
+    r.run("resolve_types", Structural, |b| {
+        resolve_types::run_with_scratch(b, resolve_scratch)
+    })?;
     r.run("lower_legacy", Structural, |b| lower_legacy::run(b, opts))?;
     let mode = opts.min_precision;
     r.run("lower_min_precision", Lowered, |b| {
@@ -167,8 +212,7 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
     // simplification changed the program in that round; otherwise the round ends there,
     // with exactly the result of running them.
     let modes = FpModes::collect(r.b);
-    let mut cse_state = cse::State::default();
-    let mut dce_scratch = dce::Scratch::default();
+    cse_state.invalidate();
     for round in 0..opts.max_optimisation_rounds {
         r.report.optimisation_rounds += 1;
         let mut changed = false;
@@ -184,12 +228,10 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
         }
         if round == 0 || changed {
             if opts.cse {
-                changed |= r.run("cse", Lowered, |b| cse::run_with_state(b, &mut cse_state))?;
+                changed |= r.run("cse", Lowered, |b| cse::run_with_state(b, cse_state))?;
             }
             if opts.dce {
-                changed |= r.run("dce", Lowered, |b| {
-                    dce::run_with_scratch(b, &mut dce_scratch)
-                })?;
+                changed |= r.run("dce", Lowered, |b| dce::run_with_scratch(b, dce_scratch))?;
             }
         }
         if !changed {
@@ -199,16 +241,14 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
 
     // Cleanup.
     // The loop changed no block, label or terminator: CSE's CFG is still the program's.
-    let cfg = cse_state.take_cfg();
+    let (cfg, valid) = cse_state.cfg_buffer();
     if opts.cfg_cleanup
         && r.run("cfg_cleanup", Lowered, |b| {
-            cfg_cleanup::run_with_cfg(b, cfg)
+            cfg_cleanup::run_in_cfg(b, cfg, valid)
         })?
         && opts.dce
     {
-        r.run("dce", Lowered, |b| {
-            dce::run_with_scratch(b, &mut dce_scratch)
-        })?;
+        r.run("dce", Lowered, |b| dce::run_with_scratch(b, dce_scratch))?;
     }
     if opts.remove_unused_declarations {
         r.run("unused_declarations", Lowered, unused_declarations::run)?;
