@@ -197,7 +197,7 @@ pub fn run_pipeline_with(
     r.run("lower_legacy", Structural, |b| lower_legacy::run(b, opts))?;
     let mode = opts.min_precision;
     r.run("lower_min_precision", Lowered, |b| {
-        lower_min_precision::run(b, mode)
+        lower_min_precision::run_after_lower_legacy(b, mode)
     })?;
 
     // Optimisation to a small fixed point. Nothing in the loop changes `SetFpMode` or the
