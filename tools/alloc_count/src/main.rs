@@ -107,7 +107,16 @@ fn main() {
         );
         let modes = util::FpModes::collect(&ir);
         cse_state.invalidate();
+        // As in the pipeline: a round after one where only CSE and DCE changed something runs
+        // only if simplification has something for a user of a merged value.
+        let mut only_merges = false;
         for round in 0..opts.max_optimisation_rounds {
+            if only_merges {
+                let users = cse_state.merged().flat_map(|d| ir.uses(d).map(|u| u.user));
+                if !simplify_arith::would_simplify(&ir, users, &modes) {
+                    break;
+                }
+            }
             let mut changed = false;
             changed |= run(
                 "constant_fold",
@@ -119,6 +128,7 @@ fn main() {
                 &mut |b| simplify_arith::run_with_modes(b, &modes),
                 &mut ir,
             );
+            only_merges = !changed;
             if round == 0 || changed {
                 changed |= run(
                     "cse",

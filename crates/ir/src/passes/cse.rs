@@ -114,6 +114,14 @@ impl State {
     /// keeping every buffer.
     pub fn invalidate(&mut self) {
         self.built = None;
+        self.table.replace.clear();
+    }
+
+    /// The values the last run merged duplicates into (each once per duplicate; empty before
+    /// the first run and after [`State::invalidate`]). Their users are the ops whose operands
+    /// that run changed.
+    pub fn merged(&self) -> impl Iterator<Item = SsaDef> + '_ {
+        self.table.replace.iter().map(|&(_, new)| new)
     }
 }
 

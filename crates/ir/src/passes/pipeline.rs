@@ -211,9 +211,24 @@ pub fn run_pipeline_with(
     // new duplicates. So after the first round they can only find something if folding or
     // simplification changed the program in that round; otherwise the round ends there,
     // with exactly the result of running them.
+    //
+    // A round after one where folding and simplification found nothing (only CSE merged
+    // values or DCE removed ops) is mostly a round that finds nothing: merging equal values
+    // and removing dead ops changes no operand's constant value, so folding finds nothing
+    // again, and simplification can only find something at an op whose operands changed, a
+    // user of a value CSE merged into. So such a round runs only if simplification has
+    // something for one of those users; otherwise the loop ends as that round would have
+    // (it is then missing from the report).
     let modes = FpModes::collect(r.b);
     cse_state.invalidate();
+    let mut only_merges = false;
     for round in 0..opts.max_optimisation_rounds {
+        if only_merges {
+            let users = cse_state.merged().flat_map(|d| r.b.uses(d).map(|u| u.user));
+            if !(opts.simplify_arith && simplify_arith::would_simplify(r.b, users, &modes)) {
+                break;
+            }
+        }
         r.report.optimisation_rounds += 1;
         let mut changed = false;
         if opts.constant_fold {
@@ -226,6 +241,7 @@ pub fn run_pipeline_with(
                 simplify_arith::run_with_modes(b, &modes)
             })?;
         }
+        only_merges = !changed;
         if round == 0 || changed {
             if opts.cse {
                 changed |= r.run("cse", Lowered, |b| cse::run_with_state(b, cse_state))?;
