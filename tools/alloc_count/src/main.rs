@@ -107,6 +107,10 @@ fn main() {
         );
         let modes = util::FpModes::collect(&ir);
         cse_state.invalidate();
+        // As in the pipeline: SSA construction's CFG (if it built one) serves CSE.
+        if let Some(cfg) = ssa_scratch.cfg() {
+            cse_state.adopt_cfg(cfg);
+        }
         // As in the pipeline: a round after one where only CSE and DCE changed something runs
         // only if simplification has something for a user of a merged value.
         let mut only_merges = false;

@@ -281,6 +281,18 @@ impl Cfg {
         self.stack = stack;
     }
 
+    /// True if `other` has the same blocks (labels and terminators), functions and edges:
+    /// what a CFG kept across passes must still match (checked in validating builds).
+    pub fn same_blocks(&self, other: &Cfg) -> bool {
+        self.labels == other.labels
+            && self.terminators == other.terminators
+            && self.function_of == other.function_of
+            && self.functions == other.functions
+            && self.entries == other.entries
+            && self.succ_off == other.succ_off
+            && self.succs == other.succs
+    }
+
     /// Number of blocks.
     pub fn len(&self) -> usize {
         self.labels.len()

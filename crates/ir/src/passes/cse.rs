@@ -117,6 +117,15 @@ impl State {
         self.table.replace.clear();
     }
 
+    /// Takes `cfg`, a CFG whose blocks, labels, terminators and edges are the program's (as
+    /// [`run_with_cfg`] requires), as the CFG of the next runs, and builds its dominator tree;
+    /// `cfg` gets this state's previous CFG buffer in exchange (no allocation either way).
+    pub fn adopt_cfg(&mut self, cfg: &mut Cfg) {
+        std::mem::swap(&mut self.cfg, cfg);
+        self.dom.rebuild(&self.cfg);
+        self.built = Some(true);
+    }
+
     /// The values the last run merged duplicates into (each once per duplicate; empty before
     /// the first run and after [`State::invalidate`]). Their users are the ops whose operands
     /// that run changed.

@@ -20,6 +20,7 @@
 //! `lower_min_precision`) and for the final result. A failure is a
 //! [`PassError::Validation`] naming the pass that broke the invariant.
 
+use crate::analysis::Cfg;
 use crate::passes::error::PassError;
 use crate::passes::options::Options;
 use crate::passes::util::FpModes;
@@ -221,6 +222,18 @@ pub fn run_pipeline_with(
     // (it is then missing from the report).
     let modes = FpModes::collect(r.b);
     cse_state.invalidate();
+    // SSA construction's CFG, if it built one, still has the program's blocks: nothing since
+    // changed a block, label, terminator or branch (the passes in between add and replace
+    // value ops only), so CSE and cfg_cleanup use it instead of building their own.
+    if let Some(cfg) = ssa_scratch.cfg() {
+        if r.validate && !Cfg::build(r.b).is_ok_and(|fresh| fresh.same_blocks(cfg)) {
+            return Err(PassError::Validation {
+                pass: "lower_min_precision",
+                errors: vec!["blocks changed after ssa_construction built the CFG".into()],
+            });
+        }
+        cse_state.adopt_cfg(cfg);
+    }
     let mut only_merges = false;
     for round in 0..opts.max_optimisation_rounds {
         if only_merges {

@@ -67,6 +67,8 @@ pub fn run_counting(b: &mut Builder) -> Result<(bool, u64), PassError> {
 #[derive(Default)]
 pub struct Scratch {
     cfg: Cfg,
+    /// Whether the last run built `cfg` and succeeded.
+    cfg_built: bool,
     var_of: Vec<u32>,
     var_def: Vec<SsaDef>,
     tmp_ops: Vec<SsaDef>,
@@ -95,12 +97,14 @@ fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u6
     let bound = b.id_bound();
     let Scratch {
         cfg,
+        cfg_built,
         var_of,
         var_def,
         tmp_ops,
         unfilled,
         tables,
     } = scratch;
+    *cfg_built = false;
     var_of.clear();
     var_of.resize(bound, NONE);
     let mut var_ty = std::mem::take(&mut tables.var_ty);
@@ -225,7 +229,18 @@ fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u6
         }
         b.remove(d);
     }
+    *cfg_built = true;
     Ok((true, steps))
+}
+
+impl Scratch {
+    /// The CFG the last run built, if it built one (the program had temporaries) and
+    /// succeeded. Its blocks, labels, terminators and edges are the program's after the run:
+    /// SSA construction adds phis and removes temporaries, never a block, label or
+    /// terminator. Block numbers and positions of other ops are those from before the run.
+    pub fn cfg(&mut self) -> Option<&mut Cfg> {
+        self.cfg_built.then_some(&mut self.cfg)
+    }
 }
 
 /// Hashes the packed (register, block) keys: one multiply, no SipHash.
