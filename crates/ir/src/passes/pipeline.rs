@@ -8,7 +8,9 @@
 //! lower_min_precision       min16f/min10f/min16i/min16u → 16 or 32 bits
 //! repeat (bounded):         constant_fold, simplify_arith, cse, dce — until nothing changes
 //!                           (cse and dce after the first round only if folding or
-//!                           simplification changed something)
+//!                           simplification changed something; a round after a round where
+//!                           only cse/dce changed something only if simplification has
+//!                           something for a user of a value cse merged)
 //! cfg_cleanup               unreachable and empty blocks
 //! dce                       what cfg_cleanup made dead
 //! unused_declarations       temps, scratch, constants nothing uses
@@ -19,6 +21,11 @@
 //! constructs, at [`Level::Lowered`] once the mandatory lowerings are done (after
 //! `lower_min_precision`) and for the final result. A failure is a
 //! [`PassError::Validation`] naming the pass that broke the invariant.
+//!
+//! One CFG serves from `ssa_construction` (or the first `cse` for programs without
+//! temporaries) to `cfg_cleanup`: no pass in between changes a block, label, terminator or
+//! branch. The passes' buffers live in a [`Workspace`] kept between compiles (one per thread
+//! for [`run_pipeline`]), so a warm compile allocates almost nothing in the passes.
 
 use crate::analysis::Cfg;
 use crate::passes::error::PassError;
@@ -203,8 +210,8 @@ pub fn run_pipeline_with(
 
     // Optimisation to a small fixed point. Nothing in the loop changes `SetFpMode` or the
     // CFG (folds and simplifications replace value ops only; branches on constants are left
-    // to cfg_cleanup), so the float modes are collected once and CSE builds its CFG and
-    // dominator tree once for all rounds; CSE and DCE keep their buffers between rounds.
+    // to cfg_cleanup), so the float modes are collected once and CSE has one CFG (SSA
+    // construction's, or its own) and dominator tree for all rounds.
     //
     // CSE and DCE are idempotent: run again on their own output they find nothing (CSE
     // numbers every op after its operands, so one run already sees every duplicate of a
