@@ -111,3 +111,42 @@ fn every_corpus_dxbc_shader_reaches_lowered_ir() {
     assert!(failures.is_empty(), "{} shaders failed", failures.len());
     assert_eq!(expected, EXPECTED_FAILURES.len());
 }
+
+/// The pipeline's reused [`Workspace`](dxspv::ir::passes::Workspace) holds no program state:
+/// every corpus shader compiled with one workspace shared by all (in forward, then reverse
+/// order, so each sees buffers left by larger and smaller shaders) gives exactly the IR of a
+/// compile with a fresh workspace.
+#[test]
+fn reused_workspace_gives_the_same_ir_as_a_fresh_one() {
+    use dxspv::ir::passes::{run_pipeline_with, Workspace};
+    let Some(files) = dxbc_files() else { return };
+    let opts = PassOptions::default();
+    let raw: Vec<_> = files
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .filter_map(|bytes| {
+            dxspv::to_ir(&bytes, dxspv::IrStage::Raw, &dxspv::Options::default()).ok()
+        })
+        .collect();
+    let compile = |b: &dxspv::ir::Builder, ws: &mut Workspace| {
+        let mut b = b.clone();
+        match run_pipeline_with(&mut b, &opts, ws) {
+            Ok(_) => dxspv::ir::text::print(&b),
+            Err(e) => format!("error: {e}"),
+        }
+    };
+    let fresh: Vec<String> = raw
+        .iter()
+        .map(|b| compile(b, &mut Workspace::default()))
+        .collect();
+    let mut shared = Workspace::default();
+    let order = (0..raw.len()).chain((0..raw.len()).rev());
+    for i in order {
+        assert_eq!(
+            compile(&raw[i], &mut shared),
+            fresh[i],
+            "{}",
+            files[i].display()
+        );
+    }
+}

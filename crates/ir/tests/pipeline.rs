@@ -192,6 +192,38 @@ fn pipeline_without_optimisations_still_lowers() {
     }
 }
 
+/// Only CSE changes the first optimisation round (two equal sums merge), which makes
+/// `s1 - s2` an `s - s` for simplification and then `0 + 1` for folding in later rounds: the
+/// pipeline must not end the loop after the merge-only round.
+const MERGE_ENABLES_SIMPLIFICATION: &str = r#"
+%1 = EntryPoint %20 Pixel
+%2 = DclInput vec2<u32> %1 0 0 Flat
+%3 = DclOutput u32 %1 0 0 0
+%4 = Constant u32 0
+%5 = Constant u32 1
+%20 = Function void
+%21 = Label None
+%22 = InputLoad u32 %2 %4
+%23 = InputLoad u32 %2 %5
+%24 = IAdd u32 %22 %23
+%25 = IAdd u32 %23 %22
+%26 = ISub u32 %24 %25
+%27 = IAdd u32 %26 %5
+%28 = OutputStore %3 null %27
+%29 = Return void null
+%30 = FunctionEnd
+"#;
+
+#[test]
+fn merges_that_enable_simplification_are_followed_up() {
+    let (b, report) = lower(MERGE_ENABLES_SIMPLIFICATION, &opts());
+    let text = print(&b);
+    assert_eq!(count(&b, OpCode::IAdd), 0, "{text}");
+    assert_eq!(count(&b, OpCode::ISub), 0, "{text}");
+    assert_eq!(count(&b, OpCode::InputLoad), 0, "{text}");
+    assert!(report.optimisation_rounds >= 2, "{text}");
+}
+
 #[test]
 fn invalid_input_is_reported_not_panicked() {
     let mut b = parse("%1 = FunctionEnd\n").expect("parses");

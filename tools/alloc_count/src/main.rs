@@ -55,6 +55,11 @@ fn main() {
     let mut per_pass: Vec<(&'static str, usize)> = vec![];
     let mut n = 0;
     let opts = dxspv_ir::passes::Options::default();
+    // The buffers the pipeline's workspace keeps between compiles.
+    let mut ssa_scratch = ssa_construction::Scratch::default();
+    let mut resolve_scratch = resolve_types::Scratch::default();
+    let mut cse_state = cse::State::default();
+    let mut dce_scratch = dce::Scratch::default();
     for b in &blobs {
         let s0 = COUNT.load(Relaxed);
         let Ok(sh) = dxspv_dxbc::Shader::parse(b) else {
@@ -80,8 +85,16 @@ fn main() {
             &mut scoped_to_structured::run,
             &mut ir,
         );
-        run("ssa_construction", &mut ssa_construction::run, &mut ir);
-        run("resolve_types", &mut resolve_types::run, &mut ir);
+        run(
+            "ssa_construction",
+            &mut |b| ssa_construction::run_with_scratch(b, &mut ssa_scratch),
+            &mut ir,
+        );
+        run(
+            "resolve_types",
+            &mut |b| resolve_types::run_with_scratch(b, &mut resolve_scratch),
+            &mut ir,
+        );
         run(
             "lower_legacy",
             &mut |b| lower_legacy::run(b, &opts),
@@ -89,13 +102,25 @@ fn main() {
         );
         run(
             "lower_min_precision",
-            &mut |b| lower_min_precision::run(b, opts.min_precision),
+            &mut |b| lower_min_precision::run_after_lower_legacy(b, opts.min_precision),
             &mut ir,
         );
         let modes = util::FpModes::collect(&ir);
-        let mut cse_state = cse::State::default();
-        let mut dce_scratch = dce::Scratch::default();
+        cse_state.invalidate();
+        // As in the pipeline: SSA construction's CFG (if it built one) serves CSE.
+        if let Some(cfg) = ssa_scratch.cfg() {
+            cse_state.adopt_cfg(cfg);
+        }
+        // As in the pipeline: a round after one where only CSE and DCE changed something runs
+        // only if simplification has something for a user of a merged value.
+        let mut only_merges = false;
         for round in 0..opts.max_optimisation_rounds {
+            if only_merges {
+                let users = cse_state.merged().flat_map(|d| ir.uses(d).map(|u| u.user));
+                if !simplify_arith::would_simplify(&ir, users, &modes) {
+                    break;
+                }
+            }
             let mut changed = false;
             changed |= run(
                 "constant_fold",
@@ -107,6 +132,7 @@ fn main() {
                 &mut |b| simplify_arith::run_with_modes(b, &modes),
                 &mut ir,
             );
+            only_merges = !changed;
             if round == 0 || changed {
                 changed |= run(
                     "cse",
@@ -123,10 +149,10 @@ fn main() {
                 break;
             }
         }
-        let mut cfg = cse_state.take_cfg();
+        let (cfg, valid) = cse_state.cfg_buffer();
         run(
             "cfg_cleanup",
-            &mut |b| cfg_cleanup::run_with_cfg(b, cfg.take()),
+            &mut |b| cfg_cleanup::run_in_cfg(b, cfg, valid),
             &mut ir,
         );
         run(

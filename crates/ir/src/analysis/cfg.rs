@@ -56,6 +56,11 @@ pub struct Cfg {
     block_of: Vec<u32>,
     /// Per def id: position of the op within its block (the label is 0).
     pos: Vec<u32>,
+    /// Scratch for building (edge de-duplication, counting, visited marks), kept so that
+    /// [`Cfg::rebuild`] allocates nothing once the buffers are large enough.
+    scratch: Vec<u32>,
+    /// Scratch DFS stack for reverse post-order.
+    stack: Vec<(BlockId, u32)>,
 }
 
 impl Cfg {
@@ -65,22 +70,32 @@ impl Cfg {
     /// code appears outside a block, or if a branch targets something other than a label of the
     /// same function.
     pub fn build(b: &Builder) -> Result<Cfg, PassError> {
+        let mut cfg = Cfg::default();
+        cfg.rebuild(b)?;
+        Ok(cfg)
+    }
+
+    /// Like [`Cfg::build`], into `self`, reusing its buffers: no allocation once they are
+    /// large enough (the pipeline rebuilds one `Cfg` for every pass and every compile). On
+    /// error `self` holds a partial graph and must be rebuilt before use.
+    pub fn rebuild(&mut self, b: &Builder) -> Result<(), PassError> {
         let bound = b.id_bound();
-        // Counting the labels first sizes the per-block vectors exactly: cheaper than growing
-        // them (programs are small, allocations dominate).
-        let blocks = b
-            .iter()
-            .filter(|(_, op)| op.opcode == OpCode::Label)
-            .count();
-        let mut cfg = Cfg {
-            labels: Vec::with_capacity(blocks),
-            terminators: Vec::with_capacity(blocks),
-            function_of: Vec::with_capacity(blocks),
-            succs: Vec::with_capacity(blocks * 2),
-            block_of: vec![NONE; bound],
-            pos: vec![0; bound],
-            ..Cfg::default()
-        };
+        let cfg = self;
+        cfg.labels.clear();
+        cfg.terminators.clear();
+        cfg.function_of.clear();
+        cfg.functions.clear();
+        cfg.entries.clear();
+        cfg.succ_off.clear();
+        cfg.succs.clear();
+        cfg.pred_off.clear();
+        cfg.preds.clear();
+        cfg.rpo.clear();
+        cfg.rpo_num.clear();
+        cfg.block_of.clear();
+        cfg.block_of.resize(bound, NONE);
+        // Positions are only read for ops with a block, each of which is written below.
+        cfg.pos.resize(bound, 0);
         let mut in_function = false;
         let mut open: Option<u32> = None;
         let mut pos = 0u32;
@@ -152,12 +167,14 @@ impl Cfg {
         }
         cfg.collect_edges(b)?;
         cfg.compute_rpo();
-        Ok(cfg)
+        Ok(())
     }
 
     fn collect_edges(&mut self, b: &Builder) -> Result<(), PassError> {
         let n = self.labels.len();
-        let mut seen = vec![NONE; n];
+        let mut seen = std::mem::take(&mut self.scratch);
+        seen.clear();
+        seen.resize(n, NONE);
         self.succ_off.reserve(n + 1);
         self.succ_off.push(0);
         for blk in 0..n {
@@ -181,6 +198,7 @@ impl Cfg {
                 });
                 let is_label = t != NONE && target.def() == Some(self.labels[t as usize]);
                 if !is_label || self.function_of[t as usize] != self.function_of[blk] {
+                    self.scratch = seen;
                     return Err(PassError::invalid(
                         ANALYSIS,
                         term,
@@ -198,15 +216,17 @@ impl Cfg {
             self.succ_off.push(self.succs.len() as u32);
         }
         // Predecessors by counting sort over the successor lists.
-        let mut count = vec![0u32; n + 1];
+        let mut count = seen;
+        count.clear();
+        count.resize(n + 1, 0);
         for s in &self.succs {
             count[s.index() + 1] += 1;
         }
         for i in 0..n {
             count[i + 1] += count[i];
         }
-        self.pred_off = count.clone();
-        self.preds = vec![BlockId(0); self.succs.len()];
+        self.pred_off.extend_from_slice(&count);
+        self.preds.resize(self.succs.len(), BlockId(0));
         for blk in 0..n {
             let (lo, hi) = (self.succ_off[blk] as usize, self.succ_off[blk + 1] as usize);
             for s in lo..hi {
@@ -215,27 +235,34 @@ impl Cfg {
                 count[t] += 1;
             }
         }
+        self.scratch = count;
         Ok(())
     }
 
     fn compute_rpo(&mut self) {
         let n = self.labels.len();
-        self.rpo_num = vec![NONE; n];
-        let mut visited = vec![false; n];
-        let mut post: Vec<BlockId> = Vec::with_capacity(n);
-        let mut stack: Vec<(BlockId, u32)> = Vec::with_capacity(n);
+        // `rpo_num` doubles as the visited mark (`VISITED`) until the numbers are written.
+        const VISITED: u32 = NONE - 1;
+        let mut mark = std::mem::take(&mut self.rpo_num);
+        mark.clear();
+        mark.resize(n, NONE);
+        let mut post = std::mem::take(&mut self.rpo);
+        post.clear();
+        post.reserve(n);
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
         for e in 0..self.entries.len() {
             let entry = self.entries[e];
             let start = post.len();
-            visited[entry.index()] = true;
+            mark[entry.index()] = VISITED;
             stack.push((entry, self.succ_off[entry.index()]));
             while let Some(top) = stack.last_mut() {
                 let (blk, next) = *top;
                 if next < self.succ_off[blk.index() + 1] {
                     top.1 += 1;
                     let s = self.succs[next as usize];
-                    if !visited[s.index()] {
-                        visited[s.index()] = true;
+                    if mark[s.index()] == NONE {
+                        mark[s.index()] = VISITED;
                         stack.push((s, self.succ_off[s.index()]));
                     }
                 } else {
@@ -245,10 +272,25 @@ impl Cfg {
             }
             post[start..].reverse();
         }
+        // Every visited block is in `post`, so every `VISITED` mark is overwritten here.
         for (i, blk) in post.iter().enumerate() {
-            self.rpo_num[blk.index()] = i as u32;
+            mark[blk.index()] = i as u32;
         }
+        self.rpo_num = mark;
         self.rpo = post;
+        self.stack = stack;
+    }
+
+    /// True if `other` has the same blocks (labels and terminators), functions and edges:
+    /// what a CFG kept across passes must still match (checked in validating builds).
+    pub fn same_blocks(&self, other: &Cfg) -> bool {
+        self.labels == other.labels
+            && self.terminators == other.terminators
+            && self.function_of == other.function_of
+            && self.functions == other.functions
+            && self.entries == other.entries
+            && self.succ_off == other.succ_off
+            && self.succs == other.succs
     }
 
     /// Number of blocks.

@@ -29,13 +29,25 @@ pub struct DominatorTree {
     post: Vec<u32>,
     child_off: Vec<u32>,
     children: Vec<BlockId>,
+    /// Scratch DFS stack, kept for [`DominatorTree::rebuild`].
+    stack: Vec<(u32, u32)>,
 }
 
 impl DominatorTree {
     /// Computes the dominator tree of `cfg`.
     pub fn build(cfg: &Cfg) -> DominatorTree {
+        let mut dom = DominatorTree::default();
+        dom.rebuild(cfg);
+        dom
+    }
+
+    /// Like [`DominatorTree::build`], into `self`, reusing its buffers: no allocation once
+    /// they are large enough.
+    pub fn rebuild(&mut self, cfg: &Cfg) {
         let n = cfg.len();
-        let mut idom = vec![NONE; n];
+        let idom = &mut self.idom;
+        idom.clear();
+        idom.resize(n, NONE);
         for &e in cfg.entries() {
             idom[e.index()] = e.0;
         }
@@ -55,7 +67,7 @@ impl DominatorTree {
                     new_idom = if new_idom == NONE {
                         p.0
                     } else {
-                        intersect(&idom, &rpo_num, p.0, new_idom)
+                        intersect(idom, &rpo_num, p.0, new_idom)
                     };
                 }
                 if new_idom != NONE && idom[blk.index()] != new_idom {
@@ -65,27 +77,39 @@ impl DominatorTree {
             }
         }
         // Children lists (compressed rows), then interval numbering by an iterative DFS.
-        let mut count = vec![0u32; n + 1];
+        // `post` serves as the fill cursor per parent before it gets its final values.
+        let child_off = &mut self.child_off;
+        child_off.clear();
+        child_off.resize(n + 1, 0);
         for (b, &d) in idom.iter().enumerate() {
             if d != NONE && d as usize != b {
-                count[d as usize + 1] += 1;
+                child_off[d as usize + 1] += 1;
             }
         }
         for i in 0..n {
-            count[i + 1] += count[i];
+            child_off[i + 1] += child_off[i];
         }
-        let child_off = count.clone();
-        let mut children = vec![BlockId(0); count[n] as usize];
+        let cursor = &mut self.post;
+        cursor.clear();
+        cursor.extend_from_slice(&child_off[..n]);
+        let children = &mut self.children;
+        children.clear();
+        children.resize(child_off[n] as usize, BlockId(0));
         for (b, &d) in idom.iter().enumerate() {
             if d != NONE && d as usize != b {
-                children[count[d as usize] as usize] = BlockId(b as u32);
-                count[d as usize] += 1;
+                children[cursor[d as usize] as usize] = BlockId(b as u32);
+                cursor[d as usize] += 1;
             }
         }
-        let mut pre = vec![NONE; n];
-        let mut post = vec![NONE; n];
+        let pre = &mut self.pre;
+        pre.clear();
+        pre.resize(n, NONE);
+        let post = &mut self.post;
+        post.clear();
+        post.resize(n, NONE);
         let mut clock = 0u32;
-        let mut stack: Vec<(u32, u32)> = Vec::with_capacity(n);
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
         for &e in cfg.entries() {
             pre[e.index()] = clock;
             clock += 1;
@@ -105,13 +129,7 @@ impl DominatorTree {
                 }
             }
         }
-        DominatorTree {
-            idom,
-            pre,
-            post,
-            child_off,
-            children,
-        }
+        self.stack = stack;
     }
 
     /// The immediate dominator of `blk`; `None` for function entries and unreachable blocks.

@@ -1,6 +1,6 @@
 //! Analyses of structured IR that passes and the backend read but never change.
 //!
-//! - [`cfg`]: blocks, successors, predecessors and reverse post-order ([`Cfg`]).
+//! - [`cfg`](mod@cfg): blocks, successors, predecessors and reverse post-order ([`Cfg`]).
 //! - [`divergence`]: which values and blocks are uniform across invocations ([`Divergence`]).
 //! - [`dominance`]: the dominator tree with O(1) dominance queries ([`DominatorTree`]).
 //!

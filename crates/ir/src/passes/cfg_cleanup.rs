@@ -49,6 +49,16 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
 /// label or terminator added, removed or changed since (ops inside blocks may have changed).
 /// The pipeline passes the one CSE built, saving a rebuild.
 pub fn run_with_cfg(b: &mut Builder, cfg: Option<Cfg>) -> Result<bool, PassError> {
+    let valid = cfg.is_some();
+    let mut cfg = cfg.unwrap_or_default();
+    run_in_cfg(b, &mut cfg, valid)
+}
+
+/// [`run`] with `cfg` as the CFG buffer: used as it is if `valid` (then it must describe `b`
+/// as [`run_with_cfg`] requires), else rebuilt first; rebuilt in place whenever blocks change,
+/// so a caller that keeps `cfg` between compiles allocates nothing for it. On return `cfg` may
+/// be out of date.
+pub fn run_in_cfg(b: &mut Builder, cfg: &mut Cfg, valid: bool) -> Result<bool, PassError> {
     if b.iter().any(|(_, op)| op.opcode.is_scoped()) {
         return Err(PassError::invalid(
             PASS,
@@ -57,22 +67,21 @@ pub fn run_with_cfg(b: &mut Builder, cfg: Option<Cfg>) -> Result<bool, PassError
         ));
     }
     let mut changed = false;
-    let mut cfg = match cfg {
-        Some(cfg) => cfg,
-        None => Cfg::build(b)?,
-    };
+    if !valid {
+        cfg.rebuild(b)?;
+    }
     // Removing phis can make more blocks empty and bypassable: repeat while phis go (rarely
     // more than twice). The CFG is rebuilt only after a step changed blocks or branches.
     for _ in 0..MAX_ROUNDS {
-        if bypass_empty_blocks(b, &cfg) {
+        if bypass_empty_blocks(b, cfg) {
             changed = true;
-            cfg = Cfg::build(b)?;
+            cfg.rebuild(b)?;
         }
-        if remove_unreachable(b, &cfg)? {
+        if remove_unreachable(b, cfg)? {
             changed = true;
-            cfg = Cfg::build(b)?;
+            cfg.rebuild(b)?;
         }
-        let (phis_changed, phis_removed) = fix_phis(b, &cfg);
+        let (phis_changed, phis_removed) = fix_phis(b, cfg);
         changed |= phis_changed;
         if !phis_removed {
             break;
@@ -127,8 +136,11 @@ fn is_named_by_construct(b: &Builder, label: SsaDef) -> bool {
 
 fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> bool {
     let n = cfg.len();
-    // Forwarding target per block (block number), NONE if the block is not forwardable.
-    let mut fwd = vec![NONE; n];
+    // Per block, in one allocation: the forwarding target (block number, NONE if the block is
+    // not forwardable), the final target of its chain, and the chain walk's cycle mark.
+    let mut tables = vec![NONE; 3 * n];
+    let (fwd, rest) = tables.split_at_mut(n);
+    let (fin, mark) = rest.split_at_mut(n);
     for blk in cfg.blocks() {
         if !cfg.is_reachable(blk) || cfg.is_entry(blk) {
             continue;
@@ -155,14 +167,13 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> bool {
         }
     }
     // Follow chains to their final target; a cycle of empty blocks stays as it is.
-    let mut fin = vec![NONE; n];
-    let mut mark = vec![NONE; n];
+    let mut path = Vec::new();
     for start in 0..n {
         if fwd[start] == NONE || fin[start] != NONE {
             continue;
         }
         let mut cur = start;
-        let mut path = Vec::new();
+        path.clear();
         while fwd[cur] != NONE && fin[cur] == NONE && mark[cur] != start as u32 {
             mark[cur] = start as u32;
             path.push(cur);
@@ -175,7 +186,7 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> bool {
         } else {
             NONE
         };
-        for p in path {
+        for &p in &path {
             fin[p] = if end == NONE { NONE } else { end };
             if end == NONE {
                 fwd[p] = NONE;
@@ -198,14 +209,20 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> bool {
         let plain = merge.is_none();
         let term = cfg.terminator(blk);
         let Some(op) = b.get(term) else { continue };
-        let slots: Vec<usize> = match op.opcode {
-            OpCode::Branch => vec![0],
-            OpCode::BranchConditional => vec![1, 2],
-            OpCode::Switch => (1..op.operands.len()).step_by(2).collect(),
+        // The target operands: first, step.
+        let (first, step) = match op.opcode {
+            OpCode::Branch => (0, 1),
+            OpCode::BranchConditional => (1, 1),
+            OpCode::Switch => (1, 2),
             _ => continue,
         };
-        let mut edits = Vec::new();
-        for i in slots {
+        let end = match op.opcode {
+            OpCode::Branch => 1,
+            OpCode::BranchConditional => 3,
+            _ => op.operands.len(),
+        };
+        let mut edits: smallvec::SmallVec<[(usize, SsaDef); 4]> = smallvec::SmallVec::new();
+        for i in (first..end).step_by(step) {
             let Some(t) = op.operands.get(i).and_then(|o| o.def()) else {
                 continue;
             };

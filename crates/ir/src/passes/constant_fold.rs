@@ -57,17 +57,28 @@ pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassErro
     Ok(changed)
 }
 
-/// Cheap pre-check: every fold needs at least one constant reference operand (all of them
-/// except for `Select`, whose condition must be constant), so an op with references none of
-/// which is a constant cannot fold.
+/// Cheap pre-check, exactly the operand conditions [`fold`] checks before anything else (so
+/// it never rejects an op `fold` would fold): `Select` and conversions need a constant first
+/// operand, `CompositeExtract` a constant composite and address, `CompositeConstruct` constant
+/// members, and every other fold one to three operands, all constant, and a basic result.
 fn may_fold(b: &Builder, op: &Op) -> bool {
-    let n = op.ref_count();
-    n == 0
-        || (0..n).any(|i| {
-            op.arg(i)
-                .and_then(|d| b.get(d))
-                .is_some_and(|o| o.opcode == OpCode::Constant)
-        })
+    use OpCode as O;
+    let is_const = |i: usize| {
+        op.arg(i)
+            .and_then(|d| b.get(d))
+            .is_some_and(|o| o.opcode == OpCode::Constant)
+    };
+    match op.opcode {
+        O::Select | O::Cast | O::ConvertFtoF | O::ConvertFtoI | O::ConvertItoF | O::ConvertItoI => {
+            is_const(0)
+        }
+        O::CompositeExtract => is_const(0) && is_const(1),
+        O::CompositeConstruct => (0..op.ref_count()).all(is_const),
+        _ => {
+            let n = op.ref_count();
+            (1..=3).contains(&n) && op.ty.is_basic() && (0..n).all(is_const)
+        }
+    }
 }
 
 /// Flattened constant literals, inline up to a four-component vector (no allocation for the

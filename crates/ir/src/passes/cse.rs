@@ -61,21 +61,36 @@ pub type CfgCache = Option<Option<(Cfg, DominatorTree)>>;
 /// CSE reads only each block's label and terminator and walks the ops between them live, so
 /// the optimisation loop (which changes only value ops) shares one CFG between its rounds.
 pub fn run_with_cfg(b: &mut Builder, cache: &mut CfgCache) -> Result<bool, PassError> {
-    let mut state = State {
-        cfg: cache.take(),
-        ..State::default()
-    };
+    let mut state = State::default();
+    match cache.take() {
+        Some(Some((cfg, dom))) => {
+            state.cfg = cfg;
+            state.dom = dom;
+            state.built = Some(true);
+        }
+        Some(None) => state.built = Some(false),
+        None => {}
+    }
     let result = run_with_state(b, &mut state);
-    *cache = state.cfg.take();
+    *cache = match state.built {
+        Some(true) => Some(Some((state.cfg, state.dom))),
+        Some(false) => Some(None),
+        None => None,
+    };
     result
 }
 
-/// What CSE keeps between runs: the CFG cache of [`run_with_cfg`] and the table's buffers, so
-/// the rounds of the optimisation loop allocate nothing after the first. The same validity
-/// rule as for [`CfgCache`] holds: use one `State` only while the CFG does not change.
+/// What CSE keeps between runs: the CFG and dominator tree of [`run_with_cfg`] and the
+/// table's buffers, so the rounds of the optimisation loop allocate nothing after the first.
+/// The same validity rule as for [`CfgCache`] holds: use one `State` only while the CFG does
+/// not change, or call [`State::invalidate`] (which keeps the buffers, for the next program).
 #[derive(Default)]
 pub struct State {
-    cfg: CfgCache,
+    cfg: Cfg,
+    dom: DominatorTree,
+    /// `None`: `cfg` and `dom` are out of date; `Some(true)`: they describe the program;
+    /// `Some(false)`: the program is not in block form.
+    built: Option<bool>,
     table: Table,
     stack: Vec<(BlockId, usize, bool)>,
 }
@@ -84,19 +99,61 @@ impl State {
     /// Takes the CFG out of the cache (`None` if none was built or the program was not in
     /// block form), for a pass after the optimisation loop that needs the same CFG.
     pub fn take_cfg(&mut self) -> Option<Cfg> {
-        self.cfg.take().flatten().map(|(cfg, _)| cfg)
+        (self.built.take() == Some(true)).then(|| std::mem::take(&mut self.cfg))
+    }
+
+    /// The CFG buffer and whether it describes the program CSE last ran on, for a pass after
+    /// the optimisation loop that needs the same CFG ([`crate::passes::cfg_cleanup::run_in_cfg`]).
+    /// The state is out of date afterwards.
+    pub fn cfg_buffer(&mut self) -> (&mut Cfg, bool) {
+        let valid = self.built.take() == Some(true);
+        (&mut self.cfg, valid)
+    }
+
+    /// Marks the CFG out of date (the program changed blocks, or a new program follows),
+    /// keeping every buffer.
+    pub fn invalidate(&mut self) {
+        self.built = None;
+        self.table.replace.clear();
+    }
+
+    /// Takes `cfg`, a CFG whose blocks, labels, terminators and edges are the program's (as
+    /// [`run_with_cfg`] requires), as the CFG of the next runs, and builds its dominator tree;
+    /// `cfg` gets this state's previous CFG buffer in exchange (no allocation either way).
+    pub fn adopt_cfg(&mut self, cfg: &mut Cfg) {
+        std::mem::swap(&mut self.cfg, cfg);
+        self.dom.rebuild(&self.cfg);
+        self.built = Some(true);
+    }
+
+    /// The values the last run merged duplicates into (each once per duplicate; empty before
+    /// the first run and after [`State::invalidate`]). Their users are the ops whose operands
+    /// that run changed.
+    pub fn merged(&self) -> impl Iterator<Item = SsaDef> + '_ {
+        self.table.replace.iter().map(|&(_, new)| new)
     }
 }
 
 /// [`run_with_cfg`] reusing all of `state` (see [`State`]).
 pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassError> {
-    let State { cfg, table, stack } = state;
-    let built = cfg.get_or_insert_with(|| {
-        Cfg::build(b).ok().map(|cfg| {
-            let dom = DominatorTree::build(&cfg);
-            (cfg, dom)
-        })
-    });
+    let State {
+        cfg,
+        dom,
+        built,
+        table,
+        stack,
+    } = state;
+    let in_blocks = match *built {
+        Some(x) => x,
+        None => {
+            let ok = cfg.rebuild(b).is_ok();
+            if ok {
+                dom.rebuild(cfg);
+            }
+            *built = Some(ok);
+            ok
+        }
+    };
     let t = table;
     t.reset(b.id_bound());
     // Declarative constants: one global scope, never undone.
@@ -106,55 +163,52 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
         }
     }
     let base = t.entries.len();
-    match built {
-        Some((cfg, dom)) => {
-            stack.clear();
-            for &entry in cfg.entries() {
-                // Pre-order walk of the dominator tree; each block's entries are undone when
-                // its subtree is done, so the table holds exactly the dominating ops.
-                stack.push((entry, 0, false));
-                while let Some((blk, mark, done)) = stack.pop() {
-                    if done {
-                        t.undo_to(mark);
-                        continue;
-                    }
-                    let mark = t.entries.len();
-                    stack.push((blk, mark, true));
-                    let end = cfg.terminator(blk);
-                    let mut cur = Some(cfg.label(blk));
-                    while let Some(def) = cur {
-                        if let Some(op) = b.get(def) {
-                            if is_pure_value(op.opcode) && !op.opcode.is_declarative() {
-                                t.visit(b, def, op);
-                            }
+    if in_blocks {
+        stack.clear();
+        for &entry in cfg.entries() {
+            // Pre-order walk of the dominator tree; each block's entries are undone when
+            // its subtree is done, so the table holds exactly the dominating ops.
+            stack.push((entry, 0, false));
+            while let Some((blk, mark, done)) = stack.pop() {
+                if done {
+                    t.undo_to(mark);
+                    continue;
+                }
+                let mark = t.entries.len();
+                stack.push((blk, mark, true));
+                let end = cfg.terminator(blk);
+                let mut cur = Some(cfg.label(blk));
+                while let Some(def) = cur {
+                    if let Some(op) = b.get(def) {
+                        if is_pure_value(op.opcode) && !op.opcode.is_declarative() {
+                            t.visit(b, def, op);
                         }
-                        if def == end {
-                            break;
-                        }
-                        cur = b.next(def);
                     }
-                    for &child in dom.children(blk).iter().rev() {
-                        stack.push((child, 0, false));
+                    if def == end {
+                        break;
                     }
+                    cur = b.next(def);
+                }
+                for &child in dom.children(blk).iter().rev() {
+                    stack.push((child, 0, false));
                 }
             }
         }
-        None => {
-            // Not in block form (e.g. scoped control flow): number per straight-line region.
-            let mut cur = b.first();
-            while let Some(def) = cur {
-                cur = b.next(def);
-                let op = b.op(def);
-                let code = op.opcode;
-                if code == OpCode::Label
-                    || code.is_scoped()
-                    || code == OpCode::Function
-                    || code.is_terminator()
-                {
-                    t.undo_to(base);
-                } else if is_pure_value(code) && !code.is_declarative() {
-                    t.visit(b, def, op);
-                }
+    } else {
+        // Not in block form (e.g. scoped control flow): number per straight-line region.
+        let mut cur = b.first();
+        while let Some(def) = cur {
+            cur = b.next(def);
+            let op = b.op(def);
+            let code = op.opcode;
+            if code == OpCode::Label
+                || code.is_scoped()
+                || code == OpCode::Function
+                || code.is_terminator()
+            {
+                t.undo_to(base);
+            } else if is_pure_value(code) && !code.is_declarative() {
+                t.visit(b, def, op);
             }
         }
     }

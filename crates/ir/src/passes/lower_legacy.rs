@@ -136,23 +136,23 @@ fn arg(op: &Op, def: SsaDef, i: usize) -> Result<SsaDef, PassError> {
 /// Removes conversions whose source already has the result type and turns `ConvertItoI`
 /// between integer types of equal size (and no min-precision type) into `Cast`.
 pub fn remove_noop_conversions(b: &mut Builder) -> bool {
-    let convs: Vec<SsaDef> = b
-        .iter()
-        .filter(|(_, op)| {
-            matches!(
-                op.opcode,
-                OpCode::ConvertFtoF
-                    | OpCode::ConvertFtoI
-                    | OpCode::ConvertItoF
-                    | OpCode::ConvertItoI
-                    | OpCode::Cast
-            )
-        })
-        .map(|(d, _)| d)
-        .collect();
     let mut changed = false;
-    for def in convs {
+    // One walk in program order; each step removes or rewrites only the current op, so the
+    // next op is taken before it.
+    let mut cur = b.first();
+    while let Some(def) = cur {
+        cur = b.next(def);
         let Some(op) = b.get(def) else { continue };
+        if !matches!(
+            op.opcode,
+            OpCode::ConvertFtoF
+                | OpCode::ConvertFtoI
+                | OpCode::ConvertItoF
+                | OpCode::ConvertItoI
+                | OpCode::Cast
+        ) {
+            continue;
+        }
         let Some(src) = op.arg(0) else { continue };
         let Some(src_ty) = b.get(src).map(|s| s.ty) else {
             continue;

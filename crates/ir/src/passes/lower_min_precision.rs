@@ -101,6 +101,19 @@ fn is_arith16(opcode: OpCode) -> bool {
         || (in_range(O::IAnd, O::UMsad) && !matches!(opcode, O::IAddCarry | O::ISubBorrow))
 }
 
+/// [`run`] on a program that [`crate::passes::lower_legacy`] was the last pass to change (as in
+/// the pipeline): most programs have no min-precision type, and for those the lowering only
+/// has to drop duplicate `SetFpMode`s. The no-op conversions `run` also removes were already
+/// removed by `lower_legacy` (which ends with the same, idempotent, removal).
+pub fn run_after_lower_legacy(b: &mut Builder, mode: MinPrecisionMode) -> Result<bool, PassError> {
+    if b.iter().any(|(_, op)| op.ty.has_min_precision()) {
+        return run(b, mode);
+    }
+    // `run` does not count removed duplicates as a change either.
+    dedupe_fp_modes(b);
+    Ok(false)
+}
+
 /// Runs the lowering; returns whether anything changed.
 pub fn run(b: &mut Builder, mode: MinPrecisionMode) -> Result<bool, PassError> {
     let ops: Vec<SsaDef> = b.iter().map(|(d, _)| d).collect();
@@ -289,8 +302,9 @@ fn widen(b: &mut Builder, user: SsaDef, x: SsaDef) -> Result<SsaDef, PassError> 
 
 /// Drops a `SetFpMode` that duplicates an earlier one for the same type.
 fn dedupe_fp_modes(b: &mut Builder) {
-    let mut seen: Vec<Type> = Vec::new();
-    let mut dup = Vec::new();
+    // A program sets a mode for a handful of types at most.
+    let mut seen: smallvec::SmallVec<[Type; 4]> = smallvec::SmallVec::new();
+    let mut dup: smallvec::SmallVec<[SsaDef; 2]> = smallvec::SmallVec::new();
     for (def, op) in b.iter() {
         if op.opcode == OpCode::SetFpMode {
             if seen.contains(&op.ty) {

@@ -45,4 +45,4 @@ mod test_util;
 
 pub use error::PassError;
 pub use options::{MinPrecisionMode, Options};
-pub use pipeline::{run_pipeline, PassTiming, PipelineReport};
+pub use pipeline::{run_pipeline, run_pipeline_with, PassTiming, PipelineReport, Workspace};

@@ -8,7 +8,9 @@
 //! lower_min_precision       min16f/min10f/min16i/min16u → 16 or 32 bits
 //! repeat (bounded):         constant_fold, simplify_arith, cse, dce — until nothing changes
 //!                           (cse and dce after the first round only if folding or
-//!                           simplification changed something)
+//!                           simplification changed something; a round after a round where
+//!                           only cse/dce changed something only if simplification has
+//!                           something for a user of a value cse merged)
 //! cfg_cleanup               unreachable and empty blocks
 //! dce                       what cfg_cleanup made dead
 //! unused_declarations       temps, scratch, constants nothing uses
@@ -19,7 +21,13 @@
 //! constructs, at [`Level::Lowered`] once the mandatory lowerings are done (after
 //! `lower_min_precision`) and for the final result. A failure is a
 //! [`PassError::Validation`] naming the pass that broke the invariant.
+//!
+//! One CFG serves from `ssa_construction` (or the first `cse` for programs without
+//! temporaries) to `cfg_cleanup`: no pass in between changes a block, label, terminator or
+//! branch. The passes' buffers live in a [`Workspace`] kept between compiles (one per thread
+//! for [`run_pipeline`]), so a warm compile allocates almost nothing in the passes.
 
+use crate::analysis::Cfg;
 use crate::passes::error::PassError;
 use crate::passes::options::Options;
 use crate::passes::util::FpModes;
@@ -29,7 +37,25 @@ use crate::passes::{
 };
 use crate::validate::{validate, Level};
 use crate::Builder;
+use std::cell::Cell;
 use std::time::{Duration, Instant};
+
+/// The buffers the passes of [`run_pipeline_with`] reuse: kept between compiles, so that
+/// compiling many shaders allocates almost nothing in the passes once the buffers have grown
+/// to the largest shader's size. Holds no program state between calls: every buffer is reset
+/// (and every cached analysis marked out of date) before use.
+#[derive(Default)]
+pub struct Workspace {
+    ssa_construction: ssa_construction::Scratch,
+    resolve_types: resolve_types::Scratch,
+    cse: cse::State,
+    dce: dce::Scratch,
+}
+
+thread_local! {
+    /// The workspace of [`run_pipeline`], one per thread.
+    static WORKSPACE: Cell<Option<Box<Workspace>>> = const { Cell::new(None) };
+}
 
 /// One pass run of the pipeline.
 #[derive(Clone, Debug)]
@@ -117,7 +143,24 @@ impl Runner<'_> {
 
 /// Runs the whole pipeline on `b`, from frontend output (scoped control flow, temporaries,
 /// `Unknown` types, legacy ops) to lowered IR ready for the backend.
+///
+/// Uses a per-thread [`Workspace`], so repeated compiles in one thread reuse the passes'
+/// buffers; see [`run_pipeline_with`] to pass one explicitly.
 pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, PassError> {
+    // Taken out for the run (a nested call, which nothing makes, would get a fresh one).
+    let mut ws = WORKSPACE.with(Cell::take).unwrap_or_default();
+    let result = run_pipeline_with(b, opts, &mut ws);
+    WORKSPACE.with(|w| w.set(Some(ws)));
+    result
+}
+
+/// [`run_pipeline`] with the buffers of `ws` (see [`Workspace`]); the result does not depend
+/// on what `ws` was used for before.
+pub fn run_pipeline_with(
+    b: &mut Builder,
+    opts: &Options,
+    ws: &mut Workspace,
+) -> Result<PipelineReport, PassError> {
     use Level::{Lowered, Structural};
     let mut r = Runner {
         b,
@@ -147,18 +190,28 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
         Structural,
         scoped_to_structured::run,
     )?;
-    r.run("ssa_construction", Structural, ssa_construction::run)?;
-    r.run("resolve_types", Structural, resolve_types::run)?;
+    let Workspace {
+        ssa_construction: ssa_scratch,
+        resolve_types: resolve_scratch,
+        cse: cse_state,
+        dce: dce_scratch,
+    } = ws;
+    r.run("ssa_construction", Structural, |b| {
+        ssa_construction::run_with_scratch(b, ssa_scratch)
+    })?;
+    r.run("resolve_types", Structural, |b| {
+        resolve_types::run_with_scratch(b, resolve_scratch)
+    })?;
     r.run("lower_legacy", Structural, |b| lower_legacy::run(b, opts))?;
     let mode = opts.min_precision;
     r.run("lower_min_precision", Lowered, |b| {
-        lower_min_precision::run(b, mode)
+        lower_min_precision::run_after_lower_legacy(b, mode)
     })?;
 
     // Optimisation to a small fixed point. Nothing in the loop changes `SetFpMode` or the
     // CFG (folds and simplifications replace value ops only; branches on constants are left
-    // to cfg_cleanup), so the float modes are collected once and CSE builds its CFG and
-    // dominator tree once for all rounds; CSE and DCE keep their buffers between rounds.
+    // to cfg_cleanup), so the float modes are collected once and CSE has one CFG (SSA
+    // construction's, or its own) and dominator tree for all rounds.
     //
     // CSE and DCE are idempotent: run again on their own output they find nothing (CSE
     // numbers every op after its operands, so one run already sees every duplicate of a
@@ -166,10 +219,36 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
     // new duplicates. So after the first round they can only find something if folding or
     // simplification changed the program in that round; otherwise the round ends there,
     // with exactly the result of running them.
+    //
+    // A round after one where folding and simplification found nothing (only CSE merged
+    // values or DCE removed ops) is mostly a round that finds nothing: merging equal values
+    // and removing dead ops changes no operand's constant value, so folding finds nothing
+    // again, and simplification can only find something at an op whose operands changed, a
+    // user of a value CSE merged into. So such a round runs only if simplification has
+    // something for one of those users; otherwise the loop ends as that round would have
+    // (it is then missing from the report).
     let modes = FpModes::collect(r.b);
-    let mut cse_state = cse::State::default();
-    let mut dce_scratch = dce::Scratch::default();
+    cse_state.invalidate();
+    // SSA construction's CFG, if it built one, still has the program's blocks: nothing since
+    // changed a block, label, terminator or branch (the passes in between add and replace
+    // value ops only), so CSE and cfg_cleanup use it instead of building their own.
+    if let Some(cfg) = ssa_scratch.cfg() {
+        if r.validate && !Cfg::build(r.b).is_ok_and(|fresh| fresh.same_blocks(cfg)) {
+            return Err(PassError::Validation {
+                pass: "lower_min_precision",
+                errors: vec!["blocks changed after ssa_construction built the CFG".into()],
+            });
+        }
+        cse_state.adopt_cfg(cfg);
+    }
+    let mut only_merges = false;
     for round in 0..opts.max_optimisation_rounds {
+        if only_merges {
+            let users = cse_state.merged().flat_map(|d| r.b.uses(d).map(|u| u.user));
+            if !(opts.simplify_arith && simplify_arith::would_simplify(r.b, users, &modes)) {
+                break;
+            }
+        }
         r.report.optimisation_rounds += 1;
         let mut changed = false;
         if opts.constant_fold {
@@ -182,14 +261,13 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
                 simplify_arith::run_with_modes(b, &modes)
             })?;
         }
+        only_merges = !changed;
         if round == 0 || changed {
             if opts.cse {
-                changed |= r.run("cse", Lowered, |b| cse::run_with_state(b, &mut cse_state))?;
+                changed |= r.run("cse", Lowered, |b| cse::run_with_state(b, cse_state))?;
             }
             if opts.dce {
-                changed |= r.run("dce", Lowered, |b| {
-                    dce::run_with_scratch(b, &mut dce_scratch)
-                })?;
+                changed |= r.run("dce", Lowered, |b| dce::run_with_scratch(b, dce_scratch))?;
             }
         }
         if !changed {
@@ -199,16 +277,14 @@ pub fn run_pipeline(b: &mut Builder, opts: &Options) -> Result<PipelineReport, P
 
     // Cleanup.
     // The loop changed no block, label or terminator: CSE's CFG is still the program's.
-    let cfg = cse_state.take_cfg();
+    let (cfg, valid) = cse_state.cfg_buffer();
     if opts.cfg_cleanup
         && r.run("cfg_cleanup", Lowered, |b| {
-            cfg_cleanup::run_with_cfg(b, cfg)
+            cfg_cleanup::run_in_cfg(b, cfg, valid)
         })?
         && opts.dce
     {
-        r.run("dce", Lowered, |b| {
-            dce::run_with_scratch(b, &mut dce_scratch)
-        })?;
+        r.run("dce", Lowered, |b| dce::run_with_scratch(b, dce_scratch))?;
     }
     if opts.remove_unused_declarations {
         r.run("unused_declarations", Lowered, unused_declarations::run)?;

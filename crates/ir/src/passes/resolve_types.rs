@@ -39,6 +39,7 @@ use crate::ResourceKind;
 const PASS: &str = "resolve_types";
 const NONE: u32 = u32::MAX;
 
+#[derive(Default)]
 struct Classes {
     parent: Vec<u32>,
     def_mask: Vec<u32>,
@@ -46,6 +47,12 @@ struct Classes {
 }
 
 impl Classes {
+    fn clear(&mut self) {
+        self.parent.clear();
+        self.def_mask.clear();
+        self.use_mask.clear();
+    }
+
     fn add(&mut self) -> u32 {
         let id = self.parent.len() as u32;
         self.parent.push(id);
@@ -217,13 +224,13 @@ fn same_type_operands(opcode: OpCode) -> bool {
 /// A value-flow edge: the value `src` flows into the place `dst`, which has the same scalar
 /// type. Either end may be typed; `dst_ty` overrides the type of `dst` when only part of it is
 /// reached (an indexed load or store).
-struct Scan<'a> {
-    b: &'a Builder,
-    var: Vec<u32>,
-    classes: Classes,
+struct Scan<'b, 's> {
+    b: &'b Builder,
+    var: &'s mut Vec<u32>,
+    classes: &'s mut Classes,
 }
 
-impl Scan<'_> {
+impl Scan<'_, '_> {
     fn var_of(&self, d: SsaDef) -> Option<u32> {
         self.var.get(d.index()).copied().filter(|&v| v != NONE)
     }
@@ -279,25 +286,39 @@ impl Scan<'_> {
 
 /// Runs type resolution; returns whether anything changed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
+    run_with_scratch(b, &mut Scratch::default())
+}
+
+/// The buffers of a run, kept by callers that compile many programs (the pipeline's
+/// workspace) so that later runs allocate nothing.
+#[derive(Default)]
+pub struct Scratch {
+    /// Per def id: its type variable, or `NONE`.
+    var: Vec<u32>,
+    classes: Classes,
+    /// The ops in program order, for the fix-up scan (which inserts ops as it goes).
+    ops: Vec<SsaDef>,
+}
+
+/// [`run`] with caller-kept buffers.
+pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, PassError> {
+    let Scratch { var, classes, ops } = scratch;
+    var.clear();
+    var.resize(b.id_bound(), NONE);
+    classes.clear();
     let mut scan = Scan {
         b: &*b,
-        var: vec![NONE; b.id_bound()],
-        classes: Classes {
-            parent: Vec::new(),
-            def_mask: Vec::new(),
-            use_mask: Vec::new(),
-        },
+        var,
+        classes,
     };
-    let mut consume = Vec::new();
+    let mut consume = false;
     for (def, op) in b.iter() {
         if op.ty.has_unknown() {
             scan.var[def.index()] = scan.classes.add();
         }
-        if op.opcode == OpCode::ConsumeAs {
-            consume.push(def);
-        }
+        consume |= op.opcode == OpCode::ConsumeAs;
     }
-    let changed = !consume.is_empty() || !scan.classes.parent.is_empty();
+    let changed = consume || !scan.classes.parent.is_empty();
     if !changed {
         return Ok(false);
     }
@@ -403,35 +424,47 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
         }
     }
 
-    // Step 2: choose and apply types.
-    let Scan {
-        var, mut classes, ..
-    } = scan;
-    let mut was_unknown = vec![false; var.len()];
-    let typed: Vec<(SsaDef, Type)> = b
-        .iter()
-        .filter_map(|(def, op)| {
-            let v = *var.get(def.index())?;
-            if v == NONE {
-                return None;
-            }
-            Some((def, op.ty))
-        })
-        .collect();
-    for (def, ty) in typed {
-        let v = var[def.index()];
-        let t = classes.choose(v);
-        was_unknown[def.index()] = true;
-        b.set_type(def, replace_unknown(ty, t));
-    }
-
-    // Step 3: fix-up.
-    let ops: Vec<SsaDef> = b.iter().map(|(d, _)| d).collect();
-    let mut function: Option<SsaDef> = None;
-    for def in ops {
-        let Some(op) = b.get(def).cloned() else {
+    // Step 2: choose and apply types. Each def with a variable had an `Unknown` in its
+    // type; the ops made below have ids past `var`, so `var` also tells which operands were
+    // unknown before this step.
+    let Scan { var, classes, .. } = scan;
+    for (i, &v) in var.iter().enumerate() {
+        if v == NONE {
+            continue;
+        }
+        let Some(def) = SsaDef::new(i as u32) else {
             continue;
         };
+        let Some(ty) = b.get(def).map(|op| op.ty) else {
+            continue;
+        };
+        let t = classes.choose(v);
+        b.set_type(def, replace_unknown(ty, t));
+    }
+    let was_unknown = |x: SsaDef| var.get(x.index()).is_some_and(|&v| v != NONE);
+
+    // Step 3: fix-up.
+    ops.clear();
+    ops.extend(b.iter().map(|(d, _)| d));
+    let mut function: Option<SsaDef> = None;
+    for &def in ops.iter() {
+        let Some(op) = b.get(def) else {
+            continue;
+        };
+        if same_type_operands(op.opcode) {
+            // Operand `i` is read before fixing it; fixing changes only that operand.
+            let (ty, n) = (op.ty, op.ref_count());
+            for i in 0..n {
+                if b.get(def).and_then(|o| o.arg(i)).is_some_and(was_unknown) {
+                    fix_operand(b, def, i, ty)?;
+                }
+            }
+            continue;
+        }
+        if !needs_fix_up(op.opcode) {
+            continue;
+        }
+        let op = op.clone();
         match op.opcode {
             OpCode::Function => function = Some(def),
             OpCode::Phi => {
@@ -531,20 +564,45 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
                 }
             }
             OpCode::ConsumeAs => lower_consume(b, def, &op)?,
-            code if same_type_operands(code) => {
-                for i in 0..op.ref_count() {
-                    let unknown = op
-                        .arg(i)
-                        .is_some_and(|x| was_unknown.get(x.index()).copied().unwrap_or(false));
-                    if unknown {
-                        fix_operand(b, def, i, op.ty)?;
-                    }
-                }
-            }
             _ => {}
         }
     }
     Ok(changed)
+}
+
+/// Opcodes the fix-up scan handles besides [`same_type_operands`].
+fn needs_fix_up(opcode: OpCode) -> bool {
+    use OpCode as O;
+    matches!(
+        opcode,
+        O::Function
+            | O::Phi
+            | O::Select
+            | O::CompositeConstruct
+            | O::CompositeInsert
+            | O::CompositeExtract
+            | O::TmpLoad
+            | O::ScratchLoad
+            | O::LdsLoad
+            | O::InputLoad
+            | O::OutputLoad
+            | O::PushDataLoad
+            | O::ConstantLoad
+            | O::ParamLoad
+            | O::BufferLoad
+            | O::ImageLoad
+            | O::ImageSample
+            | O::ImageGather
+            | O::TmpStore
+            | O::ScratchStore
+            | O::LdsStore
+            | O::OutputStore
+            | O::BufferStore
+            | O::ImageStore
+            | O::Return
+            | O::FunctionCall
+            | O::ConsumeAs
+    )
 }
 
 /// `ty` with every `Unknown` member base replaced by `t`.

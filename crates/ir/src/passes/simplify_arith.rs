@@ -24,6 +24,9 @@ use crate::Builder;
 
 enum Action {
     Replace(SsaDef),
+    /// Replace by the zero constant of the op's type (made by the caller: deciding adds
+    /// nothing to the program, so [`would_simplify`] can ask without changing it).
+    Zero,
     Rewrite(Op),
 }
 
@@ -50,26 +53,67 @@ pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassErro
             continue;
         }
         let op = op.clone();
-        match simplify(b, def, &op, modes) {
+        let x = match simplify(b, def, &op, modes) {
             Some(Action::Replace(x)) => {
-                if x == def || b.get(x).map(|o| o.ty) != Some(op.ty) {
+                if !may_replace(b, def, &op, x) {
                     continue;
                 }
-                // Replacing `def` by a phi that uses `def` (a loop back edge) would make
-                // that phi reference itself, which the validator rejects.
-                if b.get(x).is_some_and(|o| {
-                    o.opcode == OpCode::Phi && (0..o.ref_count()).any(|i| o.arg(i) == Some(def))
-                }) {
-                    continue;
-                }
-                replace_and_remove(b, def, x);
+                x
             }
-            Some(Action::Rewrite(new)) => b.rewrite(def, new),
+            Some(Action::Zero) => zero_of(b, &op),
+            Some(Action::Rewrite(new)) => {
+                b.rewrite(def, new);
+                changed = true;
+                continue;
+            }
             None => continue,
-        }
+        };
+        replace_and_remove(b, def, x);
         changed = true;
     }
     Ok(changed)
+}
+
+/// True if [`run_with_modes`] would change one of `defs` (looking at each on its own, on the
+/// program as it is): what the pipeline asks about the users of values CSE merged, the only
+/// ops a merge can make simplifiable. Changes nothing.
+pub fn would_simplify(
+    b: &Builder,
+    defs: impl IntoIterator<Item = SsaDef>,
+    modes: &FpModes,
+) -> bool {
+    defs.into_iter().any(|def| {
+        let Some(op) = b.get(def) else {
+            return false;
+        };
+        if !is_candidate(op.opcode) {
+            return false;
+        }
+        match simplify(b, def, op, modes) {
+            Some(Action::Replace(x)) => may_replace(b, def, op, x),
+            Some(Action::Zero | Action::Rewrite(_)) => true,
+            None => false,
+        }
+    })
+}
+
+/// Whether `def` (with op `op`) may be replaced by `x`: a different value of the same type,
+/// and not a phi that uses `def` (a loop back edge: the phi would reference itself, which the
+/// validator rejects).
+fn may_replace(b: &Builder, def: SsaDef, op: &Op, x: SsaDef) -> bool {
+    if x == def || b.get(x).map(|o| o.ty) != Some(op.ty) {
+        return false;
+    }
+    !b.get(x).is_some_and(|o| {
+        o.opcode == OpCode::Phi && (0..o.ref_count()).any(|i| o.arg(i) == Some(def))
+    })
+}
+
+/// The zero constant of `op`'s type.
+fn zero_of(b: &mut Builder, op: &Op) -> SsaDef {
+    let n = op.ty.flattened_scalar_count().unwrap_or(1) as usize;
+    let zeros: smallvec::SmallVec<[u64; 4]> = smallvec::smallvec![0; n];
+    b.add_constant(op.ty, &zeros)
 }
 
 /// The opcodes [`simplify`] has rules for (a cheap filter before cloning the op).
@@ -142,18 +186,12 @@ fn unary_inner(b: &Builder, d: Option<SsaDef>, opcode: OpCode) -> Option<SsaDef>
     (op.opcode == opcode).then(|| op.arg(0)).flatten()
 }
 
-fn simplify(b: &mut Builder, def: SsaDef, op: &Op, modes: &FpModes) -> Option<Action> {
+fn simplify(b: &Builder, def: SsaDef, op: &Op, modes: &FpModes) -> Option<Action> {
     use Action::Replace;
     use OpCode as O;
     let (x, y) = (op.arg(0), op.arg(1));
     let same = x.is_some() && x == y;
     let ones = u64::MAX;
-    let zero_of = |b: &mut Builder| {
-        b.add_constant(
-            op.ty,
-            &vec![0; op.ty.flattened_scalar_count().unwrap_or(1) as usize],
-        )
-    };
     let flags = modes.effective(op);
     let precise = flags.contains(OpFlags::PRECISE);
     match op.opcode {
@@ -163,13 +201,13 @@ fn simplify(b: &mut Builder, def: SsaDef, op: &Op, modes: &FpModes) -> Option<Ac
         O::IMul if is_int(b, y, 1) => Some(Replace(x?)),
         O::IMul if is_int(b, x, 1) => Some(Replace(y?)),
         O::UDiv if is_int(b, y, 1) => Some(Replace(x?)),
-        O::IMul | O::IAnd if is_int(b, x, 0) || is_int(b, y, 0) => Some(Replace(zero_of(b))),
+        O::IMul | O::IAnd if is_int(b, x, 0) || is_int(b, y, 0) => Some(Action::Zero),
         O::IAnd if is_int(b, y, ones) => Some(Replace(x?)),
         O::IAnd if is_int(b, x, ones) => Some(Replace(y?)),
         O::IOr if is_int(b, y, ones) => Some(Replace(y?)),
         O::IOr if is_int(b, x, ones) => Some(Replace(x?)),
         O::IAnd | O::IOr | O::SMin | O::SMax | O::UMin | O::UMax if same => Some(Replace(x?)),
-        O::ISub | O::IXor if same => Some(Replace(zero_of(b))),
+        O::ISub | O::IXor if same => Some(Action::Zero),
         O::INot => unary_inner(b, x, O::INot).map(Replace),
         O::INeg => unary_inner(b, x, O::INeg).map(Replace),
         O::BAnd | O::BOr if same => Some(Replace(x?)),
@@ -246,7 +284,7 @@ fn simplify(b: &mut Builder, def: SsaDef, op: &Op, modes: &FpModes) -> Option<Ac
                     || is_float(b, x, -0.0)
                     || is_float(b, y, -0.0)) =>
         {
-            Some(Replace(zero_of(b)))
+            Some(Action::Zero)
         }
         O::FMin | O::FMax if same => Some(Replace(x?)),
         O::FNeg => unary_inner(b, x, O::FNeg).map(Replace),

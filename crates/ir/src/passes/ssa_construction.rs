@@ -47,18 +47,70 @@ const NONE: u32 = u32::MAX;
 
 /// Runs SSA construction. Returns whether anything changed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
-    run_counting(b).map(|(changed, _)| changed)
+    run_with_scratch(b, &mut Scratch::default())
+}
+
+/// [`run`] with caller-kept buffers.
+pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, PassError> {
+    run_counting_with(b, scratch).map(|(changed, _)| changed)
 }
 
 /// Like [`run`], and also returns the number of elementary work steps taken (ops visited, lookup
 /// steps, phi operands, trivial-phi checks): a machine-independent measure for tests that check
 /// the pass stays linear.
 pub fn run_counting(b: &mut Builder) -> Result<(bool, u64), PassError> {
+    run_counting_with(b, &mut Scratch::default())
+}
+
+/// The buffers of a run (CFG, lookup tables, work stacks), kept by callers that compile many
+/// programs (the pipeline's workspace) so that later runs allocate nothing.
+#[derive(Default)]
+pub struct Scratch {
+    cfg: Cfg,
+    /// Whether the last run built `cfg` and succeeded.
+    cfg_built: bool,
+    var_of: Vec<u32>,
+    var_def: Vec<SsaDef>,
+    tmp_ops: Vec<SsaDef>,
+    unfilled: Vec<u32>,
+    tables: Tables,
+}
+
+/// The lookup state of [`Ssa`], kept in [`Scratch`] between runs.
+#[derive(Default)]
+struct Tables {
+    var_ty: Vec<Type>,
+    defs: HashMap<u64, SsaDef, BuildHasherDefault<KeyHasher>>,
+    sealed: Vec<bool>,
+    incomplete: Vec<Vec<(u32, SsaDef)>>,
+    forward: Vec<u32>,
+    pending: Vec<bool>,
+    mark: Vec<u32>,
+    undefs: FxHashMap<Type, SsaDef>,
+    chain: Vec<BlockId>,
+    frames: Vec<Frame>,
+    work: Vec<SsaDef>,
+}
+
+/// [`run_counting`] with caller-kept buffers.
+fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u64), PassError> {
     let bound = b.id_bound();
-    let mut var_of = vec![NONE; bound];
-    let mut var_ty: Vec<Type> = Vec::new();
-    let mut var_def: Vec<SsaDef> = Vec::new();
-    let mut tmp_ops: Vec<SsaDef> = Vec::new();
+    let Scratch {
+        cfg,
+        cfg_built,
+        var_of,
+        var_def,
+        tmp_ops,
+        unfilled,
+        tables,
+    } = scratch;
+    *cfg_built = false;
+    var_of.clear();
+    var_of.resize(bound, NONE);
+    let mut var_ty = std::mem::take(&mut tables.var_ty);
+    var_ty.clear();
+    var_def.clear();
+    tmp_ops.clear();
     let mut steps = 0u64;
     for (def, op) in b.iter() {
         steps += 1;
@@ -80,30 +132,21 @@ pub fn run_counting(b: &mut Builder) -> Result<(bool, u64), PassError> {
         }
     }
     if var_def.is_empty() && tmp_ops.is_empty() {
+        tables.var_ty = var_ty;
         return Ok((false, steps));
     }
-    let cfg = Cfg::build(b)?;
-    let n = cfg.len();
-    let mut ssa = Ssa {
-        cfg: &cfg,
+    cfg.rebuild(b)?;
+    let cfg = &*cfg;
+    let mut ssa = Ssa::new(
+        cfg,
         var_ty,
-        defs: HashMap::default(),
-        sealed: vec![false; n],
-        incomplete: vec![Vec::new(); n],
-        forward: vec![0; bound],
-        pending: vec![false; bound],
-        mark: vec![0; n],
-        epoch: 0,
-        undefs: FxHashMap::default(),
-        chain: Vec::new(),
-        frames: Vec::new(),
-        work: Vec::new(),
+        std::mem::take(tables),
+        bound,
+        tmp_ops.len(),
         steps,
-    };
-    let mut unfilled: Vec<u32> = cfg
-        .blocks()
-        .map(|blk| cfg.preds(blk).len() as u32)
-        .collect();
+    );
+    unfilled.clear();
+    unfilled.extend(cfg.blocks().map(|blk| cfg.preds(blk).len() as u32));
     for blk in cfg.blocks() {
         if unfilled[blk.index()] == 0 {
             ssa.sealed[blk.index()] = true;
@@ -165,8 +208,10 @@ pub fn run_counting(b: &mut Builder) -> Result<(bool, u64), PassError> {
             ssa.seal(b, blk)?;
         }
     }
-    for d in var_def {
-        let mut debug = Vec::new();
+    let steps = ssa.steps;
+    *tables = ssa.into_tables();
+    for &d in var_def.iter() {
+        let mut debug: SmallVec<[SsaDef; 4]> = SmallVec::new();
         for u in b.uses(d) {
             let user = b.get(u.user).map(|op| op.opcode);
             if user.is_some_and(is_debug) {
@@ -184,7 +229,18 @@ pub fn run_counting(b: &mut Builder) -> Result<(bool, u64), PassError> {
         }
         b.remove(d);
     }
-    Ok((true, ssa.steps))
+    *cfg_built = true;
+    Ok((true, steps))
+}
+
+impl Scratch {
+    /// The CFG the last run built, if it built one (the program had temporaries) and
+    /// succeeded. Its blocks, labels, terminators and edges are the program's after the run:
+    /// SSA construction adds phis and removes temporaries, never a block, label or
+    /// terminator. Block numbers and positions of other ops are those from before the run.
+    pub fn cfg(&mut self) -> Option<&mut Cfg> {
+        self.cfg_built.then_some(&mut self.cfg)
+    }
 }
 
 /// Hashes the packed (register, block) keys: one multiply, no SipHash.
@@ -243,7 +299,86 @@ fn key(var: u32, blk: BlockId) -> u64 {
     (u64::from(var) << 32) | u64::from(blk.0)
 }
 
-impl Ssa<'_> {
+impl<'a> Ssa<'a> {
+    /// The lookup state for `cfg`, in the buffers of `t` (every table reset); `bound` is the
+    /// program's id bound, `accesses` the number of `TmpLoad`/`TmpStore` ops.
+    fn new(
+        cfg: &'a Cfg,
+        var_ty: Vec<Type>,
+        t: Tables,
+        bound: usize,
+        accesses: usize,
+        steps: u64,
+    ) -> Self {
+        let n = cfg.len();
+        let Tables {
+            var_ty: _,
+            mut defs,
+            mut sealed,
+            mut incomplete,
+            mut forward,
+            mut pending,
+            mut mark,
+            mut undefs,
+            mut chain,
+            mut frames,
+            mut work,
+        } = t;
+        chain.clear();
+        frames.clear();
+        work.clear();
+        defs.clear();
+        // About one definition per access and block it is looked up through.
+        defs.reserve(accesses);
+        sealed.clear();
+        sealed.resize(n, false);
+        incomplete.truncate(n);
+        for v in &mut incomplete {
+            v.clear();
+        }
+        incomplete.resize_with(n, Vec::new);
+        forward.clear();
+        forward.resize(bound, 0);
+        pending.clear();
+        pending.resize(bound, false);
+        mark.clear();
+        mark.resize(n, 0);
+        undefs.clear();
+        Ssa {
+            cfg,
+            var_ty,
+            defs,
+            sealed,
+            incomplete,
+            forward,
+            pending,
+            mark,
+            epoch: 0,
+            undefs,
+            chain,
+            frames,
+            work,
+            steps,
+        }
+    }
+
+    /// The buffers back, for the next run.
+    fn into_tables(self) -> Tables {
+        Tables {
+            var_ty: self.var_ty,
+            defs: self.defs,
+            sealed: self.sealed,
+            incomplete: self.incomplete,
+            forward: self.forward,
+            pending: self.pending,
+            mark: self.mark,
+            undefs: self.undefs,
+            chain: self.chain,
+            frames: self.frames,
+            work: self.work,
+        }
+    }
+
     fn resolve(&mut self, mut d: SsaDef) -> SsaDef {
         let start = d;
         while let Some(next) = self.forward.get(d.index()).and_then(|&f| SsaDef::new(f)) {

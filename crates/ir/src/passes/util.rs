@@ -55,6 +55,40 @@ impl FpModes {
 /// the result is unused. Loads count as removable; stores, atomics, barriers, control flow,
 /// calls, `Drain` and declarations do not.
 pub fn is_removable(opcode: OpCode) -> bool {
+    opcode_class(opcode) & REMOVABLE != 0
+}
+
+/// [`opcode_class`] bit: [`is_removable`].
+const REMOVABLE: u8 = 1;
+/// [`opcode_class`] bit: [`is_pure_value`].
+const PURE_VALUE: u8 = 2;
+
+/// The [`REMOVABLE`] and [`PURE_VALUE`] bits of `opcode`, from a table computed once from
+/// [`removable`] and [`pure_value`]: CSE and DCE ask for every op of every run, and one
+/// array read is cheaper than the opcode matches (codes are dense and below 1024).
+fn opcode_class(opcode: OpCode) -> u8 {
+    static TABLE: std::sync::OnceLock<[u8; 1024]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [0u8; 1024];
+        for &o in OpCode::ALL {
+            if let Some(slot) = t.get_mut(o as usize) {
+                let mut bits = 0;
+                if removable(o) {
+                    bits |= REMOVABLE;
+                }
+                if pure_value(o) {
+                    bits |= PURE_VALUE;
+                }
+                *slot = bits;
+            }
+        }
+        t
+    });
+    table.get(opcode as usize).copied().unwrap_or(0)
+}
+
+/// [`is_removable`], by matching.
+fn removable(opcode: OpCode) -> bool {
     use OpCode as O;
     if opcode.is_declarative() || opcode.is_scoped() || opcode.is_terminator() {
         return false;
@@ -92,8 +126,13 @@ pub fn is_removable(opcode: OpCode) -> bool {
 /// dependence. Loads from mutable memory, derivatives and implicit-derivative sampling are
 /// excluded.
 pub fn is_pure_value(opcode: OpCode) -> bool {
+    opcode_class(opcode) & PURE_VALUE != 0
+}
+
+/// [`is_pure_value`], by matching.
+fn pure_value(opcode: OpCode) -> bool {
     use OpCode as O;
-    if !is_removable(opcode) {
+    if !removable(opcode) {
         return false;
     }
     !matches!(
