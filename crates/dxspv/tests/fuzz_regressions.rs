@@ -171,6 +171,19 @@ const HUGE_OUTPUT_REGISTER: &[&str] = &[
     "322010000000000046101000010000003e000001",
 ];
 
+/// `compile` fuzz target: a geometry shader without `dcl_inputprimitive` gave an entry point
+/// without an input primitive mode. The converter now refuses it; the backend refuses IR
+/// without exactly one `SetGsInputPrimitive`.
+const GS_WITHOUT_INPUT_PRIMITIVE: &[&str] = &[
+    "44584243476a5bfe34893f12fe1059fa93ad7a49010000002c010000030000002c0000003c000000700000004953474e",
+    "0800000000000000080000004f53474e2c00000001000000080000002000000000000000000000000300000000000000",
+    "0f00000053565f54617267657400abab53484558b4000000500002002d0000006a08000159000004468e200000000000",
+    "0100000065000003f22010000000000068000002010000003800000b1200100000000000024000007a00000000000000",
+    "00000000000000000a80200000000000000000001f0004030a0010000000000036000008f22010000000000002400000",
+    "000000000000803f000000000000803f1200000136000008f220100000000000024000000000803f0000000000000000",
+    "0000803f150000013e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -321,4 +334,19 @@ fn output_register_past_32_is_an_error() {
         ),
     }
     check("huge-output-register", &input);
+}
+
+#[test]
+fn geometry_shader_without_input_primitive_is_an_error() {
+    let input = bytes(GS_WITHOUT_INPUT_PRIMITIVE);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string()
+                .contains("geometry shader without dcl_inputprimitive"),
+            "{e}"
+        ),
+    }
+    check("gs-without-input-primitive", &input);
 }

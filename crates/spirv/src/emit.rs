@@ -3836,6 +3836,21 @@ impl<'a> Emitter<'a> {
         };
         if self.stage == ShaderStage::Geometry {
             use spirv::ExecutionMode as M;
+            let ins = [
+                M::InputPoints as u32,
+                M::InputLines as u32,
+                M::InputLinesAdjacency as u32,
+                M::Triangles as u32,
+                M::InputTrianglesAdjacency as u32,
+            ];
+            if self.modes.iter().filter(|m| ins.contains(&m.0)).count() != 1 {
+                let op = self.b.op(entry);
+                return malformed(
+                    entry,
+                    op,
+                    "a geometry shader needs exactly one SetGsInputPrimitive",
+                );
+            }
             let outs = [
                 M::OutputPoints as u32,
                 M::OutputLineStrip as u32,

@@ -81,3 +81,19 @@ fn geometry_shader_streams_do_not_share_locations() {
 fn pixel_shader_image_sampling() {
     compile("ps", include_str!("ir/sample_ps.ir"));
 }
+
+#[test]
+fn geometry_shader_without_input_primitive_is_an_error() {
+    let text = include_str!("ir/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir");
+    let without: String = text
+        .lines()
+        .filter(|l| !l.contains("SetGsInputPrimitive"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(without.len(), text.len());
+    let b = dxspv_ir::text::parse(&without).expect("parse IR text");
+    match emit_with_reflection(&b, &SpirvOptions::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(e.to_string().contains("SetGsInputPrimitive"), "{e}"),
+    }
+}

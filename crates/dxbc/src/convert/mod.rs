@@ -162,6 +162,8 @@ pub(crate) struct Converter<'a, 's> {
     gs_vertices: u32,
     gs_input: Option<PrimitiveType>,
     gs_output: Option<PrimitiveType>,
+    /// Whether `dcl_maxout` was seen (a geometry shader needs exactly one).
+    gs_max_vertices_declared: bool,
     hs_in: u32,
     hs_out: u32,
     // Resources.
@@ -241,6 +243,7 @@ impl<'a, 's> Converter<'a, 's> {
             gs_vertices: 0,
             gs_input: None,
             gs_output: None,
+            gs_max_vertices_declared: false,
             hs_in: 0,
             hs_out: 0,
             cbvs: SmallMap::default(),
@@ -627,7 +630,7 @@ impl<'a, 's> Converter<'a, 's> {
             };
             self.b.set_operand(call, 0, dxspv_ir::Operand::from_def(f));
         }
-        self.finish_modes();
+        self.finish_modes()?;
         let stage_lit = self.b.get(self.ep).and_then(|op| op.lit(0)).unwrap_or(0);
         let mut op = Op::new(OpCode::EntryPoint, Type::VOID);
         for f in functions {
@@ -639,9 +642,15 @@ impl<'a, 's> Converter<'a, 's> {
     }
 
     /// Mode-setting ops whose operands are only known at the end.
-    fn finish_modes(&mut self) {
+    fn finish_modes(&mut self) -> R<()> {
         let ep = self.ep;
         if self.stage == Stage::Geometry {
+            // Output topology and vertex count may be left out by a shader that emits
+            // nothing (the backend then declares points, 1 vertex); the input primitive shapes
+            // every input and must be there.
+            if self.gs_input.is_none() {
+                return Err(self.invalid("geometry shader without dcl_inputprimitive"));
+            }
             if let Some(p) = self.gs_output {
                 let mask = if self.stream_mask == 0 {
                     1
@@ -687,6 +696,7 @@ impl<'a, 's> Converter<'a, 's> {
                     .with_flags(flags),
             );
         }
+        Ok(())
     }
 
     /// Converts one instruction.
@@ -741,6 +751,9 @@ impl<'a, 's> Converter<'a, 's> {
             }
             O::DclMaxOutputVertexCount => {
                 if let Payload::MaxOutputVertexCount(n) = inst.payload {
+                    if std::mem::replace(&mut self.gs_max_vertices_declared, true) {
+                        return Err(self.invalid("second dcl_maxout"));
+                    }
                     let ep = self.ep;
                     self.decl(
                         Op::new(OpCode::SetGsOutputVertices, Type::VOID)
