@@ -184,6 +184,16 @@ const GS_WITHOUT_INPUT_PRIMITIVE: &[&str] = &[
     "0000803f150000013e000001",
 ];
 
+/// `compile` fuzz target: `atomic_iadd` on a typed UAV declared with unorm elements gave
+/// `OpAtomicIAdd` with a float result. Atomics on typed UAVs of non-32-bit-integer elements are
+/// now conversion errors (and the backend refuses image atomics on non-integer texels).
+const ATOMIC_ON_FLOAT_UAV: &[&str] = &[
+    "4458424398837a23174cb3e7a4918ca2734d61b3010000009c000000030000002c0000003c0000004c0000004953474e",
+    "0800000000000000080000004f53474e080000000000000008000000534845584800000050000000120000006a080001",
+    "9c18000400e011000000000031360000ad00000a00e01100000000000240000000000000000000000000000000000000",
+    "01400000010000003e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -349,4 +359,18 @@ fn geometry_shader_without_input_primitive_is_an_error() {
         ),
     }
     check("gs-without-input-primitive", &input);
+}
+
+#[test]
+fn atomic_on_a_float_typed_uav_is_an_error() {
+    let input = bytes(ATOMIC_ON_FLOAT_UAV);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string().contains("atomics need 32-bit integers"),
+            "{e}"
+        ),
+    }
+    check("atomic-on-float-uav", &input);
 }

@@ -3336,6 +3336,9 @@ impl<'a> Emitter<'a> {
                 let Some(st) = d.res.data.base_type() else {
                     return malformed(def, op, "texel type");
                 };
+                if !st.is_int() {
+                    return malformed(def, op, "atomic on an image of non-integer texels");
+                }
                 let Some(stt) = self.scalar_ty(st) else {
                     return unsupported(def, op, "texel type");
                 };

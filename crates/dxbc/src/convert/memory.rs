@@ -299,11 +299,14 @@ impl Converter<'_, '_> {
                     ResourceKind::BufferRaw | ResourceKind::BufferStructured
                 ) =>
             {
-                if b.ty.is_int() {
-                    b.ty
-                } else {
-                    ScalarType::U32
+                // Direct3D allows atomics only on R32_UINT / R32_SINT typed UAVs.
+                if !matches!(b.ty, ScalarType::U32 | ScalarType::I32) {
+                    return Err(self.invalid(format!(
+                        "atomic on a typed UAV of {:?} elements (atomics need 32-bit integers)",
+                        b.ty
+                    )));
                 }
+                b.ty
             }
             _ => ScalarType::U32,
         };
