@@ -242,8 +242,35 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> bool {
             b.set_operand(term, i, Operand::from_def(l));
             changed = true;
         }
+        changed |= collapse_same_target_branch(b, cfg.label(blk), term);
     }
     changed
+}
+
+/// A conditional branch whose two targets are one block (both arms of an `if` emptied and
+/// bypassed) becomes an unconditional branch, and a selection header ending in it a plain
+/// block: SPIR-V 1.6 forbids equal true and false labels, and a header must end in a
+/// conditional branch or switch.
+/// Returns whether it changed anything.
+fn collapse_same_target_branch(b: &mut Builder, label: SsaDef, term: SsaDef) -> bool {
+    let Some(op) = b.get(term) else { return false };
+    if op.opcode != OpCode::BranchConditional {
+        return false;
+    }
+    let (Some(t), Some(f)) = (op.arg(1), op.arg(2)) else {
+        return false;
+    };
+    if t != f {
+        return false;
+    }
+    b.rewrite(term, Op::new(OpCode::Branch, Type::VOID).with_ref(t));
+    if b.get(label).and_then(construct_of) == Some(Construct::StructuredSelection) {
+        b.rewrite(
+            label,
+            Op::new(OpCode::Label, Type::VOID).with_lit(Construct::None.to_literal()),
+        );
+    }
+    true
 }
 
 fn remove_unreachable(b: &mut Builder, cfg: &Cfg) -> Result<bool, PassError> {
@@ -520,6 +547,34 @@ mod tests {
 %9 = Label None
 %13 = Return u32 %3
 %14 = FunctionEnd
+",
+        );
+    }
+
+    #[test]
+    fn if_with_both_arms_empty_becomes_a_plain_branch() {
+        // if (c) {} else {}: both arms bypassed would give `BranchConditional %c %m %m`, which
+        // SPIR-V 1.6 forbids; the header becomes a plain block branching to the merge.
+        check(
+            "%1 = Constant bool true
+%3 = Function void
+%4 = Label %7 StructuredSelection
+%5 = BranchConditional %1 %6 %8
+%6 = Label None
+%9 = Branch %7
+%8 = Label None
+%11 = Branch %7
+%7 = Label None
+%16 = Return void null
+%17 = FunctionEnd
+",
+            "%1 = Constant bool true
+%3 = Function void
+%4 = Label None
+%5 = Branch %7
+%7 = Label None
+%16 = Return void null
+%17 = FunctionEnd
 ",
         );
     }
