@@ -73,7 +73,8 @@ pub fn run_in_cfg(b: &mut Builder, cfg: &mut Cfg, valid: bool) -> Result<bool, P
     // Removing phis can make more blocks empty and bypassable: repeat while phis go (rarely
     // more than twice). The CFG is rebuilt only after a step changed blocks or branches.
     for _ in 0..MAX_ROUNDS {
-        if bypass_empty_blocks(b, cfg) {
+        let (bypassed, collapsed) = bypass_empty_blocks(b, cfg);
+        if bypassed {
             changed = true;
             cfg.rebuild(b)?;
         }
@@ -83,7 +84,8 @@ pub fn run_in_cfg(b: &mut Builder, cfg: &mut Cfg, valid: bool) -> Result<bool, P
         }
         let (phis_changed, phis_removed) = fix_phis(b, cfg);
         changed |= phis_changed;
-        if !phis_removed {
+        // A collapsed header is a plain block now, maybe an empty one to bypass.
+        if !phis_removed && !collapsed {
             break;
         }
     }
@@ -134,7 +136,8 @@ fn is_named_by_construct(b: &Builder, label: SsaDef) -> bool {
     })
 }
 
-fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> bool {
+/// Returns whether anything changed, and whether a conditional branch was collapsed.
+fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> (bool, bool) {
     let n = cfg.len();
     // Per block, in one allocation: the forwarding target (block number, NONE if the block is
     // not forwardable), the final target of its chain, and the chain walk's cycle mark.
@@ -194,6 +197,7 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> bool {
         }
     }
     let mut changed = false;
+    let mut collapsed = false;
     for blk in cfg.blocks() {
         if !cfg.is_reachable(blk) {
             continue;
@@ -242,9 +246,12 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> bool {
             b.set_operand(term, i, Operand::from_def(l));
             changed = true;
         }
-        changed |= collapse_same_target_branch(b, cfg.label(blk), term);
+        if collapse_same_target_branch(b, cfg.label(blk), term) {
+            changed = true;
+            collapsed = true;
+        }
     }
-    changed
+    (changed, collapsed)
 }
 
 /// A conditional branch whose two targets are one block (both arms of an `if` emptied and
