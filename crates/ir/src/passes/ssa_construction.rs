@@ -10,7 +10,8 @@
 //!   current definition (local value numbering); both ops are removed.
 //! - A load with no definition in its block looks through the predecessors (global value
 //!   numbering). A block with one predecessor asks that one; a block with several gets a phi
-//!   whose operands are the predecessors' definitions; a block with none yields `Undef`.
+//!   whose operands are the predecessors' definitions; a block with none yields `Undef`, and so
+//!   does a block no path from the entry reaches (its blocks need not come in dominance order).
 //! - A block is *sealed* once all its predecessors are filled (a loop header once its continue
 //!   block is filled). A lookup in an unsealed block creates an operand-less *incomplete* phi,
 //!   completed when the block is sealed.
@@ -470,6 +471,12 @@ impl<'a> Ssa<'a> {
             self.steps += 1;
             if let Some(v) = self.lookup(var, cur) {
                 break Some(v);
+            }
+            // Code no path reaches reads nothing: its blocks need not come in dominance order,
+            // so following its edges could reach a phi defined later in program order.
+            if !cfg.is_reachable(cur) {
+                let u = self.undef(b, self.ty(var));
+                break Some(u);
             }
             if self.mark[cur.index()] == epoch {
                 // A cycle of single-predecessor blocks without a definition: unreachable.
