@@ -556,13 +556,19 @@ impl<'a, 's> Converter<'a, 's> {
     /// no meaning for them elsewhere, so a program using them is malformed.
     fn check_stage(&self, opcode: Opcode) -> R<()> {
         use Opcode as O;
-        let needs = match opcode {
+        use Stage::{Compute, Domain, Geometry, Hull, Pixel};
+        let allowed: &[Stage] = match opcode {
             O::Emit
             | O::Cut
             | O::EmitThenCut
             | O::EmitStream
             | O::CutStream
-            | O::EmitThenCutStream => Stage::Geometry,
+            | O::EmitThenCutStream
+            | O::DclGsInputPrimitive
+            | O::DclGsOutputPrimitiveTopology
+            | O::DclMaxOutputVertexCount
+            | O::DclGsInstanceCount
+            | O::DclStream => &[Geometry],
             O::Discard
             | O::DerivRtx
             | O::DerivRty
@@ -579,15 +585,34 @@ impl<'a, 's> Converter<'a, 's> {
             | O::SampleCClampFeedback
             | O::EvalSnapped
             | O::EvalSampleIndex
-            | O::EvalCentroid => Stage::Pixel,
+            | O::EvalCentroid
+            | O::DclInputPs
+            | O::DclInputPsSgv
+            | O::DclInputPsSiv => &[Pixel],
+            O::HsDecls
+            | O::HsControlPointPhase
+            | O::HsForkPhase
+            | O::HsJoinPhase
+            | O::DclHsForkPhaseInstanceCount
+            | O::DclHsJoinPhaseInstanceCount
+            | O::DclHsMaxTessFactor
+            | O::DclOutputControlPointCount
+            | O::DclTessPartitioning
+            | O::DclTessOutputPrimitive => &[Hull],
+            O::DclTessDomain | O::DclInputControlPointCount => &[Hull, Domain],
+            O::DclThreadGroup
+            | O::DclThreadGroupSharedMemoryRaw
+            | O::DclThreadGroupSharedMemoryStructured => &[Compute],
             _ => return Ok(()),
         };
-        if self.stage == needs {
+        if allowed.contains(&self.stage) {
             Ok(())
         } else {
+            let names: Vec<String> = allowed.iter().map(|s| format!("{s:?}")).collect();
             Err(self.invalid(format!(
-                "`{}` is only allowed in {needs:?} shaders",
-                opcode.mnemonic()
+                "`{}` is only allowed in {} shaders",
+                opcode.mnemonic(),
+                names.join(" and ")
             )))
         }
     }
