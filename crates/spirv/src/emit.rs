@@ -268,6 +268,8 @@ fn basic_index(t: BasicType) -> usize {
     (t.bits() & 0x7f) as usize
 }
 
+#[cold]
+#[inline(never)]
 fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
     Err(SpirvError::Unsupported {
         def,
@@ -276,6 +278,8 @@ fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
     })
 }
 
+#[cold]
+#[inline(never)]
 fn malformed<T>(def: SsaDef, op: &Op, reason: impl Into<String>) -> R<T> {
     Err(SpirvError::Malformed {
         def,

@@ -266,6 +266,8 @@ impl<'a, 's> Converter<'a, 's> {
     // ---------------------------------------------------------------------------------------
 
     /// An [`ConvertError::Invalid`] at the current instruction.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn invalid(&self, what: impl Into<String>) -> ConvertError {
         ConvertError::Invalid {
             index: self.at.index,
@@ -276,6 +278,8 @@ impl<'a, 's> Converter<'a, 's> {
     }
 
     /// An [`ConvertError::Unsupported`] at the current instruction.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn unsupported(&self, feature: &'static str) -> ConvertError {
         ConvertError::Unsupported {
             index: self.at.index,

@@ -30,6 +30,8 @@ pub enum PassError {
 
 impl PassError {
     /// An [`PassError::InvalidIr`] for `pass` about the op `def`.
+    #[cold]
+    #[inline(never)]
     pub fn invalid(
         pass: &'static str,
         def: impl Into<Option<SsaDef>>,
