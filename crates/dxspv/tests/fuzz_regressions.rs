@@ -279,6 +279,19 @@ const COMPUTE_MAXOUT: &[&str] = &[
     "00000000000000000000000001000000",
 ];
 
+/// `compile` fuzz target: `gather4` on a `texture1darray` gave `OpImageGather` on a 1D image,
+/// which Vulkan forbids. Gathers need a 2D, 2D array, cube or cube array texture (converter
+/// error; the backend refuses such IR too).
+const GATHER_FROM_1D: &[&str] = &[
+    "445842431fc3408ba4f113e020b4e036de14f4510100000048010000030000002c0000003c0000004c0000004953474e",
+    "0800000000000000080000004f53474e08000000000000000800000053484558f4000000500005003d0000006a080001",
+    "59000004468e200000000000010000005a0000030060100000000000583800040070100000000000555500009e000004",
+    "00e0110000000000040000005f0000021200020068000002010000009b00000401000000010000000100000056000004",
+    "12001000000000000a0002003200000b3200100000000000a68a20000000000000000000060010000000000046802000",
+    "00000000000000006d00008bc2000080435515001200100000000000460010000000000036791000000000000a601000",
+    "00000000a800000812e01100000000000a00020001400000000000000a001000000000003e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -495,4 +508,15 @@ fn geometry_declaration_in_compute_is_an_error() {
         ),
     }
     check("compute-maxout", &input);
+}
+
+#[test]
+fn gather_from_a_1d_texture_is_an_error() {
+    let input = bytes(GATHER_FROM_1D);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(e.to_string().contains("gather needs a 2D"), "{e}"),
+    }
+    check("gather-from-1d", &input);
 }

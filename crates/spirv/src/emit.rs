@@ -3170,6 +3170,17 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             O::ImageSample | O::ImageGather | O::ImageComputeLod => {
+                if op.opcode == O::ImageGather
+                    && !matches!(
+                        d.res.kind,
+                        ResourceKind::Image2D
+                            | ResourceKind::Image2DArray
+                            | ResourceKind::ImageCube
+                            | ResourceKind::ImageCubeArray
+                    )
+                {
+                    return malformed(def, op, "gather needs a 2D or cube image");
+                }
                 let sd = self.desc_of(def, op, 1)?;
                 let sit = self.ty_key(TyKey::SampledImage(d.res.elem_ty));
                 let si = self.un(S::SampledImage, sit, &[d.value, sd.value]);

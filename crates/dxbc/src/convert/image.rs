@@ -420,6 +420,18 @@ impl Converter<'_, '_> {
         let samp = self.operand(inst, a.samp)?;
         let status = self.status(inst, a.status)?;
         let (desc, b) = self.srv_or_uav(res)?;
+        if !matches!(
+            b.kind,
+            ResourceKind::Image2D
+                | ResourceKind::Image2DArray
+                | ResourceKind::ImageCube
+                | ResourceKind::ImageCubeArray
+        ) {
+            return Err(self.invalid(format!(
+                "gather from an image of kind {:?} (gather needs a 2D, 2D array, cube or cube array texture)",
+                b.kind
+            )));
+        }
         let (sdesc, _) = self.descriptor(Class::Sampler, samp)?;
         let (_, _, _, on) = image_shape(b.kind);
         let (coord, layer) =
