@@ -3173,10 +3173,12 @@ impl<'a> Emitter<'a> {
                 if op.opcode == O::ImageGather
                     && !matches!(
                         d.res.kind,
-                        ResourceKind::Image2D
-                            | ResourceKind::Image2DArray
-                            | ResourceKind::ImageCube
-                            | ResourceKind::ImageCubeArray
+                        ResKind::Image(
+                            ResourceKind::Image2D
+                                | ResourceKind::Image2DArray
+                                | ResourceKind::ImageCube
+                                | ResourceKind::ImageCubeArray
+                        )
                     )
                 {
                     return malformed(def, op, "gather needs a 2D or cube image");
