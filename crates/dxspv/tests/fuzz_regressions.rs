@@ -292,6 +292,21 @@ const GATHER_FROM_1D: &[&str] = &[
     "00000000a800000812e01100000000000a00020001400000000000000a001000000000003e000001",
 ];
 
+/// `compile` fuzz target: a compute shader without `dcl_thread_group` gave an entry point
+/// without `LocalSize`, which Vulkan requires. The converter now refuses it (and a second or
+/// zero-sized thread group); the backend refuses compute IR without `SetCsWorkgroupSize`.
+const COMPUTE_WITHOUT_THREAD_GROUP: &[&str] = &[
+    "445842430336285b03fecbf1e6cd0e2ecc8a850d01000000840100000400000030000000400000005000000074010000",
+    "4953474e0800000000000000080000004f53474e080000000000000008000000534845581c0100005000050007000000",
+    "6a08000159000004468e20000000000001000000a20000040070100000000000040000009d00000300e0110000000000",
+    "5f0000021200020068000002020000009b0000044000000001000000010000002600000800d000001200100000000000",
+    "0a0002000a8020000000000000000000e300008d0223008083991900120010000000000012009c000000b7000000a000",
+    "00001000010000000a0010000000000001400000000000000670100000000000ea00000542001000000000000a001000",
+    "010000003700000922001000000000002a00100000000000014000000100000001400000000000002900000642001000",
+    "000000000a0002000140000003000000a600000732e01100000000002a0010000000000046001000000000003e000001",
+    "53464930080000000001000000000000",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -519,4 +534,19 @@ fn gather_from_a_1d_texture_is_an_error() {
         Err(e) => assert!(e.to_string().contains("gather needs a 2D"), "{e}"),
     }
     check("gather-from-1d", &input);
+}
+
+#[test]
+fn compute_shader_without_thread_group_is_an_error() {
+    let input = bytes(COMPUTE_WITHOUT_THREAD_GROUP);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string()
+                .contains("compute shader without dcl_thread_group"),
+            "{e}"
+        ),
+    }
+    check("compute-without-thread-group", &input);
 }

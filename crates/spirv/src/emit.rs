@@ -3854,6 +3854,15 @@ impl<'a> Emitter<'a> {
                 }
             }
         };
+        if self.stage == ShaderStage::Compute
+            && !self
+                .modes
+                .iter()
+                .any(|m| m.0 == spirv::ExecutionMode::LocalSize as u32)
+        {
+            let op = self.b.op(entry);
+            return malformed(entry, op, "a compute shader needs a SetCsWorkgroupSize");
+        }
         if self.stage == ShaderStage::Geometry {
             use spirv::ExecutionMode as M;
             let ins = [

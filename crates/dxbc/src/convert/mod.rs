@@ -164,6 +164,8 @@ pub(crate) struct Converter<'a, 's> {
     gs_output: Option<PrimitiveType>,
     /// Whether `dcl_maxout` was seen (a geometry shader needs exactly one).
     gs_max_vertices_declared: bool,
+    /// Whether `dcl_thread_group` was seen (a compute shader needs exactly one).
+    thread_group_declared: bool,
     hs_in: u32,
     hs_out: u32,
     // Resources.
@@ -244,6 +246,7 @@ impl<'a, 's> Converter<'a, 's> {
             gs_input: None,
             gs_output: None,
             gs_max_vertices_declared: false,
+            thread_group_declared: false,
             hs_in: 0,
             hs_out: 0,
             cbvs: SmallMap::default(),
@@ -680,6 +683,11 @@ impl<'a, 's> Converter<'a, 's> {
             if self.gs_input.is_none() {
                 return Err(self.invalid("geometry shader without dcl_inputprimitive"));
             }
+        }
+        if self.stage == Stage::Compute && !self.thread_group_declared {
+            return Err(self.invalid("compute shader without dcl_thread_group"));
+        }
+        if self.stage == Stage::Geometry {
             if let Some(p) = self.gs_output {
                 let mask = if self.stream_mask == 0 {
                     1
@@ -817,6 +825,14 @@ impl<'a, 's> Converter<'a, 's> {
             }
             O::DclThreadGroup => {
                 if let Payload::ThreadGroup([x, y, z]) = inst.payload {
+                    if std::mem::replace(&mut self.thread_group_declared, true) {
+                        return Err(self.invalid("second dcl_thread_group"));
+                    }
+                    if x == 0 || y == 0 || z == 0 {
+                        return Err(self.invalid(format!(
+                            "thread group size {x}x{y}x{z} has a zero dimension"
+                        )));
+                    }
                     let ep = self.ep;
                     self.decl(
                         Op::new(OpCode::SetCsWorkgroupSize, Type::VOID)

@@ -28,7 +28,13 @@ fn container_for(
         .iter()
         .map(|(cc, rows)| (*cc, signature(rows)))
         .collect();
-    parts.push((b"SHEX", program(stage, 5, minor, body)));
+    // A compute shader needs its thread group size; tests that do not state one get 1x1x1.
+    let group = op_token(O::DclThreadGroup, 4, 0);
+    let mut body = body.to_vec();
+    if stage == CS && !body.iter().any(|i| i.first() == Some(&group)) {
+        body.insert(0, vec![group, 1, 1, 1]);
+    }
+    parts.push((b"SHEX", program(stage, 5, minor, &body)));
     container(&parts)
 }
 
