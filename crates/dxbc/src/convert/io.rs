@@ -520,6 +520,17 @@ impl Converter<'_, '_> {
             .get(&(file, stream, e.register))
             .copied()
             .unwrap_or([None; 4]);
+        // Each component of a register belongs to one element: two variables covering the same
+        // component would share a location and component.
+        if (first..first + n).any(|c| slots.get(c as usize).is_some_and(Option::is_some)) {
+            return Err(self.invalid(format!(
+                "signature element {}{} overlaps another element in register {} (mask {:#x})",
+                e.semantic_name,
+                e.semantic_index,
+                e.register,
+                e.mask & 0xf
+            )));
+        }
         if let Some((b, fixed)) = builtin {
             let clip_count = self.clip_count(file, e.system_value, b, stream);
             let is_tf = matches!(b, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner);
