@@ -325,6 +325,21 @@ const OVERLAPPING_OUTPUT_ELEMENTS: &[&str] = &[
     "722010000300000096141000030000003e000001",
 ];
 
+/// `compile` fuzz target: `store_uav_typed` on a structured UAV stored a vector into a
+/// structure pointer (spirv-val: OpStore type mismatch). Typed loads/stores need typed
+/// resources, raw/structured loads/stores raw or structured buffers.
+const TYPED_STORE_TO_STRUCTURED: &[&str] = &[
+    "445842439fb297d9f92e9ebe370c8ce49c2829080100000090010000030000002c0000003c0000004c0000004953474e",
+    "0800000000000000080000004f53474e080000000000000008000000534845583c010000510005004f0000006a080001",
+    "9e00000746ee31000000000000000000ffffffff04000000000000009c18000746ee31000100000000000000ffffffff",
+    "44440000010000005f0000023200020068000002010000009b0000044000000001000000010000003600000412001000",
+    "000000000a0002003d10000a2200100000000000014000000000000016ee218401000200010000000a00100000000000",
+    "1f0000021a000200a400000df2e0218400000000000000000a0010000000000002400000000000000000000000000000",
+    "0000000056051000000000001500000179000008220010000000000016ee218401000200000000000a00100000000000",
+    "1f0000021a000200a800000c12e0218401000200000000000a001000000000000140000000000000014000004358494c",
+    "1a00100000000000150000013e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -578,4 +593,18 @@ fn overlapping_signature_elements_are_an_error() {
         Err(e) => assert!(e.to_string().contains("overlaps another element"), "{e}"),
     }
     check("overlapping-output-elements", &input);
+}
+
+#[test]
+fn typed_store_to_a_structured_buffer_is_an_error() {
+    let input = bytes(TYPED_STORE_TO_STRUCTURED);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string().contains("needs a typed buffer or texture"),
+            "{e}"
+        ),
+    }
+    check("typed-store-to-structured", &input);
 }

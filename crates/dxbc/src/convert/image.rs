@@ -484,6 +484,7 @@ impl Converter<'_, '_> {
         let status = self.status(inst, fb.then_some(1))?;
         let res = self.operand(inst, c + 1)?;
         let (desc, b) = self.srv_or_uav(res)?;
+        self.require_typed(inst, b.kind)?;
         let coord_op = self.operand(inst, c)?;
         let ty = self.texel_type(b.ty, false, status.is_some())?;
         let flags = if status.is_some() {
@@ -538,6 +539,7 @@ impl Converter<'_, '_> {
     fn store_texel(&mut self, inst: &Instruction<'_>) -> R<()> {
         let uav = self.operand(inst, 0)?;
         let (desc, b) = self.descriptor(Class::Uav, uav)?;
+        self.require_typed(inst, b.kind)?;
         let coord_op = self.operand(inst, 1)?;
         let value = self.load_vec(self.operand(inst, 2)?, b.ty, 4)?;
         if b.kind.is_buffer() {
@@ -558,6 +560,21 @@ impl Converter<'_, '_> {
                     .with_ref(coord)
                     .with_ref(value),
             );
+        }
+        Ok(())
+    }
+
+    /// Refuses a typed access (`ld`, `ld_uav_typed`, `store_uav_typed`) to a raw or structured
+    /// buffer, which has no element format.
+    fn require_typed(&self, inst: &Instruction<'_>, kind: ResourceKind) -> R<()> {
+        if matches!(
+            kind,
+            ResourceKind::BufferRaw | ResourceKind::BufferStructured
+        ) {
+            return Err(self.invalid(format!(
+                "`{}` needs a typed buffer or texture, not a raw or structured buffer",
+                inst.opcode.mnemonic()
+            )));
         }
         Ok(())
     }

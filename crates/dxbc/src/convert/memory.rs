@@ -48,6 +48,25 @@ impl Converter<'_, '_> {
         }
     }
 
+    /// [`Self::mem_target`] for raw and structured loads and stores: a buffer must be raw or
+    /// structured (a typed buffer or texture has an element format these ops ignore).
+    fn untyped_target(&mut self, inst: &Instruction<'_>, op: &Operand) -> R<Target> {
+        let t = self.mem_target(op)?;
+        if let Target::Buffer(_, b) = &t {
+            if !matches!(
+                b.kind,
+                ResourceKind::BufferRaw | ResourceKind::BufferStructured
+            ) {
+                return Err(self.invalid(format!(
+                    "`{}` needs a raw or structured buffer, not {:?}",
+                    inst.opcode.mnemonic(),
+                    b.kind
+                )));
+            }
+        }
+        Ok(t)
+    }
+
     /// The dword index of a byte offset.
     fn dword(&mut self, bytes: SsaDef) -> SsaDef {
         let two = self.c_u32(2);
@@ -144,7 +163,7 @@ impl Converter<'_, '_> {
         };
         let off = self.load_scalar(off_op, ScalarType::U32)?;
         let dw = self.dword(off);
-        let t = self.mem_target(res_op)?;
+        let t = self.untyped_target(inst, res_op)?;
         let sw = swizzle_of(res_op);
         let mask = dst_mask(dst);
         let mut out: Lanes = [None; 4];
@@ -202,7 +221,7 @@ impl Converter<'_, '_> {
         let dw = self.dword(off);
         let mask = dst_mask(res_op);
         let vals = self.load_src(val_op, ScalarType::U32, mask)?;
-        let t = self.mem_target(res_op)?;
+        let t = self.untyped_target(inst, res_op)?;
         for (k, l) in lanes(mask).enumerate() {
             let Some(v) = vals[l] else { continue };
             let _ = k;
