@@ -340,6 +340,19 @@ const TYPED_STORE_TO_STRUCTURED: &[&str] = &[
     "1a00100000000000150000013e000001",
 ];
 
+/// `compile` fuzz target: a thread-group `sync` outside a compute shader gave a workgroup
+/// `OpControlBarrier`, which Vulkan forbids there. Thread-group-scope syncs are now conversion
+/// errors outside compute shaders (the backend refuses such barriers too).
+const GROUP_SYNC_OUTSIDE_COMPUTE: &[&str] = &[
+    "44584243dbbaec46a6becced23796d238c6c350c0100000048010000030000002c00000060000000940000004953474e",
+    "2c000000010000000800000020000000000000000100000003000000040000000f01000053565f506f736974696f6e00",
+    "4f53474e2c000000010000000800000020000000000000000000000003000000000000000f00000053565f5461726765",
+    "7400abab53484558ac000000500000002b000000be0800019d00000300e0110001000000643800041210100000000000",
+    "0100000065000003f2201000000000006800000201000000ad00000700e0110001000000014000000000000001400000",
+    "010000001c00000512001000000000000a10100000000000ad00000700e011000100000001400000040000000a001000",
+    "0000000036000008f22010000000000002400000000000000000803f000000000000803f3e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -607,4 +620,15 @@ fn typed_store_to_a_structured_buffer_is_an_error() {
         ),
     }
     check("typed-store-to-structured", &input);
+}
+
+#[test]
+fn group_sync_outside_compute_is_an_error() {
+    let input = bytes(GROUP_SYNC_OUTSIDE_COMPUTE);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(e.to_string().contains("thread-group scope"), "{e}"),
+    }
+    check("group-sync-outside-compute", &input);
 }

@@ -2590,6 +2590,15 @@ impl<'a> Emitter<'a> {
                 let exec = Scope::from_literal(self.lit(def, op, 0)?);
                 let mem = Scope::from_literal(self.lit(def, op, 1)?);
                 let mask = MemoryTypeMask(self.lit(def, op, 2)? as u32);
+                if exec == Some(Scope::Workgroup)
+                    && !matches!(self.stage, ShaderStage::Compute | ShaderStage::Hull)
+                {
+                    return malformed(
+                        def,
+                        op,
+                        "a workgroup execution barrier outside compute and hull shaders",
+                    );
+                }
                 let mut sem = 0u32;
                 if mask.contains(MemoryTypeMask::Lds) {
                     sem |= 0x100;

@@ -13,6 +13,7 @@ use dxspv_ir::{
 use super::registers::{dst_mask, swizzle_of, Ix, Lanes};
 use super::resources::{Binding, Class};
 use super::{lanes, Converter, R};
+use crate::decode::Stage;
 use crate::operand::{Operand, OperandType};
 use crate::{Instruction, Opcode};
 
@@ -416,6 +417,11 @@ impl Converter<'_, '_> {
     /// `sync`: execution and memory barriers.
     pub(crate) fn sync(&mut self, inst: &Instruction<'_>) -> R<()> {
         let s = inst.modifiers.sync;
+        if self.stage != Stage::Compute && (s.threads_in_group || s.shared_memory || s.uav_group) {
+            return Err(self.invalid(
+                "`sync` with thread-group scope (_t, _g or _ugroup) is only allowed in Compute shaders",
+            ));
+        }
         let exec = if s.threads_in_group {
             Scope::Workgroup
         } else {
