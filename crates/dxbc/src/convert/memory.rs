@@ -49,21 +49,33 @@ impl Converter<'_, '_> {
         }
     }
 
-    /// [`Self::mem_target`] for raw and structured loads and stores: a buffer must be raw or
-    /// structured (a typed buffer or texture has an element format these ops ignore).
-    fn untyped_target(&mut self, inst: &Instruction<'_>, op: &Operand) -> R<Target> {
+    /// [`Self::mem_target`] for raw (`structured == false`) and structured loads and stores:
+    /// the buffer or thread group shared memory must have that layout (a typed resource has an
+    /// element format these ops ignore, and the addressing differs between the two layouts).
+    fn untyped_target(
+        &mut self,
+        inst: &Instruction<'_>,
+        op: &Operand,
+        structured: bool,
+    ) -> R<Target> {
         let t = self.mem_target(op)?;
-        if let Target::Buffer(_, b) = &t {
-            if !matches!(
-                b.kind,
-                ResourceKind::BufferRaw | ResourceKind::BufferStructured
-            ) {
-                return Err(self.invalid(format!(
-                    "`{}` needs a raw or structured buffer, not {:?}",
-                    inst.opcode.mnemonic(),
-                    b.kind
-                )));
+        let ok = match &t {
+            Target::Buffer(_, b) => {
+                b.kind
+                    == if structured {
+                        ResourceKind::BufferStructured
+                    } else {
+                        ResourceKind::BufferRaw
+                    }
             }
+            Target::Lds(_, stride) => (*stride > 0) == structured,
+        };
+        if !ok {
+            return Err(self.invalid(format!(
+                "`{}` needs a {} buffer or thread group shared memory",
+                inst.opcode.mnemonic(),
+                if structured { "structured" } else { "raw" }
+            )));
         }
         Ok(t)
     }
@@ -164,7 +176,7 @@ impl Converter<'_, '_> {
         };
         let off = self.load_scalar(off_op, ScalarType::U32)?;
         let dw = self.dword(off);
-        let t = self.untyped_target(inst, res_op)?;
+        let t = self.untyped_target(inst, res_op, structured)?;
         let sw = swizzle_of(res_op);
         let mask = dst_mask(dst);
         let mut out: Lanes = [None; 4];
@@ -222,7 +234,7 @@ impl Converter<'_, '_> {
         let dw = self.dword(off);
         let mask = dst_mask(res_op);
         let vals = self.load_src(val_op, ScalarType::U32, mask)?;
-        let t = self.untyped_target(inst, res_op)?;
+        let t = self.untyped_target(inst, res_op, structured)?;
         for (k, l) in lanes(mask).enumerate() {
             let Some(v) = vals[l] else { continue };
             let _ = k;
