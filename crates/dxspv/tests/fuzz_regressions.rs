@@ -423,6 +423,17 @@ const RAW_STORE_TO_STRUCTURED: &[&str] = &[
     "01000000160000013600000512001000000000002a0010000000000016000001150000013e000001",
 ];
 
+/// `compile` fuzz target: a multisampled typed UAV gave `OpImageRead`/`OpImageWrite` without a
+/// sample operand. UAVs cannot be multisampled in Direct3D: now a declaration error (and `ld`
+/// vs `ldms` must match the texture's sample count).
+const MULTISAMPLED_UAV: &[&str] = &[
+    "4458424391fae937f438ca11b7704a9d455cd04f01000000e0000000030000002c0000003c0000004c0000004953474e",
+    "0800000000000000080000004f53474e080000000000000008000000534845588c00000050000500230000006a080001",
+    "9c48000400e0110000000000555500005f000002004002005f0000021210020068000002010000009b00000408000000",
+    "01000000010000002300000712001000000000000a10020001400000080000000a400214a400000af2e0110000000000",
+    "0600100000000000024000000000003f0000203f0000403f0000803f3e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -712,4 +723,18 @@ fn raw_store_to_a_structured_buffer_is_an_error() {
         Err(e) => assert!(e.to_string().contains("needs a raw buffer"), "{e}"),
     }
     check("raw-store-to-structured", &input);
+}
+
+#[test]
+fn multisampled_uav_is_an_error() {
+    let input = bytes(MULTISAMPLED_UAV);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string().contains("a UAV cannot be multisampled"),
+            "{e}"
+        ),
+    }
+    check("multisampled-uav", &input);
 }

@@ -510,7 +510,19 @@ impl Converter<'_, '_> {
                 let l = self.load_src(coord_op, ScalarType::U32, 1 << 3)?;
                 l[3]
             };
-            let sample = if matches!(inst.opcode, O::LdMs | O::LdMsFeedback) {
+            let is_ld_ms = matches!(inst.opcode, O::LdMs | O::LdMsFeedback);
+            if is_ld_ms != b.kind.is_multisampled() {
+                return Err(self.invalid(format!(
+                    "`{}` on a {} texture",
+                    inst.opcode.mnemonic(),
+                    if b.kind.is_multisampled() {
+                        "multisampled (needs ldms)"
+                    } else {
+                        "single-sampled"
+                    }
+                )));
+            }
+            let sample = if is_ld_ms {
                 Some(self.load_scalar(self.operand(inst, c + 2)?, ScalarType::U32)?)
             } else {
                 None

@@ -237,6 +237,9 @@ impl<'a> Converter<'a, '_> {
             } => {
                 let kind = resource_kind(dimension)
                     .ok_or_else(|| self.invalid("UAV of unknown dimension"))?;
+                if kind.is_multisampled() {
+                    return Err(self.invalid("a UAV cannot be multisampled"));
+                }
                 let ty = Type::scalar(return_scalar(return_type[0]));
                 (
                     Class::Uav,
