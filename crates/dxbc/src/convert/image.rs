@@ -388,6 +388,12 @@ impl Converter<'_, '_> {
             ),
             None => (None, None),
         };
+        if a.dref.is_some() && b.kind == ResourceKind::Image3D {
+            return Err(self.invalid(format!(
+                "`{}` compares depth, which a 3D texture cannot do",
+                inst.opcode.mnemonic()
+            )));
+        }
         let dref = match a.dref {
             Some(i) => Some(self.load_scalar(self.operand(inst, i)?, ScalarType::F32)?),
             None => None,
@@ -510,6 +516,15 @@ impl Converter<'_, '_> {
                 let l = self.load_src(coord_op, ScalarType::U32, 1 << 3)?;
                 l[3]
             };
+            if matches!(
+                b.kind,
+                ResourceKind::ImageCube | ResourceKind::ImageCubeArray
+            ) {
+                return Err(self.invalid(format!(
+                    "`{}` cannot load texels from a cube texture",
+                    inst.opcode.mnemonic()
+                )));
+            }
             let is_ld_ms = matches!(inst.opcode, O::LdMs | O::LdMsFeedback);
             if is_ld_ms != b.kind.is_multisampled() {
                 return Err(self.invalid(format!(
