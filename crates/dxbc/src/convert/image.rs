@@ -363,6 +363,7 @@ impl Converter<'_, '_> {
         let samp = self.operand(inst, a.samp)?;
         let status = self.status(inst, a.status)?;
         let (desc, b) = self.srv_or_uav(res)?;
+        self.require_filterable(inst, b.kind)?;
         let (sdesc, _) = self.descriptor(Class::Sampler, samp)?;
         let (n, _, _, on) = image_shape(b.kind);
         let (coord, layer) =
@@ -591,6 +592,18 @@ impl Converter<'_, '_> {
         Ok(())
     }
 
+    /// Refuses sampling (`sample*`, `lod`) from a buffer or a multisampled texture, which
+    /// have no filtering (Vulkan forbids sampling such images).
+    fn require_filterable(&self, inst: &Instruction<'_>, kind: ResourceKind) -> R<()> {
+        if kind.is_buffer() || kind.is_multisampled() {
+            return Err(self.invalid(format!(
+                "`{}` cannot sample a {kind:?} resource",
+                inst.opcode.mnemonic()
+            )));
+        }
+        Ok(())
+    }
+
     /// Refuses a typed access (`ld`, `ld_uav_typed`, `store_uav_typed`) to a raw or structured
     /// buffer, which has no element format.
     fn require_typed(&self, inst: &Instruction<'_>, kind: ResourceKind) -> R<()> {
@@ -781,6 +794,7 @@ impl Converter<'_, '_> {
         let res = self.operand(inst, 2)?;
         let samp = self.operand(inst, 3)?;
         let (desc, b) = self.srv_or_uav(res)?;
+        self.require_filterable(inst, b.kind)?;
         let (sdesc, _) = self.descriptor(Class::Sampler, samp)?;
         let (n, _, _, _) = image_shape(b.kind);
         let coord = self.load_vec(self.operand(inst, 1)?, ScalarType::F32, n)?;

@@ -2095,3 +2095,34 @@ fn a_second_else_is_refused() {
     );
     assert!(e.to_string().contains("second else"), "{e}");
 }
+
+#[test]
+fn sampling_a_buffer_or_multisampled_texture_is_an_error() {
+    // Resource dimensions: 1 = buffer, 4 = 2D multisampled.
+    for dim in [1, 4] {
+        let e = err(
+            PS,
+            &[
+                plus(
+                    inst(O::DclResource, dim, &[], &[one(T::Resource, Sel::Zero, 0)]),
+                    &[0x5555],
+                ),
+                dcl_sampler(0, 0),
+                temps(2),
+                inst(
+                    O::Sample,
+                    0,
+                    &[],
+                    &[
+                        r(0, 0xf),
+                        rs(1, XYZW),
+                        src(T::Resource, 0, XYZW),
+                        one(T::Sampler, Sel::Zero, 0),
+                    ],
+                ),
+                ret(),
+            ],
+        );
+        assert!(e.to_string().contains("cannot sample"), "{e}");
+    }
+}
