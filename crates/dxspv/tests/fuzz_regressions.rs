@@ -497,6 +497,20 @@ const LOAD_FROM_CUBE: &[&str] = &[
     "0800000000000000",
 ];
 
+/// `compile` fuzz target: `samplepos` on a single-sampled 2D array texture gave
+/// `OpImageQuerySamples` on a non-multisampled image. `sampleinfo`/`samplepos` on a resource
+/// are valid only for multisampled textures (Direct3D's rule): now a conversion error.
+const SAMPLE_QUERY_SINGLE_SAMPLED: &[&str] = &[
+    "4458424344f3c79e63588f5831056c43bb54dc690100000060010000030000002c0000003c000000700000004953474e",
+    "0800000000000000080000004f53474e2c00000001000000080000002000000000000000000000000300000000000000",
+    "0f00000053565f54617267657400abab53484558e8000000500000003a0000006a080001584000040070100000000000",
+    "555500009d00000300e011000100000065000003f2201000000000006800000201000000ad00000700e0110001000000",
+    "014000000000000001400000010000006e00000831001000000000004670100000000000014000000000002700000000",
+    "0000000712001000000000001a001000000000000a001000000000001c00000512001000000000000a00100000000000",
+    "ad00000700e011000100000001400000040000000a0010000000000036000008f2201000000000000240000000000000",
+    "0000803f000000000000803f3e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -822,4 +836,19 @@ fn load_from_a_cube_texture_is_an_error() {
         Err(e) => assert!(e.to_string().contains("from a cube texture"), "{e}"),
     }
     check("load-from-cube", &input);
+}
+
+#[test]
+fn sample_count_of_a_single_sampled_texture_is_an_error() {
+    let input = bytes(SAMPLE_QUERY_SINGLE_SAMPLED);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string()
+                .contains("only multisampled textures have one"),
+            "{e}"
+        ),
+    }
+    check("sample-query-single-sampled", &input);
 }

@@ -715,7 +715,14 @@ impl Converter<'_, '_> {
                     .with_opt_ref(None),
             ));
         }
-        let (desc, _) = self.srv_or_uav(op)?;
+        let (desc, b) = self.srv_or_uav(op)?;
+        // Only resources `ldms` can read have a sample count to query (Direct3D's rule).
+        if !b.kind.is_multisampled() {
+            return Err(self.invalid(format!(
+                "sample count of a {:?} resource (only multisampled textures have one)",
+                b.kind
+            )));
+        }
         Ok(self.op1(OpCode::ImageQuerySamples, ScalarType::U32, desc))
     }
 
