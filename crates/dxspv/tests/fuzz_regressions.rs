@@ -511,6 +511,20 @@ const SAMPLE_QUERY_SINGLE_SAMPLED: &[&str] = &[
     "0000803f000000000000803f3e000001",
 ];
 
+/// `compile` fuzz target: `eval_sample_index` on an `SV_ViewportArrayIndex` input gave
+/// `InterpolateAtSample` on a uint built-in. `eval_*` now needs an interpolated float input.
+const EVAL_ON_INTEGER_BUILTIN: &[&str] = &[
+    "44584243a168f265533d1a2ca58996d3126a552f01000000a4010000030000002c000000c0000000f40000004953474e",
+    "8c000000040000000800000068000000000000000100000003000000000000000f000000740000000000000005000000",
+    "0000000001000000030300007900000000000000000000000300000002000000030300007d000000000000000a000000",
+    "01000000030000000101000053565f506f736974696f6e0041545452005245460053565f53616d706c65496e64657800",
+    "4f53474e2c000000010000000800000020000000000000000000000003000000000000000f00000053565f5461726765",
+    "7400abab53484558a8000000500000002a0000006a080001621000033210100001000000623000033210100002000000",
+    "6308000412101000030000000a00000065000003f2201000000000006800000201000000cc0000073100100000000000",
+    "46101000010000000a101000030000000000000832201000000000004603100000000000c61010804100000002000000",
+    "36000008c220100000000000024000000000000000000000000000000000803f3e000001",
+];
+
 fn bytes(hex: &[&str]) -> Vec<u8> {
     let s: String = hex.concat();
     (0..s.len() / 2)
@@ -851,4 +865,18 @@ fn sample_count_of_a_single_sampled_texture_is_an_error() {
         ),
     }
     check("sample-query-single-sampled", &input);
+}
+
+#[test]
+fn eval_on_an_integer_builtin_is_an_error() {
+    let input = bytes(EVAL_ON_INTEGER_BUILTIN);
+    assert!(!input.is_empty());
+    match dxspv::compile(&input, &dxspv::Options::default()) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(
+            e.to_string().contains("needs an interpolated float input"),
+            "{e}"
+        ),
+    }
+    check("eval-on-integer-builtin", &input);
 }

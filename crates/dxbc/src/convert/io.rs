@@ -1173,6 +1173,12 @@ impl Converter<'_, '_> {
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             let slot = self.io_slot(IoFile::Input, 0, reg, sw[l])?;
+            if slot.builtin.is_some() || !slot.ty.is_float() {
+                return Err(self.invalid(format!(
+                    "`{}` needs an interpolated float input, v{reg} is not one",
+                    inst.opcode.mnemonic()
+                )));
+            }
             let addr = self.slot_address(&slot, None)?;
             let op = match inst.opcode {
                 crate::Opcode::EvalCentroid => Op::new(OpCode::InterpolateAtCentroid, slot.ty)
