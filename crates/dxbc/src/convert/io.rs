@@ -496,8 +496,17 @@ impl Converter<'_, '_> {
         // A system value is a built-in only where the system makes or consumes it; elsewhere
         // (a hull shader passing SV_RenderTargetArrayIndex on, a pixel shader reading
         // SV_InstanceID) it is an ordinary varying matched by register.
+        // Per-patch values other than the tessellation factors are plain patch varyings: a
+        // per-vertex built-in (clip distance, position) has no per-patch form.
+        let patch = matches!(file, IoFile::PatchInput | IoFile::PatchOutput);
         let builtin = match builtin {
             Some((b, fixed)) => match builtin_role(b, self.stage, output) {
+                BuiltinRole::BuiltIn
+                    if patch
+                        && !matches!(b, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner) =>
+                {
+                    None
+                }
                 BuiltinRole::BuiltIn => Some((b, fixed)),
                 BuiltinRole::Varying => None,
                 BuiltinRole::Invalid => {
