@@ -498,12 +498,16 @@ impl Converter<'_, '_> {
         // SV_InstanceID) it is an ordinary varying matched by register.
         // Per-patch values other than the tessellation factors are plain patch varyings: a
         // per-vertex built-in (clip distance, position) has no per-patch form.
+        // Likewise a per-vertex (arrayed) element cannot be the per-primitive id, which these
+        // stages read from vPrim.
         let patch = matches!(file, IoFile::PatchInput | IoFile::PatchOutput);
+        let per_vertex = self.array_len(file) > 0;
         let builtin = match builtin {
             Some((b, fixed)) => match builtin_role(b, self.stage, output) {
                 BuiltinRole::BuiltIn
-                    if patch
-                        && !matches!(b, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner) =>
+                    if (patch
+                        && !matches!(b, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner))
+                        || (per_vertex && b == BuiltIn::PrimitiveId) =>
                 {
                     None
                 }
