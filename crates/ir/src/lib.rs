@@ -29,6 +29,7 @@ pub mod op;
 pub mod opcode;
 pub mod passes;
 pub mod serialize;
+pub mod small_map;
 pub mod testgen;
 pub mod text;
 pub mod types;

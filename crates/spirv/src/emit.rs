@@ -1,6 +1,5 @@
 //! The translator from lowered IR ops to SPIR-V instructions.
 
-use crate::small_map::SmallMap;
 use crate::words::{
     begin, decode_packed_str, end, inst, packed_str_words, push_packed_str, push_str, str_words,
     Sections,
@@ -9,6 +8,7 @@ use crate::{
     DescriptorType, InterfaceVariable, Reflection, RegisterClass, ResourceBinding, SpirvModule,
     SpirvOptions,
 };
+use dxspv_ir::small_map::SmallMap;
 use dxspv_ir::{
     AtomicOp, BasicType, Builder, BuiltIn, Construct, DenormMode, DerivativeMode,
     InterpolationModes, MemoryTypeMask, Op, OpCode, OpFlags, Operand, PrimitiveType, ResourceKind,
@@ -514,7 +514,7 @@ impl<'a> Emitter<'a> {
     /// The type for `key`, declared on first use. Scalars and vectors go through
     /// [`Self::basic_ty`] only, pointers through [`Self::ptr`].
     fn ty_key(&mut self, key: TyKey) -> u32 {
-        if let Some(id) = self.types.get(&key) {
+        if let Some(&id) = self.types.get(&key) {
             return id;
         }
         let id = self.declare_ty(&key);
@@ -735,7 +735,7 @@ impl<'a> Emitter<'a> {
 
     fn ptr(&mut self, sc: SC, t: u32) -> u32 {
         let key = (sc as u32, t);
-        if let Some(id) = self.ptrs.get(&key) {
+        if let Some(&id) = self.ptrs.get(&key) {
             return id;
         }
         let id = self.declare_ty(&TyKey::Ptr(key.0, key.1));
@@ -756,7 +756,7 @@ impl<'a> Emitter<'a> {
         let Some(t) = self.scalar_ty(st) else {
             return 0;
         };
-        if let Some(id) = self.consts.get(&(t, bits)) {
+        if let Some(&id) = self.consts.get(&(t, bits)) {
             return id;
         }
         let id = self.id();
@@ -796,7 +796,7 @@ impl<'a> Emitter<'a> {
         let mut key = SmallVec::<[u32; 5]>::with_capacity(parts.len() + 1);
         key.push(ty);
         key.extend_from_slice(parts);
-        if let Some(id) = self.composites.get(&key) {
+        if let Some(&id) = self.composites.get(&key) {
             return id;
         }
         let id = self.id();

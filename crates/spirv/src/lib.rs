@@ -35,7 +35,6 @@
 //! register and its Vulkan set/binding/descriptor type, and the shader interface.
 
 mod emit;
-mod small_map;
 mod words;
 
 use dxspv_ir::Builder;

@@ -31,7 +31,6 @@ pub mod limits;
 mod memory;
 mod registers;
 mod resources;
-mod smallmap;
 
 #[cfg(test)]
 mod tests;
@@ -45,9 +44,9 @@ use crate::decode::{Instruction, Stage};
 use crate::opcode::Opcode;
 use crate::{Payload, Shader};
 
+use dxspv_ir::small_map::SmallMap;
 use io::{IoFile, IoSlot};
 use resources::Binding;
-use smallmap::SmallMap;
 
 /// Why a shader could not be converted. Every instruction-level error names the instruction
 /// index, its token offset and its opcode.

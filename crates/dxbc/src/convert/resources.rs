@@ -74,7 +74,7 @@ fn return_scalar(r: ReturnType) -> ScalarType {
 }
 
 impl<'a> Converter<'a, '_> {
-    fn bindings(&mut self, class: Class) -> &mut super::smallmap::SmallMap<u32, Binding, 4> {
+    fn bindings(&mut self, class: Class) -> &mut dxspv_ir::small_map::SmallMap<u32, Binding, 4> {
         match class {
             Class::Cbv => &mut self.cbvs,
             Class::Srv => &mut self.srvs,

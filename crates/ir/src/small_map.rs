@@ -1,13 +1,14 @@
-//! [`SmallMap`]: the converter's register and binding tables.
+//! [`SmallMap`]: a map for the small tables of frontends and backends (a converter's registers
+//! and bindings, an emitter's types and constants).
 //!
-//! A shader declares a handful of I/O registers, resources and built-ins, so most tables hold
-//! fewer than ten entries: they live inline and are searched linearly, which costs neither an
+//! A shader declares a handful of registers, resources and types, so most tables hold fewer
+//! than ten entries: they live inline and are searched linearly, which costs neither an
 //! allocation nor hashing. Hostile programs can declare thousands; past [`INDEX_AT`] entries a
 //! hash index is built so that lookups stay O(1).
 
 use std::hash::Hash;
 
-use dxspv_ir::fxhash::FxHashMap;
+use crate::fxhash::FxHashMap;
 use smallvec::SmallVec;
 
 /// Entries from which lookups go through the hash index.
@@ -15,7 +16,7 @@ const INDEX_AT: usize = 16;
 
 /// A map for small key sets: inline entries in insertion order, hashed once it grows.
 #[derive(Clone, Debug)]
-pub(crate) struct SmallMap<K, V, const N: usize> {
+pub struct SmallMap<K, V, const N: usize> {
     entries: SmallVec<[(K, V); N]>,
     index: Option<FxHashMap<K, usize>>,
 }
@@ -29,7 +30,7 @@ impl<K, V, const N: usize> Default for SmallMap<K, V, N> {
     }
 }
 
-impl<K: Copy + Eq + Hash, V, const N: usize> SmallMap<K, V, N> {
+impl<K: Clone + Eq + Hash, V, const N: usize> SmallMap<K, V, N> {
     fn position(&self, key: &K) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(key).copied(),
@@ -59,17 +60,18 @@ impl<K: Copy + Eq + Hash, V, const N: usize> SmallMap<K, V, N> {
             return;
         }
         let i = self.entries.len();
+        if let Some(index) = &mut self.index {
+            index.insert(key.clone(), i);
+        }
         self.entries.push((key, value));
         match &mut self.index {
-            Some(index) => {
-                index.insert(key, i);
-            }
+            Some(_) => {}
             None if self.entries.len() > INDEX_AT => {
                 let index = self
                     .entries
                     .iter()
                     .enumerate()
-                    .map(|(i, (k, _))| (*k, i))
+                    .map(|(i, (k, _))| (k.clone(), i))
                     .collect();
                 self.index = Some(index);
             }
