@@ -119,9 +119,14 @@ pub struct Output {
 
 /// Compiles shader bytes (format detected from the bytes) to SPIR-V.
 pub fn compile(bytes: &[u8], opts: &Options) -> Result<Output, Error> {
-    let (builder, mut times) = to_ir_timed(bytes, IrStage::Lowered, opts)?;
+    let (builder, times) = to_ir_timed(bytes, IrStage::Lowered, opts)?;
+    emit(&builder, times, opts)
+}
+
+/// The last stage of [`compile`] and [`compile_ir_text`]: lowered IR to SPIR-V, timed.
+fn emit(builder: &ir::Builder, mut times: StageTimes, opts: &Options) -> Result<Output, Error> {
     let t = std::time::Instant::now();
-    let module = spirv::emit_with_reflection(&builder, &opts.spirv)?;
+    let module = spirv::emit_with_reflection(builder, &opts.spirv)?;
     times.spirv = t.elapsed();
     Ok(Output {
         spirv: module.words,
@@ -139,14 +144,7 @@ pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
     let t = std::time::Instant::now();
     ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
     times.passes = t.elapsed();
-    let t = std::time::Instant::now();
-    let module = spirv::emit_with_reflection(&builder, &opts.spirv)?;
-    times.spirv = t.elapsed();
-    Ok(Output {
-        spirv: module.words,
-        reflection: module.reflection,
-        times,
-    })
+    emit(&builder, times, opts)
 }
 
 /// Which IR [`to_ir`] returns.
