@@ -138,6 +138,34 @@ enum BuiltinRole {
     Invalid,
 }
 
+/// How many values one register element holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ElementLayout {
+    /// One value (and special registers).
+    Single,
+    /// One per vertex or control point (an arrayed input or hull-shader output).
+    PerVertex,
+    /// One per patch (patch constants).
+    PerPatch,
+}
+
+/// The role of built-in `b` in an element laid out as `layout`: as [`builtin_role`], except
+/// that per-patch values other than the tessellation factors, and a per-vertex primitive id,
+/// are varyings (those built-ins have no per-patch or per-vertex form; the stages read the
+/// primitive id from `vPrim`).
+fn element_role(b: BuiltIn, stage: Stage, output: bool, layout: ElementLayout) -> BuiltinRole {
+    let tess_factor = matches!(b, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner);
+    match builtin_role(b, stage, output) {
+        BuiltinRole::BuiltIn
+            if (layout == ElementLayout::PerPatch && !tess_factor)
+                || (layout == ElementLayout::PerVertex && b == BuiltIn::PrimitiveId) =>
+        {
+            BuiltinRole::Varying
+        }
+        role => role,
+    }
+}
+
 /// The role of built-in `b` as an input (`output == false`) or output of a `stage` shader,
 /// following where Direct3D generates or consumes each system value (and where Vulkan allows
 /// the matching built-in).
@@ -496,21 +524,16 @@ impl Converter<'_, '_> {
         // A system value is a built-in only where the system makes or consumes it; elsewhere
         // (a hull shader passing SV_RenderTargetArrayIndex on, a pixel shader reading
         // SV_InstanceID) it is an ordinary varying matched by register.
-        // Per-patch values other than the tessellation factors are plain patch varyings: a
-        // per-vertex built-in (clip distance, position) has no per-patch form.
-        // Likewise a per-vertex (arrayed) element cannot be the per-primitive id, which these
-        // stages read from vPrim.
-        let patch = matches!(file, IoFile::PatchInput | IoFile::PatchOutput);
-        let per_vertex = self.array_len(file) > 0;
+        let arr = self.array_len(file);
+        let layout = if matches!(file, IoFile::PatchInput | IoFile::PatchOutput) {
+            ElementLayout::PerPatch
+        } else if arr > 0 {
+            ElementLayout::PerVertex
+        } else {
+            ElementLayout::Single
+        };
         let builtin = match builtin {
-            Some((b, fixed)) => match builtin_role(b, self.stage, output) {
-                BuiltinRole::BuiltIn
-                    if (patch
-                        && !matches!(b, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner))
-                        || (per_vertex && b == BuiltIn::PrimitiveId) =>
-                {
-                    None
-                }
+            Some((b, fixed)) => match element_role(b, self.stage, output, layout) {
                 BuiltinRole::BuiltIn => Some((b, fixed)),
                 BuiltinRole::Varying => None,
                 BuiltinRole::Invalid => {
@@ -523,7 +546,6 @@ impl Converter<'_, '_> {
             },
             None => None,
         };
-        let arr = self.array_len(file);
         let mut modes = InterpolationModes::empty();
         if self.is_stage(Stage::Pixel) && file == IoFile::Input {
             modes = interp.map_or(InterpolationModes::empty(), interpolation_modes);
