@@ -288,6 +288,34 @@ fn malformed<T>(def: SsaDef, op: &Op, reason: impl Into<String>) -> R<T> {
     })
 }
 
+/// Checks that a value of type `value` can be loaded from or stored to a location of type
+/// `at` (what the address reached): aggregates must match exactly; basic types must have
+/// scalars of one bit size (the access bit-casts between them and splits vectors over
+/// consecutive scalars). Other shapes are malformed IR, or not supported yet (64-bit values
+/// over 32-bit words).
+fn access_fits(def: SsaDef, op: &Op, value: &Type, at: &Type, what: &str) -> R<()> {
+    match (value.as_basic(), at.as_basic()) {
+        (Some(v), Some(a)) => {
+            let (vb, ab) = (v.base(), a.base());
+            if vb == ab
+                || (vb != ScalarType::Bool
+                    && ab != ScalarType::Bool
+                    && scalar_bits(vb) == scalar_bits(ab))
+            {
+                Ok(())
+            } else {
+                unsupported(def, op, format!("{what} {value} at {at}"))
+            }
+        }
+        _ if value == at => Ok(()),
+        _ => malformed(
+            def,
+            op,
+            format!("{what} {value} at {at}: the address must reach a location of that type"),
+        ),
+    }
+}
+
 fn scalar_bits(t: ScalarType) -> u32 {
     match t {
         ScalarType::I8 | ScalarType::U8 => 8,
@@ -2153,6 +2181,7 @@ impl<'a> Emitter<'a> {
             return unsupported(def, op, format!("type {want}"));
         };
         let ma = self.mem_access(sc, false);
+        access_fits(def, op, want, &pt, "loading")?;
         let (Some(wb), Some(pb)) = (want.as_basic(), pt.as_basic()) else {
             // Aggregate: load as is.
             let f = &mut self.s.functions;
@@ -2260,6 +2289,7 @@ impl<'a> Emitter<'a> {
         };
         let val = self.v(value);
         let ma = self.mem_access(sc, true);
+        access_fits(def, op, &vop.ty, &pt, "storing")?;
         let (Some(vb), Some(pb)) = (vop.ty.as_basic(), pt.as_basic()) else {
             let f = &mut self.s.functions;
             let st = begin(f, S::Store);
@@ -3388,6 +3418,32 @@ impl<'a> Emitter<'a> {
                 )
             }
         };
+        match elem.base_type() {
+            Some(t) if t.is_int() && elem.as_basic().is_some_and(|b| b.vec_size() == 1) => {}
+            _ => return unsupported(def, op, format!("atomic on {elem}")),
+        }
+        if !op.ty.members().is_empty() && op.ty != elem {
+            return malformed(def, op, format!("atomic result {} on {elem}", op.ty));
+        }
+        if operand_idx != usize::MAX {
+            if let Some(t) = op
+                .arg(operand_idx)
+                .and_then(|o| self.op_of(o))
+                .map(|o| o.ty)
+            {
+                let want = match (aop, elem.base_type()) {
+                    (AtomicOp::CompareExchange, Some(b)) => Type::vector(b, 2),
+                    _ => elem,
+                };
+                if t != want {
+                    return malformed(
+                        def,
+                        op,
+                        format!("atomic operand {t} on {elem}, needs {want}"),
+                    );
+                }
+            }
+        }
         let Some(et) = self.ty(&elem, false) else {
             return unsupported(def, op, "atomic type");
         };

@@ -97,3 +97,64 @@ fn geometry_shader_without_input_primitive_is_an_error() {
         Err(e) => assert!(e.to_string().contains("SetGsInputPrimitive"), "{e}"),
     }
 }
+
+/// Emits `structured_srv_ps.ir` with the first structured load (`%69`) replaced by `line`.
+fn structured_load(line: &str) -> Result<dxspv_spirv::SpirvModule, dxspv_spirv::SpirvError> {
+    let text = include_str!("ir/structured_srv_ps.ir");
+    let old = "%69 = BufferLoad u32 %67 %68 4";
+    assert!(text.contains(old));
+    let b = dxspv_ir::text::parse(&text.replace(old, line)).expect("parse IR text");
+    emit_with_reflection(&b, &SpirvOptions::default())
+}
+
+#[test]
+fn structured_buffer_loads_reach_a_scalar() {
+    // The shader as dumped: two indices (element, dword) reach a u32.
+    let m = structured_load("%69 = BufferLoad u32 %67 %68 4").expect("emit");
+    spirv_val("structured", &m.words);
+    // A float view of the same dword is a bit-cast.
+    let m = structured_load("%69 = BufferLoad f32 %67 %68 4").expect("emit");
+    spirv_val("structured_f32", &m.words);
+}
+
+#[test]
+fn structured_buffer_load_of_the_wrong_shape_is_an_error() {
+    // One index reaches the whole u32[4] element, which is not a u32 or a vec4<u32>.
+    for line in [
+        "%69 = BufferLoad u32 %67 %61 4",
+        "%69 = BufferLoad vec4<u32> %67 %61 4",
+    ] {
+        match structured_load(line) {
+            Ok(_) => panic!("{line}: expected an error"),
+            Err(e) => assert!(e.to_string().contains("at u32[4]"), "{line}: {e}"),
+        }
+    }
+    // Scalars of another bit size cannot be bit-cast from the stored u32.
+    for ty in ["f64", "f16", "u16", "i64", "vec2<u16>"] {
+        let line = format!("%69 = BufferLoad {ty} %67 %68 4");
+        match structured_load(&line) {
+            Ok(_) => panic!("{line}: expected an error"),
+            Err(e) => assert!(e.to_string().contains("unsupported"), "{line}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn atomics_need_their_location_type() {
+    let text = include_str!("ir/raw_atomics_cs.ir");
+    compile("atomics", text);
+    let old = "%21 = BufferAtomic u32 %14 %13 %18 And";
+    assert!(text.contains(old));
+    // A float result or operand on a u32 word, and a whole-buffer address.
+    for (line, want) in [
+        ("%21 = BufferAtomic f32 %14 %13 %18 And", "atomic result f32"),
+        ("%21 = BufferAtomic u32 %14 %13 %17 And", "atomic operand f32"),
+        ("%21 = BufferAtomic u32 %14 null %18 And", "atomic on u32[]"),
+    ] {
+        let b = dxspv_ir::text::parse(&text.replace(old, line)).expect("parse IR text");
+        match emit_with_reflection(&b, &SpirvOptions::default()) {
+            Ok(_) => panic!("{line}: expected an error"),
+            Err(e) => assert!(e.to_string().contains(want), "{line}: {e}"),
+        }
+    }
+}
