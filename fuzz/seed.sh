@@ -50,6 +50,13 @@ done
 CARGO_TARGET_DIR="$here/target" cargo run --quiet --release --example seed_ir -- \
     corpus/ir_text_parse corpus/ir_deserialize "${picked[@]}"
 
+# ir_compile: IR text of every shader, as converted and as lowered by the pipeline.
+mkdir -p corpus/ir_compile
+bin_tmp="$(mktemp -d)"
+CARGO_TARGET_DIR="$here/target" cargo run --quiet --release --example seed_ir -- \
+    --lowered corpus/ir_compile corpus/ir_compile "$bin_tmp" "${dxbc[@]}"
+rm -rf "$bin_tmp"
+
 for t in corpus/*; do
     echo "seed: $t: $(ls "$t" | wc -l) files"
 done

@@ -140,6 +140,13 @@ pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
     let mut times = StageTimes::default();
     let t = std::time::Instant::now();
     let mut builder = ir::text::parse(text)?;
+    // Text is not trusted like a frontend's output: the passes need structurally valid IR.
+    if let Err(errors) = ir::validate(&builder, ir::Level::Structural) {
+        return Err(Error::Pass(ir::passes::error::PassError::Validation {
+            pass: "input",
+            errors: errors.iter().map(ToString::to_string).collect(),
+        }));
+    }
     times.parse = t.elapsed();
     let t = std::time::Instant::now();
     ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
@@ -299,5 +306,23 @@ mod tests {
         c[32..36].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(detect_format(&c), Format::Dxbc);
         assert_eq!(detect_format(b"DXBC"), Format::Dxbc);
+    }
+
+    #[test]
+    fn ir_text_is_validated_before_the_passes() {
+        // Parses, but loads a temporary through a function: the validator must stop it
+        // before the passes, in every build (release builds do not validate between passes).
+        let text = "%1 = EntryPoint %2 Compute\n%5 = SetCsWorkgroupSize %1 1 1 1\n\
+                    %2 = Function void\n%3 = Label None\n%4 = TmpLoad f32 %2\n\
+                    %6 = Return void null\n%7 = FunctionEnd\n";
+        let mut opts = Options::default();
+        opts.passes.validate_each_pass = false;
+        match compile_ir_text(text, &opts) {
+            Err(Error::Pass(ir::passes::error::PassError::Validation { pass, errors })) => {
+                assert_eq!(pass, "input");
+                assert!(!errors.is_empty());
+            }
+            other => panic!("expected an input validation error, got {other:?}"),
+        }
     }
 }

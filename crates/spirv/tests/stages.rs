@@ -147,8 +147,14 @@ fn atomics_need_their_location_type() {
     assert!(text.contains(old));
     // A float result or operand on a u32 word, and a whole-buffer address.
     for (line, want) in [
-        ("%21 = BufferAtomic f32 %14 %13 %18 And", "atomic result f32"),
-        ("%21 = BufferAtomic u32 %14 %13 %17 And", "atomic operand f32"),
+        (
+            "%21 = BufferAtomic f32 %14 %13 %18 And",
+            "atomic result f32",
+        ),
+        (
+            "%21 = BufferAtomic u32 %14 %13 %17 And",
+            "atomic operand f32",
+        ),
         ("%21 = BufferAtomic u32 %14 null %18 And", "atomic on u32[]"),
     ] {
         let b = dxspv_ir::text::parse(&text.replace(old, line)).expect("parse IR text");
