@@ -1,9 +1,11 @@
 //! bytes -> `dxspv::compile` (parse, convert, passes with validation after each, SPIR-V).
-//! Any error is fine; a panic is a bug, and so is SPIR-V that `spirv-val --target-env
-//! vulkan1.3` rejects (checked when spirv-val is installed; each accepted input costs one
-//! spirv-val process, so this target runs slower than the others).
+//! Any error is fine except IR that fails validation (the converter's or a pass's output); a
+//! panic is a bug, and so is SPIR-V that `spirv-val --target-env vulkan1.3` rejects (checked
+//! when spirv-val is installed; each accepted input costs one spirv-val process, so this
+//! target runs slower than the others).
 #![no_main]
 
+use dxspv::ir::passes::error::PassError;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -11,8 +13,13 @@ use std::process::{Command, Stdio};
 fuzz_target!(|data: &[u8]| {
     let mut opts = dxspv::Options::default();
     opts.passes.validate_each_pass = true;
-    let Ok(out) = dxspv::compile(data, &opts) else {
-        return;
+    let out = match dxspv::compile(data, &opts) {
+        Ok(out) => out,
+        // The converter's output must validate ("input"), and so must every pass's.
+        Err(dxspv::Error::Pass(PassError::Validation { pass, errors })) => {
+            panic!("IR invalid after {pass}: {}", errors.join("; "))
+        }
+        Err(_) => return,
     };
     let bytes: Vec<u8> = out.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
     let Ok(mut child) = Command::new("spirv-val")

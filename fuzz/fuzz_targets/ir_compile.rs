@@ -1,9 +1,10 @@
 //! IR text -> `dxspv::compile_ir_text` (input validation, passes with validation after each,
 //! SPIR-V): the path `dxspv compile file.ir` takes. Any error is fine; a panic is a bug, and
 //! so is SPIR-V that `spirv-val --target-env vulkan1.3` rejects (checked when spirv-val is
-//! installed, one process per accepted input).
+//! installed, one process per accepted input), and so is a pass that leaves invalid IR.
 #![no_main]
 
+use dxspv::ir::passes::error::PassError;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -14,8 +15,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut opts = dxspv::Options::default();
     opts.passes.validate_each_pass = true;
-    let Ok(out) = dxspv::compile_ir_text(text, &opts) else {
-        return;
+    let out = match dxspv::compile_ir_text(text, &opts) {
+        Ok(out) => out,
+        // Invalid input is refused before the passes; a pass that leaves IR the validator
+        // rejects is the bug `validate_each_pass` exists to catch.
+        Err(dxspv::Error::Pass(PassError::Validation { pass, errors })) if pass != "input" => {
+            panic!("pass {pass} corrupted the IR: {}", errors.join("; "))
+        }
+        Err(_) => return,
     };
     let bytes: Vec<u8> = out.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
     let Ok(mut child) = Command::new("spirv-val")
