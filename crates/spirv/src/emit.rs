@@ -339,6 +339,32 @@ fn basic_align(t: BasicType) -> u32 {
     }
 }
 
+/// Base alignment of `t` in a block (std430; at least 16 for arrays in a uniform block,
+/// as std140 rounds array elements up to a 16-byte row).
+fn block_align(t: &Type, uniform: bool) -> u32 {
+    let a = t
+        .members()
+        .iter()
+        .map(|m| basic_align(*m))
+        .max()
+        .unwrap_or(1);
+    if uniform && !t.dims().is_empty() {
+        a.max(16)
+    } else {
+        a
+    }
+}
+
+/// True if `t`, laid out as this emitter lays it out (members at their base alignment,
+/// arrays strided by the packed element size), follows the block layout Vulkan uses by
+/// default: std140 for uniform blocks, std430 for storage and push blocks. Members always
+/// do; an array stride must be a multiple of its element's base alignment (16 in a uniform
+/// block), which `vec3<f32>[n]` (stride 12) is not.
+fn block_layout_ok(t: &Type, uniform: bool) -> bool {
+    t.dims().is_empty()
+        || Emitter::layout_size(&t.without_arrays()).is_multiple_of(block_align(t, uniform))
+}
+
 /// Walks one index into `t`.
 fn step(t: &Type, val: Option<u64>) -> Option<Type> {
     if !t.dims().is_empty() {
@@ -1193,6 +1219,18 @@ impl<'a> Emitter<'a> {
             O::DclSpecConstant => self.dcl_spec_constant(def, op),
             O::DclPushData => {
                 let offset = self.lit(def, op, 0)? as u32;
+                if !block_layout_ok(&op.ty, false)
+                    || !offset.is_multiple_of(block_align(&op.ty, false))
+                {
+                    return unsupported(
+                        def,
+                        op,
+                        format!(
+                            "push data type {} at offset {offset} (breaks std430 alignment)",
+                            op.ty
+                        ),
+                    );
+                }
                 if self.ty(&op.ty, true).is_none() {
                     return unsupported(def, op, format!("push data type {}", op.ty));
                 }
@@ -1867,6 +1905,13 @@ impl<'a> Emitter<'a> {
         };
         let (kind, sc, elem_ty, dtype) = match (class, rk) {
             (RegisterClass::Cbv, _) => {
+                if !block_layout_ok(&op.ty, true) {
+                    return unsupported(
+                        def,
+                        op,
+                        format!("CBV type {} (array stride not a multiple of 16)", op.ty),
+                    );
+                }
                 let Some(inner) = self.ty(&op.ty, true) else {
                     return unsupported(def, op, format!("CBV type {}", op.ty));
                 };
@@ -1893,6 +1938,16 @@ impl<'a> Emitter<'a> {
                 )
             }
             (_, Some(ResourceKind::BufferRaw | ResourceKind::BufferStructured)) => {
+                if !block_layout_ok(&op.ty, false) {
+                    return unsupported(
+                        def,
+                        op,
+                        format!(
+                            "buffer type {} (array stride breaks std430 alignment)",
+                            op.ty
+                        ),
+                    );
+                }
                 let Some(inner) = self.ty(&op.ty, true) else {
                     return unsupported(def, op, format!("buffer type {}", op.ty));
                 };

@@ -98,13 +98,55 @@ fn geometry_shader_without_input_primitive_is_an_error() {
     }
 }
 
+/// Emits `structured_srv_ps.ir` with its line `old` replaced by `new`.
+fn structured_ps_with(
+    old: &str,
+    new: &str,
+) -> Result<dxspv_spirv::SpirvModule, dxspv_spirv::SpirvError> {
+    let text = include_str!("ir/structured_srv_ps.ir");
+    assert!(text.contains(old), "{old}");
+    let b = dxspv_ir::text::parse(&text.replace(old, new)).expect("parse IR text");
+    emit_with_reflection(&b, &SpirvOptions::default())
+}
+
 /// Emits `structured_srv_ps.ir` with the first structured load (`%69`) replaced by `line`.
 fn structured_load(line: &str) -> Result<dxspv_spirv::SpirvModule, dxspv_spirv::SpirvError> {
-    let text = include_str!("ir/structured_srv_ps.ir");
-    let old = "%69 = BufferLoad u32 %67 %68 4";
-    assert!(text.contains(old));
-    let b = dxspv_ir::text::parse(&text.replace(old, line)).expect("parse IR text");
-    emit_with_reflection(&b, &SpirvOptions::default())
+    structured_ps_with("%69 = BufferLoad u32 %67 %68 4", line)
+}
+
+#[test]
+fn buffer_types_must_have_a_vulkan_block_layout() {
+    // Array strides of 12 (vec3) and 8 (vec2 in a uniform block) break std430 / std140.
+    for (old, new, want) in [
+        (
+            "%8 = DclSrv u32[4][]",
+            "%8 = DclSrv vec3<f32>[]",
+            "buffer type vec3<f32>[]",
+        ),
+        (
+            "%6 = DclCbv vec4<f32>[1]",
+            "%6 = DclCbv vec2<f32>[2]",
+            "CBV type vec2<f32>[2]",
+        ),
+        (
+            "%6 = DclCbv vec4<f32>[1]",
+            "%6 = DclCbv vec3<f32>[1]",
+            "CBV type vec3<f32>[1]",
+        ),
+    ] {
+        match structured_ps_with(old, new) {
+            Ok(_) => panic!("{new}: expected an error"),
+            Err(e) => assert!(e.to_string().contains(want), "{new}: {e}"),
+        }
+    }
+    // Strides that are multiples of the element alignment are fine.
+    for (old, new) in [
+        ("%8 = DclSrv u32[4][]", "%8 = DclSrv u32[3][]"),
+        ("%8 = DclSrv u32[4][]", "%8 = DclSrv vec4<f32>[]"),
+    ] {
+        let m = structured_ps_with(old, new).expect("emit");
+        spirv_val("block_layout", &m.words);
+    }
 }
 
 #[test]
