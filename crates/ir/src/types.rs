@@ -463,6 +463,30 @@ impl Type {
         ty
     }
 
+    /// The type one address index reaches from this one: the element of the outermost array,
+    /// a struct member or a vector component. `index` is the index when it is a constant;
+    /// struct members need one. `None` if the type has nothing to index or a constant index
+    /// is out of range (of a sized array, the struct or the vector).
+    pub fn index_into(&self, index: Option<u64>) -> Option<Type> {
+        if self.ndims != 0 {
+            let len = self.dims[self.ndims as usize - 1];
+            if index.is_some_and(|i| len != 0 && i >= u64::from(len)) {
+                return None;
+            }
+            return Some(self.element_type());
+        }
+        let m = self.members();
+        if m.len() > 1 {
+            let k = usize::try_from(index?).ok()?;
+            return m.get(k).map(|b| Type::basic(*b));
+        }
+        let b = self.as_basic()?;
+        if !b.is_vector() || index.is_some_and(|i| i >= u64::from(b.vec_size())) {
+            return None;
+        }
+        Some(Type::scalar(b.base()))
+    }
+
     /// The type with array dimensions stripped (the struct, vector or scalar).
     pub fn without_arrays(&self) -> Type {
         let mut ty = *self;

@@ -418,6 +418,26 @@ fn expected_opcodes(op: OpCode, i: usize) -> Option<&'static [OpCode]> {
     })
 }
 
+/// Why an operand of `user` may not name an op `target` of type `ty`, if it may not: debug
+/// ops name other ops but not each other; scoped ops and calls name their constructs and
+/// functions; every other operand needs a value, which void ops (stores, debug names,
+/// mode settings, terminators) do not have.
+fn valueless_target(user: OpCode, target: OpCode, ty: &Type) -> Option<&'static str> {
+    use OpCode::*;
+    let debug = |o: OpCode| matches!(o, DebugName | Semantic);
+    if debug(user) {
+        return debug(target).then_some("a debug op, not something to name");
+    }
+    if !ty.is_void()
+        || target.is_dcl()
+        || matches!(target, Function | Label | EntryPoint)
+        || (user.is_scoped() && target.is_scoped())
+    {
+        return None;
+    }
+    Some("which has no value")
+}
+
 /// True if reference operand `i` of `op` names a block (checked as [`Rule::BranchTarget`]).
 fn is_block_operand(op: OpCode, i: usize) -> bool {
     match op {
@@ -860,6 +880,16 @@ impl<'a> Validator<'a> {
                     format!("{t} is not the enclosing function"),
                 );
             }
+            return;
+        }
+        if let Some(reason) = valueless_target(op.opcode, top.opcode, &top.ty) {
+            self.err_at(
+                def,
+                op,
+                i,
+                Rule::OperandOpcode,
+                format!("{t} is {}, {reason}", top.opcode),
+            );
             return;
         }
         if let Some(want) = expected_opcodes(op.opcode, i) {
@@ -1315,6 +1345,19 @@ impl<'a> Validator<'a> {
                 self.want_type(def, op, 1, "an integer address", |v, t| {
                     v.basic_of(t, S::is_int)
                 });
+                if op.opcode == CompositeExtract {
+                    self.check_extract(def, op, &rt);
+                }
+            }
+            CompositeConstruct => self.check_construct(def, op, &rt, nref),
+            InputLoad | OutputLoad | OutputStore | ScratchLoad | ScratchStore | LdsLoad
+            | LdsStore | LdsAtomic | PushDataLoad | BufferLoad | BufferStore | BufferAtomic
+            | MemoryLoad | MemoryStore | MemoryAtomic | ConstantLoad
+                if op.arg(1).is_some() =>
+            {
+                self.want_type(def, op, 1, "an integer address", |v, t| {
+                    v.basic_of(t, S::is_int)
+                });
             }
             Pointer => {
                 self.want_type(def, op, 0, "u64", |v, t| v.scalar_of(t, |s| s == S::U64));
@@ -1324,6 +1367,114 @@ impl<'a> Validator<'a> {
                 self.want_type(def, op, 2, "vec2<f32>", |v, t| v.same_type(t, &want));
             }
             _ => {}
+        }
+    }
+
+    /// `CompositeConstruct`: a vector from scalars and vectors of its scalar type whose
+    /// components add up to its size (at least two operands); a struct or sized array from
+    /// one operand per member or element, of that type.
+    fn check_construct(&mut self, def: SsaDef, op: &Op, rt: &Type, nref: usize) {
+        if let Some(b) = rt.as_basic() {
+            if !b.is_vector() {
+                self.err(
+                    def,
+                    op,
+                    Rule::ResultType,
+                    format!("expected a composite, found {rt}"),
+                );
+                return;
+            }
+            let want = Type::scalar(b.base());
+            let mut n = 0u32;
+            for i in 0..nref {
+                let Some(t) = self.operand_type(op, i) else {
+                    continue;
+                };
+                match t.as_basic() {
+                    Some(c) if self.same_type(&Type::scalar(c.base()), &want) => {
+                        n += u32::from(c.vec_size());
+                    }
+                    _ => {
+                        self.want(def, op, i, false, format_args!("{want} or a vector of it"));
+                        return;
+                    }
+                }
+            }
+            if nref < 2 || n != u32::from(b.vec_size()) {
+                self.err(
+                    def,
+                    op,
+                    Rule::OperandCount,
+                    format!("{nref} operands with {n} components for {rt}"),
+                );
+            }
+            return;
+        }
+        let arrays = rt.dims();
+        let len = match arrays.last() {
+            Some(0) => {
+                self.err(def, op, Rule::ResultType, format!("{rt} has no size"));
+                return;
+            }
+            Some(&n) => n as usize,
+            None => rt.members().len(),
+        };
+        if nref != len {
+            self.err(
+                def,
+                op,
+                Rule::OperandCount,
+                format!("{nref} operands for {rt}, which has {len} parts"),
+            );
+            return;
+        }
+        for i in 0..nref {
+            let want = if arrays.is_empty() {
+                Type::basic(rt.members()[i])
+            } else {
+                rt.element_type()
+            };
+            if let Some(t) = self.operand_type(op, i) {
+                let ok = self.same_type(&t, &want);
+                self.want(def, op, i, ok, want);
+            }
+        }
+    }
+
+    /// `CompositeExtract` with a constant address: every index must stay inside the
+    /// composite (a struct member needs a constant index anyway), and the result must be the
+    /// part the address reaches.
+    fn check_extract(&mut self, def: SsaDef, op: &Op, rt: &Type) {
+        let (Some(ct), Some((_, addr))) = (self.operand_type(op, 0), self.target(op, 1)) else {
+            return;
+        };
+        if ct.has_unknown() || rt.has_unknown() || addr.opcode != OpCode::Constant {
+            return;
+        }
+        let n = addr.ty.as_basic().map_or(0, |b| b.vec_size() as usize);
+        let mut t = ct;
+        for k in 0..n {
+            match t.index_into(addr.lit(k)) {
+                Some(next) => t = next,
+                None => {
+                    self.err_at(
+                        def,
+                        op,
+                        1,
+                        Rule::OperandType,
+                        format!("index {} of the address leaves {ct}", k),
+                    );
+                    return;
+                }
+            }
+        }
+        if !self.same_type(&t, rt) {
+            self.err(
+                def,
+                op,
+                Rule::ResultType,
+                format!("the address reaches {t}, not {rt}"),
+            );
         }
     }
 
@@ -2739,6 +2890,65 @@ mod tests {
             Level::Structural,
             Rule::BreakOutsideConstruct,
             bad,
+            Some(0),
+        );
+    }
+
+    #[test]
+    fn rule_composite_shapes() {
+        let (mut three, mut mixed, mut oob, mut wrong) = (None, None, None, None);
+        let vec2 = Type::vector(S::F32, 2);
+        let b = build(|p, c| {
+            let construct = || op(O::CompositeConstruct, vec2);
+            three = Some(p.add(construct().with_ref(c.f0).with_ref(c.f1).with_ref(c.f0)));
+            mixed = Some(p.add(construct().with_ref(c.f0).with_ref(c.i0)));
+            let v = p.add(construct().with_ref(c.f0).with_ref(c.f1));
+            oob = Some(p.add(op(O::CompositeExtract, S::F32).with_ref(v).with_ref(c.i4)));
+            wrong = Some(p.add(op(O::CompositeExtract, S::I32).with_ref(v).with_ref(c.i1)));
+            p.add(op(O::CompositeExtract, S::F32).with_ref(v).with_ref(c.i1));
+        });
+        let errs = errors(&b, Level::Structural);
+        assert_eq!(errs.len(), 4, "{}", dump(&errs));
+        expect(&b, Level::Structural, Rule::OperandCount, three, None);
+        expect(&b, Level::Structural, Rule::OperandType, mixed, Some(1));
+        expect(&b, Level::Structural, Rule::OperandType, oob, Some(1));
+        expect(&b, Level::Structural, Rule::ResultType, wrong, None);
+    }
+
+    #[test]
+    fn rule_addresses_and_values() {
+        let (mut float_addr, mut no_value, mut name_of_name) = (None, None, None);
+        let b = build(|p, c| {
+            float_addr = Some(p.add(op(O::InputLoad, S::F32).with_ref(c.inp).with_ref(c.f0)));
+            let store = p.add(
+                void(O::OutputStore)
+                    .with_ref(c.out)
+                    .with_opt_ref(None)
+                    .with_ref(c.f1),
+            );
+            no_value = Some(p.add(fadd(store, c.f0)));
+            let name = p.add(void(O::DebugName).with_ref(store).with_str("a"));
+            name_of_name = Some(p.add(void(O::DebugName).with_ref(name).with_str("b")));
+        });
+        expect(
+            &b,
+            Level::Structural,
+            Rule::OperandType,
+            float_addr,
+            Some(1),
+        );
+        expect(
+            &b,
+            Level::Structural,
+            Rule::OperandOpcode,
+            no_value,
+            Some(0),
+        );
+        expect(
+            &b,
+            Level::Structural,
+            Rule::OperandOpcode,
+            name_of_name,
             Some(0),
         );
     }

@@ -365,23 +365,6 @@ fn block_layout_ok(t: &Type, uniform: bool) -> bool {
         || Emitter::layout_size(&t.without_arrays()).is_multiple_of(block_align(t, uniform))
 }
 
-/// Walks one index into `t`.
-fn step(t: &Type, val: Option<u64>) -> Option<Type> {
-    if !t.dims().is_empty() {
-        return Some(t.element_type());
-    }
-    let m = t.members();
-    if m.len() > 1 {
-        let k = usize::try_from(val?).ok()?;
-        return m.get(k).map(|b| Type::basic(*b));
-    }
-    let bt = t.as_basic()?;
-    if bt.is_vector() {
-        return Some(Type::scalar(bt.base()));
-    }
-    None
-}
-
 fn exec_model(stage: ShaderStage) -> Option<spirv::ExecutionModel> {
     use spirv::ExecutionModel as E;
     Some(match stage {
@@ -2175,7 +2158,7 @@ impl<'a> Emitter<'a> {
     ) -> R<(u32, Type)> {
         let mut t = *ty;
         for k in 0..ix.len {
-            match step(&t, ix.vals[k]) {
+            match t.index_into(ix.vals[k]) {
                 Some(n) => t = n,
                 None => return malformed(def, op, format!("address does not fit type {ty}")),
             }

@@ -141,7 +141,7 @@ fn buffer_types_must_have_a_vulkan_block_layout() {
     }
     // Strides that are multiples of the element alignment are fine.
     for (old, new) in [
-        ("%8 = DclSrv u32[4][]", "%8 = DclSrv u32[3][]"),
+        ("%8 = DclSrv u32[4][]", "%8 = DclSrv u32[5][]"),
         ("%8 = DclSrv u32[4][]", "%8 = DclSrv vec4<f32>[]"),
     ] {
         let m = structured_ps_with(old, new).expect("emit");

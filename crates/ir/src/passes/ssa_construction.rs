@@ -182,6 +182,11 @@ fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u6
                     .arg(1)
                     .ok_or_else(|| PassError::invalid(PASS, def, "TmpStore without a value"))?;
                 ssa.write(var, blk, value);
+                // Only debug ops can name a store (it has no value); they go with it.
+                let named: SmallVec<[SsaDef; 2]> = b.uses(def).map(|u| u.user).collect();
+                for u in named {
+                    b.remove(u);
+                }
                 b.remove(def);
             } else {
                 let value = ssa.read(b, var, blk)?;
@@ -663,6 +668,31 @@ mod tests {
             panic!("{errs:?}\n{out}");
         }
         assert_eq!(out, expected, "got:\n{out}");
+    }
+
+    #[test]
+    fn debug_names_of_stores_go_with_them() {
+        // Found by the ir_compile fuzz target: a DebugName naming a TmpStore was left
+        // referencing the removed store.
+        check(
+            "%1 = EntryPoint %4 Pixel
+%2 = DclTmp f32 %1
+%3 = Constant f32 1.0
+%4 = Function void
+%5 = Label None
+%6 = TmpStore %2 %3
+%7 = DebugName %6 \"r0.x\"
+%8 = Return void null
+%9 = FunctionEnd
+",
+            "%1 = EntryPoint %4 Pixel
+%3 = Constant f32 1.0
+%4 = Function void
+%5 = Label None
+%8 = Return void null
+%9 = FunctionEnd
+",
+        );
     }
 
     #[test]
