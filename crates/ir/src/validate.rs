@@ -419,14 +419,19 @@ fn expected_opcodes(op: OpCode, i: usize) -> Option<&'static [OpCode]> {
 }
 
 /// Why an operand of `user` may not name an op `target` of type `ty`, if it may not: debug
-/// ops name other ops but not each other; scoped ops and calls name their constructs and
-/// functions; every other operand needs a value, which void ops (stores, debug names,
-/// mode settings, terminators) do not have.
+/// ops do not name each other; scoped ops name their constructs; every other operand (a
+/// debug op's included) needs a value, a declaration, a function or a label, which void ops
+/// (stores, debug names, mode settings, terminators) are not.
 fn valueless_target(user: OpCode, target: OpCode, ty: &Type) -> Option<&'static str> {
     use OpCode::*;
     let debug = |o: OpCode| matches!(o, DebugName | Semantic);
-    if debug(user) {
-        return debug(target).then_some("a debug op, not something to name");
+    if debug(user) && debug(target) {
+        return Some("a debug op, not something to name");
+    }
+    // Declarations are referenced (a sampler is void-typed); mode settings are not (the
+    // type of `SetFpMode` names the float type it sets, not a value).
+    if target.name().starts_with("Set") {
+        return Some("a mode setting, which has no value");
     }
     if !ty.is_void()
         || target.is_dcl()
@@ -1178,12 +1183,14 @@ impl<'a> Validator<'a> {
                     self.want_int(def, op, i, IntMatch::Shape);
                 }
             }
+            // Offsets, counts and shift amounts may have another bit size, but one of them
+            // per component (SPIR-V needs the result's vector size).
             IBitInsert => {
                 for i in 0..nref {
                     let m = if i < 2 {
                         IntMatch::Shape
                     } else {
-                        IntMatch::Any
+                        IntMatch::VecSize
                     };
                     self.want_int(def, op, i, m);
                 }
@@ -1193,7 +1200,7 @@ impl<'a> Validator<'a> {
                     let m = if i == 0 {
                         IntMatch::Shape
                     } else {
-                        IntMatch::Any
+                        IntMatch::VecSize
                     };
                     self.want_int(def, op, i, m);
                 }
@@ -1312,6 +1319,18 @@ impl<'a> Validator<'a> {
                 }
             }
             Return => self.check_return(def, op),
+            ParamLoad => {
+                if let Some(pt) = self.operand_type(op, 1) {
+                    if !self.same_type(&pt, &rt) {
+                        self.err(
+                            def,
+                            op,
+                            Rule::ResultType,
+                            format!("the parameter is {pt}, not {rt}"),
+                        );
+                    }
+                }
+            }
             DescriptorLoad => {
                 if let Some((_, dcl)) = self.target(op, 0) {
                     let want = match dcl.opcode {
@@ -2951,6 +2970,42 @@ mod tests {
             name_of_name,
             Some(0),
         );
+    }
+
+    #[test]
+    fn rule_modes_params_and_shift_counts() {
+        let (mut mode, mut param, mut shift) = (None, None, None);
+        let b = build(|p, c| {
+            let fp = p.add(
+                op(O::SetFpMode, S::F32)
+                    .with_ref(c.ep)
+                    .with_lit(0)
+                    .with_lit(0),
+            );
+            mode = Some(p.add(fadd(fp, c.f0)));
+            param = Some(p.add(op(O::ParamLoad, S::U32).with_ref(c.func).with_ref(c.param)));
+            let v = p.add(
+                op(O::CompositeConstruct, Type::vector(S::U32, 2))
+                    .with_ref(c.u0)
+                    .with_ref(c.u0),
+            );
+            let counts = p.add(
+                op(O::CompositeConstruct, Type::vector(S::U32, 3))
+                    .with_ref(c.u0)
+                    .with_ref(c.u0)
+                    .with_ref(c.u0),
+            );
+            shift = Some(
+                p.add(
+                    op(O::IShl, Type::vector(S::U32, 2))
+                        .with_ref(v)
+                        .with_ref(counts),
+                ),
+            );
+        });
+        expect(&b, Level::Structural, Rule::OperandOpcode, mode, Some(0));
+        expect(&b, Level::Structural, Rule::ResultType, param, None);
+        expect(&b, Level::Structural, Rule::OperandType, shift, Some(1));
     }
 
     #[test]

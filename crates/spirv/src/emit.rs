@@ -258,6 +258,9 @@ pub(crate) struct Emitter<'a> {
     /// Push constant block members: offset and IR type, in declaration order.
     push: Vec<(u32, Type)>,
     invocation_id_var: Option<u32>,
+    /// Components taken at each (is input, location) by the interface variables so far, so
+    /// that two declarations cannot share one.
+    io_slots: Vec<(bool, u32, u8)>,
     refl: Reflection,
     tess_out: u32,
 }
@@ -365,6 +368,51 @@ fn block_layout_ok(t: &Type, uniform: bool) -> bool {
         || Emitter::layout_size(&t.without_arrays()).is_multiple_of(block_align(t, uniform))
 }
 
+/// True if `ty` is a type Vulkan accepts for the built-in `bi` (per vertex where a stage
+/// reads or writes arrays of vertices).
+fn builtin_type_ok(bi: BuiltIn, ty: &Type) -> bool {
+    use ScalarType as S;
+    let per_vertex = |want: Type| {
+        *ty == want || (ty.dims().len() == 1 && ty.dims()[0] != 0 && ty.element_type() == want)
+    };
+    let int32 = *ty == Type::scalar(S::U32) || *ty == Type::scalar(S::I32);
+    match bi {
+        BuiltIn::Position => per_vertex(Type::vector(S::F32, 4)),
+        BuiltIn::PointSize => per_vertex(Type::scalar(S::F32)),
+        BuiltIn::ClipDistance | BuiltIn::CullDistance => {
+            ty.without_arrays() == Type::scalar(S::F32)
+                && (1..=2).contains(&ty.dims().len())
+                && !ty.dims().contains(&0)
+        }
+        BuiltIn::TessCoord => *ty == Type::vector(S::F32, 3),
+        BuiltIn::TessFactorInner => Type::scalar(S::F32).array_of(2) == Ok(*ty),
+        BuiltIn::TessFactorOuter => Type::scalar(S::F32).array_of(4) == Ok(*ty),
+        BuiltIn::SamplePosition => *ty == Type::vector(S::F32, 2),
+        BuiltIn::IsFrontFace | BuiltIn::IsFullyCovered => *ty == Type::scalar(S::Bool),
+        BuiltIn::Depth => *ty == Type::scalar(S::F32),
+        BuiltIn::WorkgroupId | BuiltIn::GlobalThreadId | BuiltIn::LocalThreadId => {
+            *ty == Type::vector(S::U32, 3) || *ty == Type::vector(S::I32, 3)
+        }
+        BuiltIn::VertexId
+        | BuiltIn::InstanceId
+        | BuiltIn::StartVertexLocation
+        | BuiltIn::StartInstanceLocation
+        | BuiltIn::PrimitiveId
+        | BuiltIn::LayerIndex
+        | BuiltIn::ViewportIndex
+        | BuiltIn::GsInstanceId
+        | BuiltIn::TessControlPointId
+        | BuiltIn::TessControlPointCountIn
+        | BuiltIn::SampleId
+        | BuiltIn::SampleMask
+        | BuiltIn::SampleCount
+        | BuiltIn::StencilRef
+        | BuiltIn::LocalThreadIndex
+        | BuiltIn::ViewId => int32,
+        _ => true,
+    }
+}
+
 fn exec_model(stage: ShaderStage) -> Option<spirv::ExecutionModel> {
     use spirv::ExecutionModel as E;
     Some(match stage {
@@ -411,6 +459,7 @@ impl<'a> Emitter<'a> {
             push_var: 0,
             push: Vec::new(),
             invocation_id_var: None,
+            io_slots: Vec::new(),
             refl: Reflection::default(),
             tess_out: 0,
         }
@@ -1357,6 +1406,63 @@ impl<'a> Emitter<'a> {
 
     // ---------------------------------------------------------------- declarations
 
+    /// Checks a varying's shape against Vulkan's location rules (components 0..=3, 64-bit
+    /// values in pairs, sized arrays one location per element) and claims its components,
+    /// refusing a declaration that overlaps an earlier one.
+    fn claim_io_slots(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        input: bool,
+        patch: bool,
+        loc: u32,
+        comp: u32,
+    ) -> R<()> {
+        let stage = self.stage;
+        let per_vertex = !patch
+            && match stage {
+                ShaderStage::Hull => true,
+                ShaderStage::Domain | ShaderStage::Geometry => input,
+                _ => false,
+            };
+        let ty = if per_vertex && !op.ty.dims().is_empty() {
+            op.ty.element_type()
+        } else {
+            op.ty
+        };
+        let Some(b) = ty.without_arrays().as_basic() else {
+            return unsupported(def, op, format!("varying type {}", op.ty));
+        };
+        let wide = scalar_bits(b.base()) == 64;
+        let used = u32::from(b.vec_size()) * if wide { 2 } else { 1 };
+        if ty.dims().contains(&0) || comp + used > 4 || (wide && !comp.is_multiple_of(2)) {
+            return unsupported(def, op, format!("varying {} at component {comp}", op.ty));
+        }
+        let count = ty
+            .dims()
+            .iter()
+            .fold(1u64, |n, &d| n.saturating_mul(u64::from(d)));
+        if count > 64 {
+            return unsupported(
+                def,
+                op,
+                format!("varying {} (more than 64 locations)", op.ty),
+            );
+        }
+        let count = count as u32;
+        let mask = (((1u32 << used) - 1) << comp) as u8;
+        for l in loc..loc.saturating_add(count) {
+            match self.io_slots.iter_mut().find(|s| s.0 == input && s.1 == l) {
+                Some(s) if s.2 & mask != 0 => {
+                    return malformed(def, op, format!("location {l} overlaps an earlier varying"));
+                }
+                Some(s) => s.2 |= mask,
+                None => self.io_slots.push((input, l, mask)),
+            }
+        }
+        Ok(())
+    }
+
     fn dcl_io(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let input = matches!(op.opcode, OpCode::DclInput | OpCode::DclInputBuiltIn);
         let sc = if input { SC::Input } else { SC::Output };
@@ -1384,6 +1490,9 @@ impl<'a> Emitter<'a> {
                 return self.dcl_sample_count(def, op);
             }
             info.builtin = Some(bi.name());
+            if !builtin_type_ok(bi, &op.ty) {
+                return malformed(def, op, format!("built-in {bi} of type {}", op.ty));
+            }
             use spirv::BuiltIn as B;
             let sbi = match bi {
                 BuiltIn::Position if stage == ShaderStage::Pixel && input => {
@@ -1531,6 +1640,7 @@ impl<'a> Emitter<'a> {
             } else {
                 reg.saturating_add(stream.saturating_mul(crate::GS_STREAM_LOCATION_STRIDE))
             };
+            self.claim_io_slots(def, op, input, patch, loc, comp)?;
             info.location = Some(loc);
             info.component = comp;
             self.decorate(var, Decoration::Location, &[loc]);
@@ -1943,8 +2053,19 @@ impl<'a> Emitter<'a> {
                 )
             }
             (_, Some(k)) => {
-                let Some(st) = op.ty.base_type() else {
-                    return unsupported(def, op, format!("texel type {}", op.ty));
+                // Vulkan images and texel buffers hold 32-bit scalars (64-bit integers need
+                // an extension dxspv does not use).
+                let st = match op.ty.as_basic() {
+                    Some(b)
+                        if !b.is_vector()
+                            && matches!(
+                                b.base(),
+                                ScalarType::F32 | ScalarType::U32 | ScalarType::I32
+                            ) =>
+                    {
+                        b.base()
+                    }
+                    _ => return unsupported(def, op, format!("texel type {}", op.ty)),
                 };
                 let Some(sampled) = self.scalar_ty(st) else {
                     return unsupported(def, op, format!("texel type {}", op.ty));
@@ -3680,6 +3801,9 @@ impl<'a> Emitter<'a> {
                 self.emit_to(o, t, id, &[a[0], cnt]);
                 Ok(())
             }
+            O::IBitInsert | O::UBitExtract | O::SBitExtract if scalar_bits(rb.base()) != 32 => {
+                unsupported(def, op, "bit field ops on other than 32-bit integers")
+            }
             O::IBitInsert | O::UBitExtract | O::SBitExtract => {
                 // D3D: offset and count are masked to 5 bits; offset + count is clamped.
                 let (oi, ci) = if op.opcode == O::IBitInsert {
@@ -3711,6 +3835,15 @@ impl<'a> Emitter<'a> {
                 let n = if op.opcode == O::IBitInsert { 4 } else { 3 };
                 self.emit_to(o, t, id, &args[..n]);
                 Ok(())
+            }
+            O::IBitCount | O::IBitReverse
+                if arg_basic(self, 0).is_none_or(|b| scalar_bits(b.base()) != 32) =>
+            {
+                unsupported(
+                    def,
+                    op,
+                    "bit counting or reversal of other than 32-bit integers",
+                )
             }
             O::IBitCount => simple(S::BitCount, 1, self),
             O::IBitReverse => simple(S::BitReverse, 1, self),

@@ -206,3 +206,38 @@ fn atomics_need_their_location_type() {
         }
     }
 }
+
+#[test]
+fn interface_and_resource_declarations_must_suit_vulkan() {
+    // Each replacement came from the ir_compile fuzz target as invalid SPIR-V.
+    for (old, new, want) in [
+        // A built-in of the wrong type.
+        (
+            "%10 = DclInputBuiltIn vec4<f32> %1 Position NoPerspective",
+            "%10 = DclInputBuiltIn vec3<f32> %1 Position NoPerspective",
+            "built-in Position of type vec3<f32>",
+        ),
+        // A varying past component 3, and one overlapping another.
+        (
+            "%13 = DclOutput vec4<f32> %1 0 0 0",
+            "%13 = DclOutput vec4<f32> %1 0 1 0",
+            "at component 1",
+        ),
+        (
+            "%15 = Semantic %13 0 \"SV_Target\"",
+            "%15 = Semantic %13 0 \"SV_Target\"\n%91 = DclOutput f32 %1 0 2 0",
+            "location 0 overlaps",
+        ),
+        // Images hold 32-bit scalars.
+        (
+            "%8 = DclSrv u32[4][] %1 0 0 1 BufferStructured",
+            "%8 = DclSrv f16 %1 0 0 1 Image2D",
+            "texel type f16",
+        ),
+    ] {
+        match structured_ps_with(old, new) {
+            Ok(_) => panic!("{new}: expected an error"),
+            Err(e) => assert!(e.to_string().contains(want), "{new}: {e}"),
+        }
+    }
+}
