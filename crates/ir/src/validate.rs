@@ -70,6 +70,9 @@ rules! {
     DanglingReference => "reference to a removed or nonexistent op",
     /// A reference to the op itself or to a later op where the spec allows none.
     ForwardReference => "forward reference not allowed here",
+    /// A value used outside the scoped construct (branch, case, loop body) that defines it,
+    /// where its definition need not have run.
+    ScopeDominance => "value used outside the scope that defines it",
     /// An operand references an op of an opcode the operand does not accept.
     OperandOpcode => "operand references an op of the wrong opcode",
     /// A `Dcl*` op is used by an op that may not use declarations.
@@ -234,6 +237,8 @@ struct Frame {
     selector: Option<Type>,
     /// Stack index of the innermost loop at or below this frame.
     loop_idx: Option<usize>,
+    /// The region of the arm being walked.
+    scope: u32,
     /// Stack index of the innermost loop or switch at or below this frame.
     breakable_idx: Option<usize>,
 }
@@ -267,6 +272,14 @@ struct Validator<'a> {
     param_owner: Vec<u32>,
     errors: Vec<ValidationError>,
     stack: Vec<Frame>,
+    /// Parent of each scope region (index 0: outside functions); a region is a function body
+    /// or one arm of a scoped construct.
+    scope_parent: Vec<u32>,
+    /// The region the walk is in, and the current function's body region.
+    cur_scope: u32,
+    func_scope: u32,
+    /// Per def: the region it was defined in.
+    def_scope: Vec<u32>,
     func: Option<FuncState>,
     next_func: usize,
     seen_code: bool,
@@ -519,6 +532,10 @@ impl<'a> Validator<'a> {
             param_owner: Vec::new(),
             errors: Vec::new(),
             stack: Vec::new(),
+            scope_parent: vec![0],
+            cur_scope: 0,
+            func_scope: 0,
+            def_scope: Vec::new(),
             func: None,
             next_func: 0,
             seen_code: false,
@@ -646,6 +663,7 @@ impl<'a> Validator<'a> {
     fn build_positions(&mut self) {
         let bound = self.b.id_bound();
         self.pos = vec![0; bound];
+        self.def_scope = vec![0; bound];
         let mut n = 0u32;
         let mut cur: Option<usize> = None;
         for (def, op) in self.b.iter() {
@@ -689,6 +707,25 @@ impl<'a> Validator<'a> {
     }
 
     fn check_op(&mut self, def: SsaDef, op: &Op, p: u32) {
+        // A function belongs to no region (calls name it from anywhere); its body is one.
+        if op.opcode == OpCode::Function {
+            self.func_scope = 0;
+            self.cur_scope = 0;
+        }
+        if let Some(slot) = self.def_scope.get_mut(def.index()) {
+            *slot = self.cur_scope;
+        }
+        match op.opcode {
+            OpCode::Function => {
+                self.func_scope = self.new_scope(0);
+                self.cur_scope = self.func_scope;
+            }
+            OpCode::FunctionEnd => {
+                self.func_scope = 0;
+                self.cur_scope = 0;
+            }
+            _ => {}
+        }
         if op.flags.0 & !OpFlags::ALL_BITS != 0 {
             self.err(
                 def,
@@ -794,6 +831,17 @@ impl<'a> Validator<'a> {
                 self.err_at(def, op, i, Rule::ForwardReference, format!("{t} is later"));
             }
             let Some(top) = self.b.get(t) else { continue };
+            let ts = self.def_scope.get(t.index()).copied().unwrap_or(0);
+            if ts != 0
+                && tp < p
+                && !op.opcode.is_scoped()
+                && !top.opcode.is_scoped()
+                && !matches!(op.opcode, OpCode::DebugName | OpCode::Semantic)
+                && !is_block_operand(op.opcode, i)
+                && !self.scope_visible(ts)
+            {
+                self.err_at(def, op, i, Rule::ScopeDominance, format!("{t}"));
+            }
             if top.opcode.is_dcl() && !dcl_use_allowed(op.opcode, i, top.opcode) {
                 self.err_at(
                     def,
@@ -1805,11 +1853,14 @@ impl<'a> Validator<'a> {
                 } else {
                     Some(idx)
                 };
+                let scope = self.new_scope(self.cur_scope);
+                self.cur_scope = scope;
                 self.stack.push(Frame {
                     kind,
                     opener: def,
                     else_seen: false,
                     selector,
+                    scope,
                     loop_idx,
                     breakable_idx,
                 });
@@ -1821,6 +1872,7 @@ impl<'a> Validator<'a> {
                     } else {
                         top.else_seen = true;
                     }
+                    self.next_arm();
                 }
                 _ => self.scope_mismatch(def, op, r0, "ScopedIf"),
             },
@@ -1833,6 +1885,7 @@ impl<'a> Validator<'a> {
                 match self.stack.last() {
                     Some(top) if top.kind == kind && top.opener == r0 => {
                         self.stack.pop();
+                        self.cur_scope = self.stack.last().map_or(self.func_scope, |f| f.scope);
                         if self.b.get(r0).and_then(|o| o.arg(0)) != Some(def) {
                             self.err_at(
                                 def,
@@ -1852,6 +1905,7 @@ impl<'a> Validator<'a> {
                             .rposition(|f| f.opener == r0 && f.kind == kind)
                         {
                             self.stack.truncate(k);
+                            self.cur_scope = self.stack.last().map_or(self.func_scope, |f| f.scope);
                         }
                     }
                 }
@@ -1896,6 +1950,7 @@ impl<'a> Validator<'a> {
                         if op.opcode == ScopedSwitchCase {
                             self.check_case_value(def, op, f.selector);
                         }
+                        self.next_arm();
                     }
                     _ => self.err_at(
                         def,
@@ -1907,6 +1962,41 @@ impl<'a> Validator<'a> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A new region inside `parent`.
+    fn new_scope(&mut self, parent: u32) -> u32 {
+        self.scope_parent.push(parent);
+        (self.scope_parent.len() - 1) as u32
+    }
+
+    /// The innermost construct moves to its next arm (`else`, a switch case): a new region
+    /// beside the previous arm's, so values of one arm are not used in another.
+    fn next_arm(&mut self) {
+        let Some(top) = self.stack.last().map(|f| f.scope) else {
+            return;
+        };
+        let parent = self.scope_parent.get(top as usize).copied().unwrap_or(0);
+        let arm = self.new_scope(parent);
+        if let Some(f) = self.stack.last_mut() {
+            f.scope = arm;
+        }
+        self.cur_scope = arm;
+    }
+
+    /// True if a value defined in region `def` may be used in the current region: `def` is
+    /// the current region or one it is nested in.
+    fn scope_visible(&self, def: u32) -> bool {
+        let mut s = self.cur_scope;
+        loop {
+            if s == def {
+                return true;
+            }
+            if s == 0 {
+                return false;
+            }
+            s = self.scope_parent.get(s as usize).copied().unwrap_or(0);
         }
     }
 
@@ -3006,6 +3096,32 @@ mod tests {
         expect(&b, Level::Structural, Rule::OperandOpcode, mode, Some(0));
         expect(&b, Level::Structural, Rule::ResultType, param, None);
         expect(&b, Level::Structural, Rule::OperandType, shift, Some(1));
+    }
+
+    #[test]
+    fn rule_scope_dominance() {
+        let (mut after, mut other_arm) = (None, None);
+        let b = build(|p, c| {
+            let outer = p.add(fadd(c.f0, c.f1));
+            let endif = p.reserve();
+            let if1 = p.add(void(O::ScopedIf).with_ref(endif).with_ref(c.t));
+            let inner = p.add(fadd(outer, c.f1));
+            p.add(fadd(inner, outer));
+            p.add(void(O::ScopedElse).with_ref(if1));
+            other_arm = Some(p.add(fadd(inner, c.f0)));
+            p.put(endif, void(O::ScopedEndIf).with_ref(if1));
+            after = Some(p.add(fadd(inner, outer)));
+        });
+        let errs = errors(&b, Level::Structural);
+        assert_eq!(errs.len(), 2, "{}", dump(&errs));
+        expect(
+            &b,
+            Level::Structural,
+            Rule::ScopeDominance,
+            other_arm,
+            Some(0),
+        );
+        expect(&b, Level::Structural, Rule::ScopeDominance, after, Some(0));
     }
 
     #[test]
