@@ -1998,11 +1998,14 @@ impl<'a> Emitter<'a> {
         };
         let (kind, sc, elem_ty, dtype) = match (class, rk) {
             (RegisterClass::Cbv, _) => {
-                if !block_layout_ok(&op.ty, true) {
+                if !block_layout_ok(&op.ty, true) || op.ty.dims().contains(&0) {
                     return unsupported(
                         def,
                         op,
-                        format!("CBV type {} (array stride not a multiple of 16)", op.ty),
+                        format!(
+                            "CBV type {} (unsized, or array stride not a multiple of 16)",
+                            op.ty
+                        ),
                     );
                 }
                 let Some(inner) = self.ty(&op.ty, true) else {
@@ -3249,15 +3252,50 @@ impl<'a> Emitter<'a> {
     }
 
     /// Joins `coord` and `layer` into one coordinate vector.
-    fn coord_with_layer(&mut self, def: SsaDef, op: &Op, ci: usize, li: usize) -> R<u32> {
+    /// The coordinate operand `ci` with the array layer `li` appended, checked against the
+    /// image `kind`: as many components as the image has dimensions, integers for texel
+    /// access (`float` false) or floats for sampling, a layer exactly for layered images.
+    fn coord_with_layer(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        ci: usize,
+        li: usize,
+        kind: ResourceKind,
+        float: bool,
+    ) -> R<u32> {
         let c = self.arg(def, op, ci)?;
         let cv = self.v(c);
-        let Some(layer) = op.arg(li) else {
-            return Ok(cv);
-        };
         let Some(cb) = self.op_of(c).and_then(|o| o.ty.as_basic()) else {
             return malformed(def, op, "coordinate type");
         };
+        let dims = match kind {
+            ResourceKind::Image1D | ResourceKind::Image1DArray | ResourceKind::BufferTyped => 1,
+            ResourceKind::Image3D | ResourceKind::ImageCube | ResourceKind::ImageCubeArray => 3,
+            _ => 2,
+        };
+        let base_ok = if float {
+            cb.base() == ScalarType::F32
+        } else {
+            matches!(cb.base(), ScalarType::U32 | ScalarType::I32)
+        };
+        if cb.vec_size() != dims || !base_ok || op.arg(li).is_some() != kind.is_layered() {
+            return malformed(
+                def,
+                op,
+                format!(
+                    "coordinate {} (layer {}) for a {kind:?} image",
+                    Type::basic(cb),
+                    op.arg(li).is_some()
+                ),
+            );
+        }
+        let Some(layer) = op.arg(li) else {
+            return Ok(cv);
+        };
+        if self.op_of(layer).map(|o| o.ty) != Some(Type::scalar(cb.base())) {
+            return malformed(def, op, "array layer of another type than the coordinate");
+        }
         let lv = self.v(layer);
         let n = cb.vec_size();
         let Some(t) = self.basic_ty(cb.with_vec_size(n + 1)) else {
@@ -3278,7 +3316,7 @@ impl<'a> Emitter<'a> {
         };
         match op.opcode {
             O::ImageLoad => {
-                let coord = self.coord_with_layer(def, op, 3, 2)?;
+                let coord = self.coord_with_layer(def, op, 3, 2, kind, false)?;
                 let mut mask = 0u32;
                 let mut extra = [0u32; 3];
                 let mut n = 0;
@@ -3310,7 +3348,7 @@ impl<'a> Emitter<'a> {
                 self.texel_read(def, op, d, coord, mask, Some(&extra[..n]))
             }
             O::ImageStore => {
-                let coord = self.coord_with_layer(def, op, 2, 1)?;
+                let coord = self.coord_with_layer(def, op, 2, 1, kind, false)?;
                 let value = self.arg(def, op, 3)?;
                 self.texel_write(def, op, d, coord, value)
             }
@@ -3333,6 +3371,20 @@ impl<'a> Emitter<'a> {
                     return malformed(def, op, "size query result is not a struct");
                 };
                 let n = sz.vec_size() as u32;
+                let dims = match kind {
+                    ResourceKind::Image1D | ResourceKind::Image1DArray => 1,
+                    ResourceKind::Image3D => 3,
+                    _ => 2,
+                };
+                let int32 = |t: &Type| {
+                    *t == Type::scalar(ScalarType::U32) || *t == Type::scalar(ScalarType::I32)
+                };
+                let mip_ok = op
+                    .arg(1)
+                    .is_none_or(|m| self.op_of(m).is_some_and(|o| int32(&o.ty)));
+                if n != dims || !int32(&Type::scalar(sz.base())) || !mip_ok {
+                    return malformed(def, op, format!("size query {} of a {kind:?} image", op.ty));
+                }
                 let layered = kind.is_layered();
                 let total = n + layered as u32;
                 let Some(qt) = self.basic_ty(sz.with_vec_size(total as u8)) else {
@@ -3394,7 +3446,7 @@ impl<'a> Emitter<'a> {
                     self.emit_to(S::ImageQueryLod, t, id, &[si, c]);
                     return Ok(());
                 }
-                let coord = self.coord_with_layer(def, op, 3, 2)?;
+                let coord = self.coord_with_layer(def, op, 3, 2, kind, true)?;
                 let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
                 let is_sample = op.opcode == O::ImageSample;
                 let dref = if is_sample { op.arg(10) } else { op.arg(5) };
@@ -3538,7 +3590,19 @@ impl<'a> Emitter<'a> {
                             return unsupported(def, op, "texel type");
                         };
                         let pt = self.ptr(SC::Image, stt);
-                        let coord = self.v(self.arg(def, op, 1)?);
+                        let c = self.arg(def, op, 1)?;
+                        let int_scalar = self.op_of(c).is_some_and(|o| {
+                            o.ty == Type::scalar(ScalarType::U32)
+                                || o.ty == Type::scalar(ScalarType::I32)
+                        });
+                        if !int_scalar {
+                            return malformed(
+                                def,
+                                op,
+                                "typed buffer element index is not an integer scalar",
+                            );
+                        }
+                        let coord = self.v(c);
                         let zero = self.const_u32(0);
                         let p = self.un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
                         (p, spirv::Scope::QueueFamily, 2, Type::scalar(st))
@@ -3558,7 +3622,10 @@ impl<'a> Emitter<'a> {
                     return unsupported(def, op, "texel type");
                 };
                 let pt = self.ptr(SC::Image, stt);
-                let coord = self.coord_with_layer(def, op, 2, 1)?;
+                let ResKind::Image(kind) = d.res.kind else {
+                    return unsupported(def, op, "image atomic on a non-image descriptor");
+                };
+                let coord = self.coord_with_layer(def, op, 2, 1, kind, false)?;
                 let zero = self.const_u32(0);
                 let p = self.un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
                 (p, spirv::Scope::QueueFamily, 3, Type::scalar(st))

@@ -241,3 +241,32 @@ fn interface_and_resource_declarations_must_suit_vulkan() {
         }
     }
 }
+
+#[test]
+fn image_coordinates_must_fit_the_image() {
+    // From the ir_compile fuzz target: a 2D texture sampled with a scalar coordinate, and a
+    // CBV with a runtime array (uniform blocks are sized).
+    let text = include_str!("ir/sample_ps.ir");
+    let sample = text
+        .lines()
+        .find(|l| l.contains(" = ImageSample "))
+        .expect("a sample op");
+    let coord = sample.split_whitespace().nth(7).expect("coordinate operand");
+    let scalar = text
+        .lines()
+        .find_map(|l| {
+            let (id, rest) = l.split_once(" = ")?;
+            rest.starts_with("Constant f32 ").then_some(id)
+        })
+        .expect("an f32 constant");
+    let bad = text.replacen(sample, &sample.replacen(coord, scalar, 1), 1);
+    let b = dxspv_ir::text::parse(&bad).expect("parse IR text");
+    match emit_with_reflection(&b, &SpirvOptions::default()) {
+        Ok(_) => panic!("expected an error for {sample}"),
+        Err(e) => assert!(e.to_string().contains("coordinate f32"), "{e}"),
+    }
+    match structured_ps_with("%6 = DclCbv vec4<f32>[1]", "%6 = DclCbv vec4<f32>[]") {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => assert!(e.to_string().contains("unsized"), "{e}"),
+    }
+}
