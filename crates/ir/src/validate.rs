@@ -1028,6 +1028,14 @@ impl<'a> Validator<'a> {
                         Rule::ConstructOperands,
                         format!("{c} takes {want} labels, found {nref}"),
                     );
+                } else if want == 2 && op.arg(0) == op.arg(1) {
+                    self.err_at(
+                        def,
+                        op,
+                        1,
+                        Rule::ConstructOperands,
+                        "the loop's merge block is also its continue target".into(),
+                    );
                 }
             }
             OpCode::SetFpMode => {
@@ -1367,6 +1375,31 @@ impl<'a> Validator<'a> {
                 }
             }
             Return => self.check_return(def, op),
+            FunctionCall => {
+                // Arguments match the callee's parameters, in number and type.
+                if let Some((_, f)) = self.target(op, 0) {
+                    let params: Vec<SsaDef> = f.refs().flatten().collect();
+                    if params.len() + 1 != nref {
+                        self.err(
+                            def,
+                            op,
+                            Rule::OperandCount,
+                            format!("{} arguments for {} parameters", nref - 1, params.len()),
+                        );
+                    } else {
+                        for (k, p) in params.iter().enumerate() {
+                            let (Some(pt), Some(at)) =
+                                (self.b.get(*p).map(|o| o.ty), self.operand_type(op, k + 1))
+                            else {
+                                continue;
+                            };
+                            let ok = self.same_type(&at, &pt);
+                            self.want(def, op, k + 1, ok, pt);
+                        }
+                    }
+                }
+            }
+            DerivX | DerivY => self.want_result_type(def, op, 0),
             ParamLoad => {
                 if let Some(pt) = self.operand_type(op, 1) {
                     if !self.same_type(&pt, &rt) {
@@ -3122,6 +3155,48 @@ mod tests {
             Some(0),
         );
         expect(&b, Level::Structural, Rule::ScopeDominance, after, Some(0));
+    }
+
+    /// Validation errors of IR text, as `(rule, op id)`.
+    fn text_errors(text: &str, level: Level) -> Vec<(Rule, u32)> {
+        let b = crate::text::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        errors(&b, level)
+            .iter()
+            .map(|e| (e.rule, e.def.map_or(0, |d| d.id())))
+            .collect()
+    }
+
+    #[test]
+    fn rule_calls_derivatives_and_loop_targets() {
+        // From the ir_compile fuzz target: a u32 argument for an f32 parameter, a derivative
+        // of another type than its result, a loop whose merge block is its continue target.
+        let text = "%1 = EntryPoint %4 Pixel
+%2 = DclParam f32
+%3 = Constant u32 0
+%10 = Constant f32 1.0
+%5 = Function void %2
+%6 = Label None
+%7 = Return void null
+%8 = FunctionEnd
+%4 = Function void
+%9 = Label None
+%11 = FunctionCall void %5 %3
+%12 = DerivX f16 %10 Coarse
+%13 = Branch %14
+%14 = Label %15 %15 StructuredLoop
+%16 = Branch %15
+%15 = Label None
+%17 = Return void null
+%18 = FunctionEnd
+";
+        let errs = text_errors(text, Level::Structural);
+        for want in [
+            (Rule::OperandType, 11),
+            (Rule::OperandType, 12),
+            (Rule::ConstructOperands, 14),
+        ] {
+            assert!(errs.contains(&want), "{want:?} not in {errs:?}");
+        }
     }
 
     #[test]

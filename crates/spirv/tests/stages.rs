@@ -251,7 +251,10 @@ fn image_coordinates_must_fit_the_image() {
         .lines()
         .find(|l| l.contains(" = ImageSample "))
         .expect("a sample op");
-    let coord = sample.split_whitespace().nth(7).expect("coordinate operand");
+    let coord = sample
+        .split_whitespace()
+        .nth(7)
+        .expect("coordinate operand");
     let scalar = text
         .lines()
         .find_map(|l| {
