@@ -189,9 +189,30 @@ fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u6
                 }
                 b.remove(def);
             } else {
+                let load_ty = op.ty;
                 let value = ssa.read(b, var, blk)?;
-                b.replace_uses(def, value);
-                b.remove(def);
+                // Temporaries are untyped: a load read directly by an op that interprets it
+                // (not retyped by ConsumeAs first) reinterprets the stored bits, so it becomes
+                // a ConsumeAs of the value when their types differ.
+                let retype = b.get(value).is_some_and(|v| v.ty != load_ty)
+                    && b.uses(def).any(|u| {
+                        !b.get(u.user).is_some_and(|o| {
+                            matches!(
+                                o.opcode,
+                                OpCode::ConsumeAs
+                                    | OpCode::TmpStore
+                                    | OpCode::Phi
+                                    | OpCode::DebugName
+                                    | OpCode::Semantic
+                            )
+                        })
+                    });
+                if retype {
+                    b.rewrite(def, Op::new(OpCode::ConsumeAs, load_ty).with_ref(value));
+                } else {
+                    b.replace_uses(def, value);
+                    b.remove(def);
+                }
             }
         }
         for &s in cfg.succs(blk) {
@@ -668,6 +689,36 @@ mod tests {
             panic!("{errs:?}\n{out}");
         }
         assert_eq!(out, expected, "got:\n{out}");
+    }
+
+    #[test]
+    fn untyped_load_read_by_a_typed_op_reinterprets_the_value() {
+        // Found by the ir_compile fuzz target: the f32 stored in an untyped temporary went
+        // straight into an integer op once the load was replaced.
+        check(
+            "%1 = EntryPoint %4 Pixel
+%2 = DclTmp unknown %1
+%3 = Constant f32 1.0
+%10 = Constant u32 1
+%4 = Function void
+%5 = Label None
+%6 = TmpStore %2 %3
+%7 = TmpLoad unknown %2
+%8 = IAdd u32 %7 %10
+%9 = Return void null
+%11 = FunctionEnd
+",
+            "%1 = EntryPoint %4 Pixel
+%3 = Constant f32 1.0
+%10 = Constant u32 1
+%4 = Function void
+%5 = Label None
+%7 = ConsumeAs unknown %3
+%8 = IAdd u32 %7 %10
+%9 = Return void null
+%11 = FunctionEnd
+",
+        );
     }
 
     #[test]
