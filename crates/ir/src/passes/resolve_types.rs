@@ -461,6 +461,28 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             }
             continue;
         }
+        if interprets_operands(op.opcode) {
+            // A formerly untyped operand whose class took another kind of scalar than this
+            // op reads (an untyped constant compared as an integer and stored as a float):
+            // the bits are reinterpreted for this use.
+            let n = op.ref_count();
+            for i in 0..n {
+                let Some(x) = b
+                    .get(def)
+                    .and_then(|o| o.arg(i))
+                    .filter(|&x| was_unknown(x))
+                else {
+                    continue;
+                };
+                let (Some(o), Some(xt)) = (b.get(def), b.get(x).map(|x| x.ty)) else {
+                    continue;
+                };
+                if let Some(want) = operand_need(o, i, &xt) {
+                    fix_operand(b, def, i, want)?;
+                }
+            }
+            continue;
+        }
         if !needs_fix_up(op.opcode) {
             continue;
         }
@@ -568,6 +590,111 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
         }
     }
     Ok(changed)
+}
+
+/// Opcodes whose operands have a fixed kind the fix-up scan enforces for formerly untyped
+/// operands (see [`operand_need`]).
+fn interprets_operands(opcode: OpCode) -> bool {
+    use OpCode as O;
+    matches!(
+        opcode,
+        O::FEq
+            | O::FNe
+            | O::FLt
+            | O::FLe
+            | O::FGt
+            | O::FGe
+            | O::FIsNan
+            | O::IEq
+            | O::INe
+            | O::SLt
+            | O::SLe
+            | O::SGt
+            | O::SGe
+            | O::ULt
+            | O::ULe
+            | O::UGt
+            | O::UGe
+            | O::BranchConditional
+            | O::ConvertFtoI
+            | O::ConvertFtoF
+            | O::ConvertItoF
+            | O::ConvertItoI
+            | O::IShl
+            | O::SShr
+            | O::UShr
+            | O::UBitExtract
+            | O::SBitExtract
+            | O::IBitInsert
+            | O::DescriptorLoad
+            | O::InputLoad
+            | O::OutputLoad
+            | O::OutputStore
+            | O::ScratchLoad
+            | O::ScratchStore
+            | O::LdsLoad
+            | O::LdsStore
+            | O::BufferLoad
+            | O::BufferStore
+            | O::ConstantLoad
+    )
+}
+
+/// The type operand `i` (now of type `cur`) of `op` must have, if it has a fixed kind:
+/// floats for float compares and float conversions, integers for integer compares, integer
+/// conversions, shift amounts, bit-field offsets and counts and addresses, `bool` for a branch
+/// condition, the result type for a shifted or bit-field base. Same shape and bit size.
+fn operand_need(op: &Op, i: usize, cur: &Type) -> Option<Type> {
+    use OpCode as O;
+    let b = cur.as_basic()?;
+    let base = b.base();
+    let bits = base.bit_size()?;
+    let float = match bits {
+        16 => ScalarType::F16,
+        64 => ScalarType::F64,
+        _ => ScalarType::F32,
+    };
+    let uint = match bits {
+        16 => ScalarType::U16,
+        64 => ScalarType::U64,
+        _ => ScalarType::U32,
+    };
+    let as_float = (!base.is_float()).then(|| Type::basic(b.with_base(float)));
+    let as_int = (!base.is_int()).then(|| Type::basic(b.with_base(uint)));
+    match (op.opcode, i) {
+        (O::FEq | O::FNe | O::FLt | O::FLe | O::FGt | O::FGe | O::FIsNan, _)
+        | (O::ConvertFtoI | O::ConvertFtoF, 0) => as_float,
+        (O::BranchConditional, 0) => {
+            (base != ScalarType::Bool).then(|| Type::scalar(ScalarType::Bool))
+        }
+        (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, 0)
+        | (O::IBitInsert, 1) => (*cur != op.ty).then_some(op.ty),
+        (O::BranchConditional, _) => None,
+        (
+            O::IEq
+            | O::INe
+            | O::SLt
+            | O::SLe
+            | O::SGt
+            | O::SGe
+            | O::ULt
+            | O::ULe
+            | O::UGt
+            | O::UGe
+            | O::ConvertItoF
+            | O::ConvertItoI
+            | O::IShl
+            | O::SShr
+            | O::UShr
+            | O::UBitExtract
+            | O::SBitExtract
+            | O::IBitInsert,
+            _,
+        ) => as_int,
+        // Addresses and descriptor indices (operand 1).
+        (_, 1) => as_int,
+        _ => None,
+    }
 }
 
 /// Opcodes the fix-up scan handles besides [`same_type_operands`].
@@ -966,6 +1093,42 @@ mod tests {
     }
 
     /// Used as `f32` and as `i32`: ambiguous, so the value becomes `u32` and each use a `Cast`.
+    #[test]
+    fn untyped_value_compared_as_an_integer_and_stored_as_a_float() {
+        // Found by the ir_compile fuzz target: the constant's class became f32 (it reaches a
+        // float output through the select), and INe then read an f32.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput f32 %1 0 0 0
+%3 = Constant unknown 0
+%4 = Constant u32 0
+%5 = Constant bool true
+%10 = Function void
+%11 = Label None
+%12 = INe bool %3 %4
+%13 = Select unknown %5 %3 %3
+%14 = ConsumeAs f32 %13
+%15 = OutputStore %2 null %14
+%16 = Return void null
+%17 = FunctionEnd
+";
+        let mut b = crate::text::parse(input).expect("parse");
+        run(&mut b).expect("resolve_types");
+        crate::validate::validate(&b, crate::validate::Level::Structural)
+            .unwrap_or_else(|e| panic!("{e:?}\n{}", crate::text::print(&b)));
+        let (_, ine) = b
+            .iter()
+            .find(|(_, o)| o.opcode == crate::OpCode::INe)
+            .expect("the compare");
+        let lhs = ine.arg(0).and_then(|x| b.get(x)).map(|x| x.ty);
+        assert_eq!(
+            lhs,
+            Some(crate::types::Type::scalar(crate::ScalarType::U32)),
+            "{}",
+            crate::text::print(&b)
+        );
+    }
+
     #[test]
     fn ambiguous_value_is_promoted_to_u32() {
         let input = "
