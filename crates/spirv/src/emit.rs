@@ -3304,6 +3304,24 @@ impl<'a> Emitter<'a> {
         Ok(self.un(S::CompositeConstruct, t, &[cv, lv]))
     }
 
+    /// Checks that optional operand `i`, if present, is a scalar of a type `ok` accepts.
+    fn scalar_operand(
+        &self,
+        def: SsaDef,
+        op: &Op,
+        i: usize,
+        what: &str,
+        ok: impl Fn(ScalarType) -> bool,
+    ) -> R<()> {
+        let Some(x) = op.arg(i) else {
+            return Ok(());
+        };
+        match self.op_of(x).and_then(|o| o.ty.as_basic()) {
+            Some(b) if !b.is_vector() && ok(b.base()) => Ok(()),
+            _ => malformed(def, op, format!("{what} (operand {i}) of the wrong type")),
+        }
+    }
+
     fn image(&mut self, def: SsaDef, op: &Op) -> R<()> {
         use OpCode as O;
         let id = def.id();
@@ -3316,6 +3334,9 @@ impl<'a> Emitter<'a> {
         };
         match op.opcode {
             O::ImageLoad => {
+                let int32 = |t: ScalarType| matches!(t, ScalarType::U32 | ScalarType::I32);
+                self.scalar_operand(def, op, 1, "mip level", int32)?;
+                self.scalar_operand(def, op, 4, "sample index", int32)?;
                 let coord = self.coord_with_layer(def, op, 3, 2, kind, false)?;
                 let mut mask = 0u32;
                 let mut extra = [0u32; 3];
@@ -3434,6 +3455,9 @@ impl<'a> Emitter<'a> {
                     return malformed(def, op, "gather needs a 2D or cube image");
                 }
                 let sd = self.desc_of(def, op, 1)?;
+                if sd.res.kind != ResKind::Sampler {
+                    return malformed(def, op, "operand 1 is not a sampler");
+                }
                 let sit = self.ty_key(TyKey::SampledImage(d.res.elem_ty));
                 let si = self.un(S::SampledImage, sit, &[d.value, sd.value]);
                 if d.nonuniform || sd.nonuniform {
@@ -3450,6 +3474,34 @@ impl<'a> Emitter<'a> {
                 let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
                 let is_sample = op.opcode == O::ImageSample;
                 let dref = if is_sample { op.arg(10) } else { op.arg(5) };
+                let f32 = |t: ScalarType| t == ScalarType::F32;
+                self.scalar_operand(
+                    def,
+                    op,
+                    if is_sample { 10 } else { 5 },
+                    "depth reference",
+                    f32,
+                )?;
+                if is_sample {
+                    self.scalar_operand(def, op, 5, "LOD", f32)?;
+                    self.scalar_operand(def, op, 6, "LOD bias", f32)?;
+                    self.scalar_operand(def, op, 7, "LOD clamp", f32)?;
+                }
+                if !sparse {
+                    let st = d.res.data.base_type().unwrap_or(ScalarType::F32);
+                    let want = if is_sample && dref.is_some() {
+                        Type::scalar(st)
+                    } else {
+                        Type::vector(st, 4)
+                    };
+                    if op.ty != want {
+                        return malformed(
+                            def,
+                            op,
+                            format!("result {} (the image gives {want})", op.ty),
+                        );
+                    }
+                }
                 let mut mask = 0u32;
                 let mut extra = [0u32; 6];
                 let mut n = 0;

@@ -268,6 +268,13 @@ fn image_coordinates_must_fit_the_image() {
         Ok(_) => panic!("expected an error for {sample}"),
         Err(e) => assert!(e.to_string().contains("coordinate f32"), "{e}"),
     }
+    // A sample whose result is not the texel vector the image gives.
+    let short = text.replacen(sample, &sample.replacen("vec4<f32>", "vec2<f32>", 1), 1);
+    let b = dxspv_ir::text::parse(&short).expect("parse IR text");
+    match emit_with_reflection(&b, &SpirvOptions::default()) {
+        Ok(_) => panic!("expected an error for a vec2 sample"),
+        Err(e) => assert!(e.to_string().contains("result vec2<f32>"), "{e}"),
+    }
     match structured_ps_with("%6 = DclCbv vec4<f32>[1]", "%6 = DclCbv vec4<f32>[]") {
         Ok(_) => panic!("expected an error"),
         Err(e) => assert!(e.to_string().contains("unsized"), "{e}"),
