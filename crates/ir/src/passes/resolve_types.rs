@@ -461,28 +461,28 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             }
             continue;
         }
-        if interprets_operands(op.opcode) {
-            // A formerly untyped operand whose class took another kind of scalar than this
-            // op reads (an untyped constant compared as an integer and stored as a float):
-            // the bits are reinterpreted for this use.
-            let n = op.ref_count();
-            for i in 0..n {
-                let Some(x) = b
-                    .get(def)
-                    .and_then(|o| o.arg(i))
-                    .filter(|&x| was_unknown(x))
-                else {
-                    continue;
-                };
-                let (Some(o), Some(xt)) = (b.get(def), b.get(x).map(|x| x.ty)) else {
-                    continue;
-                };
-                if let Some(want) = operand_need(o, i, &xt) {
-                    fix_operand(b, def, i, want)?;
-                }
+        // A formerly untyped operand whose class took another kind of scalar than this op
+        // reads (an untyped constant compared as an integer and stored as a float): the bits
+        // are reinterpreted for this use. Loads and stores still get their own fix-up below.
+        let (opcode, result, n) = (op.opcode, op.ty, op.ref_count());
+        for i in 0..n {
+            let Some(need) = operand_need(opcode, i) else {
+                continue;
+            };
+            let Some(x) = b
+                .get(def)
+                .and_then(|o| o.arg(i))
+                .filter(|&x| was_unknown(x))
+            else {
+                continue;
+            };
+            if let Some(want) = b.get(x).and_then(|x| need.type_for(&x.ty, result)) {
+                fix_operand(b, def, i, want)?;
             }
-            continue;
         }
+        let Some(op) = b.get(def) else {
+            continue;
+        };
         if !needs_fix_up(op.opcode) {
             continue;
         }
@@ -592,84 +592,58 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
     Ok(changed)
 }
 
-/// Opcodes whose operands have a fixed kind the fix-up scan enforces for formerly untyped
-/// operands (see [`operand_need`]).
-fn interprets_operands(opcode: OpCode) -> bool {
-    use OpCode as O;
-    matches!(
-        opcode,
-        O::FEq
-            | O::FNe
-            | O::FLt
-            | O::FLe
-            | O::FGt
-            | O::FGe
-            | O::FIsNan
-            | O::IEq
-            | O::INe
-            | O::SLt
-            | O::SLe
-            | O::SGt
-            | O::SGe
-            | O::ULt
-            | O::ULe
-            | O::UGt
-            | O::UGe
-            | O::BranchConditional
-            | O::ConvertFtoI
-            | O::ConvertFtoF
-            | O::ConvertItoF
-            | O::ConvertItoI
-            | O::IShl
-            | O::SShr
-            | O::UShr
-            | O::UBitExtract
-            | O::SBitExtract
-            | O::IBitInsert
-            | O::DescriptorLoad
-            | O::InputLoad
-            | O::OutputLoad
-            | O::OutputStore
-            | O::ScratchLoad
-            | O::ScratchStore
-            | O::LdsLoad
-            | O::LdsStore
-            | O::BufferLoad
-            | O::BufferStore
-            | O::ConstantLoad
-    )
+/// The kind of scalar an operand must be, whatever type resolution gave the value.
+#[derive(Clone, Copy)]
+enum Need {
+    Float,
+    Int,
+    Bool,
+    /// The op's result type (the base of a shift or bit-field op).
+    Result,
 }
 
-/// The type operand `i` (now of type `cur`) of `op` must have, if it has a fixed kind:
-/// floats for float compares and float conversions, integers for integer compares, integer
-/// conversions, shift amounts, bit-field offsets and counts and addresses, `bool` for a branch
-/// condition, the result type for a shifted or bit-field base. Same shape and bit size.
-fn operand_need(op: &Op, i: usize, cur: &Type) -> Option<Type> {
-    use OpCode as O;
-    let b = cur.as_basic()?;
-    let base = b.base();
-    let bits = base.bit_size()?;
-    let float = match bits {
-        16 => ScalarType::F16,
-        64 => ScalarType::F64,
-        _ => ScalarType::F32,
-    };
-    let uint = match bits {
-        16 => ScalarType::U16,
-        64 => ScalarType::U64,
-        _ => ScalarType::U32,
-    };
-    let as_float = (!base.is_float()).then(|| Type::basic(b.with_base(float)));
-    let as_int = (!base.is_int()).then(|| Type::basic(b.with_base(uint)));
-    match (op.opcode, i) {
-        (O::FEq | O::FNe | O::FLt | O::FLe | O::FGt | O::FGe | O::FIsNan, _)
-        | (O::ConvertFtoI | O::ConvertFtoF, 0) => as_float,
-        (O::BranchConditional, 0) => {
-            (base != ScalarType::Bool).then(|| Type::scalar(ScalarType::Bool))
+impl Need {
+    /// The type a value of type `cur` is reinterpreted as for this use (same shape and bit
+    /// size), or `None` if it already fits.
+    fn type_for(self, cur: &Type, result: Type) -> Option<Type> {
+        let b = cur.as_basic()?;
+        let base = b.base();
+        let bits = base.bit_size()?;
+        let pick = |s16, s32, s64| match bits {
+            16 => s16,
+            64 => s64,
+            _ => s32,
+        };
+        match self {
+            Need::Float if !base.is_float() => Some(Type::basic(b.with_base(pick(
+                ScalarType::F16,
+                ScalarType::F32,
+                ScalarType::F64,
+            )))),
+            Need::Int if !base.is_int() => Some(Type::basic(b.with_base(pick(
+                ScalarType::U16,
+                ScalarType::U32,
+                ScalarType::U64,
+            )))),
+            Need::Bool if base != ScalarType::Bool => Some(Type::scalar(ScalarType::Bool)),
+            Need::Result if *cur != result => Some(result),
+            _ => None,
         }
+    }
+}
+
+/// What operand `i` of `opcode` must be, where that is fixed: floats for float compares and
+/// float conversions, integers for integer compares, integer conversions, shift amounts,
+/// bit-field offsets and counts, addresses and descriptor indices, `bool` for a branch
+/// condition, the result type for a shifted or bit-field base.
+fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
+    use OpCode as O;
+    Some(match (opcode, i) {
+        (O::FEq | O::FNe | O::FLt | O::FLe | O::FGt | O::FGe | O::FIsNan, _)
+        | (O::ConvertFtoI | O::ConvertFtoF, 0) => Need::Float,
+        (O::BranchConditional, 0) => Need::Bool,
         (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, 0)
-        | (O::IBitInsert, 1) => (*cur != op.ty).then_some(op.ty),
-        (O::BranchConditional, _) => None,
+        | (O::IBitInsert, 1) => Need::Result,
         (
             O::IEq
             | O::INe
@@ -681,8 +655,6 @@ fn operand_need(op: &Op, i: usize, cur: &Type) -> Option<Type> {
             | O::ULe
             | O::UGt
             | O::UGe
-            | O::ConvertItoF
-            | O::ConvertItoI
             | O::IShl
             | O::SShr
             | O::UShr
@@ -690,11 +662,24 @@ fn operand_need(op: &Op, i: usize, cur: &Type) -> Option<Type> {
             | O::SBitExtract
             | O::IBitInsert,
             _,
-        ) => as_int,
-        // Addresses and descriptor indices (operand 1).
-        (_, 1) => as_int,
-        _ => None,
-    }
+        )
+        | (O::ConvertItoF | O::ConvertItoI, 0) => Need::Int,
+        (
+            O::DescriptorLoad
+            | O::InputLoad
+            | O::OutputLoad
+            | O::OutputStore
+            | O::ScratchLoad
+            | O::ScratchStore
+            | O::LdsLoad
+            | O::LdsStore
+            | O::BufferLoad
+            | O::BufferStore
+            | O::ConstantLoad,
+            1,
+        ) => Need::Int,
+        _ => return None,
+    })
 }
 
 /// Opcodes the fix-up scan handles besides [`same_type_operands`].
@@ -1123,6 +1108,37 @@ mod tests {
         let lhs = ine.arg(0).and_then(|x| b.get(x)).map(|x| x.ty);
         assert_eq!(
             lhs,
+            Some(crate::types::Type::scalar(crate::ScalarType::U32)),
+            "{}",
+            crate::text::print(&b)
+        );
+    }
+
+    #[test]
+    fn untyped_value_stored_to_an_output_of_another_type_is_converted() {
+        // The select's class is f32 (its inputs); the u32 output gets it through a cast.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput u32 %1 0 0 0
+%4 = Constant bool true
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%13 = Select unknown %4 %12 %12
+%14 = OutputStore %3 null %13
+%15 = Return void null
+%16 = FunctionEnd
+";
+        let mut b = crate::text::parse(input).expect("parse");
+        run(&mut b).expect("resolve_types");
+        let (_, store) = b
+            .iter()
+            .find(|(_, o)| o.opcode == crate::OpCode::OutputStore)
+            .expect("the store");
+        let value = store.arg(2).and_then(|x| b.get(x)).map(|x| x.ty);
+        assert_eq!(
+            value,
             Some(crate::types::Type::scalar(crate::ScalarType::U32)),
             "{}",
             crate::text::print(&b)
