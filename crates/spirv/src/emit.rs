@@ -3956,13 +3956,17 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             O::IBitCount | O::IBitReverse
-                if arg_basic(self, 0).is_none_or(|b| scalar_bits(b.base()) != 32) =>
+                if arg_basic(self, 0).is_none_or(|b| scalar_bits(b.base()) != 32)
+                    || scalar_bits(rb.base()) != 32 =>
             {
                 unsupported(
                     def,
                     op,
                     "bit counting or reversal of other than 32-bit integers",
                 )
+            }
+            O::IBitReverse if arg_basic(self, 0) != Some(rb) => {
+                malformed(def, op, "bit reversal of another type than its result")
             }
             O::IBitCount => simple(S::BitCount, 1, self),
             O::IBitReverse => simple(S::BitReverse, 1, self),
