@@ -25,6 +25,25 @@ fn spirv_val(name: &str, words: &[u32]) {
     );
 }
 
+/// Parses IR text and emits it.
+fn emit_text(text: &str) -> Result<dxspv_spirv::SpirvModule, dxspv_spirv::SpirvError> {
+    let b = dxspv_ir::text::parse(text).expect("parse IR text");
+    emit_with_reflection(&b, &SpirvOptions::default())
+}
+
+/// Asserts that emitting failed with an error that mentions `want`.
+#[track_caller]
+fn assert_error(
+    result: Result<dxspv_spirv::SpirvModule, dxspv_spirv::SpirvError>,
+    want: &str,
+    case: &str,
+) {
+    match result {
+        Ok(_) => panic!("{case}: expected an error mentioning {want:?}"),
+        Err(e) => assert!(e.to_string().contains(want), "{case}: {e}"),
+    }
+}
+
 fn compile(name: &str, text: &str) -> dxspv_spirv::SpirvModule {
     let b = dxspv_ir::text::parse(text).expect("parse IR text");
     let m = emit_with_reflection(&b, &SpirvOptions::default()).expect("emit");
@@ -91,11 +110,11 @@ fn geometry_shader_without_input_primitive_is_an_error() {
         .map(|l| format!("{l}\n"))
         .collect();
     assert_ne!(without.len(), text.len());
-    let b = dxspv_ir::text::parse(&without).expect("parse IR text");
-    match emit_with_reflection(&b, &SpirvOptions::default()) {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => assert!(e.to_string().contains("SetGsInputPrimitive"), "{e}"),
-    }
+    assert_error(
+        emit_text(&without),
+        "SetGsInputPrimitive",
+        "no SetGsInputPrimitive",
+    );
 }
 
 /// Emits `structured_srv_ps.ir` with its line `old` replaced by `new`.
@@ -105,8 +124,7 @@ fn structured_ps_with(
 ) -> Result<dxspv_spirv::SpirvModule, dxspv_spirv::SpirvError> {
     let text = include_str!("ir/structured_srv_ps.ir");
     assert!(text.contains(old), "{old}");
-    let b = dxspv_ir::text::parse(&text.replace(old, new)).expect("parse IR text");
-    emit_with_reflection(&b, &SpirvOptions::default())
+    emit_text(&text.replace(old, new))
 }
 
 /// Emits `structured_srv_ps.ir` with the first structured load (`%69`) replaced by `line`.
@@ -134,10 +152,7 @@ fn buffer_types_must_have_a_vulkan_block_layout() {
             "CBV type vec3<f32>[1]",
         ),
     ] {
-        match structured_ps_with(old, new) {
-            Ok(_) => panic!("{new}: expected an error"),
-            Err(e) => assert!(e.to_string().contains(want), "{new}: {e}"),
-        }
+        assert_error(structured_ps_with(old, new), want, new);
     }
     // Strides that are multiples of the element alignment are fine.
     for (old, new) in [
@@ -166,18 +181,12 @@ fn structured_buffer_load_of_the_wrong_shape_is_an_error() {
         "%69 = BufferLoad u32 %67 %61 4",
         "%69 = BufferLoad vec4<u32> %67 %61 4",
     ] {
-        match structured_load(line) {
-            Ok(_) => panic!("{line}: expected an error"),
-            Err(e) => assert!(e.to_string().contains("at u32[4]"), "{line}: {e}"),
-        }
+        assert_error(structured_load(line), "at u32[4]", line);
     }
     // Scalars of another bit size cannot be bit-cast from the stored u32.
     for ty in ["f64", "f16", "u16", "i64", "vec2<u16>"] {
         let line = format!("%69 = BufferLoad {ty} %67 %68 4");
-        match structured_load(&line) {
-            Ok(_) => panic!("{line}: expected an error"),
-            Err(e) => assert!(e.to_string().contains("unsupported"), "{line}: {e}"),
-        }
+        assert_error(structured_load(&line), "unsupported", &line);
     }
 }
 
@@ -199,11 +208,7 @@ fn atomics_need_their_location_type() {
         ),
         ("%21 = BufferAtomic u32 %14 null %18 And", "atomic on u32[]"),
     ] {
-        let b = dxspv_ir::text::parse(&text.replace(old, line)).expect("parse IR text");
-        match emit_with_reflection(&b, &SpirvOptions::default()) {
-            Ok(_) => panic!("{line}: expected an error"),
-            Err(e) => assert!(e.to_string().contains(want), "{line}: {e}"),
-        }
+        assert_error(emit_text(&text.replace(old, line)), want, line);
     }
 }
 
@@ -235,10 +240,7 @@ fn interface_and_resource_declarations_must_suit_vulkan() {
             "texel type f16",
         ),
     ] {
-        match structured_ps_with(old, new) {
-            Ok(_) => panic!("{new}: expected an error"),
-            Err(e) => assert!(e.to_string().contains(want), "{new}: {e}"),
-        }
+        assert_error(structured_ps_with(old, new), want, new);
     }
 }
 
@@ -263,20 +265,13 @@ fn image_coordinates_must_fit_the_image() {
         })
         .expect("an f32 constant");
     let bad = text.replacen(sample, &sample.replacen(coord, scalar, 1), 1);
-    let b = dxspv_ir::text::parse(&bad).expect("parse IR text");
-    match emit_with_reflection(&b, &SpirvOptions::default()) {
-        Ok(_) => panic!("expected an error for {sample}"),
-        Err(e) => assert!(e.to_string().contains("coordinate f32"), "{e}"),
-    }
+    assert_error(emit_text(&bad), "coordinate f32", sample);
     // A sample whose result is not the texel vector the image gives.
     let short = text.replacen(sample, &sample.replacen("vec4<f32>", "vec2<f32>", 1), 1);
-    let b = dxspv_ir::text::parse(&short).expect("parse IR text");
-    match emit_with_reflection(&b, &SpirvOptions::default()) {
-        Ok(_) => panic!("expected an error for a vec2 sample"),
-        Err(e) => assert!(e.to_string().contains("result vec2<f32>"), "{e}"),
-    }
-    match structured_ps_with("%6 = DclCbv vec4<f32>[1]", "%6 = DclCbv vec4<f32>[]") {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => assert!(e.to_string().contains("unsized"), "{e}"),
-    }
+    assert_error(emit_text(&short), "result vec2<f32>", "a vec2 sample");
+    assert_error(
+        structured_ps_with("%6 = DclCbv vec4<f32>[1]", "%6 = DclCbv vec4<f32>[]"),
+        "unsized",
+        "a runtime-array CBV",
+    );
 }
