@@ -298,11 +298,19 @@ pub struct Scratch {
     classes: Classes,
     /// The ops in program order, for the fix-up scan (which inserts ops as it goes).
     ops: Vec<SsaDef>,
+    /// Ops with an untyped operand of a fixed kind (see [`operand_need`]), found by step 1.
+    needs: Vec<SsaDef>,
 }
 
 /// [`run`] with caller-kept buffers.
 pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, PassError> {
-    let Scratch { var, classes, ops } = scratch;
+    let Scratch {
+        var,
+        classes,
+        ops,
+        needs,
+    } = scratch;
+    needs.clear();
     var.clear();
     var.resize(b.id_bound(), NONE);
     classes.clear();
@@ -328,6 +336,7 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
     for (def, op) in b.iter() {
         let d = Some(def);
         let a = |i| op.arg(i);
+        let untyped = |scan: &Scan, i| a(i).is_some_and(|x| scan.var_of(x).is_some());
         match op.opcode {
             OpCode::Function => function = d,
             OpCode::Phi => {
@@ -364,16 +373,32 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             | OpCode::InputLoad
             | OpCode::OutputLoad
             | OpCode::PushDataLoad
-            | OpCode::ConstantLoad => scan.flow(a(0), d),
+            | OpCode::ConstantLoad => {
+                if untyped(&scan, 1) {
+                    needs.push(def);
+                }
+                scan.flow(a(0), d)
+            }
             OpCode::ParamLoad => scan.flow(a(1), d),
             OpCode::TmpStore => scan.flow(a(1), a(0)),
-            OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => scan.flow(a(2), a(0)),
+            OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => {
+                if untyped(&scan, 1) {
+                    needs.push(def);
+                }
+                scan.flow(a(2), a(0))
+            }
             OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather => {
+                if op.opcode == OpCode::BufferLoad && untyped(&scan, 1) {
+                    needs.push(def);
+                }
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
                     scan.flow(Some(dcl), d);
                 }
             }
             OpCode::BufferStore => {
+                if untyped(&scan, 1) {
+                    needs.push(def);
+                }
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
                     scan.flow(a(2), Some(dcl));
                 }
@@ -420,6 +445,39 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                     scan.flow(a(i), d);
                 }
             }
+            OpCode::FEq
+            | OpCode::FNe
+            | OpCode::FLt
+            | OpCode::FLe
+            | OpCode::FGt
+            | OpCode::FGe
+            | OpCode::FIsNan
+            | OpCode::IEq
+            | OpCode::INe
+            | OpCode::SLt
+            | OpCode::SLe
+            | OpCode::SGt
+            | OpCode::SGe
+            | OpCode::ULt
+            | OpCode::ULe
+            | OpCode::UGt
+            | OpCode::UGe
+            | OpCode::ConvertFtoI
+            | OpCode::ConvertFtoF
+            | OpCode::ConvertItoF
+            | OpCode::ConvertItoI
+            | OpCode::BranchConditional
+            | OpCode::IShl
+            | OpCode::SShr
+            | OpCode::UShr
+            | OpCode::UBitExtract
+            | OpCode::SBitExtract
+            | OpCode::IBitInsert
+            | OpCode::DescriptorLoad
+                if (0..op.ref_count()).any(|i| untyped(&scan, i)) =>
+            {
+                needs.push(def)
+            }
             _ => {}
         }
     }
@@ -461,28 +519,6 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             }
             continue;
         }
-        // A formerly untyped operand whose class took another kind of scalar than this op
-        // reads (an untyped constant compared as an integer and stored as a float): the bits
-        // are reinterpreted for this use. Loads and stores still get their own fix-up below.
-        let (opcode, result, n) = (op.opcode, op.ty, op.ref_count());
-        for i in 0..n {
-            let Some(need) = operand_need(opcode, i) else {
-                continue;
-            };
-            let Some(x) = b
-                .get(def)
-                .and_then(|o| o.arg(i))
-                .filter(|&x| was_unknown(x))
-            else {
-                continue;
-            };
-            if let Some(want) = b.get(x).and_then(|x| need.type_for(&x.ty, result)) {
-                fix_operand(b, def, i, want)?;
-            }
-        }
-        let Some(op) = b.get(def) else {
-            continue;
-        };
         if !needs_fix_up(op.opcode) {
             continue;
         }
@@ -589,7 +625,42 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             _ => {}
         }
     }
+    // Operands of a fixed kind that were untyped: reinterpreted where their class took
+    // another kind (the ops were found by step 1, so the scan above pays nothing for them).
+    for &def in needs.iter() {
+        reinterpret_operands(b, def, var)?;
+    }
     Ok(changed)
+}
+
+/// A formerly untyped operand (per `var`, the type variables of step 1) whose class took
+/// another kind of scalar than `def` reads there (an untyped constant compared as an integer
+/// and stored as a float): the bits are reinterpreted for this use. Loads and stores still get
+/// their own fix-up after this. Out of line: it rarely does anything, and keeps the fix-up
+/// loop small.
+#[inline(never)]
+fn reinterpret_operands(b: &mut Builder, def: SsaDef, var: &[u32]) -> Result<(), PassError> {
+    let was_unknown = |x: SsaDef| var.get(x.index()).is_some_and(|&v| v != NONE);
+    let Some(op) = b.get(def) else {
+        return Ok(());
+    };
+    let (opcode, result, n) = (op.opcode, op.ty, op.ref_count());
+    for i in 0..n {
+        let Some(need) = operand_need(opcode, i) else {
+            continue;
+        };
+        let Some(x) = b
+            .get(def)
+            .and_then(|o| o.arg(i))
+            .filter(|&x| was_unknown(x))
+        else {
+            continue;
+        };
+        if let Some(want) = b.get(x).and_then(|x| need.type_for(&x.ty, result)) {
+            fix_operand(b, def, i, want)?;
+        }
+    }
+    Ok(())
 }
 
 /// The kind of scalar an operand must be, whatever type resolution gave the value.
@@ -636,6 +707,7 @@ impl Need {
 /// float conversions, integers for integer compares, integer conversions, shift amounts,
 /// bit-field offsets and counts, addresses and descriptor indices, `bool` for a branch
 /// condition, the result type for a shifted or bit-field base.
+#[inline]
 fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
     use OpCode as O;
     Some(match (opcode, i) {
