@@ -193,18 +193,18 @@ fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u6
                 let value = ssa.read(b, var, blk)?;
                 // Temporaries are untyped: a load read directly by an op that interprets it
                 // (not retyped by ConsumeAs first) reinterprets the stored bits, so it becomes
-                // a ConsumeAs of the value when their types differ.
+                // a ConsumeAs of the value when their types differ. Uses that only move the
+                // value (stores, phis, a select's values) are typed by resolve_types.
                 let retype = b.get(value).is_some_and(|v| v.ty != load_ty)
                     && b.uses(def).any(|u| {
-                        !b.get(u.user).is_some_and(|o| {
-                            matches!(
-                                o.opcode,
-                                OpCode::ConsumeAs
-                                    | OpCode::TmpStore
-                                    | OpCode::Phi
-                                    | OpCode::DebugName
-                                    | OpCode::Semantic
-                            )
+                        !b.get(u.user).is_some_and(|o| match o.opcode {
+                            OpCode::ConsumeAs
+                            | OpCode::TmpStore
+                            | OpCode::Phi
+                            | OpCode::DebugName
+                            | OpCode::Semantic => true,
+                            OpCode::Select => u.operand > 0,
+                            _ => false,
                         })
                     });
                 if retype {
