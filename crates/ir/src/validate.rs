@@ -432,25 +432,31 @@ fn expected_opcodes(op: OpCode, i: usize) -> Option<&'static [OpCode]> {
 }
 
 /// Why an operand of `user` may not name an op `target` of type `ty`, if it may not: debug
-/// ops do not name each other; scoped ops name their constructs; every other operand (a
-/// debug op's included) needs a value, a declaration, a function or a label, which void ops
-/// (stores, debug names, mode settings, terminators) are not.
-fn valueless_target(user: OpCode, target: OpCode, ty: &Type) -> Option<&'static str> {
+/// ops do not name each other; scoped ops name their constructs; the entry point, functions
+/// and labels are named only where the operand asks for one (or by a debug op); every other
+/// operand needs a value or a declaration, which void ops (stores, debug names, mode
+/// settings, terminators) are not.
+fn valueless_target(user: OpCode, i: usize, target: OpCode, ty: &Type) -> Option<&'static str> {
     use OpCode::*;
     let debug = |o: OpCode| matches!(o, DebugName | Semantic);
     if debug(user) && debug(target) {
         return Some("a debug op, not something to name");
+    }
+    // Entry points, functions and labels are named where an operand asks for one (block
+    // operands are checked before this), and by debug ops; they are not values to store,
+    // select or compute with.
+    if matches!(target, Function | Label | EntryPoint) {
+        if debug(user) || expected_opcodes(user, i).is_some_and(|w| w.contains(&target)) {
+            return None;
+        }
+        return Some("which is not a value");
     }
     // Declarations are referenced (a sampler is void-typed); mode settings are not (the
     // type of `SetFpMode` names the float type it sets, not a value).
     if target.name().starts_with("Set") {
         return Some("a mode setting, which has no value");
     }
-    if !ty.is_void()
-        || target.is_dcl()
-        || matches!(target, Function | Label | EntryPoint)
-        || (user.is_scoped() && target.is_scoped())
-    {
+    if !ty.is_void() || target.is_dcl() || (user.is_scoped() && target.is_scoped()) {
         return None;
     }
     Some("which has no value")
@@ -935,7 +941,7 @@ impl<'a> Validator<'a> {
             }
             return;
         }
-        if let Some(reason) = valueless_target(op.opcode, top.opcode, &top.ty) {
+        if let Some(reason) = valueless_target(op.opcode, i, top.opcode, &top.ty) {
             self.err_at(
                 def,
                 op,
@@ -1098,7 +1104,8 @@ impl<'a> Validator<'a> {
             ResultRule::Vec2F32 => vec2(S::F32),
             ResultRule::Scalar => self.scalar_of(t, S::is_numeric),
             ResultRule::Basic => self.basic_of(t, |s| s.is_numeric() || s == S::Bool),
-            ResultRule::Descriptor => self.scalar_of(t, S::is_descriptor),
+            // A descriptor's type comes from its declaration, never left to type resolution.
+            ResultRule::Descriptor => t.is_scalar() && t.base_type().is_some_and(S::is_descriptor),
             ResultRule::AtomicResult => t.is_void() || self.scalar_of(t, S::is_int),
             ResultRule::Composite => t.is_struct() || t.is_array(),
         };
@@ -1265,8 +1272,19 @@ impl<'a> Validator<'a> {
                 self.want_int(def, op, 0, IntMatch::VecSize);
             }
             UMsad => {
+                // Sums of byte differences of 32-bit words (`msad4` per component).
+                if !self.basic_of(&rt, |s| {
+                    s.is_int() && s.bit_size() != Some(16) && s.bit_size() != Some(64)
+                }) {
+                    self.err(
+                        def,
+                        op,
+                        Rule::ResultType,
+                        format!("{rt} is not a 32-bit integer"),
+                    );
+                }
                 for i in 0..nref {
-                    self.want_int(def, op, i, IntMatch::Any);
+                    self.want_int(def, op, i, IntMatch::Shape);
                 }
             }
             IAddCarry | ISubBorrow | SMulExtended | UMulExtended => {
@@ -1308,9 +1326,13 @@ impl<'a> Validator<'a> {
                 self.want_type(def, op, 0, "u32", |v, t| v.scalar_of(t, |s| s == S::U32));
             }
             Cast => {
+                // Bits of one number reread as another (bools have no bits to reread).
+                if !self.basic_of(&rt, S::is_numeric) {
+                    self.err(def, op, Rule::ResultType, format!("{rt} is not a number"));
+                }
                 if let Some(st) = self.operand_type(op, 0) {
-                    if st.is_void() {
-                        self.want(def, op, 0, false, "a value");
+                    if !self.basic_of(&st, S::is_numeric) {
+                        self.want(def, op, 0, false, "a number");
                     } else if let (Some(a), Some(b)) = (type_bits(&st), type_bits(&rt)) {
                         if a != b {
                             self.err(
@@ -1459,6 +1481,40 @@ impl<'a> Validator<'a> {
                     v.basic_of(t, S::is_int)
                 });
             }
+            // A temporary holds values of its declared type (`Unknown` scalars match any
+            // scalar of the same shape); lowered IR has no temporaries to check.
+            TmpLoad | TmpStore if self.unknown_ok() => {
+                if let Some(tmp) = self.operand_type(op, 0) {
+                    if op.opcode == TmpStore {
+                        self.want_type(def, op, 1, tmp, |v, t| v.same_type(t, &tmp));
+                    } else if !self.same_type(&rt, &tmp) {
+                        self.err(
+                            def,
+                            op,
+                            Rule::ResultType,
+                            format!("{rt} loaded from a temporary of type {tmp}"),
+                        );
+                    }
+                }
+            }
+            DclInput | DclInputBuiltIn | DclOutput | DclOutputBuiltIn | DclLds | DclScratch
+            | DclTmp | DclParam
+                if rt.dims().contains(&0) =>
+            {
+                // Only resources (structured and raw buffers) have a run-time length.
+                self.err(
+                    def,
+                    op,
+                    Rule::ResultType,
+                    format!("{rt}: an unbounded array has no size here"),
+                );
+            }
+            CheckSparseAccess => {
+                // The feedback member of a sparse access's result.
+                self.want_type(def, op, 0, "a 32-bit integer scalar", |v, t| {
+                    v.scalar_of(t, |s| s.is_int() && s.bit_size() == Some(32))
+                });
+            }
             Pointer => {
                 self.want_type(def, op, 0, "u64", |v, t| v.scalar_of(t, |s| s == S::U64));
             }
@@ -1548,7 +1604,8 @@ impl<'a> Validator<'a> {
         let (Some(ct), Some((_, addr))) = (self.operand_type(op, 0), self.target(op, 1)) else {
             return;
         };
-        if ct.has_unknown() || rt.has_unknown() || addr.opcode != OpCode::Constant {
+        // Shapes are checked with `Unknown` scalars too (a scalar has no members to extract).
+        if addr.opcode != OpCode::Constant {
             return;
         }
         let n = addr.ty.as_basic().map_or(0, |b| b.vec_size() as usize);
@@ -3197,6 +3254,63 @@ mod tests {
         ] {
             assert!(errs.contains(&want), "{want:?} not in {errs:?}");
         }
+    }
+
+    #[test]
+    fn rule_values_temporaries_sparse_msad_casts_and_sizes() {
+        // From the ir_compile fuzz target: the entry point stored to a temporary, a vector
+        // stored to a scalar temporary, an untyped descriptor, a member extracted from an
+        // untyped scalar, a float as sparse feedback, mixed-size msad, a cast of a bool, an
+        // input of unbounded size.
+        let text = "%1 = EntryPoint %3 Pixel
+%2 = DclTmp unknown %1
+%4 = DclSampler %1 0 0 1
+%5 = DclInput vec4<f32>[0] %1 0 0 None
+%6 = Constant u32 0
+%7 = Constant vec2<u32> 0 1
+%8 = Constant f32 1.0
+%9 = Constant u16 1
+%10 = Constant unknown 7
+%3 = Function void
+%11 = Label None
+%12 = TmpStore %2 %1
+%13 = TmpStore %2 %7
+%14 = DescriptorLoad unknown %4 %6
+%15 = CompositeExtract f32 %10 %6
+%16 = CheckSparseAccess bool %8
+%17 = UMsad u32 %6 %9 %6
+%18 = UMsad u64 %6 %6 %6
+%19 = IEq bool %6 %6
+%20 = Cast u32 %19
+%21 = Branch %22
+%22 = Label %24 %23 StructuredLoop
+%25 = Phi u32 %11 %6 %23 %20
+%26 = Branch %23
+%23 = Label None
+%27 = BranchConditional %19 %22 %24
+%24 = Label None
+%28 = Return void null
+%29 = FunctionEnd
+";
+        let errs = text_errors(text, Level::Structural);
+        for want in [
+            (Rule::OperandOpcode, 12),
+            (Rule::OperandType, 13),
+            (Rule::ResultType, 14),
+            (Rule::OperandType, 15),
+            (Rule::OperandType, 16),
+            (Rule::OperandType, 17),
+            (Rule::ResultType, 18),
+            (Rule::OperandType, 20),
+            (Rule::ResultType, 5),
+        ] {
+            assert!(errs.contains(&want), "{want:?} not in {errs:?}");
+        }
+        let valid: Vec<_> = [6, 7, 8, 9, 10, 11, 19, 21, 22, 23, 24, 25, 26, 27, 28]
+            .iter()
+            .filter(|&&d| errs.iter().any(|e| e.1 == d))
+            .collect();
+        assert!(valid.is_empty(), "errors for valid ops {valid:?}: {errs:?}");
     }
 
     #[test]

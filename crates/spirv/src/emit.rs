@@ -300,10 +300,10 @@ fn access_fits(def: SsaDef, op: &Op, value: &Type, at: &Type, what: &str) -> R<(
     match (value.as_basic(), at.as_basic()) {
         (Some(v), Some(a)) => {
             let (vb, ab) = (v.base(), a.base());
+            // Numbers of one bit size are cast; bools, descriptors and the like only meet
+            // their own type.
             if vb == ab
-                || (vb != ScalarType::Bool
-                    && ab != ScalarType::Bool
-                    && scalar_bits(vb) == scalar_bits(ab))
+                || (vb.is_numeric() && ab.is_numeric() && scalar_bits(vb) == scalar_bits(ab))
             {
                 Ok(())
             } else {

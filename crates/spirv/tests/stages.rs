@@ -191,6 +191,18 @@ fn structured_buffer_load_of_the_wrong_shape_is_an_error() {
 }
 
 #[test]
+fn only_numbers_are_bit_cast_into_a_location() {
+    // From the ir_compile fuzz target: a descriptor stored to a float output became an
+    // `OpBitcast` of the buffer variable.
+    let line = "%81 = OutputStore %13 %16 %20";
+    assert_error(
+        structured_ps_with("%81 = OutputStore %13 %16 %80", line),
+        "cbv at f32",
+        line,
+    );
+}
+
+#[test]
 fn atomics_need_their_location_type() {
     let text = include_str!("ir/raw_atomics_cs.ir");
     compile("atomics", text);

@@ -344,7 +344,7 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                     scan.flow(a(i), d);
                 }
             }
-            OpCode::Select => {
+            OpCode::Select if !untyped(&scan, 0) => {
                 scan.flow(a(1), d);
                 scan.flow(a(2), d);
             }
@@ -474,8 +474,20 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             | OpCode::SBitExtract
             | OpCode::IBitInsert
             | OpCode::DescriptorLoad
+            | OpCode::Select
+            | OpCode::Cast
+            | OpCode::CheckSparseAccess
                 if (0..op.ref_count()).any(|i| untyped(&scan, i)) =>
             {
+                if op.opcode == OpCode::Select {
+                    scan.flow(a(1), d);
+                    scan.flow(a(2), d);
+                }
+                if is_compare(op.opcode) {
+                    // Compared values have one type.
+                    scan.flow(a(0), a(1));
+                    scan.flow(a(1), a(0));
+                }
                 needs.push(def)
             }
             _ => {}
@@ -486,6 +498,7 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
     // type; the ops made below have ids past `var`, so `var` also tells which operands were
     // unknown before this step.
     let Scan { var, classes, .. } = scan;
+    let var: &mut Vec<u32> = var;
     for (i, &v) in var.iter().enumerate() {
         if v == NONE {
             continue;
@@ -499,7 +512,6 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
         let t = classes.choose(v);
         b.set_type(def, replace_unknown(ty, t));
     }
-    let was_unknown = |x: SsaDef| var.get(x.index()).is_some_and(|&v| v != NONE);
 
     // Step 3: fix-up.
     ops.clear();
@@ -513,7 +525,10 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             // Operand `i` is read before fixing it; fixing changes only that operand.
             let (ty, n) = (op.ty, op.ref_count());
             for i in 0..n {
-                if b.get(def).and_then(|o| o.arg(i)).is_some_and(was_unknown) {
+                if b.get(def)
+                    .and_then(|o| o.arg(i))
+                    .is_some_and(|x| was_unknown(var, x))
+                {
                     fix_operand(b, def, i, ty)?;
                 }
             }
@@ -621,7 +636,18 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                     }
                 }
             }
-            OpCode::ConsumeAs => lower_consume(b, def, &op)?,
+            OpCode::ConsumeAs => {
+                let replaced = lower_consume(b, def, &op)?;
+                // Removed in favour of a typed value, an untyped `ConsumeAs` leaves that value
+                // where an untyped one was: its later users still get fixed up.
+                if let Some(x) = replaced {
+                    if was_unknown(var, def) {
+                        if let Some(v) = var.get_mut(x.index()) {
+                            *v = 0;
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -640,7 +666,6 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
 /// loop small.
 #[inline(never)]
 fn reinterpret_operands(b: &mut Builder, def: SsaDef, var: &[u32]) -> Result<(), PassError> {
-    let was_unknown = |x: SsaDef| var.get(x.index()).is_some_and(|&v| v != NONE);
     let Some(op) = b.get(def) else {
         return Ok(());
     };
@@ -652,14 +677,44 @@ fn reinterpret_operands(b: &mut Builder, def: SsaDef, var: &[u32]) -> Result<(),
         let Some(x) = b
             .get(def)
             .and_then(|o| o.arg(i))
-            .filter(|&x| was_unknown(x))
+            .filter(|&x| was_unknown(var, x))
         else {
             continue;
         };
-        if let Some(want) = b.get(x).and_then(|x| need.type_for(&x.ty, result)) {
-            fix_operand(b, def, i, want)?;
+        let peer = match need {
+            Need::Peer => b
+                .get(def)
+                .and_then(|o| o.arg(1 - i))
+                .and_then(|p| b.get(p))
+                .map(|p| p.ty),
+            _ => None,
+        };
+        if let Some(want) = b.get(x).and_then(|x| need.type_for(&x.ty, result, peer)) {
+            reinterpret(b, def, i, x, want)?;
         }
     }
+    Ok(())
+}
+
+/// True if `x` had an `Unknown` type before step 2 (per `var`, the type variables of step 1),
+/// or stands where such a value stood.
+fn was_unknown(var: &[u32], x: SsaDef) -> bool {
+    var.get(x.index()).is_some_and(|&v| v != NONE)
+}
+
+/// Makes operand `i` of `user` (the value `x`) read as `want`: a `ConsumeAs` before `user`,
+/// lowered at once (a cast, a conversion, a test against zero for `bool`, or a constant).
+fn reinterpret(
+    b: &mut Builder,
+    user: SsaDef,
+    i: usize,
+    x: SsaDef,
+    want: Type,
+) -> Result<(), PassError> {
+    let consume = Op::new(OpCode::ConsumeAs, want).with_ref(x);
+    let c = b.add_before(user, consume.clone());
+    b.set_operand(user, i, Operand::from_def(c));
+    lower_consume(b, c, &consume)?;
     Ok(())
 }
 
@@ -671,15 +726,20 @@ enum Need {
     Bool,
     /// The op's result type (the base of a shift or bit-field op).
     Result,
+    /// The result's bit size, of another kind than the result (the operand of a `Cast`).
+    CastFrom,
+    /// The type of the other operand (integer compares: equal bit sizes).
+    Peer,
 }
 
 impl Need {
-    /// The type a value of type `cur` is reinterpreted as for this use (same shape and bit
-    /// size), or `None` if it already fits.
-    fn type_for(self, cur: &Type, result: Type) -> Option<Type> {
+    /// The type a value of type `cur` is reinterpreted as for this use (same shape and, but
+    /// for `CastFrom` and `Peer`, bit size; `bool` reads as a 32-bit number), or `None` if it
+    /// already fits. `peer` is the other operand's type, for `Peer`.
+    fn type_for(self, cur: &Type, result: Type, peer: Option<Type>) -> Option<Type> {
         let b = cur.as_basic()?;
         let base = b.base();
-        let bits = base.bit_size()?;
+        let bits = base.bit_size().unwrap_or(32);
         let pick = |s16, s32, s64| match bits {
             16 => s16,
             64 => s64,
@@ -698,6 +758,34 @@ impl Need {
             )))),
             Need::Bool if base != ScalarType::Bool => Some(Type::scalar(ScalarType::Bool)),
             Need::Result if *cur != result => Some(result),
+            Need::CastFrom => {
+                let r = result.as_basic()?;
+                let rbits = r.base().bit_size()?;
+                if base.bit_size() == Some(rbits) && base != r.base() {
+                    return None;
+                }
+                let to = match (r.base().is_float(), rbits) {
+                    (true, 16) => ScalarType::U16,
+                    (true, 64) => ScalarType::U64,
+                    (true, _) => ScalarType::U32,
+                    (false, 16) => ScalarType::F16,
+                    (false, 64) => ScalarType::F64,
+                    (false, _) => ScalarType::F32,
+                };
+                Some(Type::basic(b.with_base(to)))
+            }
+            Need::Peer => {
+                let p = peer
+                    .and_then(|p| p.as_basic())
+                    .filter(|p| p.base().is_int() && p.vec_size() == b.vec_size());
+                match p {
+                    Some(p) if !(base.is_int() && base.bit_size() == p.base().bit_size()) => {
+                        Some(Type::basic(p))
+                    }
+                    Some(_) => None,
+                    None => Need::Int.type_for(cur, result, None),
+                }
+            }
             _ => None,
         }
     }
@@ -713,29 +801,16 @@ fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
     Some(match (opcode, i) {
         (O::FEq | O::FNe | O::FLt | O::FLe | O::FGt | O::FGe | O::FIsNan, _)
         | (O::ConvertFtoI | O::ConvertFtoF, 0) => Need::Float,
-        (O::BranchConditional, 0) => Need::Bool,
+        (O::BranchConditional | O::Select, 0) => Need::Bool,
+        (O::Cast, 0) => Need::CastFrom,
         (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, 0)
         | (O::IBitInsert, 1) => Need::Result,
         (
-            O::IEq
-            | O::INe
-            | O::SLt
-            | O::SLe
-            | O::SGt
-            | O::SGe
-            | O::ULt
-            | O::ULe
-            | O::UGt
-            | O::UGe
-            | O::IShl
-            | O::SShr
-            | O::UShr
-            | O::UBitExtract
-            | O::SBitExtract
-            | O::IBitInsert,
-            _,
-        )
-        | (O::ConvertItoF | O::ConvertItoI, 0) => Need::Int,
+            O::IEq | O::INe | O::SLt | O::SLe | O::SGt | O::SGe | O::ULt | O::ULe | O::UGt | O::UGe,
+            0 | 1,
+        ) => Need::Peer,
+        (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, _)
+        | (O::ConvertItoF | O::ConvertItoI | O::CheckSparseAccess, 0) => Need::Int,
         (
             O::DescriptorLoad
             | O::InputLoad
@@ -752,6 +827,30 @@ fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
         ) => Need::Int,
         _ => return None,
     })
+}
+
+/// Comparisons of two values of one type.
+fn is_compare(opcode: OpCode) -> bool {
+    use OpCode as O;
+    matches!(
+        opcode,
+        O::FEq
+            | O::FNe
+            | O::FLt
+            | O::FLe
+            | O::FGt
+            | O::FGe
+            | O::IEq
+            | O::INe
+            | O::SLt
+            | O::SLe
+            | O::SGt
+            | O::SGe
+            | O::ULt
+            | O::ULe
+            | O::UGt
+            | O::UGe
+    )
 }
 
 /// Opcodes the fix-up scan handles besides [`same_type_operands`].
@@ -905,8 +1004,49 @@ fn fix_result(b: &mut Builder, def: SsaDef, want: Type) -> Result<(), PassError>
     Ok(())
 }
 
-/// Lowers `ConsumeAs T x` now that `x` is typed.
-fn lower_consume(b: &mut Builder, def: SsaDef, op: &Op) -> Result<(), PassError> {
+/// `def`, a `ConsumeAs` of the phi `x` now of its own type, is an operand of `x`: the phi takes
+/// its own value there, which the IR does not express (an op never names itself). Such a phi
+/// is trivial if its other operands are one value, which then replaces both; otherwise this is
+/// an error.
+fn remove_self_loop(b: &mut Builder, def: SsaDef, x: SsaDef) -> Result<SsaDef, PassError> {
+    let Some(phi) = b.get(x).filter(|o| o.opcode == OpCode::Phi) else {
+        return Err(PassError::invalid(
+            PASS,
+            def,
+            format!("{x} uses its own retyping"),
+        ));
+    };
+    let mut same = None;
+    for v in phi
+        .operands
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter_map(|o| o.def())
+    {
+        if v == def || v == x || same == Some(v) {
+            continue;
+        }
+        if same.is_some() {
+            return Err(PassError::invalid(
+                PASS,
+                x,
+                format!("phi takes its own value through {def} and other values"),
+            ));
+        }
+        same = Some(v);
+    }
+    let Some(v) = same else {
+        return Err(PassError::invalid(PASS, x, "phi has no value but its own"));
+    };
+    replace_and_remove(b, def, v);
+    replace_and_remove(b, x, v);
+    Ok(v)
+}
+
+/// Lowers `ConsumeAs T x` now that `x` is typed. Returns the value that replaced `def` where
+/// `def` was removed rather than rewritten.
+fn lower_consume(b: &mut Builder, def: SsaDef, op: &Op) -> Result<Option<SsaDef>, PassError> {
     let x = op
         .arg(0)
         .ok_or_else(|| PassError::invalid(PASS, def, "ConsumeAs without operand"))?;
@@ -915,8 +1055,11 @@ fn lower_consume(b: &mut Builder, def: SsaDef, op: &Op) -> Result<(), PassError>
         .map(|o| o.ty)
         .ok_or_else(|| PassError::invalid(PASS, def, "ConsumeAs of a missing op"))?;
     if xty == op.ty {
+        if b.uses(def).any(|u| u.user == x) {
+            return remove_self_loop(b, def, x).map(Some);
+        }
         replace_and_remove(b, def, x);
-        return Ok(());
+        return Ok(Some(x));
     }
     let (Some(from), Some(to)) = (xty.as_basic(), op.ty.as_basic()) else {
         return Err(PassError::invalid(
@@ -942,10 +1085,10 @@ fn lower_consume(b: &mut Builder, def: SsaDef, op: &Op) -> Result<(), PassError>
         {
             let c = b.add_constant(op.ty, &c);
             replace_and_remove(b, def, c);
-            return Ok(());
+            return Ok(Some(c));
         }
         b.rewrite(def, Op::new(code, op.ty).with_ref(x).with_flags(op.flags));
-        return Ok(());
+        return Ok(None);
     }
     if from.is_vector() {
         return Err(PassError::invalid(
@@ -965,7 +1108,7 @@ fn lower_consume(b: &mut Builder, def: SsaDef, op: &Op) -> Result<(), PassError>
                 .with_ref(ones)
                 .with_ref(zero),
         );
-        return Ok(());
+        return Ok(None);
     }
     if ts == ScalarType::Bool && fs.is_numeric() {
         let mut v = x;
@@ -983,7 +1126,7 @@ fn lower_consume(b: &mut Builder, def: SsaDef, op: &Op) -> Result<(), PassError>
             def,
             Op::new(OpCode::INe, bool_ty).with_ref(v).with_ref(zero),
         );
-        return Ok(());
+        return Ok(None);
     }
     Err(PassError::invalid(
         PASS,
@@ -1183,6 +1326,136 @@ mod tests {
             Some(crate::types::Type::scalar(crate::ScalarType::U32)),
             "{}",
             crate::text::print(&b)
+        );
+    }
+
+    /// Runs the pass on `input` and returns the result, which must validate.
+    fn resolved(input: &str) -> crate::Builder {
+        let mut b = crate::text::parse(input).expect("parse");
+        run(&mut b).unwrap_or_else(|e| panic!("{e}\n{}", crate::text::print(&b)));
+        crate::validate::validate(&b, crate::validate::Level::Structural)
+            .unwrap_or_else(|e| panic!("{e:?}\n{}", crate::text::print(&b)));
+        b
+    }
+
+    /// The type of operand `i` of the first op with `opcode`.
+    fn operand_type(b: &crate::Builder, opcode: crate::OpCode, i: usize) -> String {
+        let (_, op) = b
+            .iter()
+            .find(|(_, o)| o.opcode == opcode)
+            .unwrap_or_else(|| panic!("no {opcode:?}"));
+        let x = op.arg(i).and_then(|x| b.get(x)).expect("operand");
+        x.ty.to_string()
+    }
+
+    #[test]
+    fn untyped_operands_of_a_fixed_kind_are_reinterpreted() {
+        // From the ir_compile fuzz target: untyped values whose classes took f32 or u32 read
+        // as a select condition, compared with a u64 and cast to a 16-bit float.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput u32 %1 0 0 0
+%3 = Constant unknown 5
+%4 = Constant u64 7
+%5 = Constant u32 1
+%6 = Constant unknown 6
+%7 = Constant unknown 8
+%8 = DclInput u32 %1 0 0 None
+%10 = Function void
+%11 = Label None
+%12 = InputLoad u32 %8 null
+%9 = INe bool %12 %5
+%13 = Select unknown %9 %3 %3
+%14 = ConsumeAs f32 %13
+%15 = Select u32 %3 %5 %5
+%16 = INe bool %6 %4
+%17 = Cast f16 %7
+%18 = ConsumeAs f32 %7
+%19 = Select u32 %16 %5 %15
+%20 = OutputStore %2 null %19
+%21 = Return void null
+%22 = FunctionEnd
+";
+        let b = resolved(input);
+        for (def, op) in b.iter() {
+            if op.opcode == crate::OpCode::Select {
+                let cond = op.arg(0).and_then(|x| b.get(x)).map(|x| x.ty.to_string());
+                assert_eq!(cond.as_deref(), Some("bool"), "{def}");
+            }
+        }
+        let (_, ine) = b
+            .iter()
+            .find(|(_, o)| o.opcode == crate::OpCode::INe && o.arg(1).is_some_and(|x| x.id() == 4))
+            .expect("the u64 compare");
+        let lhs = ine.arg(0).and_then(|x| b.get(x)).map(|x| x.ty.to_string());
+        assert_eq!(lhs.as_deref(), Some("u64"));
+        let (_, cast) = b
+            .iter()
+            .find(|(_, o)| o.opcode == crate::OpCode::Cast && o.ty.to_string() == "f16")
+            .expect("the cast to f16");
+        let from = cast.arg(0).and_then(|x| b.get(x)).map(|x| x.ty.to_string());
+        assert_eq!(from.as_deref(), Some("u16"));
+    }
+
+    #[test]
+    fn users_of_a_removed_untyped_consume_are_still_fixed_up() {
+        // From the ir_compile fuzz target: `ConsumeAs unknown` of a u32 took u32 and was
+        // removed; the f64 addition it fed then read the u32 itself.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput u32 %1 0 0 0
+%3 = DclOutput f64 %1 1 0 0
+%4 = Constant f64 2.0
+%5 = Constant u32 1
+%8 = DclInput u32 %1 0 0 None
+%10 = Function void
+%11 = Label None
+%12 = InputLoad u32 %8 null
+%13 = ConsumeAs unknown %12
+%14 = FAdd f64 %13 %4
+%15 = IAdd u32 %13 %5
+%16 = OutputStore %2 null %15
+%17 = OutputStore %3 null %14
+%18 = Return void null
+%19 = FunctionEnd
+";
+        let b = resolved(input);
+        assert_eq!(operand_type(&b, crate::OpCode::FAdd, 0), "f64");
+    }
+
+    #[test]
+    fn loop_phi_retyped_to_itself_is_removed() {
+        // From the ir_compile fuzz target: a loop phi whose back-edge value is a `ConsumeAs`
+        // of the phi itself; once both are u32 the phi would name itself. It is trivial.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput u32 %1 0 0 0
+%3 = Constant unknown 0
+%4 = Constant bool true
+%10 = Function void
+%11 = Label None
+%12 = Branch %13
+%13 = Label %15 %14 StructuredLoop
+%16 = Phi unknown %11 %3 %14 %17
+%18 = Branch %14
+%14 = Label None
+%17 = ConsumeAs u32 %16
+%19 = BranchConditional %4 %13 %15
+%15 = Label None
+%20 = OutputStore %2 null %16
+%21 = Return void null
+%22 = FunctionEnd
+";
+        let b = resolved(input);
+        assert!(b.iter().all(|(_, o)| o.opcode != crate::OpCode::Phi));
+        let (_, store) = b
+            .iter()
+            .find(|(_, o)| o.opcode == crate::OpCode::OutputStore)
+            .expect("the store");
+        let v = store.arg(2).and_then(|x| b.get(x)).expect("stored value");
+        assert_eq!(
+            (v.opcode, v.ty.to_string().as_str()),
+            (crate::OpCode::Constant, "u32")
         );
     }
 

@@ -40,7 +40,7 @@ use crate::builder::Builder;
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::util::is_debug;
+use crate::passes::util::{insertion_point_after, is_debug};
 use crate::types::Type;
 
 const PASS: &str = "ssa_construction";
@@ -196,17 +196,7 @@ fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u6
                 // a ConsumeAs of the value when their types differ. Uses that only move the
                 // value (stores, phis, a select's values) are typed by resolve_types.
                 let retype = b.get(value).is_some_and(|v| v.ty != load_ty)
-                    && b.uses(def).any(|u| {
-                        !b.get(u.user).is_some_and(|o| match o.opcode {
-                            OpCode::ConsumeAs
-                            | OpCode::TmpStore
-                            | OpCode::Phi
-                            | OpCode::DebugName
-                            | OpCode::Semantic => true,
-                            OpCode::Select => u.operand > 0,
-                            _ => false,
-                        })
-                    });
+                    && b.uses(def).any(|u| interprets(b, u.user, u.operand));
                 if retype {
                     b.rewrite(def, Op::new(OpCode::ConsumeAs, load_ty).with_ref(value));
                 } else {
@@ -640,13 +630,23 @@ impl<'a> Ssa<'a> {
                 Some(s) => s,
                 None => self.undef(b, ty),
             };
+            // Like a load (see `interprets`): where `same` has another type than the phi and
+            // an op interprets the phi, the bits are reinterpreted after the block's phis.
+            let mut to = same;
+            if b.get(same).is_some_and(|v| v.ty != ty)
+                && b.uses(p)
+                    .any(|u| u.user != p && interprets(b, u.user, u.operand))
+            {
+                let pos = insertion_point_after(b, p);
+                to = b.add_after(pos, Op::new(OpCode::ConsumeAs, ty).with_ref(same));
+            }
             for u in b.uses(p) {
                 self.steps += 1;
                 if u.user != p && b.get(u.user).is_some_and(|o| o.opcode == OpCode::Phi) {
                     work.push(u.user);
                 }
             }
-            b.replace_uses(p, same);
+            b.replace_uses(p, to);
             self.set_forward(p, same);
             b.remove(p);
         }
@@ -673,6 +673,21 @@ impl<'a> Ssa<'a> {
         self.sealed[blk.index()] = true;
         Ok(())
     }
+}
+
+/// True if `user` interprets the value in operand `operand` (reads its bits as its own
+/// type) rather than only moving it: stores, phis, a select's values, `ConsumeAs` (which
+/// retypes explicitly) and debug ops move.
+fn interprets(b: &Builder, user: SsaDef, operand: usize) -> bool {
+    !b.get(user).is_some_and(|o| match o.opcode {
+        OpCode::ConsumeAs
+        | OpCode::TmpStore
+        | OpCode::Phi
+        | OpCode::DebugName
+        | OpCode::Semantic => true,
+        OpCode::Select => operand > 0,
+        _ => false,
+    })
 }
 
 #[cfg(test)]
@@ -717,6 +732,55 @@ mod tests {
 %8 = IAdd u32 %7 %10
 %9 = Return void null
 %11 = FunctionEnd
+",
+        );
+    }
+
+    #[test]
+    fn trivial_phi_read_by_a_typed_op_reinterprets_its_value() {
+        // Found by the ir_compile fuzz target: the load in the loop header became a phi
+        // (untyped, like the load), which turned out trivial and was replaced by the i32
+        // stored before the loop, straight into a u32 vector.
+        check(
+            "%1 = EntryPoint %10 Pixel
+%2 = DclTmp unknown %1
+%3 = DclOutput vec2<u32> %1 0 0 0
+%4 = Constant i32 1
+%5 = Constant u32 2
+%6 = Constant bool true
+%10 = Function void
+%11 = Label None
+%12 = TmpStore %2 %4
+%13 = Branch %14
+%14 = Label %16 %15 StructuredLoop
+%17 = TmpLoad unknown %2
+%18 = CompositeConstruct vec2<u32> %17 %5
+%19 = OutputStore %3 null %18
+%20 = Branch %15
+%15 = Label None
+%21 = BranchConditional %6 %14 %16
+%16 = Label None
+%22 = Return void null
+%23 = FunctionEnd
+",
+            "%1 = EntryPoint %10 Pixel
+%3 = DclOutput vec2<u32> %1 0 0 0
+%4 = Constant i32 1
+%5 = Constant u32 2
+%6 = Constant bool true
+%10 = Function void
+%11 = Label None
+%13 = Branch %14
+%14 = Label %16 %15 StructuredLoop
+%25 = ConsumeAs unknown %4
+%18 = CompositeConstruct vec2<u32> %25 %5
+%19 = OutputStore %3 null %18
+%20 = Branch %15
+%15 = Label None
+%21 = BranchConditional %6 %14 %16
+%16 = Label None
+%22 = Return void null
+%23 = FunctionEnd
 ",
         );
     }
