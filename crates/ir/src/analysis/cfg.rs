@@ -14,8 +14,14 @@
 //! `Function`) with an explicit stack, so deeply nested or very long programs cannot overflow
 //! the call stack. Blocks that no path from an entry reaches are *unreachable* and have no RPO
 //! number. The whole analysis is linear in the size of the program.
+//!
+//! [`Cfg::rebuild_with`] builds two variants for the validator: it can leave functions out
+//! (those still in scoped form), and it can add SPIR-V's *structural* edges ([`Edges`]), from a
+//! construct header to its merge block and continue target, which SPIR-V's structured control
+//! flow rules measure dominance and reachability by.
 
 use crate::builder::Builder;
+use crate::enums::Construct;
 use crate::op::SsaDef;
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
@@ -36,6 +42,21 @@ impl BlockId {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+}
+
+/// Which edges [`Cfg::rebuild_with`] records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Edges {
+    /// The targets of each block's terminator: the control flow of the program.
+    #[default]
+    Branches,
+    /// The branch targets plus SPIR-V's structural successors of a construct header, listed
+    /// first in the order SPIR-V's validator lists them: the merge block, then (for a loop) the
+    /// continue target. Only headers the SPIR-V backend declares as such count: a
+    /// `StructuredLoop` block ending in `Branch` or `BranchConditional` (an `OpLoopMerge`), a
+    /// `StructuredSelection` block ending in `BranchConditional` or `Switch` (an
+    /// `OpSelectionMerge`; one ending in a plain `Branch` gets none).
+    Structural,
 }
 
 /// The blocks of a program, their edges, and reverse post-order.
@@ -79,6 +100,18 @@ impl Cfg {
     /// large enough (the pipeline rebuilds one `Cfg` for every pass and every compile). On
     /// error `self` holds a partial graph and must be rebuilt before use.
     pub fn rebuild(&mut self, b: &Builder) -> Result<(), PassError> {
+        self.rebuild_with(b, Edges::Branches, |_| false)
+    }
+
+    /// Like [`Cfg::rebuild`], with the given `edges`, leaving out every function for which
+    /// `skip_function` (called once per `Function` op, in program order) returns true: its ops
+    /// belong to no block, and a branch into it is an error like any other bad target.
+    pub fn rebuild_with(
+        &mut self,
+        b: &Builder,
+        edges: Edges,
+        mut skip_function: impl FnMut(SsaDef) -> bool,
+    ) -> Result<(), PassError> {
         let bound = b.id_bound();
         let cfg = self;
         cfg.labels.clear();
@@ -97,6 +130,7 @@ impl Cfg {
         // Positions are only read for ops with a block, each of which is written below.
         cfg.pos.resize(bound, 0);
         let mut in_function = false;
+        let mut skipping = false;
         let mut open: Option<u32> = None;
         let mut pos = 0u32;
         for (def, op) in b.iter() {
@@ -110,8 +144,16 @@ impl Cfg {
                         ));
                     }
                     in_function = true;
-                    cfg.functions.push(def);
+                    skipping = skip_function(def);
+                    if !skipping {
+                        cfg.functions.push(def);
+                    }
                 }
+                OpCode::FunctionEnd if skipping => {
+                    in_function = false;
+                    skipping = false;
+                }
+                _ if skipping => {}
                 OpCode::FunctionEnd => {
                     if let Some(blk) = open {
                         return Err(PassError::invalid(
@@ -165,12 +207,12 @@ impl Cfg {
                 "block is not terminated at the end of the program",
             ));
         }
-        cfg.collect_edges(b)?;
+        cfg.collect_edges(b, edges)?;
         cfg.compute_rpo();
         Ok(())
     }
 
-    fn collect_edges(&mut self, b: &Builder) -> Result<(), PassError> {
+    fn collect_edges(&mut self, b: &Builder, edges: Edges) -> Result<(), PassError> {
         let n = self.labels.len();
         let mut seen = std::mem::take(&mut self.scratch);
         seen.clear();
@@ -188,11 +230,39 @@ impl Cfg {
                 OpCode::Switch => op.operands.get(1..).unwrap_or(&[]),
                 _ => &[],
             };
-            for (i, target) in targets.iter().enumerate() {
-                // Switch operands after the default come in (case value, label) pairs.
-                if op.opcode == OpCode::Switch && i % 2 == 1 {
-                    continue;
+            // Structural successors first: merge block, then continue target.
+            let structural: &[crate::Operand] = match edges {
+                Edges::Branches => &[],
+                Edges::Structural => {
+                    let label = b.get(self.labels[blk]);
+                    let construct = label
+                        .filter(|l| l.opcode == OpCode::Label)
+                        .and_then(|l| l.literals().first())
+                        .and_then(|c| Construct::from_literal(c.0));
+                    let n = match (construct, op.opcode) {
+                        (
+                            Some(Construct::StructuredLoop),
+                            OpCode::Branch | OpCode::BranchConditional,
+                        ) => 2,
+                        (
+                            Some(Construct::StructuredSelection),
+                            OpCode::BranchConditional | OpCode::Switch,
+                        ) => 1,
+                        _ => 0,
+                    };
+                    label.and_then(|l| l.operands.get(..n)).unwrap_or(&[])
                 }
+            };
+            let switch = op.opcode == OpCode::Switch;
+            // Switch operands after the default come in (case value, label) pairs.
+            let targets = structural.iter().chain(
+                targets
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| !switch || i % 2 == 0)
+                    .map(|(_, t)| t),
+            );
+            for target in targets {
                 let t = target.def().map_or(NONE, |d| {
                     self.block_of.get(d.index()).copied().unwrap_or(NONE)
                 });
@@ -453,6 +523,50 @@ mod tests {
         let blk = |i| cfg.block_of_label(d(i)).unwrap();
         assert_eq!(cfg.succs(blk(4)), &[blk(7), blk(6)]);
         assert_eq!(cfg.preds(blk(7)), &[blk(4), blk(6)]);
+    }
+
+    #[test]
+    fn structural_edges_and_skipped_functions() {
+        // A loop whose body always leaves: its continue target is reached only structurally.
+        let b = parse(
+            "%1 = Function void
+%2 = Label None
+%3 = Branch %4
+%4 = Label %8 %6 StructuredLoop
+%5 = Branch %8
+%6 = Label None
+%7 = Branch %4
+%8 = Label None
+%9 = Return void null
+%10 = FunctionEnd
+%11 = Function void
+%12 = Label None
+%13 = Return void null
+%14 = FunctionEnd
+",
+        )
+        .unwrap();
+        let d = |i| SsaDef::new(i).unwrap();
+        let real = Cfg::build(&b).unwrap();
+        let mut cfg = Cfg::default();
+        let mut calls = 0;
+        cfg.rebuild_with(&b, Edges::Structural, |_| {
+            calls += 1;
+            calls == 2
+        })
+        .unwrap();
+        let blk = |i| cfg.block_of_label(d(i)).unwrap();
+        assert!(!real.is_reachable(real.block_of_label(d(6)).unwrap()));
+        assert!(cfg.is_reachable(blk(6)));
+        assert_eq!(
+            cfg.succs(blk(4)),
+            &[blk(8), blk(6)],
+            "merge block, continue target; the branch to the merge block is listed once"
+        );
+        assert_eq!(cfg.preds(blk(4)), &[blk(2), blk(6)]);
+        assert_eq!(cfg.len(), 4, "the second function is left out");
+        assert_eq!(cfg.block_of(d(12)), None);
+        assert_eq!(cfg.entries(), &[blk(2)]);
     }
 
     #[test]

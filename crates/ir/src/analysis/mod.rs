@@ -11,6 +11,6 @@ pub mod cfg;
 pub mod divergence;
 pub mod dominance;
 
-pub use cfg::{BlockId, Cfg};
+pub use cfg::{BlockId, Cfg, Edges};
 pub use divergence::Divergence;
 pub use dominance::DominatorTree;
