@@ -9,7 +9,9 @@
 //!   structured block form.
 //!
 //! Validation is linear in program size: one walk builds a per-def position table (and the
-//! extent of each function), a second walk checks every op. Errors are collected up to
+//! extent of each function), a second walk checks every op. If that finds nothing, the rules
+//! that need the control flow graph of the block-form functions run last (SSA dominance, phi
+//! predecessors, SPIR-V structured control flow; module `cfg_rules`). Errors are collected up to
 //! [`MAX_ERRORS`]; the validator never panics, whatever the builder holds.
 
 use crate::builder::Builder;
@@ -22,6 +24,8 @@ use crate::op::{Op, OpFlags, SsaDef};
 use crate::opcode::{LitKind, OpClass, OpCode, RefKind, ResultRule};
 use crate::types::{ScalarType, Type};
 use std::fmt;
+
+mod cfg_rules;
 
 /// Most errors [`validate`] reports; it stops checking once this many were found.
 pub const MAX_ERRORS: usize = 100;
@@ -117,6 +121,55 @@ rules! {
     PhiShape => "Phi operands must be (label, value) pairs",
     /// Block-form control flow (`Label`, `Branch*`, `Switch`, `Phi`) in a scoped function.
     MixedControlFlow => "block-form control flow in a scoped function",
+    // Control flow graph of block-form functions (checked once everything above holds)
+    /// A use, in a reachable block, of a value whose definition does not dominate it (a value
+    /// of an unreachable block dominates no reachable use).
+    SsaDominance => "definition does not dominate its use",
+    /// A `Phi` whose labels are not its block's predecessors, each exactly once.
+    PhiPredecessors => "Phi must name every predecessor exactly once",
+    /// A `Phi` value whose definition does not dominate the (reachable) predecessor it comes
+    /// from.
+    PhiDominance => "Phi value does not dominate its predecessor",
+    /// A branch to its function's entry block.
+    EntryBlockTarget => "entry block must not be a branch target",
+    /// A reachable block placed before its immediate dominator.
+    BlockOrder => "block placed before its dominator",
+    /// A `BranchConditional` whose two targets are the same block (SPIR-V 1.6 forbids it).
+    SameTargets => "BranchConditional targets must differ",
+    /// A block named as merge block by more than one construct header.
+    DuplicateMerge => "block is the merge block of several headers",
+    /// A `StructuredLoop` header ending in anything but `Branch` or `BranchConditional`
+    /// (SPIR-V's `OpLoopMerge` must precede a branch).
+    LoopHeaderTerminator => "loop header must end in Branch or BranchConditional",
+    /// A reachable `BranchConditional` outside a selection or loop header with no target that
+    /// is a merge block, continue target or earlier branch target, or a `Switch` outside a
+    /// selection header (SPIR-V: "Selection must be structured").
+    UnstructuredBranch => "conditional branch or switch outside a construct header",
+    /// A back edge (a branch to a block on the current depth-first path, on reducible graphs a
+    /// branch to a dominator) whose target is not a loop header.
+    BackEdgeTarget => "back edge to a block that is not a loop header",
+    /// A reachable loop header without exactly one back-edge block, or with one that its
+    /// continue target does not dominate; or an unreachable loop header whose continue target
+    /// is reachable.
+    LoopBackEdge => "loop header needs exactly one back-edge block, in its continue construct",
+    /// A reachable header that does not strictly dominate its merge block or continue target
+    /// (dominance in SPIR-V's structural graph, with the header-to-merge edges).
+    HeaderDominance => "header must strictly dominate its merge block and continue target",
+    /// A branch into a selection, loop or continue construct from outside it, other than to
+    /// its header.
+    ConstructEntry => "branch into a construct past its header",
+    /// A branch to a loop's continue target from outside that loop's construct.
+    ContinueEntry => "branch to a continue target from outside its loop",
+    /// A branch out of a construct to a block that is none of its structured exits (its merge
+    /// block; an enclosing switch's merge block or loop's merge block or continue target).
+    ConstructExit => "branch out of a construct, not to a structured exit",
+    /// A continue construct left other than by its back-edge block (which must post-dominate
+    /// the continue target): another block branches out of it or returns.
+    ContinueExit => "continue construct left other than by its back-edge block",
+    /// A switch case construct that branches into another case construct other than to its
+    /// case target, falls through to more than one case, to a case another case construct
+    /// also falls through to, or to one that does not directly follow it among the targets.
+    SwitchCase => "switch case fall-through breaks SPIR-V's rules",
     // Scoped control flow
     /// A scoped op does not refer to the innermost open construct of its kind.
     ScopeMismatch => "scoped op does not match the innermost open construct",
@@ -218,6 +271,14 @@ struct FuncInfo {
     has_scoped: bool,
     /// Number of `Label`s in the body.
     labels: u32,
+}
+
+impl FuncInfo {
+    /// True if the function is checked as blocks: always in lowered IR, otherwise when it has
+    /// no scoped control flow and more than one block.
+    fn block_form(&self, level: Level) -> bool {
+        level == Level::Lowered || (!self.has_scoped && self.labels > 1)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -662,6 +723,9 @@ impl<'a> Validator<'a> {
                 None,
                 "no EntryPoint".into(),
             );
+        }
+        if self.errors.is_empty() {
+            cfg_rules::check(b, self.level, &self.funcs, &mut self.errors);
         }
     }
 
@@ -1739,8 +1803,8 @@ impl<'a> Validator<'a> {
                 self.next_func += 1;
                 let info = self.funcs.get(index).copied();
                 let has_scoped = info.is_some_and(|f| f.has_scoped);
-                let labels = info.map_or(0, |f| f.labels);
-                let block_form = self.level == Level::Lowered || (!has_scoped && labels > 1);
+                let block_form =
+                    self.level == Level::Lowered || info.is_some_and(|f| f.block_form(self.level));
                 self.stack.clear();
                 self.func = Some(FuncState {
                     index,
