@@ -594,9 +594,26 @@ fn bytes(hex: &[&str]) -> Vec<u8> {
 fn check(name: &str, input: &[u8]) {
     let mut opts = dxspv::Options::default();
     opts.passes.validate_each_pass = true;
-    let Ok(out) = dxspv::compile(input, &opts) else {
-        return;
+    check_result(name, dxspv::compile(input, &opts));
+}
+
+/// An error must not be a pass leaving invalid IR (what `validate_each_pass` catches); SPIR-V
+/// must pass `spirv-val` (when installed).
+fn check_result(name: &str, result: Result<dxspv::Output, dxspv::Error>) {
+    let out = match result {
+        Ok(out) => out,
+        Err(dxspv::Error::Pass(dxspv::ir::passes::PassError::Validation { pass, errors }))
+            if pass != "input" =>
+        {
+            panic!("{name}: pass {pass} left invalid IR: {}", errors.join("; "))
+        }
+        Err(_) => return,
     };
+    assert_spirv_valid(name, &out);
+}
+
+/// Asserts that `spirv-val` (when installed) accepts the SPIR-V of `out`.
+fn assert_spirv_valid(name: &str, out: &dxspv::Output) {
     let path = std::env::temp_dir().join(format!(
         "dxspv-regression-{}-{name}.spv",
         std::process::id()
@@ -965,30 +982,13 @@ fn per_vertex_primitive_id_is_a_varying() {
 fn compile_ir_checked(name: &str, text: &str) -> Option<String> {
     let mut opts = dxspv::Options::default();
     opts.passes.validate_each_pass = true;
-    let out = match dxspv::compile_ir_text(text, &opts) {
-        Ok(out) => out,
-        Err(e) => return Some(e.to_string()),
-    };
-    let path = std::env::temp_dir().join(format!(
-        "dxspv-regression-{}-{name}.spv",
-        std::process::id()
-    ));
-    let words: Vec<u8> = out.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
-    if std::fs::write(&path, words).is_ok() {
-        if let Ok(v) = Command::new("spirv-val")
-            .args(["--target-env", "vulkan1.3"])
-            .arg(&path)
-            .output()
-        {
-            assert!(
-                v.status.success(),
-                "{name}: {}",
-                String::from_utf8_lossy(&v.stderr)
-            );
+    match dxspv::compile_ir_text(text, &opts) {
+        Ok(out) => {
+            assert_spirv_valid(name, &out);
+            None
         }
-        let _ = std::fs::remove_file(path);
+        Err(e) => Some(e.to_string()),
     }
-    None
 }
 
 /// `ir_compile` fuzz target: block-form IR text whose control flow breaks SPIR-V's structured
@@ -1099,4 +1099,27 @@ fn ir_text_breaking_structured_control_flow_is_refused() {
     if let Some(err) = compile_ir_checked("loop-with-phi", &fine) {
         panic!("expected it to compile: {err}");
     }
+}
+
+/// `ir_compile` fuzz target (IR text, fuzz/README.md rounds four and five): one input per kind
+/// of failure found, kept as files in `tests/fuzz_inputs/ir_compile` (IR text is too long to
+/// inline). Each must be refused — by input validation or with a pass error — or compile to
+/// valid SPIR-V, with the validator run after every pass.
+#[test]
+fn ir_compile_inputs_are_refused_or_compile_to_valid_spirv() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_inputs/ir_compile");
+    let mut n = 0;
+    let mut opts = dxspv::Options::default();
+    opts.passes.validate_each_pass = true;
+    for entry in std::fs::read_dir(&dir).expect("the inputs directory") {
+        let path = entry.expect("a directory entry").path();
+        let bytes = std::fs::read(&path).expect("an input");
+        let text = String::from_utf8_lossy(&bytes);
+        let name = path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into());
+        check_result(&name, dxspv::compile_ir_text(&text, &opts));
+        n += 1;
+    }
+    assert!(n >= 33, "{n} inputs in {}", dir.display());
 }

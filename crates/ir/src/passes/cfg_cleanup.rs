@@ -10,7 +10,8 @@
 //!    cycle guard). A branch into such a block is redirected to the final target when that keeps
 //!    the construct rules of SPIR-V: from a plain block (`Label None`) always; from a selection
 //!    header only when the final target is the header's own merge block (an empty then, else or
-//!    case body). Loop headers keep their body block.
+//!    case body). Loop headers keep their body block, and a switch keeps a case target that
+//!    another case falls through to.
 //! 2. **Remove unreachable blocks.** Blocks no path from the entry reaches are deleted with
 //!    everything in them (and the debug names of what they define), except those a reachable
 //!    construct names: an unreachable merge block is reduced to `Label None` + `Unreachable`,
@@ -167,6 +168,23 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> (bool, bool) {
             .is_some_and(|o| o.opcode == OpCode::Phi);
         if t != blk && !target_has_phi {
             fwd[blk.index()] = t.0;
+        }
+    }
+    // A switch's case target that another block falls through to stays: bypassing it would
+    // leave the fall-through edge leading into no case, or the target after its only
+    // remaining predecessor.
+    for blk in cfg.blocks() {
+        let term = cfg.terminator(blk);
+        let Some(op) = b.get(term).filter(|o| o.opcode == OpCode::Switch) else {
+            continue;
+        };
+        for i in (1..op.operands.len()).step_by(2) {
+            let Some(t) = op.operands[i].def().and_then(|t| cfg.block_of_label(t)) else {
+                continue;
+            };
+            if cfg.preds(t).iter().any(|&p| p != blk) {
+                fwd[t.index()] = NONE;
+            }
         }
     }
     // Follow chains to their final target; a cycle of empty blocks stays as it is.
@@ -475,6 +493,119 @@ mod tests {
         assert_eq!(changed, input != expected);
         // A second run finds nothing left to do.
         assert!(!run(&mut b).unwrap(), "not idempotent:\n{}", print(&b));
+    }
+
+    #[test]
+    fn switch_case_targets_that_cases_fall_through_to_stay() {
+        // Found by comparing the validator with spirv-val on generated programs: case 1 falls
+        // through to the default; bypassing the empty default sent case 1 past it, to a block
+        // in no case construct.
+        let fall_through = "%1 = EntryPoint %2 Pixel
+%3 = DclInput u32 %1 1 0 Flat
+%4 = DclOutput f32 %1 0 0 0
+%5 = Constant u32 1
+%6 = Constant f32 1.0
+%2 = Function void
+%10 = Label %20 StructuredSelection
+%11 = InputLoad u32 %3 null
+%12 = Switch %11 %14 %5 %13
+%13 = Label None
+%15 = Branch %14
+%14 = Label None
+%16 = Branch %17
+%17 = Label None
+%18 = OutputStore %4 null %6
+%19 = Branch %20
+%20 = Label None
+%21 = Return void null
+%22 = FunctionEnd
+";
+        check(fall_through, fall_through);
+        // Case 0 (empty, then the merge) is where case 1's chain falls through to: bypassed
+        // from the switch it was left after its only other predecessor, breaking block order.
+        // It stays; the empty case 2 still goes straight to the merge.
+        check(
+            "%1 = EntryPoint %2 Pixel
+%11 = DclInput f32 %1 1 0 None
+%4 = Constant f32 1.0
+%6 = Constant u32 0
+%7 = Constant u32 1
+%8 = Constant u32 2
+%2 = Function void
+%101 = Label %102 StructuredSelection
+%12 = InputLoad f32 %11 null
+%3 = FLt bool %12 %4
+%156 = Branch %105
+%105 = Label %106 %107 StructuredLoop
+%159 = BranchConditional %3 %110 %109
+%110 = Label %111 StructuredSelection
+%160 = Switch %6 %111 %7 %112 %6 %113 %8 %114
+%112 = Label None
+%161 = Branch %115
+%113 = Label None
+%162 = Branch %118
+%114 = Label None
+%163 = Branch %121
+%115 = Label None
+%165 = Branch %117
+%117 = Label %138 StructuredSelection
+%166 = Branch %113
+%118 = Label None
+%169 = Branch %111
+%121 = Label None
+%171 = Branch %111
+%111 = Label None
+%172 = Branch %109
+%109 = Label None
+%173 = Branch %107
+%107 = Label None
+%174 = BranchConditional %3 %105 %106
+%106 = Label None
+%175 = Branch %102
+%138 = Label %139 StructuredSelection
+%195 = Branch %139
+%139 = Label None
+%207 = Branch %102
+%102 = Label None
+%208 = Return void null
+%9 = FunctionEnd
+",
+            "%1 = EntryPoint %2 Pixel
+%11 = DclInput f32 %1 1 0 None
+%4 = Constant f32 1.0
+%6 = Constant u32 0
+%7 = Constant u32 1
+%8 = Constant u32 2
+%2 = Function void
+%101 = Label %102 StructuredSelection
+%12 = InputLoad f32 %11 null
+%3 = FLt bool %12 %4
+%156 = Branch %105
+%105 = Label %106 %107 StructuredLoop
+%159 = BranchConditional %3 %110 %109
+%110 = Label %111 StructuredSelection
+%160 = Switch %6 %111 %7 %112 %6 %113 %8 %111
+%112 = Label None
+%161 = Branch %117
+%113 = Label None
+%162 = Branch %111
+%117 = Label %138 StructuredSelection
+%166 = Branch %113
+%111 = Label None
+%172 = Branch %107
+%109 = Label None
+%173 = Branch %107
+%107 = Label None
+%174 = BranchConditional %3 %105 %106
+%106 = Label None
+%175 = Branch %102
+%138 = Label None
+%209 = Unreachable
+%102 = Label None
+%208 = Return void null
+%9 = FunctionEnd
+",
+        );
     }
 
     #[test]
