@@ -1249,6 +1249,23 @@ impl<'a> Validator<'a> {
         use OpCode::*;
         use ScalarType as S;
         let rt = op.ty;
+        if op.flags.contains(OpFlags::SPARSE_FEEDBACK) {
+            // The feedback (what `CheckSparseAccess` reads), then the data.
+            let feedback_ok = !rt.is_array()
+                && rt.members().len() == 2
+                && rt.members()[0].vec_size() == 1
+                && self.kind_ok(rt.members()[0].base(), |s| {
+                    s.is_int() && s.bit_size() == Some(32)
+                });
+            if !feedback_ok {
+                self.err(
+                    def,
+                    op,
+                    Rule::ResultType,
+                    format!("{rt}: a sparse access gives a 32-bit integer feedback and its data"),
+                );
+            }
+        }
         match op.opcode {
             FEq | FNe | FLt | FLe | FGt | FGe | FIsNan => {
                 for i in 0..nref {
@@ -1321,6 +1338,7 @@ impl<'a> Validator<'a> {
                     };
                     self.want_int(def, op, i, m);
                 }
+                self.want_same_offset_and_count(def, op, 2);
             }
             UBitExtract | SBitExtract | IShl | SShr | UShr => {
                 for i in 0..nref {
@@ -1330,6 +1348,9 @@ impl<'a> Validator<'a> {
                         IntMatch::VecSize
                     };
                     self.want_int(def, op, i, m);
+                }
+                if matches!(op.opcode, UBitExtract | SBitExtract) {
+                    self.want_same_offset_and_count(def, op, 1);
                 }
             }
             IBitCount | IBitReverse | IFindLsb | SFindMsb | UFindMsb => {
@@ -1695,6 +1716,20 @@ impl<'a> Validator<'a> {
                 op,
                 Rule::ResultType,
                 format!("the address reaches {t}, not {rt}"),
+            );
+        }
+    }
+
+    /// A bit-field op's offset (operand `oi`) and count (the next) have one type: they are
+    /// masked and clamped together.
+    fn want_same_offset_and_count(&mut self, def: SsaDef, op: &Op, oi: usize) {
+        if let Some(ot) = self.operand_type(op, oi) {
+            self.want_type(
+                def,
+                op,
+                oi + 1,
+                format!("the offset's type {ot}"),
+                |v, t| v.same_type(t, &ot),
             );
         }
     }
@@ -3324,11 +3359,13 @@ mod tests {
     fn rule_values_temporaries_sparse_msad_casts_and_sizes() {
         // From the ir_compile fuzz target: the entry point stored to a temporary, a vector
         // stored to a scalar temporary, an untyped descriptor, a member extracted from an
-        // untyped scalar, a float as sparse feedback, mixed-size msad, a cast of a bool, an
-        // input of unbounded size.
+        // untyped scalar, a float as sparse feedback, mixed-size msad, a cast of a bool, a
+        // bit-field count of another type than its offset, 64-bit sparse feedback, an input
+        // of unbounded size.
         let text = "%1 = EntryPoint %3 Pixel
 %2 = DclTmp unknown %1
 %4 = DclSampler %1 0 0 1
+%31 = DclUav u32 %1 0 1 1 BufferTyped None
 %5 = DclInput vec4<f32>[0] %1 0 0 None
 %6 = Constant u32 0
 %7 = Constant vec2<u32> 0 1
@@ -3346,6 +3383,10 @@ mod tests {
 %18 = UMsad u64 %6 %6 %6
 %19 = IEq bool %6 %6
 %20 = Cast u32 %19
+%30 = IBitInsert u32 %6 %6 %6 %9
+%32 = DescriptorLoad uav %31 %6
+%33 = BufferLoad [sparse] struct{u64, u32} %32 %6 4
+%34 = BufferLoad [sparse] struct{u32, u32} %32 %6 4
 %21 = Branch %22
 %22 = Label %24 %23 StructuredLoop
 %25 = Phi u32 %11 %6 %23 %20
@@ -3366,14 +3407,18 @@ mod tests {
             (Rule::OperandType, 17),
             (Rule::ResultType, 18),
             (Rule::OperandType, 20),
+            (Rule::OperandType, 30),
+            (Rule::ResultType, 33),
             (Rule::ResultType, 5),
         ] {
             assert!(errs.contains(&want), "{want:?} not in {errs:?}");
         }
-        let valid: Vec<_> = [6, 7, 8, 9, 10, 11, 19, 21, 22, 23, 24, 25, 26, 27, 28]
-            .iter()
-            .filter(|&&d| errs.iter().any(|e| e.1 == d))
-            .collect();
+        let valid: Vec<_> = [
+            6, 7, 8, 9, 10, 11, 19, 21, 22, 23, 24, 25, 26, 27, 28, 32, 34,
+        ]
+        .iter()
+        .filter(|&&d| errs.iter().any(|e| e.1 == d))
+        .collect();
         assert!(valid.is_empty(), "errors for valid ops {valid:?}: {errs:?}");
     }
 
