@@ -904,7 +904,8 @@ impl<'a> Validator<'a> {
             let ts = self.def_scope.get(t.index()).copied().unwrap_or(0);
             if ts != 0
                 && tp < p
-                && !op.opcode.is_scoped()
+                // Scoped ops name their constructs freely, but an if's condition or a switch's
+                // selector is a value like any other.
                 && !top.opcode.is_scoped()
                 && !matches!(op.opcode, OpCode::DebugName | OpCode::Semantic)
                 && !is_block_operand(op.opcode, i)
@@ -3289,20 +3290,33 @@ mod tests {
 
     #[test]
     fn rule_scope_dominance() {
-        let (mut after, mut other_arm) = (None, None);
+        let (mut after, mut other_arm, mut if_after) = (None, None, None);
         let b = build(|p, c| {
             let outer = p.add(fadd(c.f0, c.f1));
             let endif = p.reserve();
             let if1 = p.add(void(O::ScopedIf).with_ref(endif).with_ref(c.t));
             let inner = p.add(fadd(outer, c.f1));
+            let cond = p.add(op(O::FLt, S::Bool).with_ref(inner).with_ref(outer));
             p.add(fadd(inner, outer));
             p.add(void(O::ScopedElse).with_ref(if1));
             other_arm = Some(p.add(fadd(inner, c.f0)));
             p.put(endif, void(O::ScopedEndIf).with_ref(if1));
             after = Some(p.add(fadd(inner, outer)));
+            // From the ir_compile fuzz target: the condition of a later if, defined in the
+            // arm (a scoped op's value operand is a use like any other).
+            let endif2 = p.reserve();
+            if_after = Some(p.add(void(O::ScopedIf).with_ref(endif2).with_ref(cond)));
+            p.put(endif2, void(O::ScopedEndIf).with_opt_ref(if_after));
         });
         let errs = errors(&b, Level::Structural);
-        assert_eq!(errs.len(), 2, "{}", dump(&errs));
+        assert_eq!(errs.len(), 3, "{}", dump(&errs));
+        expect(
+            &b,
+            Level::Structural,
+            Rule::ScopeDominance,
+            if_after,
+            Some(1),
+        );
         expect(
             &b,
             Level::Structural,

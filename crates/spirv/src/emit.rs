@@ -3946,6 +3946,14 @@ impl<'a> Emitter<'a> {
                 let cnt2 = self.id();
                 let umin = GLOp::UMin as u32;
                 inst(self.f(), S::ExtInst, &[ot, cnt2, g, umin, cnt, room]);
+                // SPIR-V wants the base (and inserted bits) of the result's type exactly; the
+                // IR lets their signedness differ.
+                let mut a = a;
+                for (i, x) in a.iter_mut().enumerate().take(oi) {
+                    if arg_basic(self, i) != Some(rb) {
+                        *x = self.un(S::Bitcast, t, &[*x]);
+                    }
+                }
                 let (o, args): (S, [u32; 4]) = match op.opcode {
                     O::IBitInsert => (S::BitFieldInsert, [a[0], a[1], off, cnt2]),
                     O::UBitExtract => (S::BitFieldUExtract, [a[0], off, cnt2, 0]),
@@ -4155,6 +4163,20 @@ impl<'a> Emitter<'a> {
                     end(f, start);
                     Ok(())
                 } else if aop.ty.is_scalar() {
+                    // A run-time index selects a component of a vector, nothing else.
+                    let comp = op.arg(0).and_then(|c| self.op_of(c)).map(|c| c.ty);
+                    let fits = comp.is_some_and(|c| {
+                        c.is_vector()
+                            && if insert {
+                                c == op.ty
+                            } else {
+                                op.ty.is_scalar() && op.ty.base_type() == c.base_type()
+                            }
+                    });
+                    if !fits {
+                        let c = comp.map_or_else(|| "nothing".to_string(), |c| c.to_string());
+                        return unsupported(def, op, format!("run-time index into {c}"));
+                    }
                     if insert {
                         self.emit_to(S::VectorInsertDynamic, t, id, &[a[0], a[2], a[1]]);
                     } else {

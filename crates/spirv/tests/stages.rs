@@ -191,6 +191,32 @@ fn structured_buffer_load_of_the_wrong_shape_is_an_error() {
 }
 
 #[test]
+fn run_time_indices_select_vector_components_only() {
+    // From the ir_compile fuzz target: a run-time index whose result was not one component
+    // of a vector became an invalid `OpVectorExtractDynamic`.
+    let at = "%68 = CompositeConstruct vec2<u32> %61 %16";
+    let with = |extra: &str| structured_ps_with(at, &format!("{at}\n{extra}"));
+    let bad = "%200 = CompositeExtract vec2<u32> %68 %61";
+    assert_error(with(bad), "run-time index into vec2<u32>", bad);
+    let m = with("%200 = CompositeExtract u32 %68 %61").expect("emit");
+    spirv_val("extract_dynamic", &m.words);
+}
+
+#[test]
+fn bit_field_bases_take_the_result_type() {
+    // From the ir_compile fuzz target: an i32 field extracted from a u32 base; SPIR-V wants
+    // the base of the result type.
+    let at = "%68 = CompositeConstruct vec2<u32> %61 %16";
+    for extra in [
+        "%200 = SBitExtract i32 %61 %16 %18",
+        "%200 = IBitInsert i32 %61 %61 %16 %18",
+    ] {
+        let m = structured_ps_with(at, &format!("{at}\n{extra}")).expect("emit");
+        spirv_val("bit_field_base", &m.words);
+    }
+}
+
+#[test]
 fn only_numbers_are_bit_cast_into_a_location() {
     // From the ir_compile fuzz target: a descriptor stored to a float output became an
     // `OpBitcast` of the buffer variable.

@@ -354,6 +354,9 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                 }
             }
             OpCode::CompositeExtract => {
+                if untyped(&scan, 1) {
+                    needs.push(def);
+                }
                 let base = b
                     .get(op.arg(0).unwrap_or(def))
                     .and_then(|c| indexed_type(b, c.ty, a(1)))
@@ -361,6 +364,9 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                 scan.flow_with(a(0), d, base, None);
             }
             OpCode::CompositeInsert => {
+                if untyped(&scan, 1) {
+                    needs.push(def);
+                }
                 scan.flow(a(0), d);
                 if !op.ty.is_struct() {
                     scan.flow(a(2), d);
@@ -810,7 +816,8 @@ fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
             0 | 1,
         ) => Need::Peer,
         (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, _)
-        | (O::ConvertItoF | O::ConvertItoI | O::CheckSparseAccess, 0) => Need::Int,
+        | (O::ConvertItoF | O::ConvertItoI | O::CheckSparseAccess, 0)
+        | (O::CompositeExtract | O::CompositeInsert, 1) => Need::Int,
         (
             O::DescriptorLoad
             | O::InputLoad
