@@ -1484,8 +1484,17 @@ impl<'a> Validator<'a> {
             }
             Return => self.check_return(def, op),
             FunctionCall => {
-                // Arguments match the callee's parameters, in number and type.
+                // Arguments match the callee's parameters, in number and type; the result is
+                // what the callee returns.
                 if let Some((_, f)) = self.target(op, 0) {
+                    if !self.same_type(&rt, &f.ty) {
+                        self.err(
+                            def,
+                            op,
+                            Rule::ResultType,
+                            format!("{rt} from a function returning {}", f.ty),
+                        );
+                    }
                     let params: Vec<SsaDef> = f.refs().flatten().collect();
                     if params.len() + 1 != nref {
                         self.err(
@@ -3338,8 +3347,9 @@ mod tests {
 
     #[test]
     fn rule_calls_derivatives_and_loop_targets() {
-        // From the ir_compile fuzz target: a u32 argument for an f32 parameter, a derivative
-        // of another type than its result, a loop whose merge block is its continue target.
+        // From the ir_compile fuzz target: a u32 argument for an f32 parameter, a bool result
+        // of a void function, a derivative of another type than its result, a loop whose
+        // merge block is its continue target.
         let text = "%1 = EntryPoint %4 Pixel
 %2 = DclParam f32
 %3 = Constant u32 0
@@ -3351,6 +3361,7 @@ mod tests {
 %4 = Function void
 %9 = Label None
 %11 = FunctionCall void %5 %3
+%19 = FunctionCall bool %5 %10
 %12 = DerivX f16 %10 Coarse
 %13 = Branch %14
 %14 = Label %15 %15 StructuredLoop
@@ -3362,6 +3373,7 @@ mod tests {
         let errs = text_errors(text, Level::Structural);
         for want in [
             (Rule::OperandType, 11),
+            (Rule::ResultType, 19),
             (Rule::OperandType, 12),
             (Rule::ConstructOperands, 14),
         ] {

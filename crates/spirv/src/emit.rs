@@ -3208,6 +3208,9 @@ impl<'a> Emitter<'a> {
         coord: u32,
         value: SsaDef,
     ) -> R<()> {
+        if !d.res.uav {
+            return unsupported(def, op, "texel write to a read-only resource (not a UAV)");
+        }
         self.cap(Capability::StorageImageWriteWithoutFormat);
         let Some(vop) = self.op_of(value) else {
             return malformed(def, op, "value missing");

@@ -483,8 +483,13 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             | OpCode::Select
             | OpCode::Cast
             | OpCode::CheckSparseAccess
+            | OpCode::Switch
                 if (0..op.ref_count()).any(|i| untyped(&scan, i)) =>
             {
+                if op.opcode == OpCode::Switch {
+                    // The selector has the case values' type.
+                    scan.flow(a(2), a(0));
+                }
                 if op.opcode == OpCode::Select {
                     scan.flow(a(1), d);
                     scan.flow(a(2), d);
@@ -808,6 +813,7 @@ fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
         (O::FEq | O::FNe | O::FLt | O::FLe | O::FGt | O::FGe | O::FIsNan, _)
         | (O::ConvertFtoI | O::ConvertFtoF, 0) => Need::Float,
         (O::BranchConditional | O::Select, 0) => Need::Bool,
+        (O::Switch, 0) => Need::Int,
         (O::Cast, 0) => Need::CastFrom,
         (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, 0)
         | (O::IBitInsert, 1) => Need::Result,
@@ -1402,6 +1408,32 @@ mod tests {
             .expect("the cast to f16");
         let from = cast.arg(0).and_then(|x| b.get(x)).map(|x| x.ty.to_string());
         assert_eq!(from.as_deref(), Some("u16"));
+    }
+
+    #[test]
+    fn untyped_switch_selector_is_an_integer() {
+        // From the ir_compile fuzz target: the selector's class took f32 from a select of
+        // floats; a switch compares integers.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput u32 %1 0 0 Flat
+%4 = Constant u32 1
+%5 = Constant f32 2.0
+%10 = Function void
+%11 = Label %14 StructuredSelection
+%6 = InputLoad u32 %2 null
+%7 = INe bool %6 %4
+%3 = Select unknown %7 %5 %5
+%15 = Switch %3 %14 %4 %16
+%16 = Label None
+%17 = Branch %14
+%14 = Label None
+%18 = Return void null
+%19 = FunctionEnd
+";
+        let b = resolved(input);
+        let sel = operand_type(&b, crate::OpCode::Switch, 0);
+        assert!(sel == "u32" || sel == "i32", "{sel}");
     }
 
     #[test]
