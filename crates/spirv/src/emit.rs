@@ -3218,6 +3218,10 @@ impl<'a> Emitter<'a> {
         let (Some(vb), Some(st)) = (vop.ty.as_basic(), d.res.data.base_type()) else {
             return malformed(def, op, "texel type");
         };
+        // Texels are numbers of the texel's bit size (bools, descriptors are not).
+        if !vb.base().is_numeric() || scalar_bits(vb.base()) != scalar_bits(st) {
+            return unsupported(def, op, format!("writing {} as {st} texels", vop.ty));
+        }
         let mut v = self.v(value);
         if vb.base() != st {
             let Some(t) = self.basic_ty(vb.with_base(st)) else {

@@ -418,6 +418,9 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             | OpCode::BufferAtomic
             | OpCode::MemoryAtomic
             | OpCode::ImageAtomic => {
+                if op.opcode != OpCode::ImageAtomic && untyped(&scan, 1) {
+                    needs.push(def);
+                }
                 let operand = if op.opcode == OpCode::ImageAtomic {
                     a(3)
                 } else {
@@ -835,6 +838,9 @@ fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
             | O::LdsStore
             | O::BufferLoad
             | O::BufferStore
+            | O::BufferAtomic
+            | O::LdsAtomic
+            | O::MemoryAtomic
             | O::ConstantLoad,
             1,
         ) => Need::Int,
