@@ -1331,21 +1331,8 @@ mod tests {
 %16 = Return void null
 %17 = FunctionEnd
 ";
-        let mut b = crate::text::parse(input).expect("parse");
-        run(&mut b).expect("resolve_types");
-        crate::validate::validate(&b, crate::validate::Level::Structural)
-            .unwrap_or_else(|e| panic!("{e:?}\n{}", crate::text::print(&b)));
-        let (_, ine) = b
-            .iter()
-            .find(|(_, o)| o.opcode == crate::OpCode::INe)
-            .expect("the compare");
-        let lhs = ine.arg(0).and_then(|x| b.get(x)).map(|x| x.ty);
-        assert_eq!(
-            lhs,
-            Some(crate::types::Type::scalar(crate::ScalarType::U32)),
-            "{}",
-            crate::text::print(&b)
-        );
+        let b = resolved(input);
+        assert_eq!(operand_type(&b, crate::OpCode::INe, 0), "u32");
     }
 
     /// Runs the pass on `input` and returns the result, which must validate.
