@@ -442,6 +442,23 @@ impl Type {
         &self.members[..self.nmembers as usize]
     }
 
+    /// Total storage size in bits, or `None` if a scalar has no bit size (bool, unknown,
+    /// descriptors) or an array is unbounded. A `Cast` keeps this size.
+    pub fn total_bits(&self) -> Option<u64> {
+        let mut per: u64 = 0;
+        for m in self.members() {
+            per += u64::from(m.base().bit_size()?) * u64::from(m.vec_size());
+        }
+        let mut total = per;
+        for &d in self.dims() {
+            if d == 0 {
+                return None;
+            }
+            total = total.checked_mul(u64::from(d))?;
+        }
+        Some(total)
+    }
+
     /// The scalar or vector type if this is one, else `None`.
     pub fn as_basic(&self) -> Option<BasicType> {
         self.is_basic().then_some(self.members[0])

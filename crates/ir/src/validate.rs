@@ -554,22 +554,6 @@ fn must_be_lowered(op: OpCode) -> bool {
         )
 }
 
-/// Total storage size in bits of a sized type whose scalars all have a bit size.
-fn type_bits(t: &Type) -> Option<u64> {
-    let mut per: u64 = 0;
-    for m in t.members() {
-        per += u64::from(m.base().bit_size()?) * u64::from(m.vec_size());
-    }
-    let mut total = per;
-    for &d in t.dims() {
-        if d == 0 {
-            return None;
-        }
-        total = total.checked_mul(u64::from(d))?;
-    }
-    Some(total)
-}
-
 /// True if `v` is a valid literal of an integer type of `bits` bits (zero- or sign-extended).
 fn fits_bits(v: u64, bits: u32) -> bool {
     if bits >= 64 {
@@ -1419,7 +1403,7 @@ impl<'a> Validator<'a> {
                 if let Some(st) = self.operand_type(op, 0) {
                     if !self.basic_of(&st, S::is_numeric) {
                         self.want(def, op, 0, false, "a number");
-                    } else if let (Some(a), Some(b)) = (type_bits(&st), type_bits(&rt)) {
+                    } else if let (Some(a), Some(b)) = (st.total_bits(), rt.total_bits()) {
                         if a != b {
                             self.err(
                                 def,
@@ -1603,6 +1587,28 @@ impl<'a> Validator<'a> {
                     Rule::ResultType,
                     format!("{rt}: an unbounded array has no size here"),
                 );
+            }
+            ImageQuerySize => {
+                // struct{size, layers}: the size a 32-bit integer scalar or vector, the layer
+                // count a scalar of the same integer type.
+                let fits = match rt.members() {
+                    [size, layers] if rt.is_struct() && !rt.is_array() => {
+                        let s = size.base();
+                        s.is_int()
+                            && s.bit_size() == Some(32)
+                            && layers.vec_size() == 1
+                            && layers.base() == s
+                    }
+                    _ => false,
+                };
+                if !fits {
+                    self.err(
+                        def,
+                        op,
+                        Rule::ResultType,
+                        format!("{rt} is not struct{{size, layers}} of one 32-bit integer type"),
+                    );
+                }
             }
             CheckSparseAccess => {
                 // The feedback member of a sparse access's result.
@@ -3387,9 +3393,10 @@ mod tests {
         // stored to a scalar temporary, an untyped descriptor, a member extracted from an
         // untyped scalar, a float as sparse feedback, mixed-size msad, a cast of a bool, a
         // bit-field count of another type than its offset, 64-bit sparse feedback, an input
-        // of unbounded size.
+        // of unbounded size, a size query whose layer count is 64-bit or missing.
         let text = "%1 = EntryPoint %3 Pixel
 %2 = DclTmp unknown %1
+%35 = DclSrv f32 %1 0 0 1 Image2DArray
 %4 = DclSampler %1 0 0 1
 %31 = DclUav u32 %1 0 1 1 BufferTyped None
 %5 = DclInput vec4<f32>[0] %1 0 0 None
@@ -3413,6 +3420,10 @@ mod tests {
 %32 = DescriptorLoad uav %31 %6
 %33 = BufferLoad [sparse] struct{u64, u32} %32 %6 4
 %34 = BufferLoad [sparse] struct{u32, u32} %32 %6 4
+%36 = DescriptorLoad srv %35 %6
+%37 = ImageQuerySize struct{vec2<u32>, i64} %36 %6
+%38 = ImageQuerySize vec2<u32> %36 %6
+%39 = ImageQuerySize struct{vec2<u32>, u32} %36 %6
 %21 = Branch %22
 %22 = Label %24 %23 StructuredLoop
 %25 = Phi u32 %11 %6 %23 %20
@@ -3436,11 +3447,13 @@ mod tests {
             (Rule::OperandType, 30),
             (Rule::ResultType, 33),
             (Rule::ResultType, 5),
+            (Rule::ResultType, 37),
+            (Rule::ResultType, 38),
         ] {
             assert!(errs.contains(&want), "{want:?} not in {errs:?}");
         }
         let valid: Vec<_> = [
-            6, 7, 8, 9, 10, 11, 19, 21, 22, 23, 24, 25, 26, 27, 28, 32, 34,
+            6, 7, 8, 9, 10, 11, 19, 21, 22, 23, 24, 25, 26, 27, 28, 32, 34, 35, 36, 39,
         ]
         .iter()
         .filter(|&&d| errs.iter().any(|e| e.1 == d))

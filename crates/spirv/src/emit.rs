@@ -3395,9 +3395,12 @@ impl<'a> Emitter<'a> {
             O::ImageQuerySize => {
                 self.cap(Capability::ImageQuery);
                 let t = self.val_ty(def, op)?;
-                let (Some(sz), Some(_)) = (op.ty.members().first(), op.ty.members().get(1)) else {
-                    return malformed(def, op, "size query result is not a struct");
+                let [sz, layers] = op.ty.members() else {
+                    return malformed(def, op, "size query result is not a struct of two members");
                 };
+                if layers.vec_size() != 1 || layers.base() != sz.base() || op.ty.is_array() {
+                    return malformed(def, op, "size query layers are not the size's scalar type");
+                }
                 let n = sz.vec_size() as u32;
                 let dims = match kind {
                     ResourceKind::Image1D | ResourceKind::Image1DArray => 1,
@@ -3438,11 +3441,13 @@ impl<'a> Emitter<'a> {
                     let args = [q, q, 0, 1];
                     self.un(S::VectorShuffle, st, &args[..2 + n as usize])
                 };
-                let u = self.u32_ty();
+                let Some(lt) = self.basic_ty(*layers) else {
+                    return unsupported(def, op, "size type");
+                };
                 let layers = if layered {
-                    self.un(S::CompositeExtract, u, &[q, n])
+                    self.un(S::CompositeExtract, lt, &[q, n])
                 } else {
-                    self.const_u32(1)
+                    self.const_scalar(layers.base(), 1)
                 };
                 self.emit_to(S::CompositeConstruct, t, id, &[size, layers]);
                 Ok(())

@@ -313,3 +313,34 @@ fn image_coordinates_must_fit_the_image() {
         "a runtime-array CBV",
     );
 }
+
+#[test]
+fn size_queries_give_layers_the_size_type() {
+    // From the ir_compile fuzz target: the layer count was always built as a u32, whatever
+    // the struct's member type.
+    let text = |size: &str, layers: &str| {
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = DclSrv f32 %1 0 0 1 Image2DArray
+%15 = DclOutput {layers} %1 0 0 0
+%18 = Constant {layers} 0
+%22 = Constant {layers} 1
+%3 = Function void
+%5 = Label None
+%19 = DescriptorLoad srv %6 %18
+%20 = ImageQuerySize struct{{{size}, {layers}}} %19 %18
+%21 = CompositeExtract {layers} %20 %22
+%23 = OutputStore %15 null %21
+%24 = Return void null
+%25 = FunctionEnd
+"
+        )
+    };
+    compile("size_query_i32", &text("vec2<i32>", "i32"));
+    compile("size_query_u32", &text("vec2<u32>", "u32"));
+    assert_error(
+        emit_text(&text("vec2<u32>", "i64")),
+        "layers",
+        "64-bit layer count",
+    );
+}

@@ -656,9 +656,11 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                 // where an untyped one was: its later users still get fixed up.
                 if let Some(x) = replaced {
                     if was_unknown(var, def) {
-                        if let Some(v) = var.get_mut(x.index()) {
-                            *v = 0;
+                        // `x` may be a constant folded just now, past the end of `var`.
+                        if var.len() <= x.index() {
+                            var.resize(x.index() + 1, NONE);
                         }
+                        var[x.index()] = 0;
                     }
                 }
             }
@@ -703,8 +705,19 @@ fn reinterpret_operands(b: &mut Builder, def: SsaDef, var: &[u32]) -> Result<(),
                 .map(|p| p.ty),
             _ => None,
         };
-        if let Some(want) = b.get(x).and_then(|x| need.type_for(&x.ty, result, peer)) {
+        let cur = b.get(x).map(|x| x.ty);
+        let want = cur.and_then(|cur| need.type_for(&cur, result, peer));
+        if let Some(want) = want {
             reinterpret(b, def, i, x, want)?;
+        }
+        if let (Need::CastFrom, Some(from)) = (need, want.or(cur)) {
+            if from.total_bits() != result.total_bits() {
+                return Err(PassError::invalid(
+                    PASS,
+                    def,
+                    format!("Cast of a {from} to {result}: the bit sizes differ"),
+                ));
+            }
         }
     }
     Ok(())
@@ -775,6 +788,11 @@ impl Need {
             Need::CastFrom => {
                 let r = result.as_basic()?;
                 let rbits = r.base().bit_size()?;
+                if r.vec_size() != b.vec_size() {
+                    // A cast that regroups components (vec2<u32> to f64) keeps the value's
+                    // type; the caller checks that the bit sizes agree.
+                    return None;
+                }
                 if base.bit_size() == Some(rbits) && base != r.base() {
                     return None;
                 }
@@ -1736,5 +1754,55 @@ mod tests {
         let err = run(&mut b).unwrap_err();
         assert_eq!(err.pass(), "resolve_types");
         assert!(err.to_string().contains("%12"), "{err}");
+    }
+
+    #[test]
+    fn cast_of_an_untyped_value_keeps_the_bit_size() {
+        // From the ir_compile fuzz target: an untyped 32-bit value cast to vec2<u32> cannot
+        // be fixed by reinterpreting it; a regrouping cast of 64 bits keeps its source.
+        let cast = |from: &str, untyped: &str, to: &str| {
+            format!(
+                "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput {from} %1 0 0 Flat
+%10 = Function void
+%11 = Label None
+%12 = InputLoad {from} %2 null
+%13 = ConsumeAs {untyped} %12
+%14 = Cast {to} %13
+%15 = Return void null
+%16 = FunctionEnd
+"
+            )
+        };
+        let mut b = crate::text::parse(&cast("u32", "unknown", "vec2<u32>")).expect("parse");
+        let err = run(&mut b).expect_err("32 bits cast to 64");
+        assert!(err.to_string().contains("%14"), "{err}");
+        assert!(err.to_string().contains("bit sizes differ"), "{err}");
+        let b = resolved(&cast("vec2<f32>", "vec2<unknown>", "f64"));
+        assert_eq!(operand_type(&b, crate::OpCode::Cast, 0), "vec2<f32>");
+    }
+
+    #[test]
+    fn folded_constant_of_a_removed_consume_is_still_fixed_up() {
+        // From the ir_compile fuzz target: `ConsumeAs unknown` of a u32 constant folds to a
+        // new f32 constant (its class took f32); read as a select condition, that constant
+        // must still become a bool.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput f32 %1 0 0 0
+%3 = Constant u32 0
+%4 = Constant unknown 1065353216
+%10 = Function void
+%11 = Label None
+%12 = ConsumeAs unknown %3
+%13 = Select unknown %12 %12 %4
+%14 = ConsumeAs f32 %13
+%15 = OutputStore %2 null %14
+%16 = Return void null
+%17 = FunctionEnd
+";
+        let b = resolved(input);
+        assert_eq!(operand_type(&b, crate::OpCode::Select, 0), "bool");
     }
 }
