@@ -337,6 +337,17 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
         let d = Some(def);
         let a = |i| op.arg(i);
         let untyped = |scan: &Scan, i| a(i).is_some_and(|x| scan.var_of(x).is_some());
+        // An untyped operand of a fixed kind: step 3 reinterprets it if its class took
+        // another kind.
+        let mut fixed = OPERANDS_OF_FIXED_KIND[op.opcode as usize];
+        let mut untyped_fixed = false;
+        while fixed != 0 && !untyped_fixed {
+            untyped_fixed = untyped(&scan, fixed.trailing_zeros() as usize);
+            fixed &= fixed - 1;
+        }
+        if untyped_fixed {
+            needs.push(def);
+        }
         match op.opcode {
             OpCode::Function => function = d,
             OpCode::Phi => {
@@ -344,7 +355,7 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                     scan.flow(a(i), d);
                 }
             }
-            OpCode::Select if !untyped(&scan, 0) => {
+            OpCode::Select => {
                 scan.flow(a(1), d);
                 scan.flow(a(2), d);
             }
@@ -354,9 +365,6 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                 }
             }
             OpCode::CompositeExtract => {
-                if untyped(&scan, 1) {
-                    needs.push(def);
-                }
                 let base = b
                     .get(op.arg(0).unwrap_or(def))
                     .and_then(|c| indexed_type(b, c.ty, a(1)))
@@ -364,9 +372,6 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                 scan.flow_with(a(0), d, base, None);
             }
             OpCode::CompositeInsert => {
-                if untyped(&scan, 1) {
-                    needs.push(def);
-                }
                 scan.flow(a(0), d);
                 if !op.ty.is_struct() {
                     scan.flow(a(2), d);
@@ -379,32 +384,16 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             | OpCode::InputLoad
             | OpCode::OutputLoad
             | OpCode::PushDataLoad
-            | OpCode::ConstantLoad => {
-                if untyped(&scan, 1) {
-                    needs.push(def);
-                }
-                scan.flow(a(0), d)
-            }
+            | OpCode::ConstantLoad => scan.flow(a(0), d),
             OpCode::ParamLoad => scan.flow(a(1), d),
             OpCode::TmpStore => scan.flow(a(1), a(0)),
-            OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => {
-                if untyped(&scan, 1) {
-                    needs.push(def);
-                }
-                scan.flow(a(2), a(0))
-            }
+            OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => scan.flow(a(2), a(0)),
             OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather => {
-                if op.opcode == OpCode::BufferLoad && untyped(&scan, 1) {
-                    needs.push(def);
-                }
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
                     scan.flow(Some(dcl), d);
                 }
             }
             OpCode::BufferStore => {
-                if untyped(&scan, 1) {
-                    needs.push(def);
-                }
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
                     scan.flow(a(2), Some(dcl));
                 }
@@ -418,9 +407,6 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             | OpCode::BufferAtomic
             | OpCode::MemoryAtomic
             | OpCode::ImageAtomic => {
-                if op.opcode != OpCode::ImageAtomic && untyped(&scan, 1) {
-                    needs.push(def);
-                }
                 let operand = if op.opcode == OpCode::ImageAtomic {
                     a(3)
                 } else {
@@ -449,60 +435,17 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                     }
                 }
             }
+            // The selector has the case values' type.
+            OpCode::Switch => scan.flow(a(2), a(0)),
             code if same_type_operands(code) => {
                 for i in 0..op.ref_count() {
                     scan.flow(a(i), d);
                 }
             }
-            OpCode::FEq
-            | OpCode::FNe
-            | OpCode::FLt
-            | OpCode::FLe
-            | OpCode::FGt
-            | OpCode::FGe
-            | OpCode::FIsNan
-            | OpCode::IEq
-            | OpCode::INe
-            | OpCode::SLt
-            | OpCode::SLe
-            | OpCode::SGt
-            | OpCode::SGe
-            | OpCode::ULt
-            | OpCode::ULe
-            | OpCode::UGt
-            | OpCode::UGe
-            | OpCode::ConvertFtoI
-            | OpCode::ConvertFtoF
-            | OpCode::ConvertItoF
-            | OpCode::ConvertItoI
-            | OpCode::BranchConditional
-            | OpCode::IShl
-            | OpCode::SShr
-            | OpCode::UShr
-            | OpCode::UBitExtract
-            | OpCode::SBitExtract
-            | OpCode::IBitInsert
-            | OpCode::DescriptorLoad
-            | OpCode::Select
-            | OpCode::Cast
-            | OpCode::CheckSparseAccess
-            | OpCode::Switch
-                if (0..op.ref_count()).any(|i| untyped(&scan, i)) =>
-            {
-                if op.opcode == OpCode::Switch {
-                    // The selector has the case values' type.
-                    scan.flow(a(2), a(0));
-                }
-                if op.opcode == OpCode::Select {
-                    scan.flow(a(1), d);
-                    scan.flow(a(2), d);
-                }
-                if is_compare(op.opcode) {
-                    // Compared values have one type.
-                    scan.flow(a(0), a(1));
-                    scan.flow(a(1), a(0));
-                }
-                needs.push(def)
+            code if untyped_fixed && is_compare(code) => {
+                // Compared values have one type.
+                scan.flow(a(0), a(1));
+                scan.flow(a(1), a(0));
             }
             _ => {}
         }
@@ -828,7 +771,7 @@ impl Need {
 /// bit-field offsets and counts, addresses and descriptor indices, `bool` for a branch
 /// condition, the result type for a shifted or bit-field base.
 #[inline]
-fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
+const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
     use OpCode as O;
     Some(match (opcode, i) {
         (O::FEq | O::FNe | O::FLt | O::FLe | O::FGt | O::FGe | O::FIsNan, _)
@@ -865,6 +808,25 @@ fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
         _ => return None,
     })
 }
+
+/// Per opcode (indexed by code), a bit for each operand whose kind [`operand_need`] fixes, so
+/// step 1 looks at those operands only. No opcode with such operands has more than eight.
+const OPERANDS_OF_FIXED_KIND: [u8; OpCode::ALL.len()] = {
+    let mut table = [0u8; OpCode::ALL.len()];
+    let mut k = 0;
+    while k < OpCode::ALL.len() {
+        let opcode = OpCode::ALL[k];
+        let mut i = 0;
+        while i < 8 {
+            if operand_need(opcode, i).is_some() {
+                table[opcode as usize] |= 1 << i;
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    table
+};
 
 /// Comparisons of two values of one type.
 fn is_compare(opcode: OpCode) -> bool {

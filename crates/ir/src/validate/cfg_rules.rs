@@ -1866,7 +1866,7 @@ mod tests {
         let time = |depth: usize| {
             let text = program(&nested_selections(depth));
             let b = crate::text::parse(&text).unwrap_or_else(|e| panic!("{e}"));
-            (0..3)
+            (0..5)
                 .map(|_| {
                     let start = std::time::Instant::now();
                     let result = validate(&b, Level::Lowered);
