@@ -693,6 +693,8 @@ fn reinterpret(
 enum Need {
     Float,
     Int,
+    /// A 32-bit integer (sparse feedback).
+    Int32,
     Bool,
     /// The op's result type (the base of a shift or bit-field op).
     Result,
@@ -726,6 +728,9 @@ impl Need {
                 ScalarType::U32,
                 ScalarType::U64,
             )))),
+            Need::Int32 if !(base.is_int() && base.bit_size() == Some(32)) => {
+                Some(Type::basic(b.with_base(ScalarType::U32)))
+            }
             Need::Bool if base != ScalarType::Bool => Some(Type::scalar(ScalarType::Bool)),
             Need::Result if *cur != result => Some(result),
             Need::CastFrom => {
@@ -768,8 +773,9 @@ impl Need {
 
 /// What operand `i` of `opcode` must be, where that is fixed: floats for float compares and
 /// float conversions, integers for integer compares, integer conversions, shift amounts,
-/// bit-field offsets and counts, addresses and descriptor indices, `bool` for a branch
-/// condition, the result type for a shifted or bit-field base.
+/// bit-field offsets and counts, addresses and descriptor indices, a 32-bit integer for
+/// sparse feedback, `bool` for a branch condition, the result type for a shifted or
+/// bit-field base.
 #[inline]
 const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
     use OpCode as O;
@@ -778,6 +784,7 @@ const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
         | (O::ConvertFtoI | O::ConvertFtoF, 0) => Need::Float,
         (O::BranchConditional | O::Select, 0) => Need::Bool,
         (O::Switch, 0) => Need::Int,
+        (O::CheckSparseAccess, 0) => Need::Int32,
         (O::Cast, 0) => Need::CastFrom,
         (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, 0)
         | (O::IBitInsert, 1) => Need::Result,
@@ -786,7 +793,7 @@ const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
             0 | 1,
         ) => Need::Peer,
         (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, _)
-        | (O::ConvertItoF | O::ConvertItoI | O::CheckSparseAccess, 0)
+        | (O::ConvertItoF | O::ConvertItoI, 0)
         | (O::CompositeExtract | O::CompositeInsert, 1) => Need::Int,
         (
             O::DescriptorLoad
@@ -1766,5 +1773,28 @@ mod tests {
 ";
         let b = resolved(input);
         assert_eq!(operand_type(&b, crate::OpCode::Select, 0), "bool");
+    }
+
+    #[test]
+    fn untyped_sparse_feedback_is_a_32_bit_integer() {
+        // From the ir_compile fuzz target: the feedback's untyped copy took u16 from a
+        // `ConsumeAs u16`; CheckSparseAccess reads 32 bits.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput u32 %1 0 0 Flat
+%3 = DclOutput u32 %1 0 0 0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad u32 %2 null
+%13 = ConsumeAs unknown %12
+%14 = ConsumeAs u16 %13
+%15 = CheckSparseAccess bool %13
+%16 = Select u32 %15 %12 %12
+%17 = OutputStore %3 null %16
+%18 = Return void null
+%19 = FunctionEnd
+";
+        let b = resolved(input);
+        assert_eq!(operand_type(&b, crate::OpCode::CheckSparseAccess, 0), "u32");
     }
 }
