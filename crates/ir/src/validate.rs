@@ -90,8 +90,9 @@ rules! {
     FunctionNesting => "function nesting",
     /// Not exactly one `EntryPoint`.
     EntryPointCount => "program needs exactly one EntryPoint",
-    /// An `EntryPoint` without functions, or with a reference that is not a `Function`.
-    EntryPointOperand => "EntryPoint operand must be a Function",
+    /// An `EntryPoint` without functions, or with a reference that is not a `Function` without
+    /// parameters and result.
+    EntryPointOperand => "EntryPoint operand must be a Function without parameters or result",
     /// `ParamLoad` of another function or of a parameter its function does not declare.
     ParamLoadTarget => "ParamLoad must load a parameter of its own function",
     // Literals and flags
@@ -661,7 +662,8 @@ impl<'a> Validator<'a> {
         t.is_scalar() && self.basic_of(t, pred)
     }
 
-    /// True if `a` and `b` are equal, treating `Unknown` scalars as wildcards where allowed.
+    /// True if `a` and `b` are equal, treating `Unknown` scalars as wildcards for numbers and
+    /// bools where allowed.
     fn same_type(&self, a: &Type, b: &Type) -> bool {
         if a == b {
             return true;
@@ -669,11 +671,14 @@ impl<'a> Validator<'a> {
         if !self.unknown_ok() || a.dims() != b.dims() || a.members().len() != b.members().len() {
             return false;
         }
+        // An untyped scalar stands for a number or a bool, never a descriptor.
+        let stands_for =
+            |u: ScalarType, t: ScalarType| u == ScalarType::Unknown && !t.is_descriptor();
         a.members().iter().zip(b.members()).all(|(x, y)| {
             x.vec_size() == y.vec_size()
                 && (x.base() == y.base()
-                    || x.base() == ScalarType::Unknown
-                    || y.base() == ScalarType::Unknown)
+                    || stands_for(x.base(), y.base())
+                    || stands_for(y.base(), x.base()))
         })
     }
 
@@ -920,6 +925,15 @@ impl<'a> Validator<'a> {
                     i,
                     Rule::EntryPointOperand,
                     format!("{t} is {}", top.opcode),
+                );
+            } else if top.ref_count() > 0 || !top.ty.is_void() {
+                // Stage functions are called by the pipeline, with nothing and for nothing.
+                self.err_at(
+                    def,
+                    op,
+                    i,
+                    Rule::EntryPointOperand,
+                    format!("{t} takes parameters or returns a value"),
                 );
             }
             return;
@@ -2857,6 +2871,31 @@ mod tests {
     }
 
     #[test]
+    fn rule_entry_point_functions_take_and_give_nothing() {
+        // From the ir_compile fuzz target: a hull shader's patch-constant function was a fork
+        // phase taking the instance id; the pipeline calls it with no arguments.
+        let program = |func: &str| {
+            format!(
+                "%1 = EntryPoint %3 Pixel
+%2 = DclParam u32
+%3 = {func}
+%4 = Label None
+%5 = Return void null
+%6 = FunctionEnd
+"
+            )
+        };
+        assert!(text_errors(&program("Function void"), Level::Structural).is_empty());
+        for func in ["Function void %2", "Function u32"] {
+            let errs = text_errors(&program(func), Level::Structural);
+            assert!(
+                errs.contains(&(Rule::EntryPointOperand, 1)),
+                "{func}: {errs:?}"
+            );
+        }
+    }
+
+    #[test]
     fn rule_param_load_target() {
         let mut bad = None;
         let b = build(|p, c| {
@@ -2867,21 +2906,24 @@ mod tests {
         // A function with the parameter loads it fine; another function may not name it.
         let mut p = P::new();
         let c = header(&mut p);
-        p.put(c.func, void(O::Function).with_ref(c.param));
+        p.put(c.func, void(O::Function));
         p.add(label(Construct::None));
-        p.add(op(O::ParamLoad, S::F32).with_ref(c.func).with_ref(c.param));
         p.add(ret());
         p.add(void(O::FunctionEnd));
-        let g = p.add(void(O::Function).with_ref(c.param));
+        let f = p.add(void(O::Function).with_ref(c.param));
         p.add(label(Construct::None));
-        let bad = p.add(op(O::ParamLoad, S::F32).with_ref(c.func).with_ref(c.param));
+        p.add(op(O::ParamLoad, S::F32).with_ref(f).with_ref(c.param));
+        p.add(ret());
+        p.add(void(O::FunctionEnd));
+        p.add(void(O::Function).with_ref(c.param));
+        p.add(label(Construct::None));
+        let bad = p.add(op(O::ParamLoad, S::F32).with_ref(f).with_ref(c.param));
         p.add(ret());
         p.add(void(O::FunctionEnd));
         let errs = errors(&p.b, Level::Lowered);
         assert_eq!(errs.len(), 1, "{}", dump(&errs));
         assert_eq!(errs[0].rule, Rule::ParamLoadTarget);
         assert_eq!((errs[0].def, errs[0].operand), (Some(bad), Some(0)));
-        let _ = g;
     }
 
     #[test]
@@ -3393,10 +3435,12 @@ mod tests {
         // stored to a scalar temporary, an untyped descriptor, a member extracted from an
         // untyped scalar, a float as sparse feedback, mixed-size msad, a cast of a bool, a
         // bit-field count of another type than its offset, 64-bit sparse feedback, an input
-        // of unbounded size, a size query whose layer count is 64-bit or missing.
+        // of unbounded size, a size query whose layer count is 64-bit or missing, an untyped
+        // value stored to a sampler temporary.
         let text = "%1 = EntryPoint %3 Pixel
 %2 = DclTmp unknown %1
 %35 = DclSrv f32 %1 0 0 1 Image2DArray
+%40 = DclTmp sampler %1
 %4 = DclSampler %1 0 0 1
 %31 = DclUav u32 %1 0 1 1 BufferTyped None
 %5 = DclInput vec4<f32>[0] %1 0 0 None
@@ -3421,6 +3465,7 @@ mod tests {
 %33 = BufferLoad [sparse] struct{u64, u32} %32 %6 4
 %34 = BufferLoad [sparse] struct{u32, u32} %32 %6 4
 %36 = DescriptorLoad srv %35 %6
+%41 = TmpStore %40 %10
 %37 = ImageQuerySize struct{vec2<u32>, i64} %36 %6
 %38 = ImageQuerySize vec2<u32> %36 %6
 %39 = ImageQuerySize struct{vec2<u32>, u32} %36 %6
@@ -3449,6 +3494,7 @@ mod tests {
             (Rule::ResultType, 5),
             (Rule::ResultType, 37),
             (Rule::ResultType, 38),
+            (Rule::OperandType, 41),
         ] {
             assert!(errs.contains(&want), "{want:?} not in {errs:?}");
         }

@@ -3975,14 +3975,14 @@ impl<'a> Emitter<'a> {
                 self.emit_to(o, t, id, &args[..n]);
                 Ok(())
             }
-            O::IBitCount | O::IBitReverse
+            O::IBitCount | O::IBitReverse | O::IFindLsb | O::SFindMsb | O::UFindMsb
                 if arg_basic(self, 0).is_none_or(|b| scalar_bits(b.base()) != 32)
                     || scalar_bits(rb.base()) != 32 =>
             {
                 unsupported(
                     def,
                     op,
-                    "bit counting or reversal of other than 32-bit integers",
+                    "bit counting, reversal or search of other than 32-bit integers",
                 )
             }
             O::IBitReverse if arg_basic(self, 0) != Some(rb) => {

@@ -217,6 +217,26 @@ fn bit_field_bases_take_the_result_type() {
 }
 
 #[test]
+fn bit_searches_are_32_bit() {
+    // From the ir_compile fuzz target: a u16 `firstbitlow` of a u32 became an invalid
+    // `FindILsb` (GLSL.std.450 finds bits in 32-bit integers of the result's width).
+    let at = "%68 = CompositeConstruct vec2<u32> %61 %16";
+    for extra in [
+        "%200 = IFindLsb u16 %61",
+        "%200 = UFindMsb u64 %61",
+        "%200 = SFindMsb u16 %61",
+    ] {
+        assert_error(
+            structured_ps_with(at, &format!("{at}\n{extra}")),
+            "bit counting, reversal or search of other than 32-bit integers",
+            extra,
+        );
+    }
+    let m = structured_ps_with(at, &format!("{at}\n%200 = IFindLsb i32 %61")).expect("emit");
+    spirv_val("find_lsb", &m.words);
+}
+
+#[test]
 fn only_numbers_are_bit_cast_into_a_location() {
     // From the ir_compile fuzz target: a descriptor stored to a float output became an
     // `OpBitcast` of the buffer variable.

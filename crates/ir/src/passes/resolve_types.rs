@@ -1013,41 +1013,55 @@ fn fix_result(b: &mut Builder, def: SsaDef, want: Type) -> Result<(), PassError>
 /// `def`, a `ConsumeAs` of the phi `x` now of its own type, is an operand of `x`: the phi takes
 /// its own value there, which the IR does not express (an op never names itself). Such a phi
 /// is trivial if its other operands are one value, which then replaces both; otherwise this is
-/// an error.
+/// an error. If that value is a phi that took `x`'s value, it now names itself and is trivial
+/// in turn, and so on. Returns the value left in their place.
 fn remove_self_loop(b: &mut Builder, def: SsaDef, x: SsaDef) -> Result<SsaDef, PassError> {
-    let Some(phi) = b.get(x).filter(|o| o.opcode == OpCode::Phi) else {
+    if b.get(x).is_none_or(|o| o.opcode != OpCode::Phi) {
         return Err(PassError::invalid(
             PASS,
             def,
             format!("{x} uses its own retyping"),
         ));
-    };
-    let mut same = None;
-    for v in phi
-        .operands
-        .iter()
-        .skip(1)
-        .step_by(2)
-        .filter_map(|o| o.def())
+    }
+    let mut v = other_phi_value(b, x, def)?;
+    replace_and_remove(b, def, v);
+    replace_and_remove(b, x, v);
+    while b
+        .get(v)
+        .is_some_and(|o| o.opcode == OpCode::Phi && o.operands.iter().any(|p| p.def() == Some(v)))
     {
-        if v == def || v == x || same == Some(v) {
+        let w = other_phi_value(b, v, v)?;
+        replace_and_remove(b, v, w);
+        v = w;
+    }
+    Ok(v)
+}
+
+/// The one value the phi `x` takes besides itself and `through` (its own value under another
+/// name), or an error if it takes several or none.
+fn other_phi_value(b: &Builder, x: SsaDef, through: SsaDef) -> Result<SsaDef, PassError> {
+    let mut same = None;
+    let values = b.get(x).into_iter().flat_map(|phi| {
+        phi.operands
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .filter_map(|o| o.def())
+    });
+    for v in values {
+        if v == through || v == x || same == Some(v) {
             continue;
         }
         if same.is_some() {
             return Err(PassError::invalid(
                 PASS,
                 x,
-                format!("phi takes its own value through {def} and other values"),
+                format!("phi takes its own value through {through} and other values"),
             ));
         }
         same = Some(v);
     }
-    let Some(v) = same else {
-        return Err(PassError::invalid(PASS, x, "phi has no value but its own"));
-    };
-    replace_and_remove(b, def, v);
-    replace_and_remove(b, x, v);
-    Ok(v)
+    same.ok_or_else(|| PassError::invalid(PASS, x, "phi has no value but its own"))
 }
 
 /// Lowers `ConsumeAs T x` now that `x` is typed. Returns the value that replaced `def` where
@@ -1476,6 +1490,42 @@ mod tests {
             (v.opcode, v.ty.to_string().as_str()),
             (crate::OpCode::Constant, "u32")
         );
+    }
+
+    #[test]
+    fn phi_left_naming_itself_by_a_removed_loop_phi_is_removed_too() {
+        // From the ir_compile fuzz target: the inner loop's phi takes the outer loop's phi and
+        // its own retyping; once it is removed in favour of the outer phi, the outer phi names
+        // itself on its back edge and is trivial as well.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput u32 %1 0 0 0
+%3 = Constant unknown 0
+%4 = Constant bool true
+%10 = Function void
+%11 = Label None
+%12 = Branch %13
+%13 = Label %15 %14 StructuredLoop
+%16 = Phi unknown %11 %3 %14 %23
+%18 = Branch %30
+%30 = Label %32 %31 StructuredLoop
+%23 = Phi unknown %13 %16 %31 %17
+%24 = Branch %31
+%31 = Label None
+%17 = ConsumeAs u32 %23
+%25 = BranchConditional %4 %30 %32
+%32 = Label None
+%26 = Branch %14
+%14 = Label None
+%19 = BranchConditional %4 %13 %15
+%15 = Label None
+%20 = OutputStore %2 null %16
+%21 = Return void null
+%22 = FunctionEnd
+";
+        let b = resolved(input);
+        assert!(b.iter().all(|(_, o)| o.opcode != crate::OpCode::Phi));
+        assert_eq!(operand_type(&b, crate::OpCode::OutputStore, 2), "u32");
     }
 
     #[test]

@@ -812,9 +812,10 @@ mod tests {
 
     #[test]
     fn loop_counter_gets_a_header_phi() {
-        // The structured form of: i = 0; loop { if (i >= 10) break; i = i + 1; } return i;
+        // The structured form of: i = 0; loop { if (i >= 10) break; i = i + 1; } return i; (in a
+        // function the void entry point need not call)
         check(
-            "%1 = EntryPoint %6 Pixel
+            "%1 = EntryPoint %40 Pixel
 %2 = DclTmp u32 %1
 %3 = Constant u32 0
 %4 = Constant u32 1
@@ -841,8 +842,12 @@ mod tests {
 %18 = TmpLoad u32 %2
 %19 = Return u32 %18
 %20 = FunctionEnd
+%40 = Function void
+%41 = Label None
+%42 = Return void null
+%43 = FunctionEnd
 ",
-            "%1 = EntryPoint %6 Pixel
+            "%1 = EntryPoint %40 Pixel
 %3 = Constant u32 0
 %4 = Constant u32 1
 %5 = Constant u32 10
@@ -850,21 +855,25 @@ mod tests {
 %7 = Label None
 %24 = Branch %23
 %23 = Label %22 %21 StructuredLoop
-%33 = Phi u32 %7 %3 %21 %15
+%44 = Phi u32 %7 %3 %21 %15
 %27 = Branch %26
 %26 = Label %28 StructuredSelection
-%11 = UGe bool %33 %5
+%11 = UGe bool %44 %5
 %30 = BranchConditional %11 %29 %28
 %29 = Label None
 %31 = Branch %22
 %28 = Label None
-%15 = IAdd u32 %33 %4
+%15 = IAdd u32 %44 %4
 %32 = Branch %21
 %21 = Label None
 %25 = Branch %23
 %22 = Label None
-%19 = Return u32 %33
+%19 = Return u32 %44
 %20 = FunctionEnd
+%40 = Function void
+%41 = Label None
+%42 = Return void null
+%43 = FunctionEnd
 ",
         );
     }
