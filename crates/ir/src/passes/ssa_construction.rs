@@ -676,16 +676,14 @@ impl<'a> Ssa<'a> {
 }
 
 /// True if `user` interprets the value in operand `operand` (reads its bits as its own
-/// type) rather than only moving it: stores, phis, a select's values, `ConsumeAs` (which
-/// retypes explicitly) and debug ops move.
+/// type) rather than only moving it: stores, `ConsumeAs` (which retypes explicitly) and debug
+/// ops move; so do phis and a select's values while their own type is still to be resolved
+/// (a typed phi or select needs values of its type).
 fn interprets(b: &Builder, user: SsaDef, operand: usize) -> bool {
     !b.get(user).is_some_and(|o| match o.opcode {
-        OpCode::ConsumeAs
-        | OpCode::TmpStore
-        | OpCode::Phi
-        | OpCode::DebugName
-        | OpCode::Semantic => true,
-        OpCode::Select => operand > 0,
+        OpCode::ConsumeAs | OpCode::TmpStore | OpCode::DebugName | OpCode::Semantic => true,
+        OpCode::Phi => o.ty.has_unknown(),
+        OpCode::Select => operand > 0 && o.ty.has_unknown(),
         _ => false,
     })
 }
@@ -704,6 +702,30 @@ mod tests {
             panic!("{errs:?}\n{out}");
         }
         assert_eq!(out, expected, "got:\n{out}");
+    }
+
+    #[test]
+    fn untyped_load_read_by_a_typed_select_reinterprets_the_value() {
+        // Found by the ir_compile fuzz target: an i32 stored in an untyped temporary became a
+        // value of a u32 select once the load was replaced.
+        let input = "%1 = EntryPoint %4 Pixel
+%2 = DclTmp unknown %1
+%3 = Constant i32 -1
+%10 = Constant u32 1
+%11 = Constant bool true
+%4 = Function void
+%5 = Label None
+%6 = TmpStore %2 %3
+%7 = TmpLoad unknown %2
+%8 = Select u32 %11 %10 %7
+%9 = Return void null
+%12 = FunctionEnd
+";
+        let mut b = parse(input).unwrap_or_else(|e| panic!("{e}"));
+        assert!(run(&mut b).unwrap_or_else(|e| panic!("{e}")));
+        let out = print(&b);
+        assert!(out.contains("= ConsumeAs unknown %3"), "{out}");
+        assert!(validate(&b, Level::Structural).is_ok(), "{out}");
     }
 
     #[test]
