@@ -3387,6 +3387,9 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             O::ImageQuerySamples => {
+                if !kind.is_multisampled() {
+                    return malformed(def, op, "sample count of a single-sampled image");
+                }
                 self.cap(Capability::ImageQuery);
                 let t = self.val_ty(def, op)?;
                 self.emit_to(S::ImageQuerySamples, t, id, &[d.value]);

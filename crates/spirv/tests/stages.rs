@@ -364,3 +364,31 @@ fn size_queries_give_layers_the_size_type() {
         "64-bit layer count",
     );
 }
+
+#[test]
+fn sample_counts_are_of_multisampled_images() {
+    // From the ir_compile fuzz target: a sample-count query of a 2D image became an
+    // `OpImageQuerySamples` of a single-sampled image (invalid SPIR-V).
+    let text = |kind: &str| {
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = DclSrv f32 %1 0 0 1 {kind}
+%15 = DclOutput u32 %1 0 0 0
+%18 = Constant u32 0
+%3 = Function void
+%5 = Label None
+%19 = DescriptorLoad srv %6 %18
+%20 = ImageQuerySamples u32 %19
+%23 = OutputStore %15 null %20
+%24 = Return void null
+%25 = FunctionEnd
+"
+        )
+    };
+    compile("sample_count_ms", &text("Image2DMS"));
+    assert_error(
+        emit_text(&text("Image2D")),
+        "single-sampled",
+        "sample count of a 2D image",
+    );
+}

@@ -50,11 +50,48 @@ pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassErro
         }
         let op = op.clone();
         if let Some(new) = fold(b, &op, modes) {
+            if leaves_a_composite(b, def, new) {
+                // A run-time index that turns out to be out of range stays run-time: a
+                // constant address must name a member.
+                continue;
+            }
             replace_and_remove(b, def, new);
             changed = true;
         }
     }
     Ok(changed)
+}
+
+/// True if `def`, about to be replaced by `new`, is the address of a `CompositeExtract` or
+/// `CompositeInsert` that the constant `new` does not index into.
+fn leaves_a_composite(b: &Builder, def: SsaDef, new: SsaDef) -> bool {
+    let Some(addr) = b.get(new).filter(|o| o.opcode == OpCode::Constant) else {
+        return false;
+    };
+    b.uses(def).any(|u| {
+        let Some(user) = b.get(u.user) else {
+            return false;
+        };
+        if u.operand != 1
+            || !matches!(
+                user.opcode,
+                OpCode::CompositeExtract | OpCode::CompositeInsert
+            )
+        {
+            return false;
+        }
+        let Some(mut t) = user.arg(0).and_then(|c| b.get(c)).map(|c| c.ty) else {
+            return false;
+        };
+        let n = addr.ty.as_basic().map_or(0, |a| a.vec_size() as usize);
+        for k in 0..n {
+            match t.index_into(addr.lit(k)) {
+                Some(next) => t = next,
+                None => return true,
+            }
+        }
+        false
+    })
 }
 
 /// Cheap pre-check, exactly the operand conditions [`fold`] checks before anything else (so
@@ -407,6 +444,37 @@ fn fold_float(opcode: OpCode, t: ScalarType, x: &[u64]) -> Option<u64> {
 mod tests {
     use super::run;
     use crate::passes::test_util::check;
+
+    #[test]
+    fn out_of_range_run_time_index_is_not_folded_into_an_address() {
+        // From the ir_compile fuzz target: a select of constants used as a component index
+        // folded to 7, a constant address past the end of a vec4.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = Constant u32 7
+%3 = Constant u32 9
+%4 = Constant bool true
+%5 = Constant vec4<u32> 1 2 3 4
+%6 = Constant u32 2
+%7 = DclInput vec4<u32> %1 0 0 Flat
+%10 = Function void
+%11 = Label None
+%12 = InputLoad vec4<u32> %7 null
+%13 = Select u32 %4 %2 %3
+%14 = CompositeExtract u32 %12 %13
+%15 = Select u32 %4 %6 %3
+%16 = CompositeExtract u32 %12 %15
+%17 = Return void null
+%18 = FunctionEnd
+";
+        let mut b = crate::text::parse(input).expect("parse");
+        assert!(run(&mut b).expect("fold"));
+        let out = crate::text::print(&b);
+        assert!(out.contains("CompositeExtract u32 %12 %13"), "{out}");
+        assert!(out.contains("CompositeExtract u32 %12 %6"), "{out}");
+        crate::validate::validate(&b, crate::validate::Level::Structural)
+            .unwrap_or_else(|e| panic!("{e:?}\n{out}"));
+    }
 
     #[test]
     fn integer_ops_fold_fully() {
