@@ -3320,11 +3320,25 @@ impl<'a> Emitter<'a> {
         what: &str,
         ok: impl Fn(ScalarType) -> bool,
     ) -> R<()> {
+        self.sized_operand(def, op, i, what, 1, ok)
+    }
+
+    /// Checks that operand `i`, if present, has `size` components (1: a scalar) of a scalar
+    /// type `ok` accepts.
+    fn sized_operand(
+        &self,
+        def: SsaDef,
+        op: &Op,
+        i: usize,
+        what: &str,
+        size: u8,
+        ok: impl Fn(ScalarType) -> bool,
+    ) -> R<()> {
         let Some(x) = op.arg(i) else {
             return Ok(());
         };
         match self.op_of(x).and_then(|o| o.ty.as_basic()) {
-            Some(b) if !b.is_vector() && ok(b.base()) => Ok(()),
+            Some(b) if b.vec_size() == size && ok(b.base()) => Ok(()),
             _ => malformed(def, op, format!("{what} (operand {i}) of the wrong type")),
         }
     }
@@ -3501,6 +3515,13 @@ impl<'a> Emitter<'a> {
                     self.scalar_operand(def, op, 5, "LOD", f32)?;
                     self.scalar_operand(def, op, 6, "LOD bias", f32)?;
                     self.scalar_operand(def, op, 7, "LOD clamp", f32)?;
+                    // Gradients have the coordinate's components (without the layer).
+                    let dims = self
+                        .op_of(self.arg(def, op, 3)?)
+                        .and_then(|o| o.ty.as_basic())
+                        .map_or(0, |c| c.vec_size());
+                    self.sized_operand(def, op, 8, "x gradient", dims, f32)?;
+                    self.sized_operand(def, op, 9, "y gradient", dims, f32)?;
                 }
                 if !sparse {
                     let st = d.res.data.base_type().unwrap_or(ScalarType::F32);

@@ -392,3 +392,31 @@ fn sample_counts_are_of_multisampled_images() {
         "sample count of a 2D image",
     );
 }
+
+#[test]
+fn gradients_have_the_coordinate_components() {
+    // From the ir_compile fuzz target: a scalar x gradient for a 2D sample became an invalid
+    // `Grad` image operand.
+    let text = |dx: &str| {
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = DclSrv f32 %1 0 0 1 Image2D
+%7 = DclSampler %1 0 0 1
+%15 = DclOutput vec4<f32> %1 0 0 0
+%18 = Constant u32 0
+%19 = Constant vec2<f32> 0.5 0.5
+%20 = Constant f32 0.25
+%3 = Function void
+%5 = Label None
+%21 = DescriptorLoad srv %6 %18
+%22 = DescriptorLoad sampler %7 %18
+%23 = ImageSample vec4<f32> %21 %22 null %19 null null null null {dx} %19 null
+%24 = OutputStore %15 null %23
+%25 = Return void null
+%26 = FunctionEnd
+"
+        )
+    };
+    compile("sample_grad", &text("%19"));
+    assert_error(emit_text(&text("%20")), "x gradient", "scalar x gradient");
+}
