@@ -298,6 +298,14 @@ fn collapse_same_target_branch(b: &mut Builder, label: SsaDef, term: SsaDef) -> 
     true
 }
 
+/// Step 2 alone, on a CFG built here: for `scoped_to_structured`, whose dead code would
+/// otherwise break the back-edge rules until this pass runs.
+pub(crate) fn remove_unreachable_blocks(b: &mut Builder) -> Result<bool, PassError> {
+    let mut cfg = Cfg::default();
+    cfg.rebuild(b)?;
+    remove_unreachable(b, &cfg)
+}
+
 fn remove_unreachable(b: &mut Builder, cfg: &Cfg) -> Result<bool, PassError> {
     let refs = structural_refs(b, cfg);
     let mut changed = false;

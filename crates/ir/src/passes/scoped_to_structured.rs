@@ -7,7 +7,9 @@
 //!
 //! - Every `Label` met while a block is open gets a fall-through `Branch` to it first. Every
 //!   other code op met while no block is open (code after a `Return`, a break or a continue)
-//!   gets a fresh `Label None` first: that block is unreachable and `cfg_cleanup` drops it.
+//!   gets a fresh `Label None` first: that block is unreachable, and unreachable blocks are
+//!   removed at the end of the pass (see `cfg_cleanup`), as SPIR-V's rules for back edges
+//!   count a dead block branching into a loop.
 //! - `ScopedIf %end %cond`: the current block becomes the selection header
 //!   `Label StructuredSelection %merge` (a new block is split off if it already heads a
 //!   construct), ending in `BranchConditional %cond %then %merge`; `%then` starts right after.
@@ -77,6 +79,8 @@ struct State {
     stack: Vec<Scope>,
     scoped: Vec<SsaDef>,
     changed: bool,
+    /// A block was opened for code no branch reaches.
+    dead_code: bool,
 }
 
 /// Lowers all `Scoped*` control flow of `b` to structured blocks. Returns whether anything
@@ -92,6 +96,12 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
         return Err(PassError::invalid(PASS, f, "function has no FunctionEnd"));
     }
     remove_scoped(b, &st.scoped)?;
+    if st.dead_code {
+        // A dead block (code after a return, break or continue) branching into a loop from
+        // outside breaks SPIR-V's back-edge rules (which walk unreachable blocks too): such
+        // blocks go now rather than in `cfg_cleanup`. Real shaders rarely have dead code.
+        crate::passes::cfg_cleanup::remove_unreachable_blocks(b)?;
+    }
     Ok(st.changed)
 }
 
@@ -197,6 +207,7 @@ fn ensure_block(b: &mut Builder, st: &mut State, p: SsaDef) -> SsaDef {
             st.block = Some(l);
             st.block_empty = true;
             st.changed = true;
+            st.dead_code = true;
             l
         }
     }
@@ -709,6 +720,8 @@ mod tests {
 
     #[test]
     fn early_return_dead_code_and_loop_without_exit() {
+        // The dead code after the return goes; the merge block of the loop that never exits
+        // stays (the loop names it) but is unreachable.
         check(
             "%1 = Constant bool true
 %2 = Function void
@@ -729,9 +742,6 @@ mod tests {
 %15 = BranchConditional %1 %14 %13
 %14 = Label None
 %5 = Return void null
-%16 = Label None
-%6 = Demote
-%17 = Branch %13
 %13 = Label None
 %21 = Branch %20
 %20 = Label %19 %18 StructuredLoop
@@ -742,10 +752,39 @@ mod tests {
 %18 = Label None
 %22 = Branch %20
 %19 = Label None
-%11 = Return void null
+%26 = Unreachable
 %12 = FunctionEnd
 ",
         );
+    }
+
+    #[test]
+    fn dead_code_after_a_continue_does_not_enter_the_loop() {
+        // From the compile fuzz target (DXBC): in a loop after a return, code after an
+        // unconditional `continue` fell through to the continue target, a dead block entering
+        // the (unreachable) loop there, which SPIR-V's back-edge rules (they walk unreachable
+        // blocks too) refuse.
+        let input = "%13 = EntryPoint %2 Pixel
+%1 = Constant bool true
+%2 = Function void
+%3 = Label None
+%14 = Return void null
+%4 = ScopedLoop %10
+%5 = ScopedIf %7 %1
+%6 = ScopedLoopBreak %4
+%7 = ScopedEndIf %5
+%8 = ScopedLoopContinue %4
+%9 = Demote
+%10 = ScopedEndLoop %4
+%11 = Return void null
+%12 = FunctionEnd
+";
+        let mut b = crate::text::parse(input).expect("parse");
+        run(&mut b).expect("lower");
+        let out = crate::text::print(&b);
+        assert!(!out.contains("Demote"), "{out}");
+        crate::validate::validate(&b, crate::validate::Level::Structural)
+            .unwrap_or_else(|e| panic!("{e:?}\n{out}"));
     }
 
     #[test]
