@@ -20,8 +20,8 @@ use crate::op::{Op, OpFlags, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
 use crate::passes::util::{
-    convert_literal_as, float_bits_exact, float_value, lit_mask, replace_and_remove, sign_extend,
-    FpModes,
+    address_leaves_a_composite, convert_literal_as, float_bits_exact, float_value, lit_mask,
+    replace_and_remove, sign_extend, FpModes,
 };
 use crate::types::{ScalarType, Type};
 use crate::Builder;
@@ -62,36 +62,15 @@ pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassErro
     Ok(changed)
 }
 
-/// True if `def`, about to be replaced by `new`, is the address of a `CompositeExtract` or
-/// `CompositeInsert` that the constant `new` does not index into.
+/// True if `def`, about to be replaced by the constant `new`, is the address of a
+/// `CompositeExtract` or `CompositeInsert` that `new` does not index into.
 fn leaves_a_composite(b: &Builder, def: SsaDef, new: SsaDef) -> bool {
-    let Some(addr) = b.get(new).filter(|o| o.opcode == OpCode::Constant) else {
-        return false;
-    };
-    b.uses(def).any(|u| {
-        let Some(user) = b.get(u.user) else {
-            return false;
-        };
-        if u.operand != 1
-            || !matches!(
-                user.opcode,
-                OpCode::CompositeExtract | OpCode::CompositeInsert
-            )
-        {
-            return false;
-        }
-        let Some(mut t) = user.arg(0).and_then(|c| b.get(c)).map(|c| c.ty) else {
-            return false;
-        };
-        let n = addr.ty.as_basic().map_or(0, |a| a.vec_size() as usize);
-        for k in 0..n {
-            match t.index_into(addr.lit(k)) {
-                Some(next) => t = next,
-                None => return true,
-            }
-        }
-        false
-    })
+    b.get(new)
+        .filter(|o| o.opcode == OpCode::Constant)
+        .is_some_and(|c| {
+            let lits: Lits = c.operands.iter().map(|o| o.0).collect();
+            address_leaves_a_composite(b, def, &lits)
+        })
 }
 
 /// Cheap pre-check, exactly the operand conditions [`fold`] checks before anything else (so

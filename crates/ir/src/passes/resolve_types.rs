@@ -1102,6 +1102,8 @@ fn lower_consume(b: &mut Builder, def: SsaDef, op: &Op) -> Result<Option<SsaDef>
             .get(x)
             .filter(|o| o.opcode == OpCode::Constant)
             .and_then(|o| crate::passes::util::convert_literals(&o.operands, fs, ts))
+            // An out-of-range address stays a run-time conversion.
+            .filter(|c| !crate::passes::util::address_leaves_a_composite(b, def, c))
         {
             let c = b.add_constant(op.ty, &c);
             replace_and_remove(b, def, c);
@@ -1846,5 +1848,33 @@ mod tests {
 ";
         let b = resolved(input);
         assert_eq!(operand_type(&b, crate::OpCode::CheckSparseAccess, 0), "u32");
+    }
+
+    #[test]
+    fn untyped_constant_index_is_not_folded_out_of_range() {
+        // From the ir_compile fuzz target: an untyped copy of the float 16.0 used as a vector
+        // index read as the integer 0x41800000, a constant address past the end of a vec4.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclInput vec4<f32> %1 0 0 Flat
+%3 = DclOutput f32 %1 0 0 0
+%4 = Constant f32 16.0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad vec4<f32> %2 null
+%13 = ConsumeAs unknown %4
+%14 = CompositeExtract f32 %12 %13
+%15 = OutputStore %3 null %14
+%16 = Return void null
+%17 = FunctionEnd
+";
+        let b = resolved(input);
+        let (_, extract) = b
+            .iter()
+            .find(|(_, o)| o.opcode == crate::OpCode::CompositeExtract)
+            .expect("the extract");
+        let index = extract.arg(1).and_then(|x| b.get(x)).expect("index");
+        assert_ne!(index.opcode, crate::OpCode::Constant);
+        assert_eq!(index.ty.to_string(), "u32");
     }
 }

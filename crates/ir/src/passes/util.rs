@@ -483,6 +483,35 @@ pub fn convert_literal_as(v: u64, from: ScalarType, to: ScalarType, bitcast: boo
     }
 }
 
+/// True if `def` is the address of a `CompositeExtract` or `CompositeInsert` that the constant
+/// address `lits` (one literal per component) does not index into: a pass about to make `def`
+/// such a constant must not (the validator requires constant addresses to name members).
+pub fn address_leaves_a_composite(b: &Builder, def: SsaDef, lits: &[u64]) -> bool {
+    b.uses(def).any(|u| {
+        let Some(user) = b.get(u.user) else {
+            return false;
+        };
+        if u.operand != 1
+            || !matches!(
+                user.opcode,
+                OpCode::CompositeExtract | OpCode::CompositeInsert
+            )
+        {
+            return false;
+        }
+        let Some(mut t) = user.arg(0).and_then(|c| b.get(c)).map(|c| c.ty) else {
+            return false;
+        };
+        for &lit in lits {
+            match t.index_into(Some(lit)) {
+                Some(next) => t = next,
+                None => return true,
+            }
+        }
+        false
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
