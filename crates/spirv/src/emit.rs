@@ -1112,6 +1112,25 @@ impl<'a> Emitter<'a> {
                 self.mark(def);
                 Ok(())
             }
+            O::SetCsWorkgroupSize
+            | O::SetGsInstances
+            | O::SetGsInputPrimitive
+            | O::SetGsOutputVertices
+            | O::SetGsOutputPrimitive
+            | O::SetPsEarlyFragmentTest
+            | O::SetPsDepthGreaterEqual
+            | O::SetPsDepthLessEqual
+            | O::SetTessPrimitive
+            | O::SetTessDomain
+            | O::SetTessControlPoints
+                if !mode_fits_stage(op.opcode, self.stage) =>
+            {
+                malformed(
+                    def,
+                    op,
+                    format!("{:?} in a {:?} shader", op.opcode, self.stage),
+                )
+            }
             O::SetCsWorkgroupSize => {
                 let x = self.lit(def, op, 0)? as u32;
                 let y = self.lit(def, op, 1)? as u32;
@@ -4481,5 +4500,28 @@ impl<'a> Emitter<'a> {
         inst(self.f(), S::Return, &[]);
         inst(self.f(), S::FunctionEnd, &[]);
         Ok(main)
+    }
+}
+
+/// True if the execution-mode op `opcode` belongs to a shader of `stage` (SPIR-V ties each
+/// mode to its execution models).
+fn mode_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
+    use OpCode as O;
+    match opcode {
+        O::SetCsWorkgroupSize => matches!(
+            stage,
+            ShaderStage::Compute | ShaderStage::Mesh | ShaderStage::Amplification
+        ),
+        O::SetGsInstances
+        | O::SetGsInputPrimitive
+        | O::SetGsOutputVertices
+        | O::SetGsOutputPrimitive => stage == ShaderStage::Geometry,
+        O::SetPsEarlyFragmentTest | O::SetPsDepthGreaterEqual | O::SetPsDepthLessEqual => {
+            stage == ShaderStage::Pixel
+        }
+        O::SetTessPrimitive | O::SetTessDomain | O::SetTessControlPoints => {
+            matches!(stage, ShaderStage::Hull | ShaderStage::Domain)
+        }
+        _ => true,
     }
 }

@@ -420,3 +420,36 @@ fn gradients_have_the_coordinate_components() {
     compile("sample_grad", &text("%19"));
     assert_error(emit_text(&text("%20")), "x gradient", "scalar x gradient");
 }
+
+#[test]
+fn mode_settings_belong_to_their_stage() {
+    // From the ir_compile fuzz target: a pixel shader with a tessellation domain became an
+    // `OpExecutionMode Quads` on a fragment entry point.
+    let text = |stage: &str, mode: &str| {
+        format!(
+            "%1 = EntryPoint %3 {stage}
+%2 = {mode}
+%3 = Function void
+%5 = Label None
+%24 = Return void null
+%25 = FunctionEnd
+"
+        )
+    };
+    for (mode, stage) in [
+        ("SetTessDomain %1 Quad", "Pixel"),
+        ("SetGsInstances %1 2", "Vertex"),
+        ("SetPsEarlyFragmentTest %1", "Vertex"),
+        ("SetCsWorkgroupSize %1 1 1 1", "Pixel"),
+    ] {
+        assert_error(
+            emit_text(&text(stage, mode)),
+            &format!("in a {stage} shader"),
+            mode,
+        );
+    }
+    compile(
+        "ps_early_tests",
+        &text("Pixel", "SetPsEarlyFragmentTest %1"),
+    );
+}
