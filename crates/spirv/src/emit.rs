@@ -3342,6 +3342,14 @@ impl<'a> Emitter<'a> {
         self.sized_operand(def, op, i, what, 1, ok)
     }
 
+    /// The number of components of a sample's or gather's coordinate (operand 3).
+    fn coord_size(&self, def: SsaDef, op: &Op) -> R<u8> {
+        Ok(self
+            .op_of(self.arg(def, op, 3)?)
+            .and_then(|o| o.ty.as_basic())
+            .map_or(0, |c| c.vec_size()))
+    }
+
     /// Checks that operand `i`, if present, has `size` components (1: a scalar) of a scalar
     /// type `ok` accepts.
     fn sized_operand(
@@ -3535,10 +3543,7 @@ impl<'a> Emitter<'a> {
                     self.scalar_operand(def, op, 6, "LOD bias", f32)?;
                     self.scalar_operand(def, op, 7, "LOD clamp", f32)?;
                     // Gradients have the coordinate's components (without the layer).
-                    let dims = self
-                        .op_of(self.arg(def, op, 3)?)
-                        .and_then(|o| o.ty.as_basic())
-                        .map_or(0, |c| c.vec_size());
+                    let dims = self.coord_size(def, op)?;
                     self.sized_operand(def, op, 8, "x gradient", dims, f32)?;
                     self.sized_operand(def, op, 9, "y gradient", dims, f32)?;
                 }
@@ -3587,6 +3592,11 @@ impl<'a> Emitter<'a> {
                         explicit = true;
                     }
                 }
+                // An offset has the coordinate's components (without the layer), as integers.
+                let dims = self.coord_size(def, op)?;
+                self.sized_operand(def, op, 4, "offset", dims, |t| {
+                    matches!(t, ScalarType::I32 | ScalarType::U32)
+                })?;
                 let off = op.arg(4);
                 if let Some(off) = off {
                     let is_const = self.op_of(off).is_some_and(|o| o.opcode == O::Constant);

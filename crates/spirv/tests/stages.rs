@@ -419,6 +419,26 @@ fn gradients_have_the_coordinate_components() {
     };
     compile("sample_grad", &text("%19"));
     assert_error(emit_text(&text("%20")), "x gradient", "scalar x gradient");
+    // Offsets too (from the same target: a scalar offset of a 2D gather).
+    let at = "%23 = ImageSample vec4<f32> %21 %22 null %19 null null null null %19 %19 null";
+    let with_offset = |off: &str| {
+        text("%19").replace(
+            at,
+            &format!(
+                "%23 = ImageSample vec4<f32> %21 %22 null %19 {off} null null null null null null"
+            ),
+        )
+    };
+    let good = with_offset("%27").replace(
+        "%20 = Constant f32 0.25",
+        "%20 = Constant f32 0.25\n%27 = Constant vec2<i32> 1 -1\n%28 = Constant i32 1",
+    );
+    compile("sample_offset", &good);
+    assert_error(
+        emit_text(&good.replace("%19 %27 null", "%19 %28 null")),
+        "offset",
+        "scalar offset",
+    );
 }
 
 #[test]
