@@ -1,5 +1,6 @@
 //! One instruction: [`Op`], its id [`SsaDef`], its operands and [`OpFlags`].
 
+use crate::enums::Construct;
 use crate::opcode::OpCode;
 use crate::types::Type;
 use smallvec::SmallVec;
@@ -271,6 +272,16 @@ impl Op {
     #[inline]
     pub fn lit(&self, i: usize) -> Option<u64> {
         self.literals().get(i).map(|o| o.0)
+    }
+
+    /// The construct a `Label` heads (`Construct::None` for a plain block); `None` for other
+    /// ops or a bad literal.
+    #[inline]
+    pub fn construct(&self) -> Option<Construct> {
+        if self.opcode != OpCode::Label {
+            return None;
+        }
+        self.lit(0).and_then(Construct::from_literal)
     }
 
     /// The string packed in the literals from literal index `start` on.

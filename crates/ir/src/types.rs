@@ -504,6 +504,19 @@ impl Type {
         Some(Type::scalar(b.base()))
     }
 
+    /// The type a whole address reaches from this one, one [`Type::index_into`] step per index;
+    /// `Err(k)` if index `k` leaves the type.
+    pub fn at_address(
+        &self,
+        indices: impl IntoIterator<Item = Option<u64>>,
+    ) -> Result<Type, usize> {
+        let mut t = *self;
+        for (k, index) in indices.into_iter().enumerate() {
+            t = t.index_into(index).ok_or(k)?;
+        }
+        Ok(t)
+    }
+
     /// The type with array dimensions stripped (the struct, vector or scalar).
     pub fn without_arrays(&self) -> Type {
         let mut ty = *self;

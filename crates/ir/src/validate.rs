@@ -1081,7 +1081,7 @@ impl<'a> Validator<'a> {
         }
         match op.opcode {
             OpCode::Label => {
-                let Some(c) = op.lit(0).and_then(Construct::from_literal) else {
+                let Some(c) = op.construct() else {
                     return;
                 };
                 let want = match c {
@@ -1724,22 +1724,19 @@ impl<'a> Validator<'a> {
             return;
         }
         let n = addr.ty.as_basic().map_or(0, |b| b.vec_size() as usize);
-        let mut t = ct;
-        for k in 0..n {
-            match t.index_into(addr.lit(k)) {
-                Some(next) => t = next,
-                None => {
-                    self.err_at(
-                        def,
-                        op,
-                        1,
-                        Rule::OperandType,
-                        format!("index {} of the address leaves {ct}", k),
-                    );
-                    return;
-                }
+        let t = match ct.at_address((0..n).map(|k| addr.lit(k))) {
+            Ok(t) => t,
+            Err(k) => {
+                self.err_at(
+                    def,
+                    op,
+                    1,
+                    Rule::OperandType,
+                    format!("index {k} of the address leaves {ct}"),
+                );
+                return;
             }
-        }
+        };
         if !self.same_type(&t, rt) {
             self.err(
                 def,

@@ -1305,11 +1305,7 @@ impl<'a> Emitter<'a> {
             O::Label => {
                 inst(self.f(), S::Label, &[def.id()]);
                 self.mark(def);
-                let c = op
-                    .literals()
-                    .first()
-                    .map(|l| l.0)
-                    .and_then(Construct::from_literal);
+                let c = op.construct();
                 self.merge = match c {
                     Some(Construct::StructuredSelection) => {
                         Some((self.v(self.arg(def, op, 0)?), None))
@@ -3295,11 +3291,7 @@ impl<'a> Emitter<'a> {
         let Some(cb) = self.op_of(c).and_then(|o| o.ty.as_basic()) else {
             return malformed(def, op, "coordinate type");
         };
-        let dims = match kind {
-            ResourceKind::Image1D | ResourceKind::Image1DArray | ResourceKind::BufferTyped => 1,
-            ResourceKind::Image3D | ResourceKind::ImageCube | ResourceKind::ImageCubeArray => 3,
-            _ => 2,
-        };
+        let dims = coord_components(kind);
         let base_ok = if float {
             cb.base() == ScalarType::F32
         } else {
@@ -3340,14 +3332,6 @@ impl<'a> Emitter<'a> {
         ok: impl Fn(ScalarType) -> bool,
     ) -> R<()> {
         self.sized_operand(def, op, i, what, 1, ok)
-    }
-
-    /// The number of components of a sample's or gather's coordinate (operand 3).
-    fn coord_size(&self, def: SsaDef, op: &Op) -> R<u8> {
-        Ok(self
-            .op_of(self.arg(def, op, 3)?)
-            .and_then(|o| o.ty.as_basic())
-            .map_or(0, |c| c.vec_size()))
     }
 
     /// Checks that operand `i`, if present, has `size` components (1: a scalar) of a scalar
@@ -3527,6 +3511,8 @@ impl<'a> Emitter<'a> {
                     return Ok(());
                 }
                 let coord = self.coord_with_layer(def, op, 3, 2, kind, true)?;
+                // Gradients and offsets have the coordinate's components (without the layer).
+                let dims = coord_components(kind);
                 let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
                 let is_sample = op.opcode == O::ImageSample;
                 let dref = if is_sample { op.arg(10) } else { op.arg(5) };
@@ -3542,8 +3528,6 @@ impl<'a> Emitter<'a> {
                     self.scalar_operand(def, op, 5, "LOD", f32)?;
                     self.scalar_operand(def, op, 6, "LOD bias", f32)?;
                     self.scalar_operand(def, op, 7, "LOD clamp", f32)?;
-                    // Gradients have the coordinate's components (without the layer).
-                    let dims = self.coord_size(def, op)?;
                     self.sized_operand(def, op, 8, "x gradient", dims, f32)?;
                     self.sized_operand(def, op, 9, "y gradient", dims, f32)?;
                 }
@@ -3592,8 +3576,6 @@ impl<'a> Emitter<'a> {
                         explicit = true;
                     }
                 }
-                // An offset has the coordinate's components (without the layer), as integers.
-                let dims = self.coord_size(def, op)?;
                 self.sized_operand(def, op, 4, "offset", dims, |t| {
                     matches!(t, ScalarType::I32 | ScalarType::U32)
                 })?;
@@ -4533,5 +4515,14 @@ fn mode_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
             matches!(stage, ShaderStage::Hull | ShaderStage::Domain)
         }
         _ => true,
+    }
+}
+
+/// The components of an image coordinate of `kind`, without the array layer.
+fn coord_components(kind: ResourceKind) -> u8 {
+    match kind {
+        ResourceKind::Image1D | ResourceKind::Image1DArray | ResourceKind::BufferTyped => 1,
+        ResourceKind::Image3D | ResourceKind::ImageCube | ResourceKind::ImageCubeArray => 3,
+        _ => 2,
     }
 }

@@ -22,7 +22,7 @@
 
 use crate::builder::Builder;
 use crate::enums::Construct;
-use crate::op::SsaDef;
+use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
 
@@ -235,10 +235,7 @@ impl Cfg {
                 Edges::Branches => &[],
                 Edges::Structural => {
                     let label = b.get(self.labels[blk]);
-                    let construct = label
-                        .filter(|l| l.opcode == OpCode::Label)
-                        .and_then(|l| l.literals().first())
-                        .and_then(|c| Construct::from_literal(c.0));
+                    let construct = label.and_then(Op::construct);
                     let n = match (construct, op.opcode) {
                         (
                             Some(Construct::StructuredLoop),

@@ -201,10 +201,7 @@ impl Divergence {
                 continue;
             }
             let label = b.op(cfg.label(blk));
-            let construct = label
-                .literals()
-                .last()
-                .and_then(|l| Construct::from_literal(l.0));
+            let construct = label.construct();
             let merge = label.arg(0).and_then(|m| cfg.block_of_label(m));
             let innermost = loops.loop_of(blk);
             // Does the branch leave the innermost loop or go to its continue target?
@@ -284,10 +281,7 @@ impl LoopInfo {
         };
         for blk in cfg.blocks() {
             let label = b.op(cfg.label(blk));
-            let construct = label
-                .literals()
-                .last()
-                .and_then(|l| Construct::from_literal(l.0));
+            let construct = label.construct();
             if construct == Some(Construct::StructuredLoop) {
                 let id = |i: usize| {
                     label

@@ -93,16 +93,6 @@ pub fn run_in_cfg(b: &mut Builder, cfg: &mut Cfg, valid: bool) -> Result<bool, P
     Ok(changed)
 }
 
-fn construct_of(op: &Op) -> Option<Construct> {
-    (op.opcode == OpCode::Label)
-        .then(|| {
-            op.literals()
-                .first()
-                .and_then(|l| Construct::from_literal(l.0))
-        })
-        .flatten()
-}
-
 /// Labels named by reachable construct headers: 1 = merge block, 2 = continue target (with the
 /// header it belongs to).
 fn structural_refs(b: &Builder, cfg: &Cfg) -> FxHashMap<SsaDef, (u8, SsaDef)> {
@@ -110,7 +100,7 @@ fn structural_refs(b: &Builder, cfg: &Cfg) -> FxHashMap<SsaDef, (u8, SsaDef)> {
     for &blk in cfg.rpo() {
         let l = cfg.label(blk);
         let Some(op) = b.get(l) else { continue };
-        match construct_of(op) {
+        match op.construct() {
             Some(Construct::StructuredSelection) => {
                 if let Some(m) = op.arg(0) {
                     refs.entry(m).or_insert((1, l));
@@ -151,7 +141,7 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> (bool, bool) {
         }
         let l = cfg.label(blk);
         let term = cfg.terminator(blk);
-        let plain = b.get(l).and_then(construct_of) == Some(Construct::None);
+        let plain = b.get(l).and_then(Op::construct) == Some(Construct::None);
         if !plain || b.next(l) != Some(term) || is_named_by_construct(b, l) {
             continue;
         }
@@ -223,7 +213,7 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> (bool, bool) {
         let Some(label_op) = b.get(cfg.label(blk)) else {
             continue;
         };
-        let merge = match construct_of(label_op) {
+        let merge = match label_op.construct() {
             Some(Construct::None) => None,
             Some(Construct::StructuredSelection) => label_op.arg(0),
             _ => continue,
@@ -289,7 +279,7 @@ fn collapse_same_target_branch(b: &mut Builder, label: SsaDef, term: SsaDef) -> 
         return false;
     }
     b.rewrite(term, Op::new(OpCode::Branch, Type::VOID).with_ref(t));
-    if b.get(label).and_then(construct_of) == Some(Construct::StructuredSelection) {
+    if b.get(label).and_then(Op::construct) == Some(Construct::StructuredSelection) {
         b.rewrite(
             label,
             Op::new(OpCode::Label, Type::VOID).with_lit(Construct::None.to_literal()),
@@ -333,7 +323,7 @@ fn remove_unreachable(b: &mut Builder, cfg: &Cfg) -> Result<bool, PassError> {
         };
         if let Some(t) = &new_term {
             let is_reduced = ops.len() == 2
-                && b.get(label).and_then(construct_of) == Some(Construct::None)
+                && b.get(label).and_then(Op::construct) == Some(Construct::None)
                 && b.get(term) == Some(t);
             if is_reduced {
                 continue;

@@ -499,16 +499,9 @@ pub fn address_leaves_a_composite(b: &Builder, def: SsaDef, lits: &[u64]) -> boo
         {
             return false;
         }
-        let Some(mut t) = user.arg(0).and_then(|c| b.get(c)).map(|c| c.ty) else {
-            return false;
-        };
-        for &lit in lits {
-            match t.index_into(Some(lit)) {
-                Some(next) => t = next,
-                None => return true,
-            }
-        }
-        false
+        user.arg(0)
+            .and_then(|c| b.get(c))
+            .is_some_and(|c| c.ty.at_address(lits.iter().map(|&l| Some(l))).is_err())
     })
 }
 

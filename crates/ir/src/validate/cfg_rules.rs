@@ -569,7 +569,7 @@ impl Checker<'_> {
     fn header(&self, blk: BlockId) -> Option<Header> {
         let label = self.b.get(self.cfg.label(blk))?;
         let term = self.b.get(self.cfg.terminator(blk))?.opcode;
-        let construct = Construct::from_literal(label.literals().first()?.0)?;
+        let construct = label.construct()?;
         let target = |i| label.arg(i).and_then(|l| self.cfg.block_of_label(l));
         let kind = match (construct, term) {
             (Construct::StructuredLoop, OpCode::Branch | OpCode::BranchConditional) => Kind::Loop,
