@@ -33,7 +33,7 @@ use crate::enums::Construct;
 use crate::op::{Op, Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::util::is_debug;
+use crate::passes::util::{is_debug, phi_value, PhiValue};
 use crate::types::Type;
 
 const PASS: &str = "cfg_cleanup";
@@ -429,30 +429,10 @@ fn fix_phis(b: &mut Builder, cfg: &Cfg) -> (bool, bool) {
             continue;
         }
         let ty = op.ty;
-        let mut same = None;
-        let mut trivial = true;
-        for v in op
-            .operands
-            .iter()
-            .skip(1)
-            .step_by(2)
-            .filter_map(|o| o.def())
-        {
-            if v == phi || same == Some(v) {
-                continue;
-            }
-            if same.is_some() {
-                trivial = false;
-                break;
-            }
-            same = Some(v);
-        }
-        if !trivial {
-            continue;
-        }
-        let value = match same {
-            Some(v) => v,
-            None => *undefs
+        let value = match phi_value(op, phi, phi) {
+            PhiValue::Several => continue,
+            PhiValue::Only(v) => v,
+            PhiValue::Nothing => *undefs
                 .entry(ty)
                 .or_insert_with(|| b.add_decl(Op::new(OpCode::Undef, ty))),
         };

@@ -30,7 +30,8 @@ use crate::op::{Op, Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
 use crate::passes::util::{
-    coerce, conversion_opcode, insertion_point_after, lit_mask, replace_and_remove,
+    coerce, conversion_opcode, insertion_point_after, lit_mask, phi_value, replace_and_remove,
+    PhiValue,
 };
 use crate::types::{ScalarType, Type};
 use crate::Builder;
@@ -1040,28 +1041,18 @@ fn remove_self_loop(b: &mut Builder, def: SsaDef, x: SsaDef) -> Result<SsaDef, P
 /// The one value the phi `x` takes besides itself and `through` (its own value under another
 /// name), or an error if it takes several or none.
 fn other_phi_value(b: &Builder, x: SsaDef, through: SsaDef) -> Result<SsaDef, PassError> {
-    let mut same = None;
-    let values = b.get(x).into_iter().flat_map(|phi| {
-        phi.operands
-            .iter()
-            .skip(1)
-            .step_by(2)
-            .filter_map(|o| o.def())
-    });
-    for v in values {
-        if v == through || v == x || same == Some(v) {
-            continue;
-        }
-        if same.is_some() {
-            return Err(PassError::invalid(
-                PASS,
-                x,
-                format!("phi takes its own value through {through} and other values"),
-            ));
-        }
-        same = Some(v);
+    let values = b
+        .get(x)
+        .map_or(PhiValue::Nothing, |phi| phi_value(phi, x, through));
+    match values {
+        PhiValue::Only(v) => Ok(v),
+        PhiValue::Nothing => Err(PassError::invalid(PASS, x, "phi has no value but its own")),
+        PhiValue::Several => Err(PassError::invalid(
+            PASS,
+            x,
+            format!("phi takes its own value through {through} and other values"),
+        )),
     }
-    same.ok_or_else(|| PassError::invalid(PASS, x, "phi has no value but its own"))
 }
 
 /// Lowers `ConsumeAs T x` now that `x` is typed. Returns the value that replaced `def` where

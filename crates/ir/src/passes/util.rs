@@ -483,6 +483,38 @@ pub fn convert_literal_as(v: u64, from: ScalarType, to: ScalarType, bitcast: boo
     }
 }
 
+/// What a phi takes besides itself and `alias` (its own value under another name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhiValue {
+    /// One value: the phi is trivial and that value replaces it.
+    Only(SsaDef),
+    /// Nothing else: the phi is trivial and undefined.
+    Nothing,
+    /// Several distinct values: the phi stays.
+    Several,
+}
+
+/// The values of the phi `op` (named `phi`) other than itself and `alias`, as [`PhiValue`].
+pub fn phi_value(op: &Op, phi: SsaDef, alias: SsaDef) -> PhiValue {
+    let mut same = None;
+    for v in op
+        .operands
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter_map(|o| o.def())
+    {
+        if v == phi || v == alias || same == Some(v) {
+            continue;
+        }
+        if same.is_some() {
+            return PhiValue::Several;
+        }
+        same = Some(v);
+    }
+    same.map_or(PhiValue::Nothing, PhiValue::Only)
+}
+
 /// True if `def` is the address of a `CompositeExtract` or `CompositeInsert` that the constant
 /// address `lits` (one literal per component) does not index into: a pass about to make `def`
 /// such a constant must not (the validator requires constant addresses to name members).
