@@ -3322,6 +3322,39 @@ impl<'a> Emitter<'a> {
         Ok(self.un(S::CompositeConstruct, t, &[cv, lv]))
     }
 
+    /// The integer texel coordinate `coord` (with the layer, if `kind` has one) moved by
+    /// the texel offset `off`, which has the coordinate's components without the layer.
+    fn offset_coordinate(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        coord: u32,
+        off: SsaDef,
+        kind: ResourceKind,
+    ) -> R<u32> {
+        let (Some(c), Some(o)) = (
+            op.arg(3)
+                .and_then(|c| self.op_of(c))
+                .and_then(|c| c.ty.as_basic()),
+            self.op_of(off).and_then(|o| o.ty.as_basic()),
+        ) else {
+            return malformed(def, op, "offset or coordinate type");
+        };
+        let total = c.vec_size() + kind.is_layered() as u8;
+        let (Some(ct), Some(ot)) = (
+            self.basic_ty(c.with_vec_size(total)),
+            self.basic_ty(o.with_vec_size(total)),
+        ) else {
+            return unsupported(def, op, "coordinate type");
+        };
+        let mut ov = self.v(off);
+        if kind.is_layered() {
+            let zero = self.const_scalar(o.base(), 0);
+            ov = self.un(S::CompositeConstruct, ot, &[ov, zero]);
+        }
+        Ok(self.un(S::IAdd, ct, &[coord, ov]))
+    }
+
     /// Checks that optional operand `i`, if present, is a scalar of a type `ok` accepts.
     fn scalar_operand(
         &self,
@@ -3369,7 +3402,8 @@ impl<'a> Emitter<'a> {
                 let int32 = |t: ScalarType| matches!(t, ScalarType::U32 | ScalarType::I32);
                 self.scalar_operand(def, op, 1, "mip level", int32)?;
                 self.scalar_operand(def, op, 4, "sample index", int32)?;
-                let coord = self.coord_with_layer(def, op, 3, 2, kind, false)?;
+                self.sized_operand(def, op, 5, "offset", offset_components(kind), int32)?;
+                let mut coord = self.coord_with_layer(def, op, 3, 2, kind, false)?;
                 let mut mask = 0u32;
                 let mut extra = [0u32; 3];
                 let mut n = 0;
@@ -3382,14 +3416,15 @@ impl<'a> Emitter<'a> {
                 }
                 if let Some(off) = op.arg(5) {
                     let is_const = self.op_of(off).is_some_and(|o| o.opcode == O::Constant);
-                    if is_const {
+                    if is_const && !d.res.uav {
                         mask |= 0x8;
+                        extra[n] = self.v(off);
+                        n += 1;
                     } else {
-                        self.cap(Capability::ImageGatherExtended);
-                        mask |= 0x10;
+                        // Vulkan takes `Offset` on gathers only, and a storage image read
+                        // no offset at all: a load adds it to the texel coordinate instead.
+                        coord = self.offset_coordinate(def, op, coord, off, kind)?;
                     }
-                    extra[n] = self.v(off);
-                    n += 1;
                 }
                 if let Some(s) = op.arg(4) {
                     if kind.is_multisampled() {
@@ -3576,7 +3611,7 @@ impl<'a> Emitter<'a> {
                         explicit = true;
                     }
                 }
-                self.sized_operand(def, op, 4, "offset", dims, |t| {
+                self.sized_operand(def, op, 4, "offset", offset_components(kind), |t| {
                     matches!(t, ScalarType::I32 | ScalarType::U32)
                 })?;
                 let off = op.arg(4);
@@ -3584,6 +3619,9 @@ impl<'a> Emitter<'a> {
                     let is_const = self.op_of(off).is_some_and(|o| o.opcode == O::Constant);
                     if is_const {
                         mask |= 0x8;
+                    } else if is_sample {
+                        // Only gathers take a run-time offset (in D3D and in Vulkan).
+                        return malformed(def, op, "run-time offset of a sample");
                     } else {
                         self.cap(Capability::ImageGatherExtended);
                         mask |= 0x10;
@@ -4515,6 +4553,15 @@ fn mode_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
             matches!(stage, ShaderStage::Hull | ShaderStage::Domain)
         }
         _ => true,
+    }
+}
+
+/// The components of a texel offset for an image of `kind`: the coordinate's without the
+/// layer, and none for cube maps, which take no offsets (in D3D and in SPIR-V alike).
+fn offset_components(kind: ResourceKind) -> u8 {
+    match kind {
+        ResourceKind::ImageCube | ResourceKind::ImageCubeArray => 0,
+        _ => coord_components(kind),
     }
 }
 

@@ -44,6 +44,18 @@ fn assert_error(
     }
 }
 
+/// True if the module `words` has an instruction with opcode `opcode`.
+fn has_opcode(words: &[u32], opcode: u32) -> bool {
+    let mut i = 5;
+    while let Some(&w) = words.get(i) {
+        if w & 0xffff == opcode {
+            return true;
+        }
+        i += (w >> 16).max(1) as usize;
+    }
+    false
+}
+
 fn compile(name: &str, text: &str) -> dxspv_spirv::SpirvModule {
     let b = dxspv_ir::text::parse(text).expect("parse IR text");
     let m = emit_with_reflection(&b, &SpirvOptions::default()).expect("emit");
@@ -471,5 +483,91 @@ fn mode_settings_belong_to_their_stage() {
     compile(
         "ps_early_tests",
         &text("Pixel", "SetPsEarlyFragmentTest %1"),
+    );
+}
+
+#[test]
+fn texel_offsets_suit_vulkan() {
+    // Vulkan takes a run-time `Offset` on gathers only, and cube maps take no offset: a load
+    // adds a run-time offset (or any offset, for a storage image) to its coordinate, and a
+    // sample or a cube offset is an error instead of invalid SPIR-V.
+    let text = |kind: &str, class: &str, layer: &str, off: &str| {
+        let (dcl, mip) = match class {
+            "srv" => (format!("DclSrv f32 %1 0 0 1 {kind}"), "%18"),
+            _ => (format!("DclUav f32 %1 0 0 1 {kind} None"), "null"),
+        };
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = {dcl}
+%9 = DclInput vec2<i32> %1 0 0 Flat
+%15 = DclOutput vec4<f32> %1 0 0 0
+%18 = Constant u32 0
+%19 = Constant vec2<i32> 1 2
+%20 = Constant vec2<i32> 1 -1
+%27 = Constant i32 1
+%3 = Function void
+%5 = Label None
+%10 = InputLoad vec2<i32> %9 null
+%21 = DescriptorLoad {class} %6 %18
+%23 = ImageLoad vec4<f32> %21 {mip} {layer} %19 null {off}
+%24 = OutputStore %15 null %23
+%25 = Return void null
+%26 = FunctionEnd
+"
+        )
+    };
+    for (kind, class, layer, off, adds) in [
+        ("Image2D", "srv", "null", "%20", false),
+        ("Image2D", "srv", "null", "%10", true),
+        ("Image2DArray", "srv", "%27", "%10", true),
+        ("Image2D", "uav", "null", "%20", true),
+        ("Image2DArray", "uav", "%27", "%20", true),
+    ] {
+        let name = format!("load_offset_{kind}_{class}_{off}").replace('%', "");
+        let m = compile(&name, &text(kind, class, layer, off));
+        let iadd = has_opcode(&m.words, 128); // OpIAdd
+        assert_eq!(iadd, adds, "{name}: offset added to the coordinate");
+    }
+    assert_error(
+        emit_text(&text("Image2D", "srv", "null", "%27")),
+        "offset (operand 5)",
+        "a scalar offset of a 2D load",
+    );
+    let sample = |kind: &str, coord: &str, off: &str| {
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = DclSrv f32 %1 0 0 1 {kind}
+%7 = DclSampler %1 0 0 1
+%9 = DclInput vec2<i32> %1 0 0 Flat
+%15 = DclOutput vec4<f32> %1 0 0 0
+%18 = Constant u32 0
+{coord}
+%20 = Constant vec2<i32> 1 -1
+%28 = Constant vec3<i32> 1 -1 0
+%3 = Function void
+%5 = Label None
+%10 = InputLoad vec2<i32> %9 null
+%21 = DescriptorLoad srv %6 %18
+%22 = DescriptorLoad sampler %7 %18
+%23 = ImageSample vec4<f32> %21 %22 null %19 {off} null null null null null null
+%24 = OutputStore %15 null %23
+%25 = Return void null
+%26 = FunctionEnd
+"
+        )
+    };
+    let c2 = "%19 = Constant vec2<f32> 0.5 0.5";
+    let c3 = "%19 = Constant vec3<f32> 0.5 0.5 0.5";
+    compile("sample_const_offset", &sample("Image2D", c2, "%20"));
+    assert_error(
+        emit_text(&sample("Image2D", c2, "%10")),
+        "run-time offset",
+        "a run-time sample offset",
+    );
+    compile("sample_cube", &sample("ImageCube", c3, "null"));
+    assert_error(
+        emit_text(&sample("ImageCube", c3, "%28")),
+        "offset (operand 4)",
+        "a cube sample offset",
     );
 }
