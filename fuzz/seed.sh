@@ -56,6 +56,10 @@ bin_tmp="$(mktemp -d)"
 CARGO_TARGET_DIR="$here/target" cargo run --quiet --release --example seed_ir -- \
     --lowered corpus/ir_compile corpus/ir_compile "$bin_tmp" "${dxbc[@]}"
 rm -rf "$bin_tmp"
+# ... and the hand-written IR of the backend's tests and the kept fuzz finds.
+for f in ../crates/spirv/tests/ir/*.ir ../crates/dxspv/tests/fuzz_inputs/ir_compile/*; do
+    cp -f "$f" "corpus/ir_compile/test_$(basename "$f")"
+done
 
 for t in corpus/*; do
     echo "seed: $t: $(ls "$t" | wc -l) files"

@@ -6,6 +6,7 @@
 //! follows. The printer, the parser, the serializer and the validator all read [`OpCode::info`];
 //! adding an opcode is adding one row.
 
+use crate::enums::ShaderStageMask;
 use std::fmt;
 
 /// How an SSA reference operand may be used.
@@ -660,6 +661,27 @@ impl OpCode {
     /// True for the `Dcl*` declarations.
     pub fn is_dcl(self) -> bool {
         (Self::DclInput as u16..=Self::DclParam as u16).contains(&(self as u16))
+    }
+
+    /// The stages whose entry point a mode setting may name, for the `Set*` ops bound to
+    /// stages (SPIR-V ties each execution mode to its execution models); `None` for every
+    /// other op, `SetFpMode` included.
+    pub fn mode_stages(self) -> Option<ShaderStageMask> {
+        use ShaderStageMask as M;
+        Some(match self {
+            Self::SetCsWorkgroupSize => M::Compute | M::Mesh | M::Amplification,
+            Self::SetGsInstances
+            | Self::SetGsInputPrimitive
+            | Self::SetGsOutputVertices
+            | Self::SetGsOutputPrimitive => M::Geometry,
+            Self::SetPsEarlyFragmentTest
+            | Self::SetPsDepthGreaterEqual
+            | Self::SetPsDepthLessEqual => M::Pixel,
+            Self::SetTessPrimitive | Self::SetTessDomain | Self::SetTessControlPoints => {
+                M::Hull | M::Domain
+            }
+            _ => return None,
+        })
     }
 }
 

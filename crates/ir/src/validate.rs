@@ -102,6 +102,9 @@ rules! {
     ConstructOperands => "Label construct operands",
     /// `SetFpMode` with a rounding mode other than `Zero` or `NearestEven`.
     FpRoundMode => "SetFpMode round mode must be Zero or NearestEven",
+    /// A stage's mode setting (`SetGs*`, `SetTess*`, ...) names an entry point of another
+    /// stage.
+    ModeStage => "mode setting for another stage than its entry point's",
     /// `Constant` literal count differs from the flattened scalar count, or unbounded type.
     ConstantLiterals => "Constant literals do not match its type",
     /// Undefined op flag bits.
@@ -1263,6 +1266,18 @@ impl<'a> Validator<'a> {
                     Rule::ResultType,
                     format!("{rt}: a sparse access gives a 32-bit integer feedback and its data"),
                 );
+            }
+        }
+        if let Some(stages) = op.opcode.mode_stages() {
+            let stage = self
+                .target(op, 0)
+                .filter(|(_, ep)| ep.opcode == EntryPoint)
+                .and_then(|(_, ep)| ep.lit(0))
+                .and_then(ShaderStage::from_literal);
+            if let Some(stage) = stage {
+                if !stages.contains(ShaderStageMask::from_stage(stage)) {
+                    self.err(def, op, Rule::ModeStage, format!("in a {stage} shader"));
+                }
             }
         }
         match op.opcode {
@@ -3388,6 +3403,42 @@ mod tests {
             .iter()
             .map(|e| (e.rule, e.def.map_or(0, |d| d.id())))
             .collect()
+    }
+
+    #[test]
+    fn rule_mode_stage() {
+        // A stage's mode setting names an entry point of that stage; the float mode suits
+        // every stage.
+        let text = |stage: &str, mode: &str| {
+            format!(
+                "%1 = EntryPoint %3 {stage}
+%2 = {mode}
+%3 = Function void
+%5 = Label None
+%6 = Return void null
+%7 = FunctionEnd
+"
+            )
+        };
+        for (stage, mode) in [
+            ("Pixel", "SetTessDomain %1 Quad"),
+            ("Vertex", "SetGsInstances %1 2"),
+            ("Compute", "SetPsEarlyFragmentTest %1"),
+            ("Hull", "SetCsWorkgroupSize %1 1 1 1"),
+        ] {
+            let errs = text_errors(&text(stage, mode), Level::Structural);
+            assert_eq!(errs, [(Rule::ModeStage, 2)], "{mode} in a {stage} shader");
+        }
+        for (stage, mode) in [
+            ("Domain", "SetTessDomain %1 Quad"),
+            ("Geometry", "SetGsInstances %1 2"),
+            ("Pixel", "SetPsEarlyFragmentTest %1"),
+            ("Compute", "SetCsWorkgroupSize %1 1 1 1"),
+            ("Vertex", "SetFpMode f32 %1 NearestEven Flush"),
+        ] {
+            let errs = text_errors(&text(stage, mode), Level::Structural);
+            assert!(errs.is_empty(), "{mode} in a {stage} shader: {errs:?}");
+        }
     }
 
     #[test]

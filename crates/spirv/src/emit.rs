@@ -12,8 +12,8 @@ use dxspv_ir::small_map::SmallMap;
 use dxspv_ir::{
     AtomicOp, BasicType, Builder, BuiltIn, Construct, DenormMode, DerivativeMode,
     InterpolationModes, MemoryTypeMask, Op, OpCode, OpFlags, Operand, PrimitiveType, ResourceKind,
-    RoundMode, ScalarType, Scope, ShaderStage, SsaDef, TessPartitioning, TessWindingOrder, Type,
-    UavFlags,
+    RoundMode, ScalarType, Scope, ShaderStage, ShaderStageMask, SsaDef, TessPartitioning,
+    TessWindingOrder, Type, UavFlags,
 };
 use smallvec::SmallVec;
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
@@ -4534,26 +4534,11 @@ impl<'a> Emitter<'a> {
 }
 
 /// True if the execution-mode op `opcode` belongs to a shader of `stage` (SPIR-V ties each
-/// mode to its execution models).
+/// mode to its execution models; the validator checks the same rule).
 fn mode_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
-    use OpCode as O;
-    match opcode {
-        O::SetCsWorkgroupSize => matches!(
-            stage,
-            ShaderStage::Compute | ShaderStage::Mesh | ShaderStage::Amplification
-        ),
-        O::SetGsInstances
-        | O::SetGsInputPrimitive
-        | O::SetGsOutputVertices
-        | O::SetGsOutputPrimitive => stage == ShaderStage::Geometry,
-        O::SetPsEarlyFragmentTest | O::SetPsDepthGreaterEqual | O::SetPsDepthLessEqual => {
-            stage == ShaderStage::Pixel
-        }
-        O::SetTessPrimitive | O::SetTessDomain | O::SetTessControlPoints => {
-            matches!(stage, ShaderStage::Hull | ShaderStage::Domain)
-        }
-        _ => true,
-    }
+    opcode
+        .mode_stages()
+        .is_none_or(|m| m.contains(ShaderStageMask::from_stage(stage)))
 }
 
 /// The components of a texel offset for an image of `kind`: the coordinate's without the
