@@ -342,6 +342,25 @@ impl ResourceKind {
     pub fn is_multisampled(self) -> bool {
         matches!(self, Self::Image2DMS | Self::Image2DMSArray)
     }
+
+    /// The components of a texel coordinate of this kind, without the array layer (also
+    /// the components of a sample's gradients).
+    pub fn coord_components(self) -> u8 {
+        match self {
+            Self::Image1D | Self::Image1DArray | Self::BufferTyped => 1,
+            Self::Image3D | Self::ImageCube | Self::ImageCubeArray => 3,
+            _ => 2,
+        }
+    }
+
+    /// The components of a texel offset for this kind: the coordinate's without the layer,
+    /// and none for cube maps, which take no offsets (in D3D and in SPIR-V alike).
+    pub fn offset_components(self) -> u8 {
+        match self {
+            Self::ImageCube | Self::ImageCubeArray => 0,
+            _ => self.coord_components(),
+        }
+    }
 }
 
 /// A primitive type: GS input/output topology, tessellation domain and output primitive.

@@ -1639,6 +1639,9 @@ impl<'a> Validator<'a> {
                     );
                 }
             }
+            ImageLoad | ImageStore | ImageAtomic | ImageSample | ImageGather | ImageComputeLod => {
+                self.check_image_operands(def, op)
+            }
             CheckSparseAccess => {
                 // The feedback member of a sparse access's result.
                 self.want_type(def, op, 0, "a 32-bit integer scalar", |v, t| {
@@ -1653,6 +1656,90 @@ impl<'a> Validator<'a> {
                 self.want_type(def, op, 2, "vec2<f32>", |v, t| v.same_type(t, &want));
             }
             _ => {}
+        }
+    }
+
+    /// The image kind `op`'s descriptor (operand 0) was declared with, if it is an image.
+    fn image_kind(&self, op: &Op) -> Option<ResourceKind> {
+        let (_, load) = self.target(op, 0)?;
+        let (_, dcl) = self.target(load, 0)?;
+        if load.opcode != OpCode::DescriptorLoad
+            || !matches!(dcl.opcode, OpCode::DclSrv | OpCode::DclUav)
+        {
+            return None;
+        }
+        let kind = ResourceKind::from_literal(dcl.lit(3)?)?;
+        let image = !kind.is_buffer() && kind != ResourceKind::AccelerationStructure;
+        image.then_some(kind)
+    }
+
+    /// Image coordinates, layers, gradients and offsets fit the image's kind: a coordinate
+    /// of its components (floats to sample, 32-bit integers to address texels), a layer of
+    /// the coordinate's scalar type exactly where the kind is layered, gradients of the
+    /// coordinate's type, and offsets of 32-bit integers, one per coordinate component
+    /// (none on cube maps), constant on a sample.
+    fn check_image_operands(&mut self, def: SsaDef, op: &Op) {
+        use OpCode::*;
+        let Some(kind) = self.image_kind(op) else {
+            return;
+        };
+        let (coord, layer, offset) = match op.opcode {
+            ImageLoad => (3, Some(2), Some(5)),
+            ImageStore | ImageAtomic => (2, Some(1), None),
+            ImageSample | ImageGather => (3, Some(2), Some(4)),
+            _ => (2, None, None),
+        };
+        let float = matches!(op.opcode, ImageSample | ImageGather | ImageComputeLod);
+        let scalar_ok = |s: ScalarType| {
+            if float {
+                s == ScalarType::F32
+            } else {
+                matches!(s, ScalarType::I32 | ScalarType::U32)
+            }
+        };
+        let n = kind.coord_components();
+        let what = format!(
+            "{n} {} for {kind}",
+            if float { "f32" } else { "32-bit integers" }
+        );
+        self.want_type(def, op, coord, &what, |v, t| {
+            v.basic_of(t, scalar_ok) && t.as_basic().is_some_and(|b| b.vec_size() == n)
+        });
+        if let Some(l) = layer {
+            if op.arg(l).is_some() != kind.is_layered() {
+                let what = if kind.is_layered() {
+                    "a layer"
+                } else {
+                    "no layer"
+                };
+                self.want(def, op, l, false, format_args!("{what} for {kind}"));
+            } else if let Some(c) = self.operand_type(op, coord) {
+                let want = Type::scalar(c.base_type().unwrap_or(ScalarType::Unknown));
+                self.want_type(def, op, l, want, |v, t| v.same_type(t, &want));
+            }
+        }
+        if op.opcode == ImageSample {
+            if let Some(c) = self.operand_type(op, coord) {
+                for g in [8, 9] {
+                    self.want_type(def, op, g, c, |v, t| v.same_type(t, &c));
+                }
+            }
+        }
+        let Some(o) = offset.filter(|&o| op.arg(o).is_some()) else {
+            return;
+        };
+        let n = kind.offset_components();
+        self.want_type(def, op, o, format_args!("{n} 32-bit integers"), |v, t| {
+            v.basic_of(t, |s| matches!(s, ScalarType::I32 | ScalarType::U32))
+                && t.as_basic().is_some_and(|b| b.vec_size() == n)
+        });
+        if op.opcode == ImageSample {
+            if let Some((t, top)) = self.target(op, o) {
+                if top.opcode != Constant {
+                    let detail = format!("offset {t} is {}, not a Constant", top.opcode);
+                    self.err_at(def, op, o, Rule::OperandOpcode, detail);
+                }
+            }
         }
     }
 
@@ -3403,6 +3490,120 @@ mod tests {
             .iter()
             .map(|e| (e.rule, e.def.map_or(0, |d| d.id())))
             .collect()
+    }
+
+    #[test]
+    fn rule_image_operands() {
+        // Coordinates, layers, gradients and offsets fit the image's kind (the backend
+        // refused these only at the end, after every pass had run on them).
+        let text = |kind: &str, code: &str| {
+            format!(
+                "%1 = EntryPoint %3 Pixel
+%6 = DclSrv f32 %1 0 0 1 {kind}
+%7 = DclSampler %1 0 0 1
+%9 = DclInput vec2<i32> %1 0 0 Flat
+%10 = Constant u32 0
+%11 = Constant f32 0.5
+%12 = Constant vec2<f32> 0.5 0.5
+%13 = Constant vec3<f32> 0.5 0.5 0.5
+%14 = Constant vec2<i32> 1 -1
+%15 = Constant vec3<i32> 1 -1 0
+%16 = Constant i32 1
+%3 = Function void
+%5 = Label None
+%20 = InputLoad vec2<i32> %9 null
+%21 = DescriptorLoad srv %6 %10
+%22 = DescriptorLoad sampler %7 %10
+%23 = {code}
+%24 = Return void null
+%25 = FunctionEnd
+"
+            )
+        };
+        let sample = "ImageSample vec4<f32> %21 %22";
+        let ty = Rule::OperandType;
+        // (image kind, op, the error: its rule and operand)
+        type Case<'a> = (&'a str, String, Option<(Rule, usize)>);
+        let cases: [Case; 14] = [
+            (
+                "Image2D",
+                format!("{sample} null %12 %14 null null null %12 %12 null"),
+                None,
+            ),
+            (
+                "Image2D",
+                format!("{sample} null %11 null null null null null null null"),
+                Some((ty, 3)),
+            ),
+            (
+                "Image2D",
+                format!("{sample} %11 %12 null null null null null null null"),
+                Some((ty, 2)),
+            ),
+            (
+                "Image2DArray",
+                format!("{sample} null %12 null null null null null null null"),
+                Some((ty, 2)),
+            ),
+            (
+                "Image2DArray",
+                format!("{sample} %16 %12 null null null null null null null"),
+                Some((ty, 2)),
+            ),
+            (
+                "Image2D",
+                format!("{sample} null %12 null null null null %13 %12 null"),
+                Some((ty, 8)),
+            ),
+            (
+                "Image2D",
+                format!("{sample} null %12 %20 null null null null null null"),
+                Some((Rule::OperandOpcode, 4)),
+            ),
+            (
+                "Image2D",
+                format!("{sample} null %12 %15 null null null null null null"),
+                Some((ty, 4)),
+            ),
+            (
+                "ImageCube",
+                format!("{sample} null %13 %15 null null null null null null"),
+                Some((ty, 4)),
+            ),
+            (
+                "Image2D",
+                "ImageGather vec4<f32> %21 %22 null %12 %20 null 0".into(),
+                None,
+            ),
+            (
+                "Image2D",
+                "ImageLoad vec4<f32> %21 %10 null %20 null %14".into(),
+                None,
+            ),
+            (
+                "Image2D",
+                "ImageLoad vec4<f32> %21 %10 null %12 null null".into(),
+                Some((ty, 3)),
+            ),
+            (
+                "Image2D",
+                "ImageComputeLod vec2<f32> %21 %22 %12".into(),
+                None,
+            ),
+            (
+                "Image2D",
+                "ImageComputeLod vec2<f32> %21 %22 %13".into(),
+                Some((ty, 2)),
+            ),
+        ];
+        for (kind, code, want) in cases {
+            let b = crate::text::parse(&text(kind, &code)).expect("parse");
+            let got: Vec<_> = errors(&b, Level::Structural)
+                .iter()
+                .map(|e| (e.rule, e.operand.unwrap_or(usize::MAX)))
+                .collect();
+            assert_eq!(got, Vec::from_iter(want), "{kind} {code}");
+        }
     }
 
     #[test]

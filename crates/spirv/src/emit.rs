@@ -3291,7 +3291,7 @@ impl<'a> Emitter<'a> {
         let Some(cb) = self.op_of(c).and_then(|o| o.ty.as_basic()) else {
             return malformed(def, op, "coordinate type");
         };
-        let dims = coord_components(kind);
+        let dims = kind.coord_components();
         let base_ok = if float {
             cb.base() == ScalarType::F32
         } else {
@@ -3402,7 +3402,7 @@ impl<'a> Emitter<'a> {
                 let int32 = |t: ScalarType| matches!(t, ScalarType::U32 | ScalarType::I32);
                 self.scalar_operand(def, op, 1, "mip level", int32)?;
                 self.scalar_operand(def, op, 4, "sample index", int32)?;
-                self.sized_operand(def, op, 5, "offset", offset_components(kind), int32)?;
+                self.sized_operand(def, op, 5, "offset", kind.offset_components(), int32)?;
                 let mut coord = self.coord_with_layer(def, op, 3, 2, kind, false)?;
                 let mut mask = 0u32;
                 let mut extra = [0u32; 3];
@@ -3541,13 +3541,16 @@ impl<'a> Emitter<'a> {
                 if op.opcode == O::ImageComputeLod {
                     self.cap(Capability::ImageQuery);
                     let t = self.val_ty(def, op)?;
+                    let f32 = |t: ScalarType| t == ScalarType::F32;
+                    let dims = kind.coord_components();
+                    self.sized_operand(def, op, 2, "coordinate", dims, f32)?;
                     let c = self.v(self.arg(def, op, 2)?);
                     self.emit_to(S::ImageQueryLod, t, id, &[si, c]);
                     return Ok(());
                 }
                 let coord = self.coord_with_layer(def, op, 3, 2, kind, true)?;
                 // Gradients and offsets have the coordinate's components (without the layer).
-                let dims = coord_components(kind);
+                let dims = kind.coord_components();
                 let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
                 let is_sample = op.opcode == O::ImageSample;
                 let dref = if is_sample { op.arg(10) } else { op.arg(5) };
@@ -3611,7 +3614,7 @@ impl<'a> Emitter<'a> {
                         explicit = true;
                     }
                 }
-                self.sized_operand(def, op, 4, "offset", offset_components(kind), |t| {
+                self.sized_operand(def, op, 4, "offset", kind.offset_components(), |t| {
                     matches!(t, ScalarType::I32 | ScalarType::U32)
                 })?;
                 let off = op.arg(4);
@@ -4539,22 +4542,4 @@ fn mode_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
     opcode
         .mode_stages()
         .is_none_or(|m| m.contains(ShaderStageMask::from_stage(stage)))
-}
-
-/// The components of a texel offset for an image of `kind`: the coordinate's without the
-/// layer, and none for cube maps, which take no offsets (in D3D and in SPIR-V alike).
-fn offset_components(kind: ResourceKind) -> u8 {
-    match kind {
-        ResourceKind::ImageCube | ResourceKind::ImageCubeArray => 0,
-        _ => coord_components(kind),
-    }
-}
-
-/// The components of an image coordinate of `kind`, without the array layer.
-fn coord_components(kind: ResourceKind) -> u8 {
-    match kind {
-        ResourceKind::Image1D | ResourceKind::Image1DArray | ResourceKind::BufferTyped => 1,
-        ResourceKind::Image3D | ResourceKind::ImageCube | ResourceKind::ImageCubeArray => 3,
-        _ => 2,
-    }
 }

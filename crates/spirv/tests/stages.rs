@@ -430,6 +430,20 @@ fn gradients_have_the_coordinate_components() {
         )
     };
     compile("sample_grad", &text("%19"));
+    // A level-of-detail query's coordinate, too.
+    let at = "%23 = ImageSample vec4<f32> %21 %22 null %19 null null null null %19 %19 null";
+    let lod = |coord: &str| {
+        text("%19").replace(
+            at,
+            &format!("%27 = ImageComputeLod vec2<f32> %21 %22 {coord}\n%23 = CompositeConstruct vec4<f32> %27 %27"),
+        )
+    };
+    compile("compute_lod", &lod("%19"));
+    assert_error(
+        emit_text(&lod("%20")),
+        "coordinate (operand 2)",
+        "scalar LOD coordinate",
+    );
     assert_error(emit_text(&text("%20")), "x gradient", "scalar x gradient");
     // Offsets too (from the same target: a scalar offset of a 2D gather).
     let at = "%23 = ImageSample vec4<f32> %21 %22 null %19 null null null null %19 %19 null";
