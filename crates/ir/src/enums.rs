@@ -198,6 +198,18 @@ literal_flags! {
     }
 }
 
+impl ShaderStage {
+    /// True for the stages whose invocations form workgroups that barriers can span
+    /// (SPIR-V's `Workgroup` scope): compute, mesh and amplification shaders, and hull
+    /// shaders, whose control-point invocations share a patch.
+    pub fn has_workgroups(self) -> bool {
+        matches!(
+            self,
+            Self::Compute | Self::Hull | Self::Mesh | Self::Amplification
+        )
+    }
+}
+
 impl ShaderStageMask {
     /// The mask holding one stage.
     pub fn from_stage(stage: ShaderStage) -> Self {

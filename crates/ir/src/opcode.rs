@@ -663,23 +663,45 @@ impl OpCode {
         (Self::DclInput as u16..=Self::DclParam as u16).contains(&(self as u16))
     }
 
-    /// The stages whose entry point a mode setting may name, for the `Set*` ops bound to
-    /// stages (SPIR-V ties each execution mode to its execution models); `None` for every
-    /// other op, `SetFpMode` included.
-    pub fn mode_stages(self) -> Option<ShaderStageMask> {
+    /// The stages whose programs may hold this op, for the ops bound to stages: mode
+    /// settings (SPIR-V ties each execution mode to its execution models) and code or
+    /// declarations that only some stages have (derivatives and their kin need a pixel
+    /// shader's quads, vertex emission a geometry shader, shared memory a workgroup, outputs
+    /// a stage that has them); `None` for ops every stage may hold, `SetFpMode` included.
+    pub fn stages(self) -> Option<ShaderStageMask> {
         use ShaderStageMask as M;
+        let workgroup = M::Compute | M::Mesh | M::Amplification;
         Some(match self {
-            Self::SetCsWorkgroupSize => M::Compute | M::Mesh | M::Amplification,
+            Self::SetCsWorkgroupSize
+            | Self::DclLds
+            | Self::LdsLoad
+            | Self::LdsStore
+            | Self::LdsAtomic => workgroup,
             Self::SetGsInstances
             | Self::SetGsInputPrimitive
             | Self::SetGsOutputVertices
-            | Self::SetGsOutputPrimitive => M::Geometry,
+            | Self::SetGsOutputPrimitive
+            | Self::EmitVertex
+            | Self::EmitPrimitive => M::Geometry,
             Self::SetPsEarlyFragmentTest
             | Self::SetPsDepthGreaterEqual
-            | Self::SetPsDepthLessEqual => M::Pixel,
+            | Self::SetPsDepthLessEqual
+            | Self::Demote
+            | Self::InterpolateAtCentroid
+            | Self::InterpolateAtSample
+            | Self::InterpolateAtOffset
+            | Self::DerivX
+            | Self::DerivY
+            | Self::ImageComputeLod
+            | Self::RovScopedLockBegin
+            | Self::RovScopedLockEnd => M::Pixel,
             Self::SetTessPrimitive | Self::SetTessDomain | Self::SetTessControlPoints => {
                 M::Hull | M::Domain
             }
+            Self::DclOutput | Self::DclOutputBuiltIn | Self::OutputLoad | Self::OutputStore => {
+                M::Pixel | M::Vertex | M::Geometry | M::Hull | M::Domain | M::Mesh
+            }
+            Self::DclXfb => M::Vertex | M::Geometry | M::Domain,
             _ => return None,
         })
     }

@@ -102,9 +102,9 @@ rules! {
     ConstructOperands => "Label construct operands",
     /// `SetFpMode` with a rounding mode other than `Zero` or `NearestEven`.
     FpRoundMode => "SetFpMode round mode must be Zero or NearestEven",
-    /// A stage's mode setting (`SetGs*`, `SetTess*`, ...) names an entry point of another
-    /// stage.
-    ModeStage => "mode setting for another stage than its entry point's",
+    /// An op bound to stages (a mode setting, a derivative, vertex emission, shared memory,
+    /// an output, ...) in a program of another stage.
+    OpStage => "op not allowed in the entry point's stage",
     /// `Constant` literal count differs from the flattened scalar count, or unbounded type.
     ConstantLiterals => "Constant literals do not match its type",
     /// Undefined op flag bits.
@@ -349,6 +349,8 @@ struct Validator<'a> {
     next_func: usize,
     seen_code: bool,
     entry_points: usize,
+    /// The stage of the (first) entry point, which ops bound to stages must suit.
+    stage: Option<ShaderStage>,
 }
 
 /// Outcome of matching a literal against its kind.
@@ -595,6 +597,7 @@ impl<'a> Validator<'a> {
             next_func: 0,
             seen_code: false,
             entry_points: 0,
+            stage: None,
         }
     }
 
@@ -754,6 +757,9 @@ impl<'a> Validator<'a> {
                     if let Some(f) = cur.take().and_then(|i| self.funcs.get_mut(i)) {
                         f.end = n;
                     }
+                }
+                OpCode::EntryPoint if self.stage.is_none() => {
+                    self.stage = op.lit(0).and_then(ShaderStage::from_literal);
                 }
                 code => {
                     if let Some(f) = cur.and_then(|i| self.funcs.get_mut(i)) {
@@ -1268,16 +1274,9 @@ impl<'a> Validator<'a> {
                 );
             }
         }
-        if let Some(stages) = op.opcode.mode_stages() {
-            let stage = self
-                .target(op, 0)
-                .filter(|(_, ep)| ep.opcode == EntryPoint)
-                .and_then(|(_, ep)| ep.lit(0))
-                .and_then(ShaderStage::from_literal);
-            if let Some(stage) = stage {
-                if !stages.contains(ShaderStageMask::from_stage(stage)) {
-                    self.err(def, op, Rule::ModeStage, format!("in a {stage} shader"));
-                }
+        if let (Some(stages), Some(stage)) = (op.opcode.stages(), self.stage) {
+            if !stages.contains(ShaderStageMask::from_stage(stage)) {
+                self.err(def, op, Rule::OpStage, format!("in a {stage} shader"));
             }
         }
         match op.opcode {
@@ -1641,6 +1640,16 @@ impl<'a> Validator<'a> {
             }
             ImageLoad | ImageStore | ImageAtomic | ImageSample | ImageGather | ImageComputeLod => {
                 self.check_image_operands(def, op)
+            }
+            Barrier => {
+                // A workgroup-wide barrier needs a stage with workgroups.
+                let workgroup = [0, 1]
+                    .iter()
+                    .any(|&i| op.lit(i).and_then(Scope::from_literal) == Some(Scope::Workgroup));
+                if let Some(stage) = self.stage.filter(|s| workgroup && !s.has_workgroups()) {
+                    let detail = format!("a workgroup barrier in a {stage} shader");
+                    self.err(def, op, Rule::OpStage, detail);
+                }
             }
             CheckSparseAccess => {
                 // The feedback member of a sparse access's result.
@@ -3607,38 +3616,67 @@ mod tests {
     }
 
     #[test]
-    fn rule_mode_stage() {
-        // A stage's mode setting names an entry point of that stage; the float mode suits
-        // every stage.
-        let text = |stage: &str, mode: &str| {
+    fn rule_op_stage() {
+        // Mode settings, and the code and declarations only some stages have, suit the
+        // entry point's stage; the float mode suits every stage.
+        let text = |stage: &str, op: &str| {
+            let (dcl, code) = if op.starts_with("Set") || op.starts_with("Dcl") {
+                (op, "FAdd f32 %4 %4")
+            } else {
+                ("SetFpMode f32 %1 NearestEven Flush", op)
+            };
             format!(
                 "%1 = EntryPoint %3 {stage}
-%2 = {mode}
+%2 = {dcl}
+%4 = Constant f32 1.0
 %3 = Function void
 %5 = Label None
+%8 = {code}
 %6 = Return void null
 %7 = FunctionEnd
 "
             )
+        };
+        let bad = |stage: &str, op: &str, at: u32| {
+            let errs = text_errors(&text(stage, op), Level::Structural);
+            assert_eq!(errs, [(Rule::OpStage, at)], "{op} in a {stage} shader");
         };
         for (stage, mode) in [
             ("Pixel", "SetTessDomain %1 Quad"),
             ("Vertex", "SetGsInstances %1 2"),
             ("Compute", "SetPsEarlyFragmentTest %1"),
             ("Hull", "SetCsWorkgroupSize %1 1 1 1"),
+            ("Pixel", "DclLds u32[16] %1"),
+            ("Compute", "DclOutput vec4<f32> %1 0 0 0"),
         ] {
-            let errs = text_errors(&text(stage, mode), Level::Structural);
-            assert_eq!(errs, [(Rule::ModeStage, 2)], "{mode} in a {stage} shader");
+            bad(stage, mode, 2);
         }
-        for (stage, mode) in [
+        for (stage, code) in [
+            ("Vertex", "Demote"),
+            ("Pixel", "EmitVertex 0"),
+            ("Compute", "DerivX f32 %4 Coarse"),
+            ("Geometry", "DerivY f32 %4 Fine"),
+            ("Pixel", "Barrier Thread Workgroup Lds"),
+            ("Vertex", "Barrier Workgroup Global UavBuffer"),
+        ] {
+            bad(stage, code, 8);
+        }
+        for (stage, op) in [
             ("Domain", "SetTessDomain %1 Quad"),
             ("Geometry", "SetGsInstances %1 2"),
             ("Pixel", "SetPsEarlyFragmentTest %1"),
             ("Compute", "SetCsWorkgroupSize %1 1 1 1"),
             ("Vertex", "SetFpMode f32 %1 NearestEven Flush"),
+            ("Compute", "DclLds u32[16] %1"),
+            ("Pixel", "Demote"),
+            ("Geometry", "EmitVertex 0"),
+            ("Pixel", "DerivX f32 %4 Coarse"),
+            ("Compute", "Barrier Workgroup Workgroup Lds"),
+            ("Hull", "Barrier Workgroup Workgroup UavBuffer"),
+            ("Pixel", "Barrier Thread Global UavBuffer"),
         ] {
-            let errs = text_errors(&text(stage, mode), Level::Structural);
-            assert!(errs.is_empty(), "{mode} in a {stage} shader: {errs:?}");
+            let errs = text_errors(&text(stage, op), Level::Structural);
+            assert!(errs.is_empty(), "{op} in a {stage} shader: {errs:?}");
         }
     }
 

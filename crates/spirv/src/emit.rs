@@ -1080,6 +1080,11 @@ impl<'a> Emitter<'a> {
     fn op(&mut self, def: SsaDef, op: &'a Op) -> R<()> {
         use OpCode as O;
         match op.opcode {
+            _ if !op_fits_stage(op.opcode, self.stage) => malformed(
+                def,
+                op,
+                format!("{:?} in a {:?} shader", op.opcode, self.stage),
+            ),
             O::EntryPoint | O::DclParam | O::Drain => Ok(()),
             O::SetFpMode => self.set_fp_mode(def, op),
             O::DebugName => {
@@ -1111,25 +1116,6 @@ impl<'a> Emitter<'a> {
                 inst(&mut self.s.globals, S::Undef, &[t, def.id()]);
                 self.mark(def);
                 Ok(())
-            }
-            O::SetCsWorkgroupSize
-            | O::SetGsInstances
-            | O::SetGsInputPrimitive
-            | O::SetGsOutputVertices
-            | O::SetGsOutputPrimitive
-            | O::SetPsEarlyFragmentTest
-            | O::SetPsDepthGreaterEqual
-            | O::SetPsDepthLessEqual
-            | O::SetTessPrimitive
-            | O::SetTessDomain
-            | O::SetTessControlPoints
-                if !mode_fits_stage(op.opcode, self.stage) =>
-            {
-                malformed(
-                    def,
-                    op,
-                    format!("{:?} in a {:?} shader", op.opcode, self.stage),
-                )
             }
             O::SetCsWorkgroupSize => {
                 let x = self.lit(def, op, 0)? as u32;
@@ -2797,13 +2783,12 @@ impl<'a> Emitter<'a> {
                 let exec = Scope::from_literal(self.lit(def, op, 0)?);
                 let mem = Scope::from_literal(self.lit(def, op, 1)?);
                 let mask = MemoryTypeMask(self.lit(def, op, 2)? as u32);
-                if exec == Some(Scope::Workgroup)
-                    && !matches!(self.stage, ShaderStage::Compute | ShaderStage::Hull)
-                {
+                let workgroup = exec == Some(Scope::Workgroup) || mem == Some(Scope::Workgroup);
+                if workgroup && !self.stage.has_workgroups() {
                     return malformed(
                         def,
                         op,
-                        "a workgroup execution barrier outside compute and hull shaders",
+                        format!("a workgroup barrier in a {} shader", self.stage),
                     );
                 }
                 let mut sem = 0u32;
@@ -4536,10 +4521,10 @@ impl<'a> Emitter<'a> {
     }
 }
 
-/// True if the execution-mode op `opcode` belongs to a shader of `stage` (SPIR-V ties each
-/// mode to its execution models; the validator checks the same rule).
-fn mode_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
+/// True if a program of `stage` may hold `opcode` (see `OpCode::stages`; the validator
+/// checks the same rule).
+fn op_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
     opcode
-        .mode_stages()
+        .stages()
         .is_none_or(|m| m.contains(ShaderStageMask::from_stage(stage)))
 }

@@ -498,6 +498,34 @@ fn mode_settings_belong_to_their_stage() {
         "ps_early_tests",
         &text("Pixel", "SetPsEarlyFragmentTest %1"),
     );
+    // Code only some stages have: a derivative, a demote, a vertex emission or a workgroup
+    // barrier elsewhere made SPIR-V that a Vulkan entry point of that stage may not hold.
+    let code = |stage: &str, op: &str| {
+        format!(
+            "%1 = EntryPoint %3 {stage}
+%2 = SetFpMode f32 %1 NearestEven Flush
+%4 = Constant f32 1.0
+%3 = Function void
+%5 = Label None
+%8 = {op}
+%24 = Return void null
+%25 = FunctionEnd
+"
+        )
+    };
+    for (op, stage) in [
+        ("DerivX f32 %4 Coarse", "Vertex"),
+        ("Demote", "Vertex"),
+        ("EmitVertex 0", "Pixel"),
+        ("Barrier Thread Workgroup Lds", "Pixel"),
+    ] {
+        assert_error(
+            emit_text(&code(stage, op)),
+            &format!("in a {stage} shader"),
+            op,
+        );
+    }
+    compile("ps_demote", &code("Pixel", "Demote"));
 }
 
 #[test]

@@ -458,7 +458,7 @@ mod tests {
     #[test]
     fn integer_ops_fold_fully() {
         let input = "
-%1 = EntryPoint %10 Compute
+%1 = EntryPoint %10 Pixel
 %2 = Constant i32 -7
 %3 = Constant i32 3
 %4 = Constant u32 0
@@ -487,7 +487,7 @@ mod tests {
         check(
             input,
             r#"
-%1 = EntryPoint %10 Compute
+%1 = EntryPoint %10 Pixel
 %2 = Constant i32 -7
 %3 = Constant i32 3
 %4 = Constant u32 0

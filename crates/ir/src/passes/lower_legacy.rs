@@ -621,7 +621,7 @@ mod tests {
     #[test]
     fn min_max_value_become_constants() {
         let input = "
-%1 = EntryPoint %10 Compute
+%1 = EntryPoint %10 Pixel
 %2 = MinValue f16
 %3 = MaxValue f16
 %4 = MaxValue f32
@@ -645,7 +645,7 @@ mod tests {
         check(
             input,
             r#"
-%1 = EntryPoint %10 Compute
+%1 = EntryPoint %10 Pixel
 %29 = Constant f16 -65504.0
 %30 = Constant f16 65504.0
 %31 = Constant f32 3.4028235e38
