@@ -42,6 +42,19 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// The IR's name for this stage.
+    pub fn ir(self) -> dxspv_ir::ShaderStage {
+        use dxspv_ir::ShaderStage as S;
+        match self {
+            Stage::Pixel => S::Pixel,
+            Stage::Vertex => S::Vertex,
+            Stage::Geometry => S::Geometry,
+            Stage::Hull => S::Hull,
+            Stage::Domain => S::Domain,
+            Stage::Compute => S::Compute,
+        }
+    }
+
     /// Two-letter profile prefix (`ps`, `vs`, `gs`, `hs`, `ds`, `cs`).
     pub fn prefix(self) -> &'static str {
         match self {

@@ -210,6 +210,66 @@ impl ShaderStage {
     }
 }
 
+impl BuiltIn {
+    /// True if a `stage` shader has this built-in as an input (`output == false`) or an
+    /// output: where Direct3D generates or consumes the system value and Vulkan has the
+    /// matching built-in for that stage and direction (`SampleCount` is read from the
+    /// runtime, so every stage may read it).
+    pub fn exists_in(self, stage: ShaderStage, output: bool) -> bool {
+        use ShaderStage::*;
+        let input = !output;
+        match self {
+            Self::Position | Self::ClipDistance | Self::CullDistance => match stage {
+                Vertex => output,
+                Hull | Domain | Geometry => true,
+                Pixel => input,
+                _ => false,
+            },
+            Self::PointSize => {
+                matches!(stage, Vertex if output) || matches!(stage, Hull | Domain | Geometry)
+            }
+            Self::LayerIndex | Self::ViewportIndex | Self::ShadingRate => match stage {
+                Vertex | Domain | Geometry => output,
+                Pixel => input,
+                _ => false,
+            },
+            Self::PrimitiveId => match stage {
+                Hull | Domain | Pixel => input,
+                Geometry => true,
+                Mesh => output,
+                _ => false,
+            },
+            Self::VertexId
+            | Self::InstanceId
+            | Self::StartVertexLocation
+            | Self::StartInstanceLocation => stage == Vertex && input,
+            Self::IsFrontFace
+            | Self::SampleId
+            | Self::SamplePosition
+            | Self::Barycentrics
+            | Self::IsFullyCovered
+            | Self::PixelPosition => stage == Pixel && input,
+            Self::TessFactorOuter | Self::TessFactorInner => {
+                (stage == Hull && output) || (stage == Domain && input)
+            }
+            Self::Depth | Self::StencilRef => stage == Pixel && output,
+            Self::SampleMask => stage == Pixel,
+            Self::GsInstanceId => stage == Geometry && input,
+            Self::TessControlPointId => stage == Hull && input,
+            Self::TessControlPointCountIn => matches!(stage, Hull | Domain) && input,
+            Self::TessCoord => stage == Domain && input,
+            Self::GlobalThreadId
+            | Self::WorkgroupId
+            | Self::LocalThreadId
+            | Self::LocalThreadIndex => matches!(stage, Compute | Mesh | Amplification) && input,
+            Self::ViewId => !matches!(stage, Compute | Mesh | Amplification) && input,
+            Self::SampleCount => input,
+            Self::Fog => (stage == Vertex && output) || (stage == Pixel && input),
+            Self::CullPrimitive => stage == Mesh && output,
+        }
+    }
+}
+
 impl ShaderStageMask {
     /// The mask holding one stage.
     pub fn from_stage(stage: ShaderStage) -> Self {

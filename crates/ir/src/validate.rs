@@ -1641,6 +1641,17 @@ impl<'a> Validator<'a> {
             ImageLoad | ImageStore | ImageAtomic | ImageSample | ImageGather | ImageComputeLod => {
                 self.check_image_operands(def, op)
             }
+            DclInputBuiltIn | DclOutputBuiltIn => {
+                let output = op.opcode == DclOutputBuiltIn;
+                let bi = op.lit(0).and_then(BuiltIn::from_literal);
+                if let (Some(bi), Some(stage)) = (bi, self.stage) {
+                    if !bi.exists_in(stage, output) {
+                        let dir = if output { "an output" } else { "an input" };
+                        let detail = format!("built-in {bi} as {dir} of a {stage} shader");
+                        self.err(def, op, Rule::OpStage, detail);
+                    }
+                }
+            }
             Barrier => {
                 // A workgroup-wide barrier needs a stage with workgroups.
                 let workgroup = [0, 1]
@@ -3648,6 +3659,11 @@ mod tests {
             ("Hull", "SetCsWorkgroupSize %1 1 1 1"),
             ("Pixel", "DclLds u32[16] %1"),
             ("Compute", "DclOutput vec4<f32> %1 0 0 0"),
+            ("Vertex", "DclInputBuiltIn u32 %1 SampleId None"),
+            ("Vertex", "DclOutputBuiltIn f32 %1 Depth 0"),
+            ("Pixel", "DclOutputBuiltIn vec4<f32> %1 Position 0"),
+            ("Pixel", "DclInputBuiltIn vec3<u32> %1 GlobalThreadId None"),
+            ("Domain", "DclOutputBuiltIn f32[4] %1 TessFactorOuter 0"),
         ] {
             bad(stage, mode, 2);
         }
@@ -3668,6 +3684,14 @@ mod tests {
             ("Compute", "SetCsWorkgroupSize %1 1 1 1"),
             ("Vertex", "SetFpMode f32 %1 NearestEven Flush"),
             ("Compute", "DclLds u32[16] %1"),
+            ("Pixel", "DclInputBuiltIn u32 %1 SampleId None"),
+            ("Pixel", "DclOutputBuiltIn f32 %1 Depth 0"),
+            ("Vertex", "DclOutputBuiltIn vec4<f32> %1 Position 0"),
+            (
+                "Compute",
+                "DclInputBuiltIn vec3<u32> %1 GlobalThreadId None",
+            ),
+            ("Hull", "DclOutputBuiltIn f32[4] %1 TessFactorOuter 0"),
             ("Pixel", "Demote"),
             ("Geometry", "EmitVertex 0"),
             ("Pixel", "DerivX f32 %4 Coarse"),

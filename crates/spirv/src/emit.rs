@@ -1487,6 +1487,14 @@ impl<'a> Emitter<'a> {
             let Some(bi) = BuiltIn::from_literal(self.lit(def, op, 0)?) else {
                 return malformed(def, op, "unknown builtin");
             };
+            if !bi.exists_in(stage, !input) {
+                let dir = if input { "an input" } else { "an output" };
+                return malformed(
+                    def,
+                    op,
+                    format!("built-in {bi} as {dir} of a {stage} shader"),
+                );
+            }
             if bi == BuiltIn::SampleCount && input {
                 return self.dcl_sample_count(def, op);
             }

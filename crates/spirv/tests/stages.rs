@@ -526,6 +526,17 @@ fn mode_settings_belong_to_their_stage() {
         );
     }
     compile("ps_demote", &code("Pixel", "Demote"));
+    // Built-ins, too: a vertex shader's sample index or a pixel shader's position output.
+    for (dcl, stage) in [
+        ("DclInputBuiltIn u32 %1 SampleId None", "Vertex"),
+        ("DclOutputBuiltIn vec4<f32> %1 Position 0", "Pixel"),
+    ] {
+        assert_error(
+            emit_text(&text(stage, dcl)),
+            &format!("of a {stage} shader"),
+            dcl,
+        );
+    }
 }
 
 #[test]

@@ -170,70 +170,24 @@ fn element_role(b: BuiltIn, stage: Stage, output: bool, layout: ElementLayout) -
 /// following where Direct3D generates or consumes each system value (and where Vulkan allows
 /// the matching built-in).
 fn builtin_role(b: BuiltIn, stage: Stage, output: bool) -> BuiltinRole {
-    use BuiltinRole::{BuiltIn as Yes, Invalid, Varying};
-    use Stage::{Compute, Domain, Geometry, Hull, Pixel, Vertex};
-    let role = |yes: bool, passthrough: bool| {
-        if yes {
-            Yes
-        } else if passthrough && !(stage == Pixel && output) && stage != Compute {
-            Varying
-        } else {
-            Invalid
-        }
-    };
-    match b {
-        BuiltIn::Position | BuiltIn::ClipDistance | BuiltIn::CullDistance => role(
-            match stage {
-                Vertex => output,
-                Hull | Domain | Geometry => true,
-                Pixel => !output,
-                _ => false,
-            },
-            true,
-        ),
-        BuiltIn::LayerIndex | BuiltIn::ViewportIndex => role(
-            match stage {
-                Vertex | Domain | Geometry => output,
-                Pixel => !output,
-                _ => false,
-            },
-            true,
-        ),
-        BuiltIn::PrimitiveId => role(
-            match stage {
-                Hull | Domain | Pixel => !output,
-                Geometry => true,
-                _ => false,
-            },
-            true,
-        ),
-        BuiltIn::VertexId | BuiltIn::InstanceId => role(stage == Vertex && !output, true),
-        BuiltIn::ShadingRate => role(
-            match stage {
-                Vertex | Geometry => output,
-                Pixel => !output,
-                _ => false,
-            },
-            false,
-        ),
-        BuiltIn::IsFrontFace
-        | BuiltIn::SampleId
-        | BuiltIn::Barycentrics
-        | BuiltIn::IsFullyCovered => role(stage == Pixel && !output, false),
-        BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner => role(
-            (stage == Hull && output) || (stage == Domain && !output),
-            false,
-        ),
-        BuiltIn::Depth | BuiltIn::StencilRef => role(stage == Pixel && output, false),
-        BuiltIn::SampleMask => role(stage == Pixel, false),
-        BuiltIn::GsInstanceId => role(stage == Geometry && !output, false),
-        BuiltIn::TessControlPointId => role(stage == Hull && !output, false),
-        BuiltIn::TessCoord => role(stage == Domain && !output, false),
-        BuiltIn::GlobalThreadId
-        | BuiltIn::WorkgroupId
-        | BuiltIn::LocalThreadId
-        | BuiltIn::LocalThreadIndex => role(stage == Compute && !output, false),
-        _ => role(false, false),
+    // System values a stage that does not use them passes on, as plain varyings.
+    let passthrough = matches!(
+        b,
+        BuiltIn::Position
+            | BuiltIn::ClipDistance
+            | BuiltIn::CullDistance
+            | BuiltIn::LayerIndex
+            | BuiltIn::ViewportIndex
+            | BuiltIn::PrimitiveId
+            | BuiltIn::VertexId
+            | BuiltIn::InstanceId
+    );
+    if b.exists_in(stage.ir(), output) {
+        BuiltinRole::BuiltIn
+    } else if passthrough && !(stage == Stage::Pixel && output) && stage != Stage::Compute {
+        BuiltinRole::Varying
+    } else {
+        BuiltinRole::Invalid
     }
 }
 

@@ -37,7 +37,7 @@ mod tests;
 
 use dxspv_ir::{
     Builder, BuiltIn, DenormMode, Op, OpCode, OpFlags, PrimitiveType, RoundMode, ScalarType,
-    ShaderStage, SsaDef, TessPartitioning, Type,
+    SsaDef, TessPartitioning, Type,
 };
 
 use crate::decode::{Instruction, Stage};
@@ -200,14 +200,7 @@ impl<'a, 's> Converter<'a, 's> {
         // compile touches is a page fault (~1.6 us).
         let tokens = shader.program.tokens.len();
         let mut b = Builder::with_capacities(tokens * 5 / 4 + 8, tokens * 3 / 2, 16);
-        let ir_stage = match stage {
-            Stage::Pixel => ShaderStage::Pixel,
-            Stage::Vertex => ShaderStage::Vertex,
-            Stage::Geometry => ShaderStage::Geometry,
-            Stage::Hull => ShaderStage::Hull,
-            Stage::Domain => ShaderStage::Domain,
-            Stage::Compute => ShaderStage::Compute,
-        };
+        let ir_stage = stage.ir();
         // Functions are patched in by `finish`.
         let ep =
             b.add_decl(Op::new(OpCode::EntryPoint, Type::VOID).with_lit(ir_stage.to_literal()));
