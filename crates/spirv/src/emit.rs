@@ -368,6 +368,22 @@ fn block_layout_ok(t: &Type, uniform: bool) -> bool {
         || Emitter::layout_size(&t.without_arrays()).is_multiple_of(block_align(t, uniform))
 }
 
+/// Why `t` cannot be the contents of a Vulkan block (a buffer, a CBV or push data), if it
+/// cannot: Vulkan has no bools in memory the host sees, and see [`block_layout_ok`].
+fn block_type_problem(t: &Type, uniform: bool) -> Option<&'static str> {
+    if t.members().iter().any(|m| m.base() == ScalarType::Bool) {
+        Some("a bool, which host-visible memory cannot hold")
+    } else if !block_layout_ok(t, uniform) {
+        Some(if uniform {
+            "an array stride not a multiple of 16"
+        } else {
+            "an array stride that breaks std430 alignment"
+        })
+    } else {
+        None
+    }
+}
+
 /// True if `ty` is a type Vulkan accepts for the built-in `bi` (per vertex where a stage
 /// reads or writes arrays of vertices).
 fn builtin_type_ok(bi: BuiltIn, ty: &Type) -> bool {
@@ -1256,16 +1272,15 @@ impl<'a> Emitter<'a> {
             O::DclSpecConstant => self.dcl_spec_constant(def, op),
             O::DclPushData => {
                 let offset = self.lit(def, op, 0)? as u32;
-                if !block_layout_ok(&op.ty, false)
-                    || !offset.is_multiple_of(block_align(&op.ty, false))
-                {
+                let why = block_type_problem(&op.ty, false).or_else(|| {
+                    (!offset.is_multiple_of(block_align(&op.ty, false)))
+                        .then_some("an offset that breaks std430 alignment")
+                });
+                if let Some(why) = why {
                     return unsupported(
                         def,
                         op,
-                        format!(
-                            "push data type {} at offset {offset} (breaks std430 alignment)",
-                            op.ty
-                        ),
+                        format!("push data type {} at offset {offset} ({why})", op.ty),
                     );
                 }
                 if self.ty(&op.ty, true).is_none() {
@@ -1434,6 +1449,10 @@ impl<'a> Emitter<'a> {
         let Some(b) = ty.without_arrays().as_basic() else {
             return unsupported(def, op, format!("varying type {}", op.ty));
         };
+        if b.base() == ScalarType::Bool {
+            // Vulkan passes numbers between stages; only built-ins are bools.
+            return unsupported(def, op, format!("varying of type {}", op.ty));
+        }
         let wide = scalar_bits(b.base()) == 64;
         let used = u32::from(b.vec_size()) * if wide { 2 } else { 1 };
         if ty.dims().contains(&0) || comp + used > 4 || (wide && !comp.is_multiple_of(2)) {
@@ -2007,15 +2026,10 @@ impl<'a> Emitter<'a> {
         };
         let (kind, sc, elem_ty, dtype) = match (class, rk) {
             (RegisterClass::Cbv, _) => {
-                if !block_layout_ok(&op.ty, true) || op.ty.dims().contains(&0) {
-                    return unsupported(
-                        def,
-                        op,
-                        format!(
-                            "CBV type {} (unsized, or array stride not a multiple of 16)",
-                            op.ty
-                        ),
-                    );
+                let why = block_type_problem(&op.ty, true)
+                    .or_else(|| op.ty.dims().contains(&0).then_some("unsized"));
+                if let Some(why) = why {
+                    return unsupported(def, op, format!("CBV type {} ({why})", op.ty));
                 }
                 let Some(inner) = self.ty(&op.ty, true) else {
                     return unsupported(def, op, format!("CBV type {}", op.ty));
@@ -2043,15 +2057,8 @@ impl<'a> Emitter<'a> {
                 )
             }
             (_, Some(ResourceKind::BufferRaw | ResourceKind::BufferStructured)) => {
-                if !block_layout_ok(&op.ty, false) {
-                    return unsupported(
-                        def,
-                        op,
-                        format!(
-                            "buffer type {} (array stride breaks std430 alignment)",
-                            op.ty
-                        ),
-                    );
+                if let Some(why) = block_type_problem(&op.ty, false) {
+                    return unsupported(def, op, format!("buffer type {} ({why})", op.ty));
                 }
                 let Some(inner) = self.ty(&op.ty, true) else {
                     return unsupported(def, op, format!("buffer type {}", op.ty));

@@ -163,6 +163,17 @@ fn buffer_types_must_have_a_vulkan_block_layout() {
             "%6 = DclCbv vec3<f32>[1]",
             "CBV type vec3<f32>[1]",
         ),
+        // Host-visible memory holds no bools.
+        (
+            "%8 = DclSrv u32[4][]",
+            "%8 = DclSrv bool[4][]",
+            "buffer type bool[4][] (a bool",
+        ),
+        (
+            "%8 = DclSrv u32[4][] %1 0 0 1 BufferStructured",
+            "%8 = DclSrv u32[4][] %1 0 0 1 BufferStructured\n%91 = DclPushData bool[4] %1 0 Pixel",
+            "push data type bool[4] at offset 0 (a bool",
+        ),
     ] {
         assert_error(structured_ps_with(old, new), want, new);
     }
@@ -302,6 +313,12 @@ fn interface_and_resource_declarations_must_suit_vulkan() {
             "%15 = Semantic %13 0 \"SV_Target\"",
             "%15 = Semantic %13 0 \"SV_Target\"\n%91 = DclOutput f32 %1 0 2 0",
             "location 0 overlaps",
+        ),
+        // Varyings are numbers (Vulkan has bool built-ins only).
+        (
+            "%13 = DclOutput vec4<f32> %1 0 0 0",
+            "%13 = DclOutput vec4<bool> %1 0 0 0",
+            "varying of type vec4<bool>",
         ),
         // Images hold 32-bit scalars.
         (
