@@ -2894,7 +2894,22 @@ impl<'a> Emitter<'a> {
             }
             O::DerivX | O::DerivY => {
                 let t = self.val_ty(def, op)?;
-                let a = self.v(self.arg(def, op, 0)?);
+                let mut a = self.v(self.arg(def, op, 0)?);
+                // Vulkan derives 32-bit floats only: a half is derived as a float.
+                let Some(b) = op.ty.as_basic() else {
+                    return malformed(def, op, "derivative of a composite");
+                };
+                let half = match scalar_bits(b.base()) {
+                    32 => None,
+                    16 => {
+                        let Some(ft) = self.basic_ty(b.with_base(ScalarType::F32)) else {
+                            return unsupported(def, op, "derivative type");
+                        };
+                        a = self.un(S::FConvert, ft, &[a]);
+                        Some(ft)
+                    }
+                    _ => return unsupported(def, op, format!("derivative of {}", op.ty)),
+                };
                 let mode = DerivativeMode::from_literal(self.lit(def, op, 0)?);
                 let x = op.opcode == O::DerivX;
                 let o = match mode {
@@ -2922,7 +2937,13 @@ impl<'a> Emitter<'a> {
                         }
                     }
                 };
-                self.emit_to(o, t, id, &[a]);
+                match half {
+                    None => self.emit_to(o, t, id, &[a]),
+                    Some(ft) => {
+                        let d = self.un(o, ft, &[a]);
+                        self.emit_to(S::FConvert, t, id, &[d]);
+                    }
+                }
                 Ok(())
             }
             O::RovScopedLockBegin | O::RovScopedLockEnd => {

@@ -641,3 +641,35 @@ fn texel_offsets_suit_vulkan() {
         "a cube sample offset",
     );
 }
+
+#[test]
+fn derivatives_are_of_32_bit_floats() {
+    // Vulkan derives 32-bit floats only: a half is derived as a float and converted back;
+    // a double, which Direct3D does not derive either, is an error.
+    let text = |ty: &str| {
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%9 = DclInput f32 %1 0 0 None
+%15 = DclOutput vec4<f32> %1 0 0 0
+%3 = Function void
+%5 = Label None
+%10 = InputLoad f32 %9 null
+%13 = ConvertFtoF {ty} %10
+%12 = DerivX {ty} %13 Coarse
+%14 = DerivY {ty} %13 Default
+%16 = FAdd {ty} %12 %14
+%11 = ConvertFtoF f32 %16
+%23 = CompositeConstruct vec4<f32> %11 %11 %11 %11
+%24 = OutputStore %15 null %23
+%25 = Return void null
+%26 = FunctionEnd
+"
+        )
+    };
+    compile("deriv_f16", &text("f16"));
+    assert_error(
+        emit_text(&text("f64")),
+        "derivative of f64",
+        "a double derivative",
+    );
+}
