@@ -95,6 +95,9 @@ struct ResInfo {
     /// IR type of the data (CBV / SSBO contents, texel scalar).
     data: Type,
     coherent: bool,
+    /// A typed UAV declared with the format its data type names (`UavFlags::FixedFormat`),
+    /// which texel atomics need: Vulkan has them on `R32`/`R64` formats only.
+    fixed_format: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -2187,6 +2190,7 @@ impl<'a> Emitter<'a> {
                 elem_ty,
                 data: op.ty,
                 coherent: flags.contains(UavFlags::Coherent),
+                fixed_format: uav && flags.contains(UavFlags::FixedFormat),
             }),
         );
         self.refl.resources.push(ResourceBinding {
@@ -3744,6 +3748,9 @@ impl<'a> Emitter<'a> {
                         (p, spirv::Scope::QueueFamily, 2, t)
                     }
                     ResKind::TexelBuffer => {
+                        if !d.res.fixed_format {
+                            return malformed(def, op, "texel atomic without FixedFormat");
+                        }
                         let Some(st) = d.res.data.base_type() else {
                             return malformed(def, op, "texel type");
                         };
@@ -3773,6 +3780,9 @@ impl<'a> Emitter<'a> {
             }
             O::ImageAtomic => {
                 let d = self.desc_of(def, op, 0)?;
+                if !d.res.fixed_format {
+                    return malformed(def, op, "texel atomic without FixedFormat");
+                }
                 let Some(st) = d.res.data.base_type() else {
                     return malformed(def, op, "texel type");
                 };

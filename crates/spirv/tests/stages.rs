@@ -291,6 +291,27 @@ fn atomics_need_their_location_type() {
     ] {
         assert_error(emit_text(&text.replace(old, line)), want, line);
     }
+    // Texel atomics need the UAV's format fixed to its type (Vulkan has them on R32 and R64
+    // formats only): on a typed buffer and on an image.
+    let u0 = "%8 = DclUav u32[] %1 0 0 1 BufferRaw None";
+    for (dcl, line) in [
+        (
+            "DclUav u32 %1 0 2 1 BufferTyped",
+            "%21 = BufferAtomic u32 %201 %13 %18 And",
+        ),
+        (
+            "DclUav u32 %1 0 2 1 Image2D",
+            "%21 = ImageAtomic u32 %201 null %16 %18 And",
+        ),
+    ] {
+        let typed = |flags: &str| {
+            text.replace(u0, &format!("{u0}\n%200 = {dcl} {flags}"))
+                .replace(old, &format!("%201 = DescriptorLoad uav %200 %13\n{line}"))
+        };
+        assert_error(emit_text(&typed("None")), "without FixedFormat", line);
+        let m = emit_text(&typed("FixedFormat")).expect("a fixed-format texel atomic");
+        spirv_val("texel_atomic", &m.words);
+    }
 }
 
 #[test]
