@@ -1116,6 +1116,13 @@ impl<'a> Validator<'a> {
                     );
                 }
             }
+            OpCode::ImageGather => {
+                // The component a gather reads: x, y, z or w.
+                if let Some(c) = op.lit(0).filter(|&c| c > 3) {
+                    let detail = format!("gather of component {c}");
+                    self.err_at(def, op, nref, Rule::LiteralValue, detail);
+                }
+            }
             OpCode::SetFpMode => {
                 if let Some(m) = op.lit(0).and_then(RoundMode::from_literal) {
                     if !matches!(m, RoundMode::Zero | RoundMode::NearestEven) {
@@ -1638,9 +1645,8 @@ impl<'a> Validator<'a> {
                     );
                 }
             }
-            ImageLoad | ImageStore | ImageAtomic | ImageSample | ImageGather | ImageComputeLod => {
-                self.check_image_operands(def, op)
-            }
+            ImageLoad | ImageStore | ImageAtomic | ImageSample | ImageGather | ImageComputeLod
+            | ImageQueryMips => self.check_image_operands(def, op),
             DclInputBuiltIn | DclOutputBuiltIn => {
                 let output = op.opcode == DclOutputBuiltIn;
                 let bi = op.lit(0).and_then(BuiltIn::from_literal);
@@ -1679,8 +1685,9 @@ impl<'a> Validator<'a> {
         }
     }
 
-    /// The image kind `op`'s descriptor (operand 0) was declared with, if it is an image.
-    fn image_kind(&self, op: &Op) -> Option<ResourceKind> {
+    /// The image kind `op`'s descriptor (operand 0) was declared with, if it is an image,
+    /// and whether it is a UAV.
+    fn image_kind(&self, op: &Op) -> Option<(ResourceKind, bool)> {
         let (_, load) = self.target(op, 0)?;
         let (_, dcl) = self.target(load, 0)?;
         if load.opcode != OpCode::DescriptorLoad
@@ -1690,7 +1697,7 @@ impl<'a> Validator<'a> {
         }
         let kind = ResourceKind::from_literal(dcl.lit(3)?)?;
         let image = !kind.is_buffer() && kind != ResourceKind::AccelerationStructure;
-        image.then_some(kind)
+        image.then_some((kind, dcl.opcode == OpCode::DclUav))
     }
 
     /// Image coordinates, layers, gradients and offsets fit the image's kind: a coordinate
@@ -1700,10 +1707,33 @@ impl<'a> Validator<'a> {
     /// (none on cube maps), constant on a sample.
     fn check_image_operands(&mut self, def: SsaDef, op: &Op) {
         use OpCode::*;
-        let Some(kind) = self.image_kind(op) else {
+        let Some((kind, uav)) = self.image_kind(op) else {
             return;
         };
+        // Samples, gathers and LOD queries read single-sampled SRVs; only those have mips;
+        // a multisampled load names its sample.
+        let misfit = match op.opcode {
+            ImageSample | ImageGather | ImageComputeLod | ImageQueryMips
+                if uav || kind.is_multisampled() =>
+            {
+                Some(if uav { "a UAV" } else { "a multisampled image" })
+            }
+            ImageLoad if kind.is_multisampled() && op.arg(4).is_none() => {
+                Some("a multisampled image without a sample index")
+            }
+            _ => None,
+        };
+        if let Some(what) = misfit {
+            self.err_at(
+                def,
+                op,
+                0,
+                Rule::OperandType,
+                format!("{} of {what}", op.opcode),
+            );
+        }
         let (coord, layer, offset) = match op.opcode {
+            ImageQueryMips => return,
             ImageLoad => (3, Some(2), Some(5)),
             ImageStore | ImageAtomic => (2, Some(1), None),
             ImageSample | ImageGather => (3, Some(2), Some(4)),
@@ -3544,7 +3574,7 @@ mod tests {
         let ty = Rule::OperandType;
         // (image kind, op, the error: its rule and operand)
         type Case<'a> = (&'a str, String, Option<(Rule, usize)>);
-        let cases: [Case; 14] = [
+        let cases: [Case; 19] = [
             (
                 "Image2D",
                 format!("{sample} null %12 %14 null null null %12 %12 null"),
@@ -3593,6 +3623,27 @@ mod tests {
             (
                 "Image2D",
                 "ImageGather vec4<f32> %21 %22 null %12 %20 null 0".into(),
+                None,
+            ),
+            (
+                "Image2D",
+                "ImageGather vec4<f32> %21 %22 null %12 null null 4".into(),
+                Some((Rule::LiteralValue, 6)),
+            ),
+            (
+                "Image2DMS",
+                format!("{sample} null %12 null null null null null null null"),
+                Some((ty, 0)),
+            ),
+            ("Image2DMS", "ImageQueryMips u32 %21".into(), Some((ty, 0))),
+            (
+                "Image2DMS",
+                "ImageLoad vec4<f32> %21 null null %20 null null".into(),
+                Some((ty, 0)),
+            ),
+            (
+                "Image2DMS",
+                "ImageLoad vec4<f32> %21 null null %20 %10 null".into(),
                 None,
             ),
             (

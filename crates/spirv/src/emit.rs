@@ -3428,6 +3428,9 @@ impl<'a> Emitter<'a> {
                 self.scalar_operand(def, op, 1, "mip level", int32)?;
                 self.scalar_operand(def, op, 4, "sample index", int32)?;
                 self.sized_operand(def, op, 5, "offset", kind.offset_components(), int32)?;
+                if kind.is_multisampled() && op.arg(4).is_none() {
+                    return malformed(def, op, "load from a multisampled image without a sample");
+                }
                 let mut coord = self.coord_with_layer(def, op, 3, 2, kind, false)?;
                 let mut mask = 0u32;
                 let mut extra = [0u32; 3];
@@ -3466,6 +3469,9 @@ impl<'a> Emitter<'a> {
                 self.texel_write(def, op, d, coord, value)
             }
             O::ImageQueryMips => {
+                if kind.is_multisampled() || d.res.uav {
+                    return malformed(def, op, "mip count of an image without mips");
+                }
                 self.cap(Capability::ImageQuery);
                 let t = self.val_ty(def, op)?;
                 self.emit_to(S::ImageQueryLevels, t, id, &[d.value]);
@@ -3553,6 +3559,15 @@ impl<'a> Emitter<'a> {
                     )
                 {
                     return malformed(def, op, "gather needs a 2D or cube image");
+                }
+                if kind.is_multisampled() || d.res.uav {
+                    // Vulkan samples single-sampled, sampled images only (as Direct3D does).
+                    let what = if d.res.uav {
+                        "a UAV"
+                    } else {
+                        "a multisampled image"
+                    };
+                    return malformed(def, op, format!("sampling {what}"));
                 }
                 let sd = self.desc_of(def, op, 1)?;
                 if sd.res.kind != ResKind::Sampler {
@@ -3694,8 +3709,11 @@ impl<'a> Emitter<'a> {
                 f.extend_from_slice(&[t, id, si, coord]);
                 let dv = dref.map(|x| self.v(x));
                 let comp = if !is_sample && dv.is_none() {
-                    let c = op.lit(0).unwrap_or(0) as u32;
-                    Some(self.const_u32(c))
+                    let c = op.lit(0).unwrap_or(0);
+                    if c > 3 {
+                        return malformed(def, op, format!("gather of component {c}"));
+                    }
+                    Some(self.const_u32(c as u32))
                 } else {
                     None
                 };

@@ -694,3 +694,62 @@ fn derivatives_are_of_32_bit_floats() {
         "a double derivative",
     );
 }
+
+#[test]
+fn image_ops_suit_the_image() {
+    // Each was SPIR-V that Vulkan refuses: a sample (or gather, or LOD query) of a
+    // multisampled image or of a UAV, a mip count of an image without mips, a multisampled
+    // load without a sample index, and a gather of a fifth component.
+    let text = |dcl: &str, code: &str| {
+        let class = if dcl.starts_with("DclUav") {
+            "uav"
+        } else {
+            "srv"
+        };
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = {dcl}
+%7 = DclSampler %1 0 0 1
+%15 = DclOutput vec4<f32> %1 0 0 0
+%18 = Constant u32 0
+%19 = Constant vec2<f32> 0.5 0.5
+%22 = Constant vec2<i32> 0 0
+%3 = Function void
+%5 = Label None
+%8 = DescriptorLoad {class} %6 %18
+%9 = DescriptorLoad sampler %7 %18
+{code}
+%24 = OutputStore %15 null %11
+%25 = Return void null
+%26 = FunctionEnd
+"
+        )
+    };
+    let ms = "DclSrv f32 %1 0 0 1 Image2DMS";
+    let uav = "DclUav f32 %1 0 0 1 Image2D None";
+    let srv = "DclSrv f32 %1 0 0 1 Image2D";
+    let sample = "%11 = ImageSample vec4<f32> %8 %9 null %19 null null null null null null null";
+    let mips = "%12 = ImageQueryMips u32 %8
+%13 = Cast f32 %12
+%11 = CompositeConstruct vec4<f32> %13 %13 %13 %13";
+    let gather = |c: u32| format!("%11 = ImageGather vec4<f32> %8 %9 null %19 null null {c}");
+    let load = |sample: &str| format!("%11 = ImageLoad vec4<f32> %8 null null %22 {sample} null");
+    for (dcl, code, want) in [
+        (ms, sample.to_string(), "sampling a multisampled image"),
+        (uav, sample.to_string(), "sampling a UAV"),
+        (ms, mips.to_string(), "mip count"),
+        (uav, mips.to_string(), "mip count"),
+        (ms, load("null"), "without a sample"),
+        (srv, gather(4), "gather of component 4"),
+    ] {
+        assert_error(emit_text(&text(dcl, &code)), want, &code);
+    }
+    for (name, dcl, code) in [
+        ("sample_2d", srv, sample.to_string()),
+        ("mips_2d", srv, mips.to_string()),
+        ("load_ms", ms, load("%18")),
+        ("gather_w", srv, gather(3)),
+    ] {
+        compile(name, &text(dcl, &code));
+    }
+}
