@@ -102,6 +102,9 @@ rules! {
     ConstructOperands => "Label construct operands",
     /// `SetFpMode` with a rounding mode other than `Zero` or `NearestEven`.
     FpRoundMode => "SetFpMode round mode must be Zero or NearestEven",
+    /// A function calls itself, directly or through others (SPIR-V and Direct3D have no
+    /// recursion).
+    Recursion => "recursive function call",
     /// An op bound to stages (a mode setting, a derivative, vertex emission, shared memory,
     /// an output, ...) in a program of another stage.
     OpStage => "op not allowed in the entry point's stage",
@@ -698,6 +701,15 @@ impl<'a> Validator<'a> {
                 break;
             }
             self.check_op(def, op, p);
+        }
+        if let Some(call) = crate::analysis::recursive_call(b) {
+            self.push(
+                Some(call),
+                Some(OpCode::FunctionCall),
+                Rule::Recursion,
+                Some(0),
+                "the callee reaches this call again".into(),
+            );
         }
         if let Some(f) = self.func.take() {
             if let Some(fdef) = f.def {
@@ -3675,6 +3687,34 @@ mod tests {
                 .collect();
             assert_eq!(got, Vec::from_iter(want), "{kind} {code}");
         }
+    }
+
+    #[test]
+    fn rule_recursion() {
+        // A function reaching itself through another: the call closing the cycle is named.
+        let text = "%1 = EntryPoint %3 Pixel
+%3 = Function void
+%5 = Label None
+%6 = FunctionCall void %7
+%25 = Return void null
+%26 = FunctionEnd
+%7 = Function void
+%8 = Label None
+%9 = FunctionCall void %12
+%10 = Return void null
+%11 = FunctionEnd
+%12 = Function void
+%13 = Label None
+%14 = FunctionCall void %7
+%15 = Return void null
+%16 = FunctionEnd
+";
+        assert_eq!(
+            text_errors(text, Level::Structural),
+            [(Rule::Recursion, 14)]
+        );
+        let chain = text.replace("%14 = FunctionCall void %7\n", "");
+        assert_eq!(text_errors(&chain, Level::Structural), []);
     }
 
     #[test]

@@ -216,6 +216,7 @@ struct Census {
     inputs: usize,
     outputs: usize,
     resources: usize,
+    calls: usize,
 }
 
 pub(crate) struct Emitter<'a> {
@@ -1074,7 +1075,13 @@ impl<'a> Emitter<'a> {
                 | OpCode::DclPushData
                 | OpCode::DescriptorLoad
                 | OpCode::ConstantLoad => census.infos += 1,
+                OpCode::FunctionCall => census.calls += 1,
                 _ => {}
+            }
+        }
+        if census.calls > 0 {
+            if let Some(call) = dxspv_ir::analysis::recursive_call(self.b) {
+                return malformed(call, self.b.op(call), "recursion (Vulkan has none)");
             }
         }
         self.reserve(&census);

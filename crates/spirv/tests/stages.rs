@@ -753,3 +753,22 @@ fn image_ops_suit_the_image() {
         compile(name, &text(dcl, &code));
     }
 }
+
+#[test]
+fn recursion_is_an_error() {
+    // Vulkan entry points have no call cycles (and Direct3D no recursion).
+    let text = "%1 = EntryPoint %3 Pixel
+%3 = Function void
+%5 = Label None
+%6 = FunctionCall void %7
+%25 = Return void null
+%26 = FunctionEnd
+%7 = Function void
+%8 = Label None
+%9 = FunctionCall void %7
+%10 = Return void null
+%11 = FunctionEnd
+";
+    assert_error(emit_text(text), "recursion", "a function calling itself");
+    compile("call", &text.replace("%9 = FunctionCall void %7\n", ""));
+}
