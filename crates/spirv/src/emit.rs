@@ -3387,6 +3387,19 @@ impl<'a> Emitter<'a> {
         Ok(self.un(S::IAdd, ct, &[coord, ov]))
     }
 
+    /// The explicit LOD `lod` raised to the LOD clamp `clamp`, if there is one (SPIR-V's
+    /// `MinLod` operand does not go with an explicit LOD).
+    fn clamped_lod(&mut self, lod: u32, clamp: Option<SsaDef>) -> u32 {
+        let Some(c) = clamp else {
+            return lod;
+        };
+        let cv = self.v(c);
+        let f32t = self.scalar_ty(ScalarType::F32).unwrap_or_default();
+        let id = self.id();
+        self.ext_to(GLOp::FMax, f32t, id, &[lod, cv]);
+        id
+    }
+
     /// Checks that optional operand `i`, if present, is a scalar of a type `ok` accepts.
     fn scalar_operand(
         &self,
@@ -3645,7 +3658,8 @@ impl<'a> Emitter<'a> {
                     }
                     if let Some(l) = op.arg(5) {
                         mask |= 0x2;
-                        extra[n] = self.v(l);
+                        let lod = self.v(l);
+                        extra[n] = self.clamped_lod(lod, op.arg(7));
                         n += 1;
                         explicit = true;
                     } else if let (Some(dx), Some(dy)) = (op.arg(8), op.arg(9)) {
@@ -3656,7 +3670,8 @@ impl<'a> Emitter<'a> {
                         explicit = true;
                     } else if self.stage != ShaderStage::Pixel {
                         mask |= 0x2;
-                        extra[n] = self.const_scalar(ScalarType::F32, 0);
+                        let lod = self.const_scalar(ScalarType::F32, 0);
+                        extra[n] = self.clamped_lod(lod, op.arg(7));
                         n += 1;
                         explicit = true;
                     }
@@ -3679,7 +3694,9 @@ impl<'a> Emitter<'a> {
                     extra[n] = self.v(off);
                     n += 1;
                 }
-                if is_sample {
+                // An explicit LOD was clamped above: `MinLod` goes with implicit LODs and
+                // gradients only.
+                if is_sample && mask & 0x2 == 0 {
                     if let Some(c) = op.arg(7) {
                         self.cap(Capability::MinLod);
                         mask |= 0x80;

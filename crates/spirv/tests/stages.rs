@@ -772,3 +772,44 @@ fn recursion_is_an_error() {
     assert_error(emit_text(text), "recursion", "a function calling itself");
     compile("call", &text.replace("%9 = FunctionCall void %7\n", ""));
 }
+
+#[test]
+fn lod_clamps_suit_explicit_lods() {
+    // From a stage-swap probe: a clamped sample outside a pixel shader (whose implicit LOD
+    // becomes LOD 0) had `MinLod` with an explicit LOD, which SPIR-V does not allow; the LOD
+    // is raised to the clamp instead. A clamped explicit LOD, likewise.
+    let text = |stage: &str, lod: &str| {
+        format!(
+            "%1 = EntryPoint %3 {stage}
+%6 = DclSrv f32 %1 0 0 1 Image2D
+%7 = DclSampler %1 0 0 1
+%15 = DclOutput vec4<f32> %1 0 0 0
+%18 = Constant u32 0
+%19 = Constant vec2<f32> 0.5 0.5
+%20 = Constant f32 0.25
+%3 = Function void
+%5 = Label None
+%21 = DescriptorLoad srv %6 %18
+%22 = DescriptorLoad sampler %7 %18
+%23 = ImageSample vec4<f32> %21 %22 null %19 null {lod} null %20 null null null
+%24 = OutputStore %15 null %23
+%25 = Return void null
+%26 = FunctionEnd
+"
+        )
+    };
+    for (stage, lod) in [
+        ("Vertex", "null"),
+        ("Vertex", "%20"),
+        ("Pixel", "%20"),
+        ("Pixel", "null"),
+    ] {
+        let m = compile(
+            &format!("clamp_{stage}_{lod}").replace('%', ""),
+            &text(stage, lod),
+        );
+        // OpCapability MinLod (42) only where the clamp stays an operand: implicit LODs.
+        let min_lod = m.words.windows(2).any(|w| w == [(2 << 16) | 17, 42]);
+        assert_eq!(min_lod, stage == "Pixel" && lod == "null", "{stage} {lod}");
+    }
+}
