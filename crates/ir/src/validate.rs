@@ -26,6 +26,9 @@ use crate::types::{ScalarType, Type};
 use std::fmt;
 
 mod cfg_rules;
+mod image_rules;
+
+pub use image_rules::image_op_misfit;
 
 /// Most errors [`validate`] reports; it stops checking once this many were found.
 pub const MAX_ERRORS: usize = 100;
@@ -1722,20 +1725,7 @@ impl<'a> Validator<'a> {
         let Some((kind, uav)) = self.image_kind(op) else {
             return;
         };
-        // Samples, gathers and LOD queries read single-sampled SRVs; only those have mips;
-        // a multisampled load names its sample.
-        let misfit = match op.opcode {
-            ImageSample | ImageGather | ImageComputeLod | ImageQueryMips
-                if uav || kind.is_multisampled() =>
-            {
-                Some(if uav { "a UAV" } else { "a multisampled image" })
-            }
-            ImageLoad if kind.is_multisampled() && op.arg(4).is_none() => {
-                Some("a multisampled image without a sample index")
-            }
-            _ => None,
-        };
-        if let Some(what) = misfit {
+        if let Some(what) = image_op_misfit(op, kind, uav) {
             self.err_at(
                 def,
                 op,

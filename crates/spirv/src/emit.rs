@@ -9,6 +9,7 @@ use crate::{
     SpirvOptions,
 };
 use dxspv_ir::small_map::SmallMap;
+use dxspv_ir::validate::image_op_misfit;
 use dxspv_ir::{
     AtomicOp, BasicType, Builder, BuiltIn, Construct, DenormMode, DerivativeMode,
     InterpolationModes, MemoryTypeMask, Op, OpCode, OpFlags, Operand, PrimitiveType, ResourceKind,
@@ -3442,15 +3443,15 @@ impl<'a> Emitter<'a> {
             }
             return unsupported(def, op, "image op on a non-image descriptor");
         };
+        if let Some(what) = image_op_misfit(op, kind, d.res.uav) {
+            return malformed(def, op, format!("{} of {what}", op.opcode));
+        }
         match op.opcode {
             O::ImageLoad => {
                 let int32 = |t: ScalarType| matches!(t, ScalarType::U32 | ScalarType::I32);
                 self.scalar_operand(def, op, 1, "mip level", int32)?;
                 self.scalar_operand(def, op, 4, "sample index", int32)?;
                 self.sized_operand(def, op, 5, "offset", kind.offset_components(), int32)?;
-                if kind.is_multisampled() && op.arg(4).is_none() {
-                    return malformed(def, op, "load from a multisampled image without a sample");
-                }
                 let mut coord = self.coord_with_layer(def, op, 3, 2, kind, false)?;
                 let mut mask = 0u32;
                 let mut extra = [0u32; 3];
@@ -3489,9 +3490,6 @@ impl<'a> Emitter<'a> {
                 self.texel_write(def, op, d, coord, value)
             }
             O::ImageQueryMips => {
-                if kind.is_multisampled() || d.res.uav {
-                    return malformed(def, op, "mip count of an image without mips");
-                }
                 self.cap(Capability::ImageQuery);
                 let t = self.val_ty(def, op)?;
                 self.emit_to(S::ImageQueryLevels, t, id, &[d.value]);
@@ -3567,28 +3565,6 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             O::ImageSample | O::ImageGather | O::ImageComputeLod => {
-                if op.opcode == O::ImageGather
-                    && !matches!(
-                        d.res.kind,
-                        ResKind::Image(
-                            ResourceKind::Image2D
-                                | ResourceKind::Image2DArray
-                                | ResourceKind::ImageCube
-                                | ResourceKind::ImageCubeArray
-                        )
-                    )
-                {
-                    return malformed(def, op, "gather needs a 2D or cube image");
-                }
-                if kind.is_multisampled() || d.res.uav {
-                    // Vulkan samples single-sampled, sampled images only (as Direct3D does).
-                    let what = if d.res.uav {
-                        "a UAV"
-                    } else {
-                        "a multisampled image"
-                    };
-                    return malformed(def, op, format!("sampling {what}"));
-                }
                 let sd = self.desc_of(def, op, 1)?;
                 if sd.res.kind != ResKind::Sampler {
                     return malformed(def, op, "operand 1 is not a sampler");
@@ -3838,6 +3814,9 @@ impl<'a> Emitter<'a> {
                 let ResKind::Image(kind) = d.res.kind else {
                     return unsupported(def, op, "image atomic on a non-image descriptor");
                 };
+                if let Some(what) = image_op_misfit(op, kind, d.res.uav) {
+                    return malformed(def, op, format!("{} of {what}", op.opcode));
+                }
                 let coord = self.coord_with_layer(def, op, 2, 1, kind, false)?;
                 let zero = self.const_u32(0);
                 let p = self.un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);

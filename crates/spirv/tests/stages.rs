@@ -735,11 +735,29 @@ fn image_ops_suit_the_image() {
     let gather = |c: u32| format!("%11 = ImageGather vec4<f32> %8 %9 null %19 null null {c}");
     let load = |sample: &str| format!("%11 = ImageLoad vec4<f32> %8 null null %22 {sample} null");
     for (dcl, code, want) in [
-        (ms, sample.to_string(), "sampling a multisampled image"),
-        (uav, sample.to_string(), "sampling a UAV"),
-        (ms, mips.to_string(), "mip count"),
-        (uav, mips.to_string(), "mip count"),
-        (ms, load("null"), "without a sample"),
+        (
+            ms,
+            sample.to_string(),
+            "ImageSample of a multisampled image",
+        ),
+        (uav, sample.to_string(), "ImageSample of a UAV"),
+        (
+            ms,
+            mips.to_string(),
+            "ImageQueryMips of a multisampled image",
+        ),
+        (uav, mips.to_string(), "ImageQueryMips of a UAV"),
+        (ms, load("null"), "without a sample index"),
+        (
+            "DclSrv f32 %1 0 0 1 ImageCube",
+            load("null"),
+            "ImageLoad of a cube map",
+        ),
+        (
+            "DclSrv f32 %1 0 0 1 Image1D",
+            gather(0),
+            "neither 2D nor a cube map",
+        ),
         (srv, gather(4), "gather of component 4"),
     ] {
         assert_error(emit_text(&text(dcl, &code)), want, &code);
