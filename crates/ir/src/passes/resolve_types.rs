@@ -732,7 +732,9 @@ impl Need {
             Need::Int32 if !(base.is_int() && base.bit_size() == Some(32)) => {
                 Some(Type::basic(b.with_base(ScalarType::U32)))
             }
-            Need::Bool if base != ScalarType::Bool => Some(Type::scalar(ScalarType::Bool)),
+            Need::Bool if base != ScalarType::Bool => {
+                Some(Type::basic(b.with_base(ScalarType::Bool)))
+            }
             Need::Result if *cur != result => Some(result),
             Need::CastFrom => {
                 let r = result.as_basic()?;
@@ -775,15 +777,16 @@ impl Need {
 /// What operand `i` of `opcode` must be, where that is fixed: floats for float compares and
 /// float conversions, integers for integer compares, integer conversions, shift amounts,
 /// bit-field offsets and counts, addresses and descriptor indices, a 32-bit integer for
-/// sparse feedback, `bool` for a branch condition, the result type for a shifted or
-/// bit-field base.
+/// sparse feedback, `bool` for a branch condition and the operands of logic ops, the result
+/// type for a shifted or bit-field base.
 #[inline]
 const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
     use OpCode as O;
     Some(match (opcode, i) {
         (O::FEq | O::FNe | O::FLt | O::FLe | O::FGt | O::FGe | O::FIsNan, _)
         | (O::ConvertFtoI | O::ConvertFtoF, 0) => Need::Float,
-        (O::BranchConditional | O::Select, 0) => Need::Bool,
+        (O::BranchConditional | O::Select, 0)
+        | (O::BAnd | O::BOr | O::BEq | O::BNe | O::BNot, _) => Need::Bool,
         (O::Switch, 0) => Need::Int,
         (O::CheckSparseAccess, 0) => Need::Int32,
         (O::Cast, 0) => Need::CastFrom,
@@ -1816,6 +1819,34 @@ mod tests {
 ";
         let b = resolved(input);
         assert_eq!(operand_type(&b, crate::OpCode::Select, 0), "bool");
+    }
+
+    #[test]
+    fn untyped_logic_operands_read_as_bool() {
+        // From the ir_compile fuzz target: an untyped constant read by a logic op and
+        // consumed as a float took f32, and the logic op was left with a float operand.
+        let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput f32 %1 0 0 0
+%3 = Constant f32 0.5
+%4 = Constant unknown 0
+%10 = Function void
+%11 = Label None
+%12 = FLt bool %3 %3
+%13 = BAnd bool %12 %4
+%14 = BNot bool %4
+%15 = BOr bool %13 %14
+%16 = Select f32 %15 %3 %3
+%17 = ConsumeAs f32 %4
+%18 = FAdd f32 %16 %17
+%19 = OutputStore %2 null %18
+%20 = Return void null
+%21 = FunctionEnd
+";
+        let b = resolved(input);
+        assert_eq!(operand_type(&b, crate::OpCode::BAnd, 1), "bool");
+        assert_eq!(operand_type(&b, crate::OpCode::BNot, 0), "bool");
+        assert_eq!(operand_type(&b, crate::OpCode::FAdd, 1), "f32");
     }
 
     #[test]
