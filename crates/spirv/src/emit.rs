@@ -389,12 +389,16 @@ fn block_type_problem(t: &Type, uniform: bool) -> Option<&'static str> {
     }
 }
 
-/// True if `ty` is a type Vulkan accepts for the built-in `bi` (per vertex where a stage
-/// reads or writes arrays of vertices).
-fn builtin_type_ok(bi: BuiltIn, ty: &Type) -> bool {
+/// True if `ty` is a type Vulkan accepts for the built-in `bi` (per vertex, an array, where
+/// a stage reads or writes arrays of vertices: `arrayed`).
+fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
     use ScalarType as S;
     let per_vertex = |want: Type| {
-        *ty == want || (ty.dims().len() == 1 && ty.dims()[0] != 0 && ty.element_type() == want)
+        *ty == want
+            || (arrayed
+                && ty.dims().len() == 1
+                && ty.dims()[0] != 0
+                && ty.element_type() == want)
     };
     let int32 = *ty == Type::scalar(S::U32) || *ty == Type::scalar(S::I32);
     match bi {
@@ -402,7 +406,7 @@ fn builtin_type_ok(bi: BuiltIn, ty: &Type) -> bool {
         BuiltIn::PointSize => per_vertex(Type::scalar(S::F32)),
         BuiltIn::ClipDistance | BuiltIn::CullDistance => {
             ty.without_arrays() == Type::scalar(S::F32)
-                && (1..=2).contains(&ty.dims().len())
+                && (1..=1 + arrayed as usize).contains(&ty.dims().len())
                 && !ty.dims().contains(&0)
         }
         BuiltIn::TessCoord => *ty == Type::vector(S::F32, 3),
@@ -1529,7 +1533,14 @@ impl<'a> Emitter<'a> {
                 return self.dcl_sample_count(def, op);
             }
             info.builtin = Some(bi.name());
-            if !builtin_type_ok(bi, &op.ty) {
+            // Stages that see several vertices read (and hull shaders write) per-vertex
+            // built-ins as arrays.
+            let arrayed = match stage {
+                ShaderStage::Hull => true,
+                ShaderStage::Geometry | ShaderStage::Domain => input,
+                _ => false,
+            };
+            if !builtin_type_ok(bi, &op.ty, arrayed) {
                 return malformed(def, op, format!("built-in {bi} of type {}", op.ty));
             }
             use spirv::BuiltIn as B;

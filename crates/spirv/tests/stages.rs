@@ -324,6 +324,18 @@ fn interface_and_resource_declarations_must_suit_vulkan() {
             "%10 = DclInputBuiltIn vec3<f32> %1 Position NoPerspective",
             "built-in Position of type vec3<f32>",
         ),
+        // Per-vertex arrays where a stage sees one vertex (from a built-in swap probe: a
+        // vertex shader's `f32[1]` point size).
+        (
+            "%10 = DclInputBuiltIn vec4<f32> %1 Position NoPerspective",
+            "%10 = DclInputBuiltIn vec4<f32>[2] %1 Position NoPerspective",
+            "built-in Position of type vec4<f32>[2]",
+        ),
+        (
+            "%10 = DclInputBuiltIn vec4<f32> %1 Position NoPerspective",
+            "%10 = DclInputBuiltIn f32[2][2] %1 ClipDistance NoPerspective",
+            "built-in ClipDistance of type f32[2][2]",
+        ),
         // A varying past component 3, and one overlapping another.
         (
             "%13 = DclOutput vec4<f32> %1 0 0 0",
