@@ -3616,14 +3616,21 @@ impl<'a> Emitter<'a> {
                     self.sized_operand(def, op, 8, "x gradient", dims, f32)?;
                     self.sized_operand(def, op, 9, "y gradient", dims, f32)?;
                 }
-                if !sparse {
+                {
+                    // The texels (after the feedback, for a sparse access) are what the
+                    // image gives.
                     let st = d.res.data.base_type().unwrap_or(ScalarType::F32);
                     let want = if is_sample && dref.is_some() {
                         Type::scalar(st)
                     } else {
                         Type::vector(st, 4)
                     };
-                    if op.ty != want {
+                    let texels = if sparse {
+                        op.ty.members().get(1).map(|m| Type::basic(*m))
+                    } else {
+                        Some(op.ty)
+                    };
+                    if texels != Some(want) {
                         return malformed(
                             def,
                             op,

@@ -389,6 +389,18 @@ fn image_coordinates_must_fit_the_image() {
     // A sample whose result is not the texel vector the image gives.
     let short = text.replacen(sample, &sample.replacen("vec4<f32>", "vec2<f32>", 1), 1);
     assert_error(emit_text(&short), "result vec2<f32>", "a vec2 sample");
+    // A sparse one, too: its texels after the feedback (from a type-swap probe: an i32
+    // image sampled as floats).
+    let sparse = sample.replacen(
+        "ImageSample vec4<f32>",
+        "ImageSample [sparse] struct{u32, vec4<i32>}",
+        1,
+    );
+    assert_error(
+        emit_text(&text.replacen(sample, &sparse, 1)),
+        "the image gives vec4<f32>",
+        "sparse texels of another type",
+    );
     assert_error(
         structured_ps_with("%6 = DclCbv vec4<f32>[1]", "%6 = DclCbv vec4<f32>[]"),
         "unsized",
