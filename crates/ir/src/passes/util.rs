@@ -186,12 +186,34 @@ pub fn remove_with_debug(b: &mut Builder, def: SsaDef) {
 
 /// Moves debug ops of `old` to `new` (if `new` has none of its own), then makes all other uses
 /// of `old` refer to `new` and removes `old`.
+///
+/// A constant `new` can turn a run-time index that is out of range (undefined behaviour) into
+/// a constant address naming no member, which the IR does not allow: such a
+/// `CompositeExtract` becomes an `Undef` of its type, and such a `CompositeInsert` leaves its
+/// composite as it is.
 pub fn replace_and_remove(b: &mut Builder, old: SsaDef, new: SsaDef) {
     if old == new {
         return;
     }
+    let mut stray: smallvec::SmallVec<[SsaDef; 2]> = smallvec::SmallVec::new();
+    if let Some(c) = b.get(new).filter(|o| o.opcode == OpCode::Constant) {
+        let lits: smallvec::SmallVec<[u64; 4]> = c.operands.iter().map(|o| o.0).collect();
+        stray.extend(addresses_leaving_a_composite(b, old, &lits));
+    }
     b.replace_uses(old, new);
     b.remove(old);
+    for user in stray {
+        let Some(op) = b.get(user) else {
+            continue;
+        };
+        let value = match op.opcode {
+            OpCode::CompositeInsert => op.arg(0),
+            _ => Some(b.add_decl(Op::new(OpCode::Undef, op.ty))),
+        };
+        if let Some(value) = value {
+            replace_and_remove(b, user, value);
+        }
+    }
 }
 
 /// The flattened literals of `def` if it is a `Constant`.
@@ -519,27 +541,66 @@ pub fn phi_value(op: &Op, phi: SsaDef, alias: SsaDef) -> PhiValue {
 /// address `lits` (one literal per component) does not index into: a pass about to make `def`
 /// such a constant must not (the validator requires constant addresses to name members).
 pub fn address_leaves_a_composite(b: &Builder, def: SsaDef, lits: &[u64]) -> bool {
-    b.uses(def).any(|u| {
-        let Some(user) = b.get(u.user) else {
-            return false;
-        };
-        if u.operand != 1
-            || !matches!(
+    addresses_leaving_a_composite(b, def, lits).next().is_some()
+}
+
+/// The `CompositeExtract` and `CompositeInsert` ops whose address is `def` and that a
+/// constant address `lits` would not index into.
+fn addresses_leaving_a_composite<'b>(
+    b: &'b Builder,
+    def: SsaDef,
+    lits: &'b [u64],
+) -> impl Iterator<Item = SsaDef> + 'b {
+    b.uses(def).filter_map(move |u| {
+        let user = b.get(u.user)?;
+        let composite = |c: SsaDef| b.get(c);
+        let leaves = u.operand == 1
+            && matches!(
                 user.opcode,
                 OpCode::CompositeExtract | OpCode::CompositeInsert
             )
-        {
-            return false;
-        }
-        user.arg(0)
-            .and_then(|c| b.get(c))
-            .is_some_and(|c| c.ty.at_address(lits.iter().map(|&l| Some(l))).is_err())
+            && user
+                .arg(0)
+                .and_then(composite)
+                .is_some_and(|c| c.ty.at_address(lits.iter().map(|&l| Some(l))).is_err());
+        leaves.then_some(u.user)
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_constant_replacing_an_out_of_range_index_leaves_no_stray_address() {
+        // From the ir_compile fuzz target: simplify_arith turned `0 + 3` into 3, the index of
+        // an extract from a vec2 (undefined at run time, invalid as a constant address).
+        let text = "%1 = EntryPoint %10 Pixel
+%2 = DclInput u32 %1 0 0 Flat
+%3 = DclOutput u32 %1 0 0 0
+%4 = Constant u32 3
+%5 = Constant vec2<u32> 1 2
+%10 = Function void
+%11 = Label None
+%12 = InputLoad u32 %2 null
+%13 = IAdd u32 %12 %4
+%14 = CompositeExtract u32 %5 %13
+%15 = CompositeInsert vec2<u32> %5 %13 %14
+%16 = CompositeExtract u32 %15 %12
+%17 = OutputStore %3 null %16
+%18 = Return void null
+%19 = FunctionEnd
+";
+        let mut b = crate::text::parse(text).expect("parse");
+        let (add, c3) = (SsaDef::new(13), SsaDef::new(4));
+        replace_and_remove(&mut b, add.expect("id"), c3.expect("id"));
+        crate::validate::validate(&b, crate::validate::Level::Lowered)
+            .unwrap_or_else(|e| panic!("{e:?}\n{}", crate::text::print(&b)));
+        let printed = crate::text::print(&b);
+        assert!(printed.contains("Undef u32"), "{printed}");
+        assert!(!printed.contains("CompositeInsert"), "{printed}");
+        assert!(printed.contains("CompositeExtract u32 %5 %12"), "{printed}");
+    }
 
     #[test]
     fn f16_round_trips() {
