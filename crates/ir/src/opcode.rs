@@ -668,44 +668,64 @@ impl OpCode {
     /// declarations that only some stages have (derivatives and their kin need a pixel
     /// shader's quads, vertex emission a geometry shader, shared memory a workgroup, outputs
     /// a stage that has them); `None` for ops every stage may hold, `SetFpMode` included.
+    #[inline]
     pub fn stages(self) -> Option<ShaderStageMask> {
-        use ShaderStageMask as M;
-        let workgroup = M::Compute | M::Mesh | M::Amplification;
-        Some(match self {
-            Self::SetCsWorkgroupSize
-            | Self::DclLds
-            | Self::LdsLoad
-            | Self::LdsStore
-            | Self::LdsAtomic => workgroup,
-            Self::SetGsInstances
-            | Self::SetGsInputPrimitive
-            | Self::SetGsOutputVertices
-            | Self::SetGsOutputPrimitive
-            | Self::EmitVertex
-            | Self::EmitPrimitive => M::Geometry,
-            Self::SetPsEarlyFragmentTest
-            | Self::SetPsDepthGreaterEqual
-            | Self::SetPsDepthLessEqual
-            | Self::Demote
-            | Self::InterpolateAtCentroid
-            | Self::InterpolateAtSample
-            | Self::InterpolateAtOffset
-            | Self::DerivX
-            | Self::DerivY
-            | Self::ImageComputeLod
-            | Self::RovScopedLockBegin
-            | Self::RovScopedLockEnd => M::Pixel,
-            Self::SetTessPrimitive | Self::SetTessDomain | Self::SetTessControlPoints => {
-                M::Hull | M::Domain
-            }
-            Self::DclOutput | Self::DclOutputBuiltIn | Self::OutputLoad | Self::OutputStore => {
-                M::Pixel | M::Vertex | M::Geometry | M::Hull | M::Domain | M::Mesh
-            }
-            Self::DclXfb => M::Vertex | M::Geometry | M::Domain,
-            _ => return None,
-        })
+        // One table lookup: the backend asks for every op it emits.
+        let bits = STAGES[self as usize];
+        (bits != 0).then_some(ShaderStageMask(bits as u32))
     }
 }
+
+/// [`OpCode::stages`] per opcode, as `ShaderStageMask` bits (0: every stage).
+const STAGES: [u8; OpCode::ALL.len()] = {
+    const fn bits(op: OpCode) -> u32 {
+        use ShaderStageMask as M;
+        let workgroup = M::Compute.0 | M::Mesh.0 | M::Amplification.0;
+        match op {
+            OpCode::SetCsWorkgroupSize
+            | OpCode::DclLds
+            | OpCode::LdsLoad
+            | OpCode::LdsStore
+            | OpCode::LdsAtomic => workgroup,
+            OpCode::SetGsInstances
+            | OpCode::SetGsInputPrimitive
+            | OpCode::SetGsOutputVertices
+            | OpCode::SetGsOutputPrimitive
+            | OpCode::EmitVertex
+            | OpCode::EmitPrimitive => M::Geometry.0,
+            OpCode::SetPsEarlyFragmentTest
+            | OpCode::SetPsDepthGreaterEqual
+            | OpCode::SetPsDepthLessEqual
+            | OpCode::Demote
+            | OpCode::InterpolateAtCentroid
+            | OpCode::InterpolateAtSample
+            | OpCode::InterpolateAtOffset
+            | OpCode::DerivX
+            | OpCode::DerivY
+            | OpCode::ImageComputeLod
+            | OpCode::RovScopedLockBegin
+            | OpCode::RovScopedLockEnd => M::Pixel.0,
+            OpCode::SetTessPrimitive | OpCode::SetTessDomain | OpCode::SetTessControlPoints => {
+                M::Hull.0 | M::Domain.0
+            }
+            OpCode::DclOutput
+            | OpCode::DclOutputBuiltIn
+            | OpCode::OutputLoad
+            | OpCode::OutputStore => {
+                M::Pixel.0 | M::Vertex.0 | M::Geometry.0 | M::Hull.0 | M::Domain.0 | M::Mesh.0
+            }
+            OpCode::DclXfb => M::Vertex.0 | M::Geometry.0 | M::Domain.0,
+            _ => 0,
+        }
+    }
+    let mut table = [0u8; OpCode::ALL.len()];
+    let mut k = 0;
+    while k < OpCode::ALL.len() {
+        table[k] = bits(OpCode::ALL[k]) as u8;
+        k += 1;
+    }
+    table
+};
 
 impl fmt::Display for OpCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -395,10 +395,7 @@ fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
     use ScalarType as S;
     let per_vertex = |want: Type| {
         *ty == want
-            || (arrayed
-                && ty.dims().len() == 1
-                && ty.dims()[0] != 0
-                && ty.element_type() == want)
+            || (arrayed && ty.dims().len() == 1 && ty.dims()[0] != 0 && ty.element_type() == want)
     };
     let int32 = *ty == Type::scalar(S::U32) || *ty == Type::scalar(S::I32);
     match bi {

@@ -195,11 +195,18 @@ pub fn replace_and_remove(b: &mut Builder, old: SsaDef, new: SsaDef) {
     if old == new {
         return;
     }
-    let mut stray: smallvec::SmallVec<[SsaDef; 2]> = smallvec::SmallVec::new();
-    if let Some(c) = b.get(new).filter(|o| o.opcode == OpCode::Constant) {
-        let lits: smallvec::SmallVec<[u64; 4]> = c.operands.iter().map(|o| o.0).collect();
-        stray.extend(addresses_leaving_a_composite(b, old, &lits));
-    }
+    // Addresses are integers: most replacements (floats, bools) skip the walk.
+    let int = |d: SsaDef| {
+        b.get(d)
+            .and_then(|o| o.ty.base_type())
+            .is_some_and(|t| t.is_int())
+    };
+    let stray: smallvec::SmallVec<[SsaDef; 2]> = match b.get(new) {
+        Some(c) if c.opcode == OpCode::Constant && int(old) => {
+            addresses_leaving_a_composite(b, old, c.operands.iter().map(|o| o.0)).collect()
+        }
+        _ => smallvec::SmallVec::new(),
+    };
     b.replace_uses(old, new);
     b.remove(old);
     for user in stray {
@@ -541,7 +548,9 @@ pub fn phi_value(op: &Op, phi: SsaDef, alias: SsaDef) -> PhiValue {
 /// address `lits` (one literal per component) does not index into: a pass about to make `def`
 /// such a constant must not (the validator requires constant addresses to name members).
 pub fn address_leaves_a_composite(b: &Builder, def: SsaDef, lits: &[u64]) -> bool {
-    addresses_leaving_a_composite(b, def, lits).next().is_some()
+    addresses_leaving_a_composite(b, def, lits.iter().copied())
+        .next()
+        .is_some()
 }
 
 /// The `CompositeExtract` and `CompositeInsert` ops whose address is `def` and that a
@@ -549,20 +558,21 @@ pub fn address_leaves_a_composite(b: &Builder, def: SsaDef, lits: &[u64]) -> boo
 fn addresses_leaving_a_composite<'b>(
     b: &'b Builder,
     def: SsaDef,
-    lits: &'b [u64],
+    lits: impl Iterator<Item = u64> + Clone + 'b,
 ) -> impl Iterator<Item = SsaDef> + 'b {
     b.uses(def).filter_map(move |u| {
+        if u.operand != 1 {
+            return None;
+        }
         let user = b.get(u.user)?;
-        let composite = |c: SsaDef| b.get(c);
-        let leaves = u.operand == 1
-            && matches!(
-                user.opcode,
-                OpCode::CompositeExtract | OpCode::CompositeInsert
-            )
-            && user
-                .arg(0)
-                .and_then(composite)
-                .is_some_and(|c| c.ty.at_address(lits.iter().map(|&l| Some(l))).is_err());
+        if !matches!(
+            user.opcode,
+            OpCode::CompositeExtract | OpCode::CompositeInsert
+        ) {
+            return None;
+        }
+        let composite = b.get(user.arg(0)?)?;
+        let leaves = composite.ty.at_address(lits.clone().map(Some)).is_err();
         leaves.then_some(u.user)
     })
 }
