@@ -5,11 +5,11 @@
 # mutant kept in the output directory. Where the fuzzers mutate bytes, these change what a
 # shader means: its stage, its image kinds, its built-ins, its types.
 #
-# usage: fuzz/probe.sh stage|kind|builtin|type [OUT_DIR]
+# usage: fuzz/probe.sh stage|kind|buffer|builtin|type [OUT_DIR]
 #   DXSPV=<binary> (default target/release/dxspv)  CORPUS=<root> (default ../shared/corpus)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-mode="${1:?usage: probe.sh stage|kind|builtin|type [OUT_DIR]}"
+mode="${1:?usage: probe.sh stage|kind|buffer|builtin|type [OUT_DIR]}"
 out="${2:-$(mktemp -d)}"
 bin="${DXSPV:-$root/target/release/dxspv}"
 corpus="${CORPUS:-$root/../shared/corpus}"
@@ -43,6 +43,18 @@ mutations() {
             done
             echo "s/= DclSrv (.*) $from( +;.*|)\$/= DclUav \\1 $from None\\2/;s/DescriptorLoad srv/DescriptorLoad uav/"
         done
+        ;;
+    buffer)
+        for from in BufferRaw BufferStructured BufferTyped; do
+            grep -qE "= Dcl(Srv|Uav) .* $from( |\$)" "$ir" || continue
+            for to in BufferRaw BufferStructured BufferTyped Image1D Image2D; do
+                [ "$to" != "$from" ] && echo "s/(= Dcl(Srv|Uav) .*) $from( |\$)/\\1 $to\\3/"
+            done
+        done
+        for flags in None "Coherent|ReadOnly" WriteOnly RasterizerOrdered FixedFormat; do
+            echo "s/= DclUav (.*) (Buffer[A-Za-z]+) [A-Za-z|]+( +;.*|)\$/= DclUav \\1 \\2 $flags\\3/"
+        done
+        echo "s/= DclSrv (.*) (Buffer[A-Za-z]+)( +;.*|)\$/= DclUav \\1 \\2 None\\3/;s/DescriptorLoad srv/DescriptorLoad uav/"
         ;;
     builtin)
         for from in $(grep -oE "Dcl(Input|Output)BuiltIn [^ ]+ %[0-9]+ [A-Za-z]+" "$ir" | awk '{print $4}' | sort -u); do

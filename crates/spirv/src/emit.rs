@@ -2774,6 +2774,17 @@ impl<'a> Emitter<'a> {
                 let u = self.u32_ty();
                 match d.res.kind {
                     ResKind::Ssbo => {
+                        // Only a run-time array has a length to ask for.
+                        if !d.res.data.is_unbounded() {
+                            return malformed(
+                                def,
+                                op,
+                                format!(
+                                    "size query of a {} buffer, not a run-time array",
+                                    d.res.data
+                                ),
+                            );
+                        }
                         inst(self.f(), S::ArrayLength, &[u, id, d.ptr, 0]);
                     }
                     ResKind::TexelBuffer => {

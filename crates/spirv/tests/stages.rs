@@ -855,3 +855,31 @@ fn lod_clamps_suit_explicit_lods() {
         assert_eq!(min_lod, stage == "Pixel" && lod == "null", "{stage} {lod}");
     }
 }
+
+#[test]
+fn buffer_size_queries_need_a_run_time_array() {
+    // From a buffer-kind probe: a raw buffer declared as one `f32` became an `OpArrayLength`
+    // of a struct without a run-time array.
+    let text = |ty: &str| {
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = DclSrv {ty} %1 0 0 1 BufferRaw
+%15 = DclOutput u32 %1 0 0 0
+%18 = Constant u32 0
+%3 = Function void
+%5 = Label None
+%21 = DescriptorLoad srv %6 %18
+%22 = BufferQuerySize u32 %21
+%24 = OutputStore %15 null %22
+%25 = Return void null
+%26 = FunctionEnd
+"
+        )
+    };
+    compile("raw_size", &text("u32[]"));
+    assert_error(
+        emit_text(&text("f32")),
+        "not a run-time array",
+        "an f32 raw buffer",
+    );
+}
