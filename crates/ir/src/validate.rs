@@ -13,6 +13,12 @@
 //! that need the control flow graph of the block-form functions run last (SSA dominance, phi
 //! predecessors, SPIR-V structured control flow; module `cfg_rules`). Errors are collected up to
 //! [`MAX_ERRORS`]; the validator never panics, whatever the builder holds.
+//!
+//! Beyond the spec's wording, the rules also hold what Direct3D and Vulkan share, so that valid
+//! IR always has valid SPIR-V: ops and built-ins bound to stages ([`OpCode::stages`],
+//! [`BuiltIn::exists_in`]), which image ops each image kind allows ([`image_op_misfit`]),
+//! image coordinate and offset shapes, and no recursion
+//! ([`recursive_call`](crate::analysis::recursive_call)).
 
 use crate::builder::Builder;
 use crate::enums::{
