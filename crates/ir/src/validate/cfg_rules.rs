@@ -1271,21 +1271,7 @@ mod tests {
     fn errors(body: &str, level: Level) -> Vec<ValidationError> {
         let text = program(body);
         let b = crate::text::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let r = validate(&b, level).err().unwrap_or_default();
-        if level == Level::Structural {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            text.hash(&mut h);
-            let tag = r
-                .first()
-                .map_or("OK".to_string(), |e| format!("{:?}", e.rule));
-            std::fs::write(
-                format!("/tmp/cfgt/progs/{:016x}.{tag}.ir", h.finish()),
-                &text,
-            )
-            .unwrap();
-        }
-        r
+        validate(&b, level).err().unwrap_or_default()
     }
 
     fn dump(errs: &[ValidationError]) -> String {
