@@ -1615,6 +1615,17 @@ impl<'a> Validator<'a> {
                 self.want_type(def, op, 1, "an integer address", |v, t| {
                     v.basic_of(t, S::is_int)
                 });
+                if !matches!(
+                    op.opcode,
+                    BufferLoad
+                        | BufferStore
+                        | BufferAtomic
+                        | MemoryLoad
+                        | MemoryStore
+                        | MemoryAtomic
+                ) {
+                    self.check_variable_address(def, op);
+                }
             }
             // A temporary holds values of its declared type (`Unknown` scalars match any
             // scalar of the same shape); lowered IR has no temporaries to check.
@@ -1903,6 +1914,27 @@ impl<'a> Validator<'a> {
                 op,
                 Rule::ResultType,
                 format!("the address reaches {t}, not {rt}"),
+            );
+        }
+    }
+
+    /// The address (operand 1) of an access to a variable (operand 0: an input, output,
+    /// scratch array, LDS, push data or constant) stays inside the variable's type: one index
+    /// per component, each constant one in range.
+    fn check_variable_address(&mut self, def: SsaDef, op: &Op) {
+        let (Some(vt), Some((_, addr))) = (self.operand_type(op, 0), self.target(op, 1)) else {
+            return;
+        };
+        let n = addr.ty.as_basic().map_or(0, |b| b.vec_size() as usize);
+        let constant = addr.opcode == OpCode::Constant;
+        let indices = (0..n).map(|k| if constant { addr.lit(k) } else { None });
+        if let Err(k) = vt.at_address(indices) {
+            self.err_at(
+                def,
+                op,
+                1,
+                Rule::OperandType,
+                format!("index {k} of the address leaves {vt}"),
             );
         }
     }
@@ -3431,8 +3463,18 @@ mod tests {
     #[test]
     fn rule_addresses_and_values() {
         let (mut float_addr, mut no_value, mut name_of_name) = (None, None, None);
+        let (mut past_scalar, mut past_vector) = (None, None);
         let b = build(|p, c| {
             float_addr = Some(p.add(op(O::InputLoad, S::F32).with_ref(c.inp).with_ref(c.f0)));
+            // The input is one f32: no component to pick, whether the index is constant or not.
+            past_scalar = Some(p.add(op(O::InputLoad, S::F32).with_ref(c.inp).with_ref(c.i0)));
+            let runtime = p.add(op(O::InputLoad, S::I32).with_ref(c.inp).with_opt_ref(None));
+            let pair = p.add(
+                op(O::CompositeConstruct, BasicType::vector(S::I32, 2))
+                    .with_ref(runtime)
+                    .with_ref(runtime),
+            );
+            past_vector = Some(p.add(op(O::OutputLoad, S::F32).with_ref(c.out).with_ref(pair)));
             let store = p.add(
                 void(O::OutputStore)
                     .with_ref(c.out)
@@ -3450,6 +3492,9 @@ mod tests {
             float_addr,
             Some(1),
         );
+        for def in [past_scalar, past_vector] {
+            expect(&b, Level::Structural, Rule::OperandType, def, Some(1));
+        }
         expect(
             &b,
             Level::Structural,

@@ -1813,6 +1813,12 @@ impl<'a> Emitter<'a> {
         let picked = match addr {
             None => fixed,
             Some(a) => {
+                // One run-time component index (a vector address would go past the vector).
+                if !addr_op.is_some_and(|o| {
+                    o.ty.is_scalar() && o.ty.base_type().is_some_and(|s| s.is_int())
+                }) {
+                    return malformed(def, op, "address does not fit type vec4<f32>");
+                }
                 let a = self.v(a);
                 self.un(S::VectorExtractDynamic, ft, &[fixed, a])
             }

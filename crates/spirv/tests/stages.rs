@@ -883,3 +883,35 @@ fn buffer_size_queries_need_a_run_time_array() {
         "an f32 raw buffer",
     );
 }
+
+#[test]
+fn frag_coord_component_index_is_one_integer() {
+    // From the ir_compile fuzz target: a run-time vec2 address into the pixel position (a
+    // vec4) was taken as one component index (invalid OpVectorExtractDynamic).
+    let text = |addr: &str| {
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%8 = DclInputBuiltIn vec4<f32> %1 Position NoPerspective
+%11 = DclOutput f32 %1 0 0 0
+%12 = Semantic %11 0 \"SV_Target\"
+%14 = Constant i32 0
+%3 = Function void
+%5 = Label None
+%20 = InputLoad f32 %8 %14
+%21 = ConvertFtoI i32 %20
+%22 = CompositeConstruct vec2<i32> %21 %21
+%23 = InputLoad f32 %8 {addr}
+%24 = OutputStore %11 null %23
+%25 = Return void null
+%26 = FunctionEnd
+"
+        )
+    };
+    let m = emit_text(&text("%21")).expect("a run-time component of the position");
+    spirv_val("frag_coord_dynamic", &m.words);
+    assert_error(
+        emit_text(&text("%22")),
+        "address does not fit",
+        "a vec2 address",
+    );
+}
