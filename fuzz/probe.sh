@@ -5,11 +5,11 @@
 # mutant kept in the output directory. Where the fuzzers mutate bytes, these change what a
 # shader means: its stage, its image kinds, its built-ins, its types.
 #
-# usage: fuzz/probe.sh stage|kind|buffer|builtin|type [OUT_DIR]
+# usage: fuzz/probe.sh stage|kind|buffer|builtin|type|width|mode [OUT_DIR]
 #   DXSPV=<binary> (default target/release/dxspv)  CORPUS=<root> (default ../shared/corpus)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-mode="${1:?usage: probe.sh stage|kind|buffer|builtin|type [OUT_DIR]}"
+mode="${1:?usage: probe.sh stage|kind|buffer|builtin|type|width|mode [OUT_DIR]}"
 out="${2:-$(mktemp -d)}"
 bin="${DXSPV:-$root/target/release/dxspv}"
 corpus="${CORPUS:-$root/../shared/corpus}"
@@ -74,6 +74,60 @@ mutations() {
             for m in None Flat NoPerspective Centroid Sample "Flat|Centroid" "NoPerspective|Sample"; do
                 echo "s/(= DclInput [^;]* %1 [0-9]+ [0-9]+) [A-Za-z|]+/\\1 $m/"
             done
+        fi
+        ;;
+    width)
+        # Every value of one scalar type at another width (declarations, constants, ops).
+        for pair in f32:f16 f32:f64 i32:i16 i32:i64 u32:u16 u32:u64 f32:min16f i32:min16i u32:min16u; do
+            local a="${pair%%:*}" b="${pair#*:}"
+            grep -qE "\\b$a\\b" "$ir" && echo "s/\\b$a\\b/$b/g"
+        done
+        ;;
+    mode)
+        # The stage's mode settings: primitives, vertex and control-point counts, tessellation,
+        # workgroup sizes and float modes, to other (and out-of-range) values.
+        local prims="Point Line LineAdj Triangle TriangleAdj Quad"
+        if grep -q "= SetGsInputPrimitive " "$ir"; then
+            for p in $prims; do echo "s/(= SetGsInputPrimitive %[0-9]+) [A-Za-z]+/\\1 $p/"; done
+        fi
+        if grep -q "= SetGsOutputPrimitive " "$ir"; then
+            for p in $prims; do echo "s/(= SetGsOutputPrimitive %[0-9]+) [A-Za-z]+/\\1 $p/"; done
+            for m in 0 2 15; do echo "s/(= SetGsOutputPrimitive %[0-9]+ [A-Za-z]+) [0-9]+/\\1 $m/"; done
+        fi
+        if grep -q "= SetGsOutputVertices " "$ir"; then
+            for n in 0 256 1024 1025; do echo "s/(= SetGsOutputVertices %[0-9]+) [0-9]+/\\1 $n/"; done
+        fi
+        if grep -q "= SetGsInstances " "$ir"; then
+            for n in 0 1 32 33; do echo "s/(= SetGsInstances %[0-9]+) [0-9]+/\\1 $n/"; done
+        fi
+        if grep -q "= SetTessDomain " "$ir"; then
+            for p in $prims; do echo "s/(= SetTessDomain %[0-9]+) [A-Za-z]+/\\1 $p/"; done
+        fi
+        if grep -q "= SetTessPrimitive " "$ir"; then
+            for p in $prims; do echo "s/(= SetTessPrimitive %[0-9]+) [A-Za-z]+/\\1 $p/"; done
+            for w in Cw Ccw; do echo "s/(= SetTessPrimitive %[0-9]+ [A-Za-z]+) [A-Za-z]+/\\1 $w/"; done
+            for q in Integer Pow2 FractOdd FractEven; do
+                echo "s/(= SetTessPrimitive %[0-9]+ [A-Za-z]+ [A-Za-z]+) [A-Za-z0-9]+/\\1 $q/"
+            done
+        fi
+        if grep -q "= SetTessControlPoints " "$ir"; then
+            for n in "0 0" "1 32" "32 1" "32 32" "33 33" "3 0"; do
+                echo "s/(= SetTessControlPoints %[0-9]+) [0-9]+ [0-9]+/\\1 $n/"
+            done
+        fi
+        if grep -q "= SetCsWorkgroupSize " "$ir"; then
+            for n in "0 1 1" "1 0 1" "1024 1 1" "1025 1 1" "1 1 64" "1 1 65" "32 32 2" "65536 1 1"; do
+                echo "s/(= SetCsWorkgroupSize %[0-9]+) [0-9]+ [0-9]+ [0-9]+/\\1 $n/"
+            done
+        fi
+        if grep -q "= SetFpMode " "$ir"; then
+            for t in f16 f64; do echo "s/(= SetFpMode( \\[[a-z|]+\\])?) f32 /\\1 $t /"; done
+            for r in NearestEven Zero; do
+                for d in Flush Preserve; do
+                    echo "s/(= SetFpMode[^%]* %[0-9]+) [A-Za-z]+ [A-Za-z]+/\\1 $r $d/"
+                done
+            done
+            echo "s/= SetFpMode( \\[[a-z|]+\\])? f32 /= SetFpMode [precise] f32 /"
         fi
         ;;
     *) echo "probe: unknown mode $mode" >&2; exit 2 ;;

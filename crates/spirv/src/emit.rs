@@ -267,7 +267,6 @@ pub(crate) struct Emitter<'a> {
     /// that two declarations cannot share one.
     io_slots: Vec<(bool, u32, u8)>,
     refl: Reflection,
-    tess_out: u32,
 }
 
 /// Index of a basic type in [`Emitter::basic`].
@@ -483,7 +482,6 @@ impl<'a> Emitter<'a> {
             invocation_id_var: None,
             io_slots: Vec::new(),
             refl: Reflection::default(),
-            tess_out: 0,
         }
     }
 
@@ -560,6 +558,15 @@ impl<'a> Emitter<'a> {
         match op.lit(i) {
             Some(a) => Ok(a),
             None => malformed(def, op, format!("literal {i} missing")),
+        }
+    }
+
+    /// Literal `i` as a count of at least one that fits a SPIR-V word: workgroup sizes,
+    /// instance and vertex counts (Vulkan refuses zero for each).
+    fn count_lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u32> {
+        match u32::try_from(self.lit(def, op, i)?) {
+            Ok(n) if n > 0 => Ok(n),
+            _ => unsupported(def, op, format!("count {}", op.lit(i).unwrap_or(0))),
         }
     }
 
@@ -1146,15 +1153,15 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             O::SetCsWorkgroupSize => {
-                let x = self.lit(def, op, 0)? as u32;
-                let y = self.lit(def, op, 1)? as u32;
-                let z = self.lit(def, op, 2)? as u32;
+                let x = self.count_lit(def, op, 0)?;
+                let y = self.count_lit(def, op, 1)?;
+                let z = self.count_lit(def, op, 2)?;
                 self.modes
                     .push((spirv::ExecutionMode::LocalSize as u32, [x, y, z], 3));
                 Ok(())
             }
             O::SetGsInstances => {
-                let n = self.lit(def, op, 0)? as u32;
+                let n = self.count_lit(def, op, 0)?;
                 self.modes
                     .push((spirv::ExecutionMode::Invocations as u32, [n, 0, 0], 1));
                 Ok(())
@@ -1173,7 +1180,7 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             O::SetGsOutputVertices => {
-                let n = self.lit(def, op, 0)? as u32;
+                let n = self.count_lit(def, op, 0)?;
                 self.modes
                     .push((spirv::ExecutionMode::OutputVertices as u32, [n, 0, 0], 1));
                 Ok(())
@@ -1243,9 +1250,9 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             O::SetTessControlPoints => {
-                let n = self.lit(def, op, 1)? as u32;
-                self.tess_out = n;
+                // A hull shader's output patch size; a domain shader's input patch needs none.
                 if self.stage == ShaderStage::Hull {
+                    let n = self.count_lit(def, op, 1)?;
                     self.modes
                         .push((spirv::ExecutionMode::OutputVertices as u32, [n, 0, 0], 1));
                 }
@@ -2912,6 +2919,10 @@ impl<'a> Emitter<'a> {
                 let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, &ty, &[], &ix, false)?;
                 if pt != op.ty {
                     return unsupported(def, op, "interpolating a partial vector");
+                }
+                // GLSL.std.450's interpolation functions take 32-bit floats only.
+                if op.ty.base_type() != Some(ScalarType::F32) {
+                    return unsupported(def, op, format!("interpolating a {} input", op.ty));
                 }
                 let t = self.val_ty(def, op)?;
                 match op.opcode {

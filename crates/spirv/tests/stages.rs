@@ -915,3 +915,77 @@ fn frag_coord_component_index_is_one_integer() {
         "a vec2 address",
     );
 }
+
+#[test]
+fn interpolation_functions_take_32_bit_floats() {
+    // From the width probe (every f32 of a shader made f16): GLSL.std.450 interpolates 32-bit
+    // floats only, so a 16-bit input interpolated at its centroid or a sample is an error.
+    let text = |t: &str, op: &str| {
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = DclInput vec2<{t}> %1 1 0 None
+%7 = Semantic %6 0 \"ATTR\"
+%12 = DclOutput {t} %1 0 0 0
+%13 = Semantic %12 0 \"SV_Target\"
+%15 = Constant u32 0
+%16 = Constant u32 1
+%3 = Function void
+%5 = Label None
+%20 = {op} {t} %6 %15{sample}
+%21 = OutputStore %12 null %20
+%22 = Return void null
+%23 = FunctionEnd
+",
+            sample = if op == "InterpolateAtSample" {
+                " %16"
+            } else {
+                ""
+            }
+        )
+    };
+    for op in ["InterpolateAtCentroid", "InterpolateAtSample"] {
+        let m = emit_text(&text("f32", op)).expect("an f32 interpolation");
+        spirv_val("interpolate_f32", &m.words);
+        assert_error(emit_text(&text("f16", op)), "interpolating a f16 input", op);
+    }
+}
+
+#[test]
+fn mode_counts_are_at_least_one_and_fit_a_word() {
+    // From the mode probe: Vulkan takes no zero workgroup dimension, instance count or output
+    // vertex count, and a literal past 32 bits was cut to its low word.
+    let cs = include_str!("ir/raw_atomics_cs.ir");
+    let gs = include_str!("ir/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir");
+    let hs = include_str!("ir/tessellation_primitive_id_hs_code_dxbc.ir");
+    let gs_out = "%21 = SetGsOutputVertices %1 12";
+    for (text, old, new) in [
+        (
+            cs,
+            "%12 = SetCsWorkgroupSize %1 1 1 1",
+            "%12 = SetCsWorkgroupSize %1 N 1 1",
+        ),
+        (
+            cs,
+            "%12 = SetCsWorkgroupSize %1 1 1 1",
+            "%12 = SetCsWorkgroupSize %1 1 1 N",
+        ),
+        (gs, gs_out, "%21 = SetGsOutputVertices %1 N"),
+        (
+            gs,
+            gs_out,
+            "%21 = SetGsOutputVertices %1 12\n%900 = SetGsInstances %1 N",
+        ),
+        (
+            hs,
+            "%164 = SetTessControlPoints %1 3 3",
+            "%164 = SetTessControlPoints %1 3 N",
+        ),
+    ] {
+        assert!(text.contains(old), "{old}");
+        let with = |n: &str| text.replace(old, &new.replace('N', n));
+        let m = emit_text(&with("2")).expect("a count of 2");
+        spirv_val("mode_count", &m.words);
+        assert_error(emit_text(&with("0")), "count 0", new);
+        assert_error(emit_text(&with("4294967297")), "count 4294967297", new);
+    }
+}

@@ -11,7 +11,7 @@ use dxspv_ir::{Op, OpCode, PrimitiveType, ScalarType, SsaDef, TessWindingOrder, 
 
 use super::io::IoFile;
 use super::registers::Ix;
-use super::{partitioning, Converter, R};
+use super::{limits, partitioning, Converter, R};
 use crate::decode::Stage;
 use crate::enums::{TessDomain, TessOutputPrimitive, TessPartitioning};
 use crate::{Instruction, Opcode, Payload};
@@ -49,6 +49,17 @@ impl Converter<'_, '_> {
             Payload::TessOutputPrimitive(p) => self.hs.output = Some(p),
             Payload::HsMaxTessFactor(f) if f.is_finite() && f < 64.0 => {
                 self.hs.max_tess_factor = Some(f.max(1.0));
+            }
+            // An output patch has at least one control point (Vulkan's patch size too).
+            Payload::ControlPointCount(n)
+                if n > limits::MAX_CONTROL_POINTS
+                    || (n == 0 && inst.opcode == Opcode::DclOutputControlPointCount) =>
+            {
+                return Err(self.invalid(format!(
+                    "control point count {n} is outside {} to {}",
+                    u32::from(inst.opcode == Opcode::DclOutputControlPointCount),
+                    limits::MAX_CONTROL_POINTS
+                )));
             }
             Payload::HsPhaseInstanceCount(n) => {
                 let Some(last) = self.hs.phases.last_mut() else {

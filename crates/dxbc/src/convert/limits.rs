@@ -29,3 +29,19 @@ pub const MAX_ICB_ROWS: usize = 1 << 16;
 /// Input/output registers per register file (`v#`, `o#`, `vpc#`): Direct3D's own limit, since
 /// each register becomes a Vulkan location and larger indices would alias real ones.
 pub const MAX_IO_REGISTERS: u32 = 32;
+
+/// Largest thread group per dimension (`D3D11_CS_THREAD_GROUP_MAX_X`, `_Y`, `_Z`): Direct3D's
+/// own limits, which a Vulkan device's `maxComputeWorkGroupSize` is compared with.
+pub const MAX_THREAD_GROUP: [u32; 3] = [1024, 1024, 64];
+
+/// Most threads in one thread group (`D3D11_CS_THREAD_GROUP_MAX_THREADS_PER_GROUP`).
+pub const MAX_THREADS_PER_GROUP: u64 = 1024;
+
+/// Most vertices one geometry shader invocation emits (`dcl_maxout`: 1 to 1024).
+pub const MAX_GS_OUTPUT_VERTICES: u32 = 1024;
+
+/// Most geometry shader instances (`dcl_gsinstances`: 1 to 32, `D3D11_GS_MAX_INSTANCE_COUNT`).
+pub const MAX_GS_INSTANCES: u32 = 32;
+
+/// Most control points of a patch (`D3D11_IA_PATCH_MAX_CONTROL_POINT_COUNT`), input or output.
+pub const MAX_CONTROL_POINTS: u32 = 32;

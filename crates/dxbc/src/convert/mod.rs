@@ -784,6 +784,12 @@ impl<'a, 's> Converter<'a, 's> {
                     if std::mem::replace(&mut self.gs_max_vertices_declared, true) {
                         return Err(self.invalid("second dcl_maxout"));
                     }
+                    if n == 0 || n > limits::MAX_GS_OUTPUT_VERTICES {
+                        return Err(self.invalid(format!(
+                            "dcl_maxout {n} is outside 1 to {}",
+                            limits::MAX_GS_OUTPUT_VERTICES
+                        )));
+                    }
                     let ep = self.ep;
                     self.decl(
                         Op::new(OpCode::SetGsOutputVertices, Type::VOID)
@@ -795,6 +801,12 @@ impl<'a, 's> Converter<'a, 's> {
             }
             O::DclGsInstanceCount => {
                 if let Payload::GsInstanceCount(n) = inst.payload {
+                    if n == 0 || n > limits::MAX_GS_INSTANCES {
+                        return Err(self.invalid(format!(
+                            "dcl_gsinstances {n} is outside 1 to {}",
+                            limits::MAX_GS_INSTANCES
+                        )));
+                    }
                     let ep = self.ep;
                     self.decl(
                         Op::new(OpCode::SetGsInstances, Type::VOID)
@@ -824,6 +836,15 @@ impl<'a, 's> Converter<'a, 's> {
                     if x == 0 || y == 0 || z == 0 {
                         return Err(self.invalid(format!(
                             "thread group size {x}x{y}x{z} has a zero dimension"
+                        )));
+                    }
+                    let [mx, my, mz] = limits::MAX_THREAD_GROUP;
+                    let threads = u64::from(x) * u64::from(y) * u64::from(z);
+                    if x > mx || y > my || z > mz || threads > limits::MAX_THREADS_PER_GROUP {
+                        return Err(self.invalid(format!(
+                            "thread group size {x}x{y}x{z} is past Direct3D's limits \
+                             ({mx}x{my}x{mz}, {} threads)",
+                            limits::MAX_THREADS_PER_GROUP
                         )));
                     }
                     let ep = self.ep;

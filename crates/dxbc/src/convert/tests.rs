@@ -2058,6 +2058,63 @@ fn oversized_declarations_are_refused() {
 }
 
 #[test]
+fn stage_modes_past_direct3d_limits_are_refused() {
+    // Thread groups: 1024x1024x64 and 1024 threads at most (found by the mode probe: a
+    // 65536x1x1 group compiled to SPIR-V no Vulkan device takes).
+    let group = |x: u32, y: u32, z: u32| vec![op_token(O::DclThreadGroup, 4, 0), x, y, z];
+    ir(CS, &[group(1024, 1, 1), ret()]);
+    ir(CS, &[group(16, 1, 64), ret()]);
+    for (x, y, z) in [(1025, 1, 1), (1, 1, 65), (32, 32, 2), (65536, 65536, 64)] {
+        let e = err(CS, &[group(x, y, z), ret()]);
+        assert!(e.to_string().contains("past Direct3D's limits"), "{e}");
+    }
+    // Geometry shaders: 1 to 1024 vertices, 1 to 32 instances.
+    let gs = |maxout: u32, instances: u32| {
+        vec![
+            inst(O::DclGsInputPrimitive, 3, &[], &[]),
+            inst(O::DclGsOutputPrimitiveTopology, 5, &[], &[]),
+            vec![op_token(O::DclMaxOutputVertexCount, 2, 0), maxout],
+            vec![op_token(O::DclGsInstanceCount, 2, 0), instances],
+            ret(),
+        ]
+    };
+    ir(GS, &gs(1024, 32));
+    for (maxout, instances, want) in [
+        (0, 1, "dcl_maxout 0 is outside 1 to 1024"),
+        (1025, 1, "dcl_maxout 1025 is outside"),
+        (3, 0, "dcl_gsinstances 0 is outside 1 to 32"),
+        (3, 33, "dcl_gsinstances 33 is outside"),
+    ] {
+        let e = err(GS, &gs(maxout, instances));
+        assert!(e.to_string().contains(want), "{e}");
+    }
+    // Hull shaders: 32 control points at most, and at least one out.
+    let hs = |count_in: u32, count_out: u32| {
+        let mut p = hull_program(false);
+        for i in &mut p {
+            if i == &inst(O::DclInputControlPointCount, 3, &[], &[]) {
+                *i = inst(O::DclInputControlPointCount, count_in, &[], &[]);
+            } else if i == &inst(O::DclOutputControlPointCount, 3, &[], &[]) {
+                *i = inst(O::DclOutputControlPointCount, count_out, &[], &[]);
+            }
+        }
+        container_for(HS, 0, &p, &[])
+    };
+    for (count_in, count_out, want) in [
+        (33, 3, "control point count 33 is outside 0 to 32"),
+        (3, 33, "control point count 33 is outside 1 to 32"),
+        (3, 0, "control point count 0 is outside 1 to 32"),
+    ] {
+        let bytes = hs(count_in, count_out);
+        let shader = Shader::parse(&bytes).expect("parses");
+        match super::convert(&shader) {
+            Ok(_) => panic!("{count_in} -> {count_out} control points converted"),
+            Err(e) => assert!(e.to_string().contains(want), "{e}"),
+        }
+    }
+}
+
+#[test]
 fn stage_specific_instructions_outside_their_stage_are_refused() {
     let group = vec![op_token(O::DclThreadGroup, 4, 0), 1, 1, 1];
     let e = err(
