@@ -663,6 +663,32 @@ impl OpCode {
         (Self::DclInput as u16..=Self::DclParam as u16).contains(&(self as u16))
     }
 
+    /// True for the ops whose operand 1 is an address into the type of operand 0, a value or
+    /// variable whose type the op names: composite extracts and inserts, and the loads, stores,
+    /// atomics and interpolations of inputs, outputs, scratch, LDS, push data and constants
+    /// (buffers and memory are typed by their descriptor or pointer instead). A constant such
+    /// address must stay inside that type.
+    pub fn addresses_operand_type(self) -> bool {
+        matches!(
+            self,
+            Self::CompositeExtract
+                | Self::CompositeInsert
+                | Self::InputLoad
+                | Self::OutputLoad
+                | Self::OutputStore
+                | Self::ScratchLoad
+                | Self::ScratchStore
+                | Self::LdsLoad
+                | Self::LdsStore
+                | Self::LdsAtomic
+                | Self::PushDataLoad
+                | Self::ConstantLoad
+                | Self::InterpolateAtCentroid
+                | Self::InterpolateAtSample
+                | Self::InterpolateAtOffset
+        )
+    }
+
     /// The stages whose programs may hold this op, for the ops bound to stages: mode
     /// settings (SPIR-V ties each execution mode to its execution models) and code or
     /// declarations that only some stages have (derivatives and their kin need a pixel

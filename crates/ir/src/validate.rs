@@ -1307,6 +1307,11 @@ impl<'a> Validator<'a> {
                 self.err(def, op, Rule::OpStage, format!("in a {stage} shader"));
             }
         }
+        // Constant addresses stay inside what they address (extracts check theirs below,
+        // with the type they reach).
+        if op.opcode.addresses_operand_type() && op.opcode != CompositeExtract {
+            self.check_variable_address(def, op);
+        }
         match op.opcode {
             FEq | FNe | FLt | FLe | FGt | FGe | FIsNan => {
                 for i in 0..nref {
@@ -1615,17 +1620,6 @@ impl<'a> Validator<'a> {
                 self.want_type(def, op, 1, "an integer address", |v, t| {
                     v.basic_of(t, S::is_int)
                 });
-                if !matches!(
-                    op.opcode,
-                    BufferLoad
-                        | BufferStore
-                        | BufferAtomic
-                        | MemoryLoad
-                        | MemoryStore
-                        | MemoryAtomic
-                ) {
-                    self.check_variable_address(def, op);
-                }
             }
             // A temporary holds values of its declared type (`Unknown` scalars match any
             // scalar of the same shape); lowered IR has no temporaries to check.
@@ -1918,9 +1912,9 @@ impl<'a> Validator<'a> {
         }
     }
 
-    /// The address (operand 1) of an access to a variable (operand 0: an input, output,
-    /// scratch array, LDS, push data or constant) stays inside the variable's type: one index
-    /// per component, each constant one in range.
+    /// The address (operand 1) of an access to a variable or composite (operand 0: an input,
+    /// output, scratch array, LDS, push data, constant, or the composite an insert writes)
+    /// stays inside its type: one index per component, each constant one in range.
     fn check_variable_address(&mut self, def: SsaDef, op: &Op) {
         let (Some(vt), Some((_, addr))) = (self.operand_type(op, 0), self.target(op, 1)) else {
             return;

@@ -209,16 +209,20 @@ pub fn replace_and_remove(b: &mut Builder, old: SsaDef, new: SsaDef) {
     };
     b.replace_uses(old, new);
     b.remove(old);
+    // What an access past the end gives is undefined: an insert leaves its composite, an
+    // extract or load gives `Undef`, a store (or an atomic nobody reads) goes.
     for user in stray {
         let Some(op) = b.get(user) else {
             continue;
         };
         let value = match op.opcode {
             OpCode::CompositeInsert => op.arg(0),
+            _ if op.ty == Type::VOID => None,
             _ => Some(b.add_decl(Op::new(OpCode::Undef, op.ty))),
         };
-        if let Some(value) = value {
-            replace_and_remove(b, user, value);
+        match value {
+            Some(value) => replace_and_remove(b, user, value),
+            None => b.remove(user),
         }
     }
 }
@@ -544,17 +548,19 @@ pub fn phi_value(op: &Op, phi: SsaDef, alias: SsaDef) -> PhiValue {
     same.map_or(PhiValue::Nothing, PhiValue::Only)
 }
 
-/// True if `def` is the address of a `CompositeExtract` or `CompositeInsert` that the constant
-/// address `lits` (one literal per component) does not index into: a pass about to make `def`
-/// such a constant must not (the validator requires constant addresses to name members).
+/// True if `def` is the address of an op that addresses its operand's type
+/// ([`OpCode::addresses_operand_type`]: a composite extract or insert, a load or store of a
+/// variable) and that the constant address `lits` (one literal per component) does not index
+/// into: a pass about to make `def` such a constant must not (the validator requires constant
+/// addresses to name members).
 pub fn address_leaves_a_composite(b: &Builder, def: SsaDef, lits: &[u64]) -> bool {
     addresses_leaving_a_composite(b, def, lits.iter().copied())
         .next()
         .is_some()
 }
 
-/// The `CompositeExtract` and `CompositeInsert` ops whose address is `def` and that a
-/// constant address `lits` would not index into.
+/// The ops whose address is `def` and whose operand type a constant address `lits` would
+/// not index into.
 fn addresses_leaving_a_composite<'b>(
     b: &'b Builder,
     def: SsaDef,
@@ -565,10 +571,7 @@ fn addresses_leaving_a_composite<'b>(
             return None;
         }
         let user = b.get(u.user)?;
-        if !matches!(
-            user.opcode,
-            OpCode::CompositeExtract | OpCode::CompositeInsert
-        ) {
+        if !user.opcode.addresses_operand_type() {
             return None;
         }
         let composite = b.get(user.arg(0)?)?;
@@ -610,6 +613,48 @@ mod tests {
         assert!(printed.contains("Undef u32"), "{printed}");
         assert!(!printed.contains("CompositeInsert"), "{printed}");
         assert!(printed.contains("CompositeExtract u32 %5 %12"), "{printed}");
+    }
+
+    #[test]
+    fn a_constant_out_of_range_variable_address_drops_the_access() {
+        // From the ir_compile fuzz target: resolve_types and constant_fold turned run-time
+        // register indices into constants past the end of an output or input. A load past the
+        // end gives `Undef`, a store there goes.
+        let text = "%1 = EntryPoint %10 Pixel
+%2 = DclInput f32[3] %1 0 0 Flat
+%3 = DclOutput vec4<u32> %1 0 0 0
+%4 = Constant u32 7
+%10 = Function void
+%11 = Label None
+%12 = InputLoad u32 %2 null
+%13 = IAdd u32 %12 %4
+%14 = InputLoad f32 %2 %13
+%15 = Cast u32 %14
+%16 = OutputStore %3 %13 %15
+%17 = OutputStore %3 %12 %15
+%18 = Return void null
+%19 = FunctionEnd
+";
+        let mut b = crate::text::parse(text).expect("parse");
+        let (add, c7) = (SsaDef::new(13), SsaDef::new(4));
+        replace_and_remove(&mut b, add.expect("id"), c7.expect("id"));
+        crate::validate::validate(&b, crate::validate::Level::Lowered)
+            .unwrap_or_else(|e| panic!("{e:?}\n{}", crate::text::print(&b)));
+        let printed = crate::text::print(&b);
+        assert!(!printed.contains("InputLoad f32"), "{printed}");
+        assert!(printed.contains("Undef f32"), "{printed}");
+        assert!(printed.contains("OutputStore %3 %12"), "{printed}");
+        assert_eq!(printed.matches("OutputStore").count(), 1, "{printed}");
+        assert!(address_leaves_a_composite(
+            &b,
+            SsaDef::new(12).expect("id"),
+            &[4]
+        ));
+        assert!(!address_leaves_a_composite(
+            &b,
+            SsaDef::new(12).expect("id"),
+            &[3]
+        ));
     }
 
     #[test]
