@@ -5,11 +5,11 @@
 # mutant kept in the output directory. Where the fuzzers mutate bytes, these change what a
 # shader means: its stage, its image kinds, its built-ins, its types.
 #
-# usage: fuzz/probe.sh stage|kind|buffer|builtin|type|width|mode [OUT_DIR]
+# usage: fuzz/probe.sh stage|kind|buffer|builtin|type|width|mode|binding [OUT_DIR]
 #   DXSPV=<binary> (default target/release/dxspv)  CORPUS=<root> (default ../shared/corpus)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-mode="${1:?usage: probe.sh stage|kind|buffer|builtin|type|width|mode [OUT_DIR]}"
+mode="${1:?usage: probe.sh stage|kind|buffer|builtin|type|width|mode|binding [OUT_DIR]}"
 out="${2:-$(mktemp -d)}"
 bin="${DXSPV:-$root/target/release/dxspv}"
 corpus="${CORPUS:-$root/../shared/corpus}"
@@ -128,6 +128,17 @@ mutations() {
                 done
             done
             echo "s/= SetFpMode( \\[[a-z|]+\\])? f32 /= SetFpMode [precise] f32 /"
+        fi
+        ;;
+    binding)
+        # Resource spaces, registers and array sizes: past a word, colliding across classes
+        # (t2000 lands on s0's binding with the default shifts), unbounded, huge.
+        local dcl="(= Dcl(Srv|Uav|Cbv|Sampler)[^%]*%[0-9]+)"
+        if grep -qE "= Dcl(Srv|Uav|Cbv|Sampler) " "$ir"; then
+            for v in "0 4294967295 1" "4294967295 0 1" "0 2000 1" "0 0 0" "0 0 2" "0 0 4294967295" \
+                "0 0 4294967296"; do
+                echo "0,/$dcl [0-9]+ [0-9]+ [0-9]+/s//\\1 $v/"
+            done
         fi
         ;;
     *) echo "probe: unknown mode $mode" >&2; exit 2 ;;

@@ -285,6 +285,35 @@ fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
     })
 }
 
+/// A literal that SPIR-V writes as one word (a register, space or count).
+fn word_lit(def: SsaDef, op: &Op, v: u64) -> R<u32> {
+    match u32::try_from(v) {
+        Ok(w) => Ok(w),
+        Err(_) => malformed(def, op, format!("literal {v} does not fit 32 bits")),
+    }
+}
+
+/// The first two resources that share a Vulkan descriptor set and binding, if any (two
+/// registers of different classes whose shifts land on one binding): Vulkan would alias
+/// them. Small lists are compared pairwise, longer ones sorted, so the check stays
+/// `O(n log n)` without allocating for the usual handful.
+fn shared_binding(resources: &[ResourceBinding]) -> Option<(usize, usize)> {
+    let key = |r: &ResourceBinding| (r.set, r.binding);
+    if resources.len() <= 32 {
+        return (0..resources.len()).find_map(|j| {
+            (0..j)
+                .find(|&i| key(&resources[i]) == key(&resources[j]))
+                .map(|i| (i, j))
+        });
+    }
+    let mut order: Vec<usize> = (0..resources.len()).collect();
+    order.sort_unstable_by_key(|&i| (key(&resources[i]), i));
+    order
+        .windows(2)
+        .find(|w| key(&resources[w[0]]) == key(&resources[w[1]]))
+        .map(|w| (w[0], w[1]))
+}
+
 #[cold]
 #[inline(never)]
 fn malformed<T>(def: SsaDef, op: &Op, reason: impl Into<String>) -> R<T> {
@@ -2016,9 +2045,9 @@ impl<'a> Emitter<'a> {
                 };
                 (
                     RegisterClass::UavCounter,
-                    uop.lit(0).unwrap_or(0) as u32,
-                    uop.lit(1).unwrap_or(0) as u32,
-                    uop.lit(2).unwrap_or(1) as u32,
+                    word_lit(def, op, uop.lit(0).unwrap_or(0))?,
+                    word_lit(def, op, uop.lit(1).unwrap_or(0))?,
+                    word_lit(def, op, uop.lit(2).unwrap_or(1))?,
                 )
             }
             oc => (
@@ -2028,9 +2057,9 @@ impl<'a> Emitter<'a> {
                     OpCode::DclUav => RegisterClass::Uav,
                     _ => RegisterClass::Sampler,
                 },
-                self.lit(def, op, 0)? as u32,
-                self.lit(def, op, 1)? as u32,
-                self.lit(def, op, 2)? as u32,
+                word_lit(def, op, self.lit(def, op, 0)?)?,
+                word_lit(def, op, self.lit(def, op, 1)?)?,
+                word_lit(def, op, self.lit(def, op, 2)?)?,
             ),
         };
         let shift = match class {
@@ -2040,8 +2069,14 @@ impl<'a> Emitter<'a> {
             RegisterClass::Sampler => bm.s_shift,
             RegisterClass::UavCounter => bm.counter_shift,
         };
-        let set = space.wrapping_add(bm.set_offset);
-        let binding = reg.wrapping_add(shift);
+        let (Some(set), Some(binding)) = (space.checked_add(bm.set_offset), reg.checked_add(shift))
+        else {
+            return unsupported(
+                def,
+                op,
+                format!("space {space}, register {reg}: its set or binding is past 2^32 - 1"),
+            );
+        };
         let uav = class == RegisterClass::Uav;
         let flags = if uav {
             UavFlags(op.lit(4).unwrap_or(0) as u32)
@@ -4407,6 +4442,21 @@ impl<'a> Emitter<'a> {
 
     fn finish(&mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
         self.finish_push_data(entry)?;
+        if let Some((a, b)) = shared_binding(&self.refl.resources) {
+            let r = &self.refl.resources;
+            let op = self.b.op(entry);
+            return unsupported(
+                entry,
+                op,
+                format!(
+                    "{} and {} share descriptor set {}, binding {} (choose other register shifts)",
+                    r[a].register_name(),
+                    r[b].register_name(),
+                    r[a].set,
+                    r[a].binding
+                ),
+            );
+        }
         let main = if self.stage == ShaderStage::Hull {
             self.hull_main(entry)?
         } else {
@@ -4637,4 +4687,37 @@ fn op_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
     opcode
         .stages()
         .is_none_or(|m| m.contains(ShaderStageMask::from_stage(stage)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resource(class: RegisterClass, register: u32, binding: u32) -> ResourceBinding {
+        ResourceBinding {
+            class,
+            space: 0,
+            register,
+            count: 1,
+            set: 0,
+            binding,
+            descriptor_type: DescriptorType::SampledImage,
+            name: None,
+        }
+    }
+
+    #[test]
+    fn shared_bindings_are_found_in_short_and_long_lists() {
+        // Short lists are compared pairwise, long ones sorted: both find the first clash.
+        for n in [3u32, 32, 33, 500] {
+            let mut list: Vec<_> = (0..n)
+                .map(|r| resource(RegisterClass::Srv, r, r + 1000))
+                .collect();
+            assert_eq!(shared_binding(&list), None, "{n}");
+            list.push(resource(RegisterClass::Sampler, 1, 1001));
+            assert_eq!(shared_binding(&list), Some((1, n as usize)), "{n}");
+            list[n as usize].set = 1;
+            assert_eq!(shared_binding(&list), None, "{n}");
+        }
+    }
 }

@@ -200,6 +200,21 @@ pub struct ResourceBinding {
     pub name: Option<String>,
 }
 
+impl ResourceBinding {
+    /// The D3D register as written in HLSL, with its space: `t3, space 1`; a UAV counter is
+    /// named after its UAV.
+    pub fn register_name(&self) -> String {
+        let (prefix, letter) = match self.class {
+            RegisterClass::Cbv => ("", 'b'),
+            RegisterClass::Srv => ("", 't'),
+            RegisterClass::Uav => ("", 'u'),
+            RegisterClass::Sampler => ("", 's'),
+            RegisterClass::UavCounter => ("the counter of ", 'u'),
+        };
+        format!("{prefix}{letter}{}, space {}", self.register, self.space)
+    }
+}
+
 /// One shader input or output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InterfaceVariable {

@@ -989,3 +989,31 @@ fn mode_counts_are_at_least_one_and_fit_a_word() {
         assert_error(emit_text(&with("4294967297")), "count 4294967297", new);
     }
 }
+
+#[test]
+fn bindings_fit_a_word_and_never_alias() {
+    // From a binding probe: a register near 2^32 wrapped past its shift onto a low binding,
+    // and a t register 2000 above an s register of its space took the sampler's binding.
+    let text = include_str!("ir/sample_ps.ir");
+    let srv = "%10 = DclSrv f32 %1 0 0 1 Image2D";
+    assert!(text.contains(srv));
+    let with = |space_reg: &str| text.replace(srv, &srv.replace("%1 0 0 1", space_reg));
+    assert_error(
+        emit_text(&with("%1 0 4294967295 1")),
+        "past 2^32 - 1",
+        "register 2^32 - 1",
+    );
+    assert_error(
+        emit_text(&with("%1 0 4294967296 1")),
+        "does not fit 32 bits",
+        "register 2^32",
+    );
+    assert_error(
+        emit_text(&with("%1 1 2001 1")),
+        "s1, space 1 and t2001, space 1 share descriptor set 1, binding 3001",
+        "t2001 over s1",
+    );
+    // A t register clear of every other binding is fine, however high.
+    let m = emit_text(&with("%1 1 5000 1")).expect("t5000");
+    spirv_val("t5000", &m.words);
+}
