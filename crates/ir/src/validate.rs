@@ -352,6 +352,12 @@ struct Validator<'a> {
     /// Parent of each scope region (index 0: outside functions); a region is a function body
     /// or one arm of a scoped construct.
     scope_parent: Vec<u32>,
+    /// Nesting depth of each region (0 outside functions, 1 a function body).
+    scope_depth: Vec<u32>,
+    /// The current region's ancestors by depth (`scope_chain[scope_depth[r]] == r` for each
+    /// region `r` the current one is nested in; entries past the current depth are stale), so
+    /// that a visibility check is one lookup, whatever the nesting.
+    scope_chain: Vec<u32>,
     /// The region the walk is in, and the current function's body region.
     cur_scope: u32,
     func_scope: u32,
@@ -602,6 +608,8 @@ impl<'a> Validator<'a> {
             errors: Vec::new(),
             stack: Vec::new(),
             scope_parent: vec![0],
+            scope_depth: vec![0],
+            scope_chain: vec![0],
             cur_scope: 0,
             func_scope: 0,
             def_scope: Vec::new(),
@@ -799,7 +807,7 @@ impl<'a> Validator<'a> {
         // A function belongs to no region (calls name it from anywhere); its body is one.
         if op.opcode == OpCode::Function {
             self.func_scope = 0;
-            self.cur_scope = 0;
+            self.set_scope(0);
         }
         if let Some(slot) = self.def_scope.get_mut(def.index()) {
             *slot = self.cur_scope;
@@ -807,11 +815,11 @@ impl<'a> Validator<'a> {
         match op.opcode {
             OpCode::Function => {
                 self.func_scope = self.new_scope(0);
-                self.cur_scope = self.func_scope;
+                self.set_scope(self.func_scope);
             }
             OpCode::FunctionEnd => {
                 self.func_scope = 0;
-                self.cur_scope = 0;
+                self.set_scope(0);
             }
             _ => {}
         }
@@ -2256,7 +2264,7 @@ impl<'a> Validator<'a> {
                     Some(idx)
                 };
                 let scope = self.new_scope(self.cur_scope);
-                self.cur_scope = scope;
+                self.set_scope(scope);
                 self.stack.push(Frame {
                     kind,
                     opener: def,
@@ -2287,7 +2295,7 @@ impl<'a> Validator<'a> {
                 match self.stack.last() {
                     Some(top) if top.kind == kind && top.opener == r0 => {
                         self.stack.pop();
-                        self.cur_scope = self.stack.last().map_or(self.func_scope, |f| f.scope);
+                        self.set_scope(self.stack.last().map_or(self.func_scope, |f| f.scope));
                         if self.b.get(r0).and_then(|o| o.arg(0)) != Some(def) {
                             self.err_at(
                                 def,
@@ -2307,7 +2315,7 @@ impl<'a> Validator<'a> {
                             .rposition(|f| f.opener == r0 && f.kind == kind)
                         {
                             self.stack.truncate(k);
-                            self.cur_scope = self.stack.last().map_or(self.func_scope, |f| f.scope);
+                            self.set_scope(self.stack.last().map_or(self.func_scope, |f| f.scope));
                         }
                     }
                 }
@@ -2369,8 +2377,20 @@ impl<'a> Validator<'a> {
 
     /// A new region inside `parent`.
     fn new_scope(&mut self, parent: u32) -> u32 {
+        let depth = self.scope_depth.get(parent as usize).map_or(0, |d| d + 1);
         self.scope_parent.push(parent);
+        self.scope_depth.push(depth);
         (self.scope_parent.len() - 1) as u32
+    }
+
+    /// Makes `scope` the current region (a new child, a sibling arm, or an ancestor).
+    fn set_scope(&mut self, scope: u32) {
+        self.cur_scope = scope;
+        let depth = self.scope_depth.get(scope as usize).copied().unwrap_or(0) as usize;
+        if self.scope_chain.len() <= depth {
+            self.scope_chain.resize(depth + 1, 0);
+        }
+        self.scope_chain[depth] = scope;
     }
 
     /// The innermost construct moves to its next arm (`else`, a switch case): a new region
@@ -2384,22 +2404,15 @@ impl<'a> Validator<'a> {
         if let Some(f) = self.stack.last_mut() {
             f.scope = arm;
         }
-        self.cur_scope = arm;
+        self.set_scope(arm);
     }
 
     /// True if a value defined in region `def` may be used in the current region: `def` is
     /// the current region or one it is nested in.
     fn scope_visible(&self, def: u32) -> bool {
-        let mut s = self.cur_scope;
-        loop {
-            if s == def {
-                return true;
-            }
-            if s == 0 {
-                return false;
-            }
-            s = self.scope_parent.get(s as usize).copied().unwrap_or(0);
-        }
+        let depth = |s: u32| self.scope_depth.get(s as usize).copied().unwrap_or(0);
+        let d = depth(def);
+        d <= depth(self.cur_scope) && self.scope_chain.get(d as usize) == Some(&def)
     }
 
     fn scope_mismatch(&mut self, def: SsaDef, op: &Op, r0: SsaDef, what: &str) {
@@ -3587,6 +3600,70 @@ mod tests {
             .iter()
             .map(|e| (e.rule, e.def.map_or(0, |d| d.id())))
             .collect()
+    }
+
+    /// Scoped IR text: `depth` nested loops, each body reading a value defined before them all.
+    fn nested_scoped_loops(depth: usize) -> String {
+        let mut t = String::from(
+            "%1 = EntryPoint %3 Pixel
+%6 = DclInput u32 %1 0 0 Flat
+%7 = DclOutput u32 %1 0 0 0
+%3 = Function void
+%5 = Label None
+%8 = InputLoad u32 %6 null
+",
+        );
+        let open = |k: usize| 10 + 3 * k;
+        for k in 0..depth {
+            let (lp, end, add) = (open(k), open(k) + 1, open(k) + 2);
+            t.push_str(&format!(
+                "%{lp} = ScopedLoop %{end}\n%{add} = IAdd u32 %8 %8\n"
+            ));
+        }
+        for k in (0..depth).rev() {
+            t.push_str(&format!("%{} = ScopedEndLoop %{}\n", open(k) + 1, open(k)));
+        }
+        let last = open(depth);
+        t.push_str(&format!(
+            "%{last} = OutputStore %7 null %8\n%{} = Return void null\n%{} = FunctionEnd\n",
+            last + 1,
+            last + 2
+        ));
+        t
+    }
+
+    #[test]
+    fn deep_scoped_nesting_validates_in_linear_time() {
+        // A use checks that its definition's region encloses the current one in one lookup
+        // (it walked up every enclosing region: 4x the nesting took 14x as long).
+        let time = |depth: usize| {
+            let b =
+                crate::text::parse(&nested_scoped_loops(depth)).unwrap_or_else(|e| panic!("{e}"));
+            (0..3)
+                .map(|_| {
+                    let start = std::time::Instant::now();
+                    expect_ok(&b, Level::Structural);
+                    start.elapsed().as_secs_f64()
+                })
+                .fold(f64::MAX, f64::min)
+        };
+        let (small, big) = (time(10_000), time(40_000));
+        let ratio = big / small.max(1e-6);
+        assert!(
+            ratio < 8.0,
+            "10k: {small:.4}s, 40k: {big:.4}s, ratio {ratio:.1}"
+        );
+        // A value of one loop's body is not visible after that loop.
+        let mut leaked = nested_scoped_loops(3);
+        leaked = leaked.replace("OutputStore %7 null %8", "OutputStore %7 null %18");
+        let b = crate::text::parse(&leaked).unwrap_or_else(|e| panic!("{e}"));
+        expect(
+            &b,
+            Level::Structural,
+            Rule::ScopeDominance,
+            SsaDef::new(19),
+            Some(2),
+        );
     }
 
     #[test]

@@ -248,6 +248,10 @@ pub(crate) struct Emitter<'a> {
     params: Vec<(SsaDef, SsaDef, u32)>,
     cur_fn: Option<SsaDef>,
     merge: Option<(u32, Option<u32>)>,
+    /// Merge blocks declared by the current function's headers and not yet reached, in
+    /// program order: SPIR-V's control-flow nesting depth, which may not pass
+    /// [`MAX_NESTING_DEPTH`].
+    open_merges: Vec<u32>,
     /// Upper bound of the words of the `OpName`s (written at the end from the IR).
     names_words: usize,
     /// `DebugName` (unless stripped) and `Semantic` ops, applied at the end.
@@ -265,7 +269,7 @@ pub(crate) struct Emitter<'a> {
     invocation_id_var: Option<u32>,
     /// Components taken at each (is input, location) by the interface variables so far, so
     /// that two declarations cannot share one.
-    io_slots: Vec<(bool, u32, u8)>,
+    io_slots: [[u8; MAX_LOCATIONS]; 2],
     refl: Reflection,
 }
 
@@ -284,6 +288,15 @@ fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
         feature: feature.into(),
     })
 }
+
+/// Varying locations a module may use: Direct3D's 32 registers, moved up by 32 for patch
+/// constants and by 32 per geometry stream, with room for arrays; far past what any Vulkan
+/// device offers, so nothing real is refused, while the overlap check stays a table lookup.
+const MAX_LOCATIONS: usize = 256;
+
+/// SPIR-V's universal limit on control-flow nesting (headers whose merge block is not yet
+/// reached, in program order).
+const MAX_NESTING_DEPTH: usize = 1023;
 
 /// A literal that SPIR-V writes as one word (a register, space or count).
 fn word_lit(def: SsaDef, op: &Op, v: u64) -> R<u32> {
@@ -500,6 +513,7 @@ impl<'a> Emitter<'a> {
             params: Vec::new(),
             cur_fn: None,
             merge: None,
+            open_merges: Vec::new(),
             names_words: 0,
             late: SmallVec::new(),
             modes: SmallVec::new(),
@@ -509,7 +523,7 @@ impl<'a> Emitter<'a> {
             push_var: 0,
             push: Vec::new(),
             invocation_id_var: None,
-            io_slots: Vec::new(),
+            io_slots: [[0; MAX_LOCATIONS]; 2],
             refl: Reflection::default(),
         }
     }
@@ -1345,7 +1359,10 @@ impl<'a> Emitter<'a> {
             O::Pointer | O::MemoryLoad | O::MemoryStore | O::MemoryAtomic => {
                 unsupported(def, op, "raw pointers")
             }
-            O::Function => self.function(def, op),
+            O::Function => {
+                self.open_merges.clear();
+                self.function(def, op)
+            }
             O::FunctionEnd => {
                 inst(self.f(), S::FunctionEnd, &[]);
                 self.cur_fn = None;
@@ -1354,6 +1371,10 @@ impl<'a> Emitter<'a> {
             O::Label => {
                 inst(self.f(), S::Label, &[def.id()]);
                 self.mark(def);
+                // Reaching a merge block closes its construct (usually the innermost).
+                if let Some(k) = self.open_merges.iter().rposition(|&m| m == def.id()) {
+                    self.open_merges.remove(k);
+                }
                 let c = op.construct();
                 self.merge = match c {
                     Some(Construct::StructuredSelection) => {
@@ -1419,6 +1440,16 @@ impl<'a> Emitter<'a> {
                     if op.opcode != OpCode::Branch {
                         inst(self.f(), S::SelectionMerge, &[m, 0]);
                     }
+                }
+            }
+            if cont.is_some() || op.opcode != OpCode::Branch {
+                self.open_merges.push(m);
+                if self.open_merges.len() > MAX_NESTING_DEPTH {
+                    return unsupported(
+                        def,
+                        op,
+                        format!("control flow nested deeper than SPIR-V's {MAX_NESTING_DEPTH}"),
+                    );
                 }
             }
         }
@@ -1517,16 +1548,25 @@ impl<'a> Emitter<'a> {
                 format!("varying {} (more than 64 locations)", op.ty),
             );
         }
-        let count = count as u32;
+        let end = u64::from(loc) + count;
+        if end > MAX_LOCATIONS as u64 {
+            return unsupported(
+                def,
+                op,
+                format!(
+                    "varying {} at location {loc} (locations end at {MAX_LOCATIONS})",
+                    op.ty
+                ),
+            );
+        }
         let mask = (((1u32 << used) - 1) << comp) as u8;
-        for l in loc..loc.saturating_add(count) {
-            match self.io_slots.iter_mut().find(|s| s.0 == input && s.1 == l) {
-                Some(s) if s.2 & mask != 0 => {
-                    return malformed(def, op, format!("location {l} overlaps an earlier varying"));
-                }
-                Some(s) => s.2 |= mask,
-                None => self.io_slots.push((input, l, mask)),
+        let slots = &mut self.io_slots[usize::from(input)];
+        for (l, taken) in slots[loc as usize..end as usize].iter_mut().enumerate() {
+            if *taken & mask != 0 {
+                let l = loc as usize + l;
+                return malformed(def, op, format!("location {l} overlaps an earlier varying"));
             }
+            *taken |= mask;
         }
         Ok(())
     }

@@ -347,6 +347,18 @@ fn interface_and_resource_declarations_must_suit_vulkan() {
             "%15 = Semantic %13 0 \"SV_Target\"\n%91 = DclOutput f32 %1 0 2 0",
             "location 0 overlaps",
         ),
+        // Past the location table (a hostile IR file declared tens of thousands of varyings,
+        // each checked against every earlier one).
+        (
+            "%13 = DclOutput vec4<f32> %1 0 0 0",
+            "%13 = DclOutput vec4<f32> %1 256 0 0",
+            "at location 256",
+        ),
+        (
+            "%13 = DclOutput vec4<f32> %1 0 0 0",
+            "%13 = DclOutput vec4<f32>[2] %1 255 0 0",
+            "at location 255",
+        ),
         // Varyings are numbers (Vulkan has bool built-ins only).
         (
             "%13 = DclOutput vec4<f32> %1 0 0 0",

@@ -11,8 +11,10 @@
 /// Most instructions in one program (D3D has no fixed cap; real shaders stay below ~100k).
 pub const MAX_INSTRUCTIONS: u32 = 1 << 20;
 
-/// Deepest nesting of `if`/`loop`/`switch` (D3D11 allows 64 levels per construct kind).
-pub const MAX_NESTING_DEPTH: usize = 1024;
+/// Deepest nesting of `if`/`loop`/`switch` (D3D11 allows 64 levels per construct kind). A
+/// level becomes at most two SPIR-V constructs (a `breakc` or `continuec` adds a selection),
+/// so the SPIR-V stays inside its universal limit of 1023 levels.
+pub const MAX_NESTING_DEPTH: usize = 256;
 
 /// Most temporary registers `r#` (D3D11's limit is 4096).
 pub const MAX_TEMPS: u32 = 1 << 16;
