@@ -104,3 +104,176 @@ fn control_flow_nesting_stops_at_spirv_limit() {
         ),
     }
 }
+
+/// A pixel shader whose output is chosen by a scoped switch of `cases` cases on an input.
+fn switch_of(cases: usize) -> String {
+    let mut t = String::from(
+        "%1 = EntryPoint %3 Pixel
+%6 = DclInput u32 %1 0 0 Flat
+%7 = DclOutput u32 %1 0 0 0
+%8 = Semantic %7 0 \"SV_Target\"
+%3 = Function void
+%5 = Label None
+%9 = InputLoad u32 %6 null
+",
+    );
+    let end = 20 + 3 * cases;
+    t.push_str(&format!("%10 = ScopedSwitch %{end} %9\n"));
+    for k in 0..cases {
+        let id = 20 + 3 * k;
+        t.push_str(&format!(
+            "%{id} = ScopedSwitchCase %10 {k}\n%{} = OutputStore %7 null %9\n%{} = ScopedSwitchBreak %10\n",
+            id + 1,
+            id + 2
+        ));
+    }
+    t.push_str(&format!(
+        "%{end} = ScopedEndSwitch %10\n%{} = Return void null\n%{} = FunctionEnd\n",
+        end + 1,
+        end + 2
+    ));
+    t
+}
+
+/// Asserts that `text` compiles to SPIR-V that `spirv-val` accepts (when installed).
+fn assert_valid(name: &str, text: &str) {
+    let out = compile(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    if Command::new("spirv-val").arg("--version").output().is_err() {
+        return;
+    }
+    let path = std::env::temp_dir().join(format!("dxspv-limits-{}-{name}.spv", std::process::id()));
+    let bytes: Vec<u8> = out.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).expect("write module");
+    let val = Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.3"])
+        .arg(&path)
+        .output()
+        .expect("run spirv-val");
+    let _ = std::fs::remove_file(&path);
+    let msg = String::from_utf8_lossy(&val.stderr);
+    assert!(
+        val.status.success(),
+        "{name}: {}",
+        &msg[..msg.len().min(300)]
+    );
+}
+
+#[track_caller]
+fn assert_refused(text: &str, want: &str) {
+    match compile(text) {
+        Ok(_) => panic!("compiled; expected an error mentioning {want:?}"),
+        Err(e) => assert!(e.to_string().contains(want), "{e}"),
+    }
+}
+
+#[test]
+fn switches_stop_at_spirv_case_limit() {
+    // SPIR-V allows 16,383 (literal, label) pairs in one OpSwitch (a DXBC switch of 25,000
+    // cases gave invalid SPIR-V, one of 100,000 an OpSwitch past 65,535 words).
+    assert_valid("switch_16383", &switch_of(16_383));
+    assert_refused(&switch_of(16_384), "a switch of 16384 cases");
+}
+
+#[test]
+fn instructions_stop_at_spirv_word_count() {
+    // A constant array indexed at run time becomes one OpConstantComposite: 70,000 elements
+    // are past the 65,535 words an instruction may have (its word count wrapped before).
+    let table = |n: usize| {
+        let elements: String = (0..n).map(|i| format!(" {i}")).collect();
+        format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = DclInput u32 %1 0 0 Flat
+%7 = DclOutput u32 %1 0 0 0
+%8 = Semantic %7 0 \"SV_Target\"
+%9 = Constant u32[{n}]{elements}
+%3 = Function void
+%5 = Label None
+%10 = InputLoad u32 %6 null
+%11 = ConstantLoad u32 %9 %10
+%12 = OutputStore %7 null %11
+%13 = Return void null
+%14 = FunctionEnd
+"
+        )
+    };
+    assert_valid("table_16000", &table(16_000));
+    assert_refused(
+        &table(70_000),
+        "an OpConstantComposite longer than SPIR-V's 65,535 words",
+    );
+}
+
+#[test]
+fn functions_names_and_variables_stop_at_spirv_limits() {
+    // 256 parameters: SPIR-V allows 255.
+    let params = |n: usize| {
+        let mut t = String::from("%1 = EntryPoint %3 Pixel\n");
+        for i in 0..n {
+            t.push_str(&format!("%{} = DclParam u32\n", 10 + i));
+        }
+        let list: String = (0..n).map(|i| format!(" %{}", 10 + i)).collect();
+        let f = 10 + n;
+        t.push_str(&format!(
+            "%3 = Function void\n%5 = Label None\n%{} = Return void null\n%{} = FunctionEnd\n\
+             %{f} = Function void{list}\n%{} = Label None\n%{} = Return void null\n%{} = FunctionEnd\n",
+            f + 1,
+            f + 2,
+            f + 3,
+            f + 4,
+            f + 5
+        ));
+        t
+    };
+    // (An uncalled function is dropped, so call it from the entry point.)
+    let called = |n: usize| {
+        let t = params(n);
+        let f = 10 + n;
+        let args: String = (0..n).map(|_| " %9".to_string()).collect();
+        t.replace(
+            "%1 = EntryPoint %3 Pixel\n",
+            "%1 = EntryPoint %3 Pixel\n%9 = Constant u32 7\n",
+        )
+        .replacen(
+            "%5 = Label None\n",
+            &format!(
+                "%5 = Label None\n%{} = FunctionCall void %{f}{args}\n",
+                f + 6
+            ),
+            1,
+        )
+    };
+    assert_valid("params_255", &called(255));
+    assert_refused(&called(256), "a function of 256 parameters");
+
+    // A debug name past SPIR-V's 65,535-character strings is left out; the rest compiles.
+    let name = "n".repeat(70_000);
+    let named = switch_of(2).replace(
+        "%8 = Semantic",
+        &format!("%11 = DebugName %7 \"{name}\"\n%8 = Semantic"),
+    );
+    assert_valid("long_name", &named);
+    let words = compile(&named).expect("a long name").spirv.len();
+    assert!(words < 70_000 / 4, "{words} words: the name is still there");
+
+    // 65,536 scratch arrays are more Private variables than SPIR-V allows.
+    let scratch = |n: usize| {
+        let mut t = String::from(
+            "%1 = EntryPoint %3 Pixel\n%6 = DclOutput u32 %1 0 0 0\n%7 = Constant u32 0\n",
+        );
+        for i in 0..n {
+            t.push_str(&format!("%{} = DclScratch u32[2] %1\n", 10 + i));
+        }
+        t.push_str("%3 = Function void\n%5 = Label None\n");
+        let base = 10 + n;
+        for i in 0..n {
+            t.push_str(&format!("%{} = ScratchStore %{} %7 %7\n", base + i, 10 + i));
+        }
+        t.push_str(&format!(
+            "%{} = Return void null\n%{} = FunctionEnd\n",
+            base + n,
+            base + n + 1
+        ));
+        t
+    };
+    assert_refused(&scratch(65_536), "65536 private variables");
+}

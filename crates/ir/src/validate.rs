@@ -3647,10 +3647,12 @@ mod tests {
                 })
                 .fold(f64::MAX, f64::min)
         };
+        // Times this short are noisy (caches, a busy machine): a quarter of a second for 40k
+        // levels is linear whatever the ratio says (the quadratic walk took 3.4 s here).
         let (small, big) = (time(10_000), time(40_000));
         let ratio = big / small.max(1e-6);
         assert!(
-            ratio < 8.0,
+            ratio < 8.0 || big < 0.25,
             "10k: {small:.4}s, 40k: {big:.4}s, ratio {ratio:.1}"
         );
         // A value of one loop's body is not visible after that loop.

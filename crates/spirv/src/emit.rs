@@ -1,8 +1,8 @@
 //! The translator from lowered IR ops to SPIR-V instructions.
 
 use crate::words::{
-    begin, decode_packed_str, end, inst, packed_str_words, push_packed_str, push_str, str_words,
-    Sections,
+    begin, decode_packed_str, end, first_oversized_instruction, inst, packed_str_len,
+    packed_str_words, push_packed_str, push_str, str_words, Sections,
 };
 use crate::{
     DescriptorType, InterfaceVariable, Reflection, RegisterClass, ResourceBinding, SpirvModule,
@@ -252,6 +252,8 @@ pub(crate) struct Emitter<'a> {
     /// program order: SPIR-V's control-flow nesting depth, which may not pass
     /// [`MAX_NESTING_DEPTH`].
     open_merges: Vec<u32>,
+    /// `Private` variables declared so far (SPIR-V allows [`MAX_PRIVATE_VARIABLES`]).
+    private_vars: usize,
     /// Upper bound of the words of the `OpName`s (written at the end from the IR).
     names_words: usize,
     /// `DebugName` (unless stripped) and `Semantic` ops, applied at the end.
@@ -293,6 +295,15 @@ fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
 /// constants and by 32 per geometry stream, with room for arrays; far past what any Vulkan
 /// device offers, so nothing real is refused, while the overlap check stays a table lookup.
 const MAX_LOCATIONS: usize = 256;
+
+/// SPIR-V's universal limits (section 2.17) that spirv-val checks, besides nesting: the id
+/// bound, `(literal, label)` pairs of one `OpSwitch`, parameters of one function, `Private`
+/// variables of a module, and characters of a literal string.
+const MAX_ID_BOUND: u32 = 4_194_303;
+const MAX_SWITCH_CASES: usize = 16_383;
+const MAX_FUNCTION_PARAMS: usize = 255;
+const MAX_PRIVATE_VARIABLES: usize = 65_535;
+const MAX_STRING_BYTES: usize = 65_535;
 
 /// SPIR-V's universal limit on control-flow nesting (headers whose merge block is not yet
 /// reached, in program order).
@@ -514,6 +525,7 @@ impl<'a> Emitter<'a> {
             cur_fn: None,
             merge: None,
             open_merges: Vec::new(),
+            private_vars: 0,
             names_words: 0,
             late: SmallVec::new(),
             modes: SmallVec::new(),
@@ -1080,6 +1092,9 @@ impl<'a> Emitter<'a> {
     /// Declares a module-scope variable. Every `OpVariable` in the globals section is listed
     /// in the entry point's interface ([`Self::finish`] collects them).
     fn global_var(&mut self, ptr_ty: u32, sc: SC, id: u32, init: Option<u32>) {
+        if sc == SC::Private {
+            self.private_vars += 1;
+        }
         let g = &mut self.s.globals;
         match init {
             Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
@@ -1411,6 +1426,16 @@ impl<'a> Emitter<'a> {
     }
 
     fn function(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        if op.refs().count() > MAX_FUNCTION_PARAMS {
+            return unsupported(
+                def,
+                op,
+                format!(
+                    "a function of {} parameters (SPIR-V allows {MAX_FUNCTION_PARAMS})",
+                    op.refs().count()
+                ),
+            );
+        }
         let ret = self.val_ty(def, op)?;
         let mut sig = SmallVec::<[u32; 4]>::new();
         sig.push(ret);
@@ -1473,6 +1498,16 @@ impl<'a> Emitter<'a> {
                 let selv = self.v(sel);
                 let dflt = self.v(self.arg(def, op, 1)?);
                 let refs = op.operands.get(2..op.ref_count()).unwrap_or(&[]);
+                if refs.len() / 2 > MAX_SWITCH_CASES {
+                    return unsupported(
+                        def,
+                        op,
+                        format!(
+                            "a switch of {} cases (SPIR-V allows {MAX_SWITCH_CASES})",
+                            refs.len() / 2
+                        ),
+                    );
+                }
                 let start = begin(&mut self.s.functions, S::Switch);
                 self.s.functions.extend_from_slice(&[selv, dflt]);
                 for pair in refs.chunks(2) {
@@ -4623,6 +4658,12 @@ impl<'a> Emitter<'a> {
                         let Some(slot) = self.slots.get(t.index()).filter(|s| s.defined) else {
                             continue;
                         };
+                        // A name past SPIR-V's string limit is left out (names are optional).
+                        if op.literals().len() * 8 > MAX_STRING_BYTES
+                            && packed_str_len(op.literals()) > MAX_STRING_BYTES
+                        {
+                            continue;
+                        }
                         let st = begin(&mut out, S::Name);
                         out.push(slot.id);
                         if !push_packed_str(&mut out, op.literals()) {
@@ -4656,6 +4697,28 @@ impl<'a> Emitter<'a> {
         self.s.append_to(&mut out);
         if let Some(b) = out.get_mut(3) {
             *b = self.next_id;
+        }
+        if self.next_id > MAX_ID_BOUND || self.private_vars > MAX_PRIVATE_VARIABLES {
+            let op = self.b.op(entry);
+            return unsupported(
+                entry,
+                op,
+                format!(
+                    "a module of {} ids and {} private variables (SPIR-V allows {MAX_ID_BOUND} \
+                     and {MAX_PRIVATE_VARIABLES})",
+                    self.next_id, self.private_vars
+                ),
+            );
+        }
+        if let Some(opcode) = first_oversized_instruction(&out) {
+            let op = self.b.op(entry);
+            let name =
+                S::from_u32(opcode).map_or_else(|| format!("{opcode}"), |o| format!("Op{o:?}"));
+            return unsupported(
+                entry,
+                op,
+                format!("an {name} longer than SPIR-V's 65,535 words (too many operands)"),
+            );
         }
         Ok(SpirvModule {
             words: out,

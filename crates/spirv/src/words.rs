@@ -46,10 +46,26 @@ impl Sections {
     }
 }
 
+/// Most words one SPIR-V instruction may have (its word count is 16 bits).
+pub(crate) const MAX_INSTRUCTION_WORDS: usize = 0xffff;
+
+/// The first word of an instruction of `words` words: its word count and opcode, or a word
+/// count of 0 (never valid) for an instruction too long to encode, which
+/// [`first_oversized_instruction`] finds.
+#[inline]
+fn head(op: u32, words: usize) -> u32 {
+    let count = if words <= MAX_INSTRUCTION_WORDS {
+        words as u32
+    } else {
+        0
+    };
+    (count << 16) | op
+}
+
 /// Appends one instruction with fixed operands.
 #[inline]
 pub(crate) fn inst(buf: &mut Vec<u32>, op: Op, operands: &[u32]) {
-    buf.push(((operands.len() as u32 + 1) << 16) | op as u32);
+    buf.push(head(op as u32, operands.len() + 1));
     buf.extend_from_slice(operands);
 }
 
@@ -63,10 +79,27 @@ pub(crate) fn begin(buf: &mut Vec<u32>, op: Op) -> usize {
 /// Patches the word count of an instruction opened with [`begin`].
 #[inline]
 pub(crate) fn end(buf: &mut [u32], start: usize) {
-    let len = (buf.len() - start) as u32;
+    let len = buf.len() - start;
     if let Some(w) = buf.get_mut(start) {
-        *w |= len << 16;
+        *w = head(*w, len);
     }
+}
+
+/// The opcode of the first instruction of `module` (header included) that was too long to
+/// encode. Only a module of more than [`MAX_INSTRUCTION_WORDS`] words can hold one, so
+/// smaller modules are not walked.
+pub(crate) fn first_oversized_instruction(module: &[u32]) -> Option<u32> {
+    if module.len() <= MAX_INSTRUCTION_WORDS {
+        return None;
+    }
+    let mut i = 5;
+    while let Some(&w) = module.get(i) {
+        match (w >> 16) as usize {
+            0 => return Some(w & 0xffff),
+            n => i += n,
+        }
+    }
+    None
 }
 
 /// Number of words [`push_str`] appends for `s`.
@@ -118,18 +151,24 @@ pub(crate) fn push_packed_str(buf: &mut Vec<u32>, lits: &[Operand]) -> bool {
     true
 }
 
-/// Decodes a string packed in IR literal operands like [`dxspv_ir::op::decode_string`],
-/// with one allocation (none for an empty string).
-pub(crate) fn decode_packed_str(lits: &[Operand]) -> String {
+/// Bytes of the string packed in IR literal operands (up to the first zero byte).
+pub(crate) fn packed_str_len(lits: &[Operand]) -> usize {
     let mut len = 0;
-    'scan: for o in lits {
+    for o in lits {
         for b in o.0.to_le_bytes() {
             if b == 0 {
-                break 'scan;
+                return len;
             }
             len += 1;
         }
     }
+    len
+}
+
+/// Decodes a string packed in IR literal operands like [`dxspv_ir::op::decode_string`],
+/// with one allocation (none for an empty string).
+pub(crate) fn decode_packed_str(lits: &[Operand]) -> String {
+    let len = packed_str_len(lits);
     let mut bytes = Vec::with_capacity(len);
     for o in lits {
         let take = (len - bytes.len()).min(8);
@@ -159,6 +198,40 @@ mod tests {
         dxspv_ir::op::push_string(&mut ops, s);
         let mut out = Vec::new();
         push_packed_str(&mut out, &ops).then_some(out)
+    }
+
+    #[test]
+    fn an_instruction_too_long_to_encode_is_found() {
+        // A module of small instructions past 65,535 words has none too long.
+        let mut module = vec![0x0723_0203, 0x0001_0600, 0, 100, 0];
+        while module.len() <= MAX_INSTRUCTION_WORDS {
+            inst(&mut module, Op::Nop, &[]);
+        }
+        assert_eq!(first_oversized_instruction(&module), None);
+        // One of 65,535 words is the longest there is; one more word is too long, whether
+        // written at once or begun and ended, and its opcode is named.
+        let at_limit = vec![0; MAX_INSTRUCTION_WORDS - 1];
+        inst(&mut module, Op::ConstantComposite, &at_limit);
+        assert_eq!(first_oversized_instruction(&module), None);
+        let mut long = module.clone();
+        inst(
+            &mut long,
+            Op::ConstantComposite,
+            &[0; MAX_INSTRUCTION_WORDS],
+        );
+        assert_eq!(
+            first_oversized_instruction(&long),
+            Some(Op::ConstantComposite as u32)
+        );
+        let start = begin(&mut module, Op::Switch);
+        module.extend(std::iter::repeat_n(7, MAX_INSTRUCTION_WORDS));
+        end(&mut module, start);
+        assert_eq!(
+            first_oversized_instruction(&module),
+            Some(Op::Switch as u32)
+        );
+        // A short module is never walked.
+        assert_eq!(first_oversized_instruction(&[0; 6]), None);
     }
 
     #[test]
