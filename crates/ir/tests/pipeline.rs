@@ -375,3 +375,57 @@ fn pipeline_timing_100k() {
         println!("  {name:24} {:8.2} ms", d.as_secs_f64() * 1e3);
     }
 }
+
+#[test]
+fn untyped_values_that_cannot_fit_are_errors_or_undefined() {
+    // From the ir_compile fuzz target (minimized). A loop counter kept in an untyped temporary
+    // (32-bit, from the u32 add) compared with an f16: resolve_types cannot make one type of
+    // them, and says so instead of leaving an FNe of an f32 and an f16.
+    let compare = "%1 = EntryPoint %3 Domain
+%17 = DclInput f32[3] %1 1 0 None
+%32 = Constant unknown 0
+%111 = DclTmp unknown %1
+%3 = Function void
+%5 = Label None
+%114 = ScopedLoop %173
+%131 = TmpLoad unknown %111
+%133 = InputLoad f16 %17 %32
+%4 = FNe bool %131 %133
+%169 = TmpLoad unknown %111
+%170 = ConsumeAs u32 %169
+%171 = IAdd u32 %170 %32
+%2 = TmpStore %111 %171
+%173 = ScopedEndLoop %114
+%19 = FunctionEnd
+";
+    let mut b = parse(compare).expect("parses");
+    match run_pipeline(&mut b, &opts()) {
+        Ok(_) => panic!("compiled:\n{}", print(&b)),
+        Err(e) => assert!(
+            e.to_string().contains("FNe compares a f32 with a f16"),
+            "{e}"
+        ),
+    }
+    // A temporary holding the constant 8, read as the component index of a vec4: once SSA
+    // construction puts the constant there, the extract (undefined at run time) is `Undef`.
+    let extract = "%1 = EntryPoint %3 Compute
+%2 = SetCsWorkgroupSize %1 1 1 1
+%6 = DclUav f32 %1 0 0 1 BufferTyped None
+%13 = Constant unknown 8
+%14 = DclTmp unknown %1
+%19 = Constant u32 0
+%3 = Function void
+%5 = Label None
+%16 = TmpStore %14 %13
+%33 = TmpLoad unknown %14
+%54 = DescriptorLoad uav %6 %19
+%57 = BufferLoad vec4<f32> %54 %19 4
+%58 = CompositeExtract f32 %57 %33
+%59 = BufferStore %54 %19 %58 4
+%60 = Return void null
+%61 = FunctionEnd
+";
+    let (b, _) = lower(extract, &opts());
+    assert_eq!(count(&b, OpCode::CompositeExtract), 0, "{}", print(&b));
+    assert_eq!(count(&b, OpCode::Undef), 1, "{}", print(&b));
+}

@@ -664,6 +664,29 @@ fn reinterpret_operands(b: &mut Builder, def: SsaDef, var: &[u32]) -> Result<(),
             }
         }
     }
+    // Compared values have one type: a formerly untyped value of another bit size than the
+    // value it is compared with (a 32-bit loop counter and an `f16`) cannot be reinterpreted.
+    if is_compare(opcode) && n == 2 {
+        let ty = |i: usize| {
+            b.get(def)
+                .and_then(|o| o.arg(i))
+                .and_then(|x| b.get(x))
+                .map(|x| x.ty)
+        };
+        if let (Some(l), Some(r)) = (ty(0), ty(1)) {
+            // Integer compares take either signedness, at one bit size.
+            let ints = |t: Type| t.base_type().filter(|s| s.is_int()).map(|s| s.bit_size());
+            let same_ints =
+                ints(l).is_some() && ints(l) == ints(r) && l.is_scalar() && r.is_scalar();
+            if l != r && !same_ints {
+                return Err(PassError::invalid(
+                    PASS,
+                    def,
+                    format!("{opcode:?} compares a {l} with a {r}"),
+                ));
+            }
+        }
+    }
     Ok(())
 }
 

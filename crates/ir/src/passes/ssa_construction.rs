@@ -40,7 +40,7 @@ use crate::builder::Builder;
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::util::{insertion_point_after, is_debug};
+use crate::passes::util::{insertion_point_after, is_debug, replace_and_remove};
 use crate::types::Type;
 
 const PASS: &str = "ssa_construction";
@@ -200,8 +200,9 @@ fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u6
                 if retype {
                     b.rewrite(def, Op::new(OpCode::ConsumeAs, load_ty).with_ref(value));
                 } else {
-                    b.replace_uses(def, value);
-                    b.remove(def);
+                    // (A constant that lands in an address past its composite's end leaves
+                    // no such address: see `replace_and_remove`.)
+                    replace_and_remove(b, def, value);
                 }
             }
         }
@@ -646,9 +647,8 @@ impl<'a> Ssa<'a> {
                     work.push(u.user);
                 }
             }
-            b.replace_uses(p, to);
+            replace_and_remove(b, p, to);
             self.set_forward(p, same);
-            b.remove(p);
         }
         self.work = work;
         self.resolve(phi)

@@ -195,11 +195,11 @@ pub fn replace_and_remove(b: &mut Builder, old: SsaDef, new: SsaDef) {
     if old == new {
         return;
     }
-    // Addresses are integers: most replacements (floats, bools) skip the walk.
+    // Addresses are integers (or untyped): most replacements (floats, bools) skip the walk.
     let int = |d: SsaDef| {
         b.get(d)
             .and_then(|o| o.ty.base_type())
-            .is_some_and(|t| t.is_int())
+            .is_some_and(|t| t.is_int() || t == ScalarType::Unknown)
     };
     let stray: smallvec::SmallVec<[SsaDef; 2]> = match b.get(new) {
         Some(c) if c.opcode == OpCode::Constant && int(old) => {
