@@ -62,25 +62,32 @@ fn compile(text: &str) -> Result<dxspv::Output, dxspv::Error> {
     dxspv::compile_ir_text(text, &dxspv::Options::default())
 }
 
-/// Runs `spirv-val` with a lower nesting limit; `None` when it is not installed.
-fn spirv_val_with_depth(words: &[u32], depth: usize) -> Option<bool> {
+/// Runs `spirv-val --target-env vulkan1.3` with `extra` arguments on `words`: whether it
+/// accepts them and what it said; `None` when it is not installed.
+fn spirv_val(words: &[u32], extra: &[&str]) -> Option<(bool, String)> {
     Command::new("spirv-val").arg("--version").output().ok()?;
-    let path =
-        std::env::temp_dir().join(format!("dxspv-limits-{}-{depth}.spv", std::process::id()));
+    let path = std::env::temp_dir().join(format!(
+        "dxspv-limits-{}-{:?}.spv",
+        std::process::id(),
+        std::thread::current().id()
+    ));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes).expect("write module");
     let out = Command::new("spirv-val")
-        .args([
-            "--target-env",
-            "vulkan1.3",
-            "--max-control-flow-nesting-depth",
-        ])
-        .arg(depth.to_string())
+        .args(["--target-env", "vulkan1.3"])
+        .args(extra)
         .arg(&path)
         .output()
         .expect("run spirv-val");
     let _ = std::fs::remove_file(&path);
-    Some(out.status.success())
+    let msg = String::from_utf8_lossy(&out.stderr);
+    Some((out.status.success(), msg[..msg.len().min(300)].to_string()))
+}
+
+/// Whether `spirv-val` accepts `words` with its nesting limit lowered to `depth`.
+fn spirv_val_with_depth(words: &[u32], depth: usize) -> Option<bool> {
+    let depth = depth.to_string();
+    spirv_val(words, &["--max-control-flow-nesting-depth", &depth]).map(|(ok, _)| ok)
 }
 
 #[test]
@@ -138,24 +145,9 @@ fn switch_of(cases: usize) -> String {
 /// Asserts that `text` compiles to SPIR-V that `spirv-val` accepts (when installed).
 fn assert_valid(name: &str, text: &str) {
     let out = compile(text).unwrap_or_else(|e| panic!("{name}: {e}"));
-    if Command::new("spirv-val").arg("--version").output().is_err() {
-        return;
+    if let Some((ok, msg)) = spirv_val(&out.spirv, &[]) {
+        assert!(ok, "{name}: {msg}");
     }
-    let path = std::env::temp_dir().join(format!("dxspv-limits-{}-{name}.spv", std::process::id()));
-    let bytes: Vec<u8> = out.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).expect("write module");
-    let val = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(&path)
-        .output()
-        .expect("run spirv-val");
-    let _ = std::fs::remove_file(&path);
-    let msg = String::from_utf8_lossy(&val.stderr);
-    assert!(
-        val.status.success(),
-        "{name}: {}",
-        &msg[..msg.len().min(300)]
-    );
 }
 
 #[track_caller]
