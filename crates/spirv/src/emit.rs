@@ -179,6 +179,9 @@ struct Slot {
     info: u32,
     /// Whether the def has a SPIR-V definition (for `OpName`).
     defined: bool,
+    /// Whether the def is a label that a header named as its merge block and that has not
+    /// been reached yet (see [`Emitter::open_merges`]).
+    merge_pending: bool,
 }
 
 /// Capabilities recorded so far: a small sorted set.
@@ -247,11 +250,11 @@ pub(crate) struct Emitter<'a> {
     /// `(function, DclParam, OpFunctionParameter id)`.
     params: Vec<(SsaDef, SsaDef, u32)>,
     cur_fn: Option<SsaDef>,
-    merge: Option<(u32, Option<u32>)>,
-    /// Merge blocks declared by the current function's headers and not yet reached, in
-    /// program order: SPIR-V's control-flow nesting depth, which may not pass
-    /// [`MAX_NESTING_DEPTH`].
-    open_merges: Vec<u32>,
+    merge: Option<(u32, Option<u32>, SsaDef)>,
+    /// How many merge blocks the current function's headers declared that are not reached
+    /// yet, in program order: SPIR-V's control-flow nesting depth, which may not pass
+    /// [`MAX_NESTING_DEPTH`]. Each such label is marked in its slot, so reaching one is O(1).
+    open_merges: usize,
     /// `Private` variables declared so far (SPIR-V allows [`MAX_PRIVATE_VARIABLES`]).
     private_vars: usize,
     /// Upper bound of the words of the `OpName`s (written at the end from the IR).
@@ -524,7 +527,7 @@ impl<'a> Emitter<'a> {
             params: Vec::new(),
             cur_fn: None,
             merge: None,
-            open_merges: Vec::new(),
+            open_merges: 0,
             private_vars: 0,
             names_words: 0,
             late: SmallVec::new(),
@@ -553,6 +556,7 @@ impl<'a> Emitter<'a> {
             id,
             info: 0,
             defined: false,
+            merge_pending: false,
         }));
         self.infos.clear();
         self.infos.reserve(c.infos);
@@ -1375,7 +1379,7 @@ impl<'a> Emitter<'a> {
                 unsupported(def, op, "raw pointers")
             }
             O::Function => {
-                self.open_merges.clear();
+                self.open_merges = 0;
                 self.function(def, op)
             }
             O::FunctionEnd => {
@@ -1386,19 +1390,21 @@ impl<'a> Emitter<'a> {
             O::Label => {
                 inst(self.f(), S::Label, &[def.id()]);
                 self.mark(def);
-                // Reaching a merge block closes its construct (usually the innermost).
-                if let Some(k) = self.open_merges.iter().rposition(|&m| m == def.id()) {
-                    self.open_merges.remove(k);
+                // Reaching a merge block closes its construct.
+                if let Some(s) = self.slots.get_mut(def.index()).filter(|s| s.merge_pending) {
+                    s.merge_pending = false;
+                    self.open_merges -= 1;
                 }
                 let c = op.construct();
                 self.merge = match c {
                     Some(Construct::StructuredSelection) => {
-                        Some((self.v(self.arg(def, op, 0)?), None))
+                        let m = self.arg(def, op, 0)?;
+                        Some((self.v(m), None, m))
                     }
-                    Some(Construct::StructuredLoop) => Some((
-                        self.v(self.arg(def, op, 0)?),
-                        Some(self.v(self.arg(def, op, 1)?)),
-                    )),
+                    Some(Construct::StructuredLoop) => {
+                        let m = self.arg(def, op, 0)?;
+                        Some((self.v(m), Some(self.v(self.arg(def, op, 1)?)), m))
+                    }
                     _ => None,
                 };
                 Ok(())
@@ -1458,7 +1464,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn terminator(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        if let Some((m, cont)) = self.merge.take() {
+        if let Some((m, cont, merge_def)) = self.merge.take() {
             match cont {
                 Some(c) => inst(self.f(), S::LoopMerge, &[m, c, 0]),
                 None => {
@@ -1467,9 +1473,13 @@ impl<'a> Emitter<'a> {
                     }
                 }
             }
-            if cont.is_some() || op.opcode != OpCode::Branch {
-                self.open_merges.push(m);
-                if self.open_merges.len() > MAX_NESTING_DEPTH {
+            let slot = self.slots.get_mut(merge_def.index());
+            if let Some(s) = slot.filter(|_| cont.is_some() || op.opcode != OpCode::Branch) {
+                if !s.merge_pending {
+                    s.merge_pending = true;
+                    self.open_merges += 1;
+                }
+                if self.open_merges > MAX_NESTING_DEPTH {
                     return unsupported(
                         def,
                         op,
