@@ -143,6 +143,9 @@ pub(crate) struct Converter<'a, 's> {
     // Functions.
     func: Option<SsaDef>,
     last_return: bool,
+    /// The first constant address past the end of what it indexes (`vicp[250]` of three
+    /// control points), reported once the instruction that made it is converted.
+    bad_address: Option<ConvertError>,
     main: Option<SsaDef>,
     cf: Vec<Cf>,
     label_fns: SmallMap<u32, SsaDef, 2>,
@@ -222,6 +225,7 @@ impl<'a, 's> Converter<'a, 's> {
             },
             func: None,
             last_return: false,
+            bad_address: None,
             main: None,
             cf: Vec::new(),
             label_fns: SmallMap::default(),
@@ -300,7 +304,31 @@ impl<'a, 's> Converter<'a, 's> {
     /// Appends a code op, tracking whether the function's last op is a `Return`.
     pub(crate) fn code(&mut self, op: Op) -> SsaDef {
         self.last_return = op.opcode == OpCode::Return;
+        if op.opcode.addresses_operand_type() && self.bad_address.is_none() {
+            self.check_address(&op);
+        }
         self.b.add(op)
+    }
+
+    /// Records an error if `op` indexes its operand (a register array, a vector) with a
+    /// constant address past its end: Direct3D leaves such an access undefined and fxc never
+    /// writes one, so it is refused rather than guessed at.
+    fn check_address(&mut self, op: &Op) {
+        let (Some(target), Some(addr)) = (op.arg(0), op.arg(1)) else {
+            return;
+        };
+        let (Some(target), Some(addr)) = (self.b.get(target), self.b.get(addr)) else {
+            return;
+        };
+        if addr.opcode != OpCode::Constant {
+            return;
+        }
+        let n = addr.ty.as_basic().map_or(0, |b| b.vec_size() as usize);
+        if let Err(k) = target.ty.at_address((0..n).map(|k| addr.lit(k))) {
+            let index = addr.lit(k).unwrap_or(0);
+            let what = format!("constant index {index} is outside {}", target.ty);
+            self.bad_address = Some(self.invalid(what));
+        }
     }
 
     /// Appends a declaration.
@@ -634,6 +662,9 @@ impl<'a, 's> Converter<'a, 's> {
                 )));
             }
             self.instruction(&inst)?;
+            if let Some(e) = self.bad_address.take() {
+                return Err(e);
+            }
         }
         Ok(())
     }
@@ -839,8 +870,12 @@ impl<'a, 's> Converter<'a, 's> {
                         )));
                     }
                     let [mx, my, mz] = limits::MAX_THREAD_GROUP;
-                    let threads = u64::from(x) * u64::from(y) * u64::from(z);
-                    if x > mx || y > my || z > mz || threads > limits::MAX_THREADS_PER_GROUP {
+                    // (Each dimension is checked first, so the product cannot overflow.)
+                    if x > mx
+                        || y > my
+                        || z > mz
+                        || u64::from(x * y) * u64::from(z) > limits::MAX_THREADS_PER_GROUP
+                    {
                         return Err(self.invalid(format!(
                             "thread group size {x}x{y}x{z} is past Direct3D's limits \
                              ({mx}x{my}x{mz}, {} threads)",

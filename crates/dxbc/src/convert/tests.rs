@@ -1491,6 +1491,40 @@ fn indexable_temps_are_scratch_arrays() {
 }
 
 #[test]
+fn constant_indices_past_an_array_are_refused() {
+    // x0 has 8 elements: x0[7] is the last one, x0[8] an error naming the index (it reached
+    // the backend as an address that did not fit before).
+    let read = |index: u32| {
+        vec![
+            temps(1),
+            vec![op_token(O::DclIndexableTemp, 4, 0), 0, 8, 4],
+            inst(
+                O::Mov,
+                0,
+                &[],
+                &[
+                    r(0, 2),
+                    operand(
+                        T::IndexableTemp,
+                        Sel::Swz([1, 1, 1, 1]),
+                        &[Idx::Imm(0), Idx::Imm(index)],
+                        None,
+                    ),
+                ],
+            ),
+            ret(),
+        ]
+    };
+    ir(PS, &read(7));
+    let e = err(PS, &read(8));
+    assert!(
+        e.to_string()
+            .contains("constant index 8 is outside vec4<unknown>[8]"),
+        "{e}"
+    );
+}
+
+#[test]
 fn raw_structured_and_tgsm_memory_with_atomics() {
     let t = ir(
         CS,
@@ -2064,7 +2098,13 @@ fn stage_modes_past_direct3d_limits_are_refused() {
     let group = |x: u32, y: u32, z: u32| vec![op_token(O::DclThreadGroup, 4, 0), x, y, z];
     ir(CS, &[group(1024, 1, 1), ret()]);
     ir(CS, &[group(16, 1, 64), ret()]);
-    for (x, y, z) in [(1025, 1, 1), (1, 1, 65), (32, 32, 2), (65536, 65536, 64)] {
+    for (x, y, z) in [
+        (1025, 1, 1),
+        (1, 1, 65),
+        (32, 32, 2),
+        (65536, 65536, 64),
+        (u32::MAX, u32::MAX, u32::MAX),
+    ] {
         let e = err(CS, &[group(x, y, z), ret()]);
         assert!(e.to_string().contains("past Direct3D's limits"), "{e}");
     }
