@@ -1620,9 +1620,24 @@ impl<'a> Validator<'a> {
                 }
             }
             CompositeConstruct => self.check_construct(def, op, &rt, nref),
-            InputLoad | OutputLoad | OutputStore | ScratchLoad | ScratchStore | LdsLoad
-            | LdsStore | LdsAtomic | PushDataLoad | BufferLoad | BufferStore | BufferAtomic
-            | MemoryLoad | MemoryStore | MemoryAtomic | ConstantLoad
+            InputLoad
+            | OutputLoad
+            | OutputStore
+            | ScratchLoad
+            | ScratchStore
+            | LdsLoad
+            | LdsStore
+            | LdsAtomic
+            | PushDataLoad
+            | BufferLoad
+            | BufferStore
+            | BufferAtomic
+            | MemoryLoad
+            | MemoryStore
+            | MemoryAtomic
+            | ConstantLoad
+            | InterpolateAtCentroid
+            | InterpolateAtSample
                 if op.arg(1).is_some() =>
             {
                 self.want_type(def, op, 1, "an integer address", |v, t| {
@@ -1712,6 +1727,11 @@ impl<'a> Validator<'a> {
                 self.want_type(def, op, 0, "u64", |v, t| v.scalar_of(t, |s| s == S::U64));
             }
             InterpolateAtOffset => {
+                if op.arg(1).is_some() {
+                    self.want_type(def, op, 1, "an integer address", |v, t| {
+                        v.basic_of(t, S::is_int)
+                    });
+                }
                 let want = Type::vector(S::F32, 2);
                 self.want_type(def, op, 2, "vec2<f32>", |v, t| v.same_type(t, &want));
             }
@@ -3470,7 +3490,7 @@ mod tests {
     #[test]
     fn rule_addresses_and_values() {
         let (mut float_addr, mut no_value, mut name_of_name) = (None, None, None);
-        let (mut past_scalar, mut past_vector) = (None, None);
+        let (mut past_scalar, mut past_vector, mut float_interpolant) = (None, None, None);
         let b = build(|p, c| {
             float_addr = Some(p.add(op(O::InputLoad, S::F32).with_ref(c.inp).with_ref(c.f0)));
             // The input is one f32: no component to pick, whether the index is constant or not.
@@ -3482,6 +3502,13 @@ mod tests {
                     .with_ref(runtime),
             );
             past_vector = Some(p.add(op(O::OutputLoad, S::F32).with_ref(c.out).with_ref(pair)));
+            float_interpolant = Some(
+                p.add(
+                    op(O::InterpolateAtCentroid, S::F32)
+                        .with_ref(c.inp)
+                        .with_ref(c.f0),
+                ),
+            );
             let store = p.add(
                 void(O::OutputStore)
                     .with_ref(c.out)
@@ -3499,7 +3526,7 @@ mod tests {
             float_addr,
             Some(1),
         );
-        for def in [past_scalar, past_vector] {
+        for def in [past_scalar, past_vector, float_interpolant] {
             expect(&b, Level::Structural, Rule::OperandType, def, Some(1));
         }
         expect(

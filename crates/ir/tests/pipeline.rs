@@ -429,3 +429,32 @@ fn untyped_values_that_cannot_fit_are_errors_or_undefined() {
     assert_eq!(count(&b, OpCode::CompositeExtract), 0, "{}", print(&b));
     assert_eq!(count(&b, OpCode::Undef), 1, "{}", print(&b));
 }
+
+#[test]
+fn untyped_image_coordinates_become_32_bit() {
+    // From the ir_compile fuzz target (minimized): an untyped value also read as a u16 mip
+    // level was left a u16 coordinate; image coordinates are 32-bit integers.
+    let text = "%1 = EntryPoint %3 Pixel
+%6 = DclSrv i32 %1 0 0 1 Image1D
+%7 = DclOutput vec4<i32> %1 0 0 0
+%14 = Constant u32 0
+%34 = DclTmp unknown %1
+%3 = Function void
+%5 = Label None
+%89 = DescriptorLoad srv %6 %14
+%92 = TmpLoad unknown %34
+%93 = ConsumeAs u16 %92
+%4 = ImageLoad vec4<i32> %89 %93 null %92 null null
+%8 = OutputStore %7 null %4
+%9 = Return void null
+%10 = FunctionEnd
+";
+    let (b, _) = lower(text, &opts());
+    let load = b
+        .iter()
+        .find(|(_, op)| op.opcode == OpCode::ImageLoad)
+        .map(|(_, op)| op.clone())
+        .expect("the load stays");
+    let coord = load.arg(3).and_then(|c| b.get(c)).expect("a coordinate");
+    assert_eq!(coord.ty.to_string(), "u32", "{}", print(&b));
+}

@@ -2388,8 +2388,8 @@ impl<'a> Emitter<'a> {
         let Some(aop) = self.op_of(a) else {
             return malformed(def, op, "address operand missing");
         };
-        let Some(bt) = aop.ty.as_basic() else {
-            return malformed(def, op, "address is not a scalar or vector");
+        let Some(bt) = aop.ty.as_basic().filter(|b| b.base().is_int()) else {
+            return malformed(def, op, format!("address of type {}", aop.ty));
         };
         if let Some(t) = self.scalar_ty(bt.base()) {
             ix.idx_ty = t;

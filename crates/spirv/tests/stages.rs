@@ -959,6 +959,15 @@ fn interpolation_functions_take_32_bit_floats() {
         let m = emit_text(&text("f32", op)).expect("an f32 interpolation");
         spirv_val("interpolate_f32", &m.words);
         assert_error(emit_text(&text("f16", op)), "interpolating a f16 input", op);
+        // The address picks a component with an integer (ir_compile find: a float address
+        // became an OpAccessChain index spirv-val refuses).
+        let float_address = text("f32", op).replace(
+            "%16 = Constant u32 1",
+            "%16 = Constant u32 1\n%17 = Constant f32 0.0",
+        );
+        let float_address =
+            float_address.replacen(&format!("{op} f32 %6 %15"), &format!("{op} f32 %6 %17"), 1);
+        assert_error(emit_text(&float_address), "address of type f32", op);
     }
 }
 

@@ -717,8 +717,10 @@ fn reinterpret(
 enum Need {
     Float,
     Int,
-    /// A 32-bit integer (sparse feedback).
+    /// 32-bit integers (sparse feedback, image coordinates).
     Int32,
+    /// 32-bit floats (sampling coordinates).
+    Float32,
     Bool,
     /// The op's result type (the base of a shift or bit-field op).
     Result,
@@ -754,6 +756,9 @@ impl Need {
             )))),
             Need::Int32 if !(base.is_int() && base.bit_size() == Some(32)) => {
                 Some(Type::basic(b.with_base(ScalarType::U32)))
+            }
+            Need::Float32 if base != ScalarType::F32 => {
+                Some(Type::basic(b.with_base(ScalarType::F32)))
             }
             Need::Bool if base != ScalarType::Bool => {
                 Some(Type::basic(b.with_base(ScalarType::Bool)))
@@ -811,7 +816,15 @@ const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
         (O::BranchConditional | O::Select, 0)
         | (O::BAnd | O::BOr | O::BEq | O::BNe | O::BNot, _) => Need::Bool,
         (O::Switch, 0) => Need::Int,
-        (O::CheckSparseAccess, 0) => Need::Int32,
+        // Sparse feedback, and image coordinates, layers and offsets: 32-bit integers or
+        // floats, whatever other uses of an untyped value said.
+        (O::CheckSparseAccess, 0)
+        | (O::ImageLoad, 2 | 3 | 5)
+        | (O::ImageStore | O::ImageAtomic, 1 | 2)
+        | (O::ImageSample | O::ImageGather, 4) => Need::Int32,
+        (O::ImageSample | O::ImageGather, 2 | 3)
+        | (O::ImageSample, 8 | 9)
+        | (O::ImageComputeLod, 2) => Need::Float32,
         (O::Cast, 0) => Need::CastFrom,
         (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, 0)
         | (O::IBitInsert, 1) => Need::Result,
