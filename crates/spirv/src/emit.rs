@@ -4100,6 +4100,21 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
+    /// Operand `i` of `op` (SPIR-V value `value`) as a value of `want` (SPIR-V type `want_ty`):
+    /// bit cast when its type differs, for the SPIR-V ops that take one exact integer type
+    /// where the IR lets signedness differ.
+    fn operand_as(&mut self, op: &Op, i: usize, value: u32, want: BasicType, want_ty: u32) -> u32 {
+        let have = op
+            .arg(i)
+            .and_then(|x| self.op_of(x))
+            .and_then(|o| o.ty.as_basic());
+        if have == Some(want) {
+            value
+        } else {
+            self.un(S::Bitcast, want_ty, &[value])
+        }
+    }
+
     fn alu(&mut self, def: SsaDef, op: &Op) -> R<()> {
         use OpCode as O;
         let id = def.id();
@@ -4253,9 +4268,7 @@ impl<'a> Emitter<'a> {
                 // IR lets their signedness differ.
                 let mut a = a;
                 for (i, x) in a.iter_mut().enumerate().take(oi) {
-                    if arg_basic(self, i) != Some(rb) {
-                        *x = self.un(S::Bitcast, t, &[*x]);
-                    }
+                    *x = self.operand_as(op, i, *x, rb, t);
                 }
                 let (o, args): (S, [u32; 4]) = match op.opcode {
                     O::IBitInsert => (S::BitFieldInsert, [a[0], a[1], off, cnt2]),
@@ -4288,23 +4301,43 @@ impl<'a> Emitter<'a> {
             O::ISub => simple(S::ISub, 2, self),
             O::IMul => simple(S::IMul, 2, self),
             O::UDiv | O::UMod => {
-                // D3D: division by zero yields all ones.
+                // SPIR-V divides unsigned integers of the result's type only: operands and
+                // result of another signedness go through bit casts.
+                let unsigned = match scalar_bits(rb.base()) {
+                    16 => ScalarType::U16,
+                    64 => ScalarType::U64,
+                    _ => ScalarType::U32,
+                };
+                let ub = rb.with_base(unsigned);
+                let Some(ut) = self.basic_ty(ub) else {
+                    return unsupported(def, op, "type");
+                };
+                let ua = [
+                    self.operand_as(op, 0, a[0], ub, ut),
+                    self.operand_as(op, 1, a[1], ub, ut),
+                ];
                 let q = self.un(
                     if op.opcode == O::UDiv {
                         S::UDiv
                     } else {
                         S::UMod
                     },
-                    t,
-                    &a[..2],
+                    ut,
+                    &ua,
                 );
-                let zero = self.const_splat(rb, 0);
-                let ones = self.const_splat(rb, u64::MAX);
+                // D3D: division by zero yields all ones.
+                let zero = self.const_splat(ub, 0);
+                let ones = self.const_splat(ub, u64::MAX);
                 let Some(bt) = self.basic_ty(rb.with_base(ScalarType::Bool)) else {
                     return unsupported(def, op, "bool vector");
                 };
-                let z = self.un(S::IEqual, bt, &[a[1], zero]);
-                self.emit_to(S::Select, t, id, &[z, ones, q]);
+                let z = self.un(S::IEqual, bt, &[ua[1], zero]);
+                if ut == t {
+                    self.emit_to(S::Select, t, id, &[z, ones, q]);
+                } else {
+                    let r = self.un(S::Select, ut, &[z, ones, q]);
+                    self.emit_to(S::Bitcast, t, id, &[r]);
+                }
                 Ok(())
             }
             O::IAbs => gl(GLOp::SAbs, 1, self),
@@ -4326,7 +4359,13 @@ impl<'a> Emitter<'a> {
                     O::SMulExtended => S::SMulExtended,
                     _ => S::UMulExtended,
                 };
-                let r = self.un(o, st, &a[..2]);
+                // The operands have the members' exact type.
+                let eb = BasicType::scalar(rb.base());
+                let x = [
+                    self.operand_as(op, 0, a[0], eb, et),
+                    self.operand_as(op, 1, a[1], eb, et),
+                ];
+                let r = self.un(o, st, &x);
                 let lo = self.un(S::CompositeExtract, et, &[r, 0]);
                 let hi = self.un(S::CompositeExtract, et, &[r, 1]);
                 self.emit_to(S::CompositeConstruct, t, id, &[lo, hi]);
@@ -4499,11 +4538,16 @@ impl<'a> Emitter<'a> {
                     return unsupported(def, op, "bool vector");
                 };
                 let eight = self.const_u32(8);
+                // Bit-field extracts take a base of the result's exact type.
+                let (reference, source) = (
+                    self.operand_as(op, 0, a[0], rb, t),
+                    self.operand_as(op, 1, a[1], rb, t),
+                );
                 let mut acc = a[2];
                 for i in 0..4u32 {
                     let off = self.const_u32(8 * i);
-                    let r = self.un(S::BitFieldUExtract, t, &[a[0], off, eight]);
-                    let s = self.un(S::BitFieldUExtract, t, &[a[1], off, eight]);
+                    let r = self.un(S::BitFieldUExtract, t, &[reference, off, eight]);
+                    let s = self.un(S::BitFieldUExtract, t, &[source, off, eight]);
                     let mx = self.id();
                     self.ext_to(GLOp::UMax, t, mx, &[r, s]);
                     let mn = self.id();

@@ -1038,3 +1038,54 @@ fn bindings_fit_a_word_and_never_alias() {
     let m = emit_text(&with("%1 1 5000 1")).expect("t5000");
     spirv_val("t5000", &m.words);
 }
+
+#[test]
+fn integer_ops_take_either_signedness() {
+    // The IR lets an integer op read operands of the other signedness at its bit size; SPIR-V
+    // wants some of them exactly of the result's type (an ir_compile find: an OpUDiv of an
+    // i32; then, probing every op, msad, add-with-carry, sub-with-borrow and the extended
+    // multiplies). Each reads an i32 and a u32 here and must give valid SPIR-V.
+    for line in [
+        "%12 = IAdd u32 %10 %11",
+        "%12 = IMul u32 %10 %11",
+        "%12 = IAnd u32 %10 %11",
+        "%12 = INot u32 %10",
+        "%12 = INeg u32 %10",
+        "%12 = IAbs u32 %10",
+        "%12 = SMin u32 %10 %11",
+        "%12 = UClamp u32 %10 %11 %10",
+        "%12 = UDiv u32 %10 %11",
+        "%12 = UMod u32 %11 %10",
+        "%20 = UDiv i32 %10 %11\n%12 = Cast u32 %20",
+        "%12 = IShl u32 %10 %11",
+        "%12 = SShr u32 %10 %11",
+        "%12 = UMsad u32 %10 %11 %10",
+        "%12 = IBitInsert u32 %10 %11 %11 %11",
+        "%12 = SBitExtract u32 %10 %11 %11",
+        "%20 = IAddCarry vec2<u32> %10 %11\n%12 = CompositeExtract u32 %20 %9",
+        "%20 = ISubBorrow vec2<u32> %11 %10\n%12 = CompositeExtract u32 %20 %9",
+        "%20 = UMulExtended vec2<u32> %10 %11\n%12 = CompositeExtract u32 %20 %9",
+        "%20 = SMulExtended vec2<i32> %11 %10\n%21 = CompositeExtract i32 %20 %9\n%12 = Cast u32 %21",
+    ] {
+        let text = format!(
+            "%1 = EntryPoint %3 Pixel
+%6 = DclInput i32 %1 0 0 Flat
+%7 = DclInput u32 %1 1 0 Flat
+%8 = DclOutput u32 %1 0 0 0
+%9 = Constant u32 0
+%3 = Function void
+%5 = Label None
+%10 = InputLoad i32 %6 null
+%11 = InputLoad u32 %7 null
+{line}
+%14 = OutputStore %8 null %12
+%15 = Return void null
+%16 = FunctionEnd
+"
+        );
+        match emit_text(&text) {
+            Ok(m) => spirv_val("mixed_signedness", &m.words),
+            Err(e) => panic!("{line}: {e}"),
+        }
+    }
+}
