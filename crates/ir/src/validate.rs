@@ -1345,7 +1345,13 @@ impl<'a> Validator<'a> {
                 }
             }
             Select => {
-                self.want_type(def, op, 0, "bool", |v, t| v.basic_of(t, |s| s == S::Bool));
+                // One condition for the whole value, or one per component.
+                let n = rt.as_basic().map_or(0, |b| b.vec_size());
+                self.want_type(def, op, 0, format_args!("bool or vec{n}<bool>"), |v, t| {
+                    v.basic_of(t, |s| s == S::Bool)
+                        && t.as_basic()
+                            .is_some_and(|b| b.vec_size() == 1 || b.vec_size() == n)
+                });
                 self.want_result_type(def, op, 1);
                 self.want_result_type(def, op, 2);
             }

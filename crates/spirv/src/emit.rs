@@ -4215,6 +4215,16 @@ impl<'a> Emitter<'a> {
             O::BEq => simple(S::LogicalEqual, 2, self),
             O::BNe => simple(S::LogicalNotEqual, 2, self),
             O::BNot => simple(S::LogicalNot, 1, self),
+            O::Select
+                if arg_basic(self, 0)
+                    .is_some_and(|c| c.is_vector() && c.vec_size() != rb.vec_size()) =>
+            {
+                malformed(
+                    def,
+                    op,
+                    "a select condition of another size than its values",
+                )
+            }
             O::Select => simple(S::Select, 3, self),
             O::IAnd => simple(S::BitwiseAnd, 2, self),
             O::IOr => simple(S::BitwiseOr, 2, self),
@@ -4270,13 +4280,40 @@ impl<'a> Emitter<'a> {
                 for (i, x) in a.iter_mut().enumerate().take(oi) {
                     *x = self.operand_as(op, i, *x, rb, t);
                 }
-                let (o, args): (S, [u32; 4]) = match op.opcode {
-                    O::IBitInsert => (S::BitFieldInsert, [a[0], a[1], off, cnt2]),
-                    O::UBitExtract => (S::BitFieldUExtract, [a[0], off, cnt2, 0]),
-                    _ => (S::BitFieldSExtract, [a[0], off, cnt2, 0]),
+                let (o, n) = match op.opcode {
+                    O::IBitInsert => (S::BitFieldInsert, 4),
+                    O::UBitExtract => (S::BitFieldUExtract, 3),
+                    _ => (S::BitFieldSExtract, 3),
                 };
-                let n = if op.opcode == O::IBitInsert { 4 } else { 3 };
-                self.emit_to(o, t, id, &args[..n]);
+                let args = |base: u32, insert: u32, off: u32, cnt: u32| -> [u32; 4] {
+                    if n == 4 {
+                        [base, insert, off, cnt]
+                    } else {
+                        [base, off, cnt, 0]
+                    }
+                };
+                if !ob.is_vector() {
+                    self.emit_to(o, t, id, &args(a[0], a[1], off, cnt2)[..n]);
+                    return Ok(());
+                }
+                // SPIR-V takes one offset and count for all components: per-component ones
+                // (DXBC's `ubfe r0.xy, r1.xy, ...`) work one component at a time.
+                let (Some(et), Some(st)) = (
+                    self.basic_ty(BasicType::scalar(rb.base())),
+                    self.basic_ty(BasicType::scalar(ob.base())),
+                ) else {
+                    return unsupported(def, op, "type");
+                };
+                let mut parts = SmallVec::<[u32; 4]>::new();
+                for k in 0..u32::from(rb.vec_size()) {
+                    let pick =
+                        |e: &mut Self, ty: u32, v: u32| e.un(S::CompositeExtract, ty, &[v, k]);
+                    let base = pick(self, et, a[0]);
+                    let insert = if n == 4 { pick(self, et, a[1]) } else { 0 };
+                    let (o_k, c_k) = (pick(self, st, off), pick(self, st, cnt2));
+                    parts.push(self.un(o, et, &args(base, insert, o_k, c_k)[..n]));
+                }
+                self.emit_to(S::CompositeConstruct, t, id, &parts);
                 Ok(())
             }
             O::IBitCount | O::IBitReverse | O::IFindLsb | O::SFindMsb | O::UFindMsb
@@ -4370,6 +4407,13 @@ impl<'a> Emitter<'a> {
                 let hi = self.un(S::CompositeExtract, et, &[r, 1]);
                 self.emit_to(S::CompositeConstruct, t, id, &[lo, hi]);
                 Ok(())
+            }
+            // The same width in another signedness is the same bits.
+            O::ConvertItoI
+                if arg_basic(self, 0)
+                    .is_some_and(|b| scalar_bits(b.base()) == scalar_bits(rb.base())) =>
+            {
+                simple(S::Bitcast, 1, self)
             }
             O::ConvertFtoF => simple(S::FConvert, 1, self),
             O::ConvertFtoI => {
