@@ -134,13 +134,14 @@ struct VarInfo {
 }
 
 /// Up to six access-chain indices with their constant values where known.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Indices {
     ids: [u32; 6],
     vals: [Option<u64>; 6],
     len: usize,
-    /// Type of dynamic indices (for `+k` adjustments).
+    /// Type of dynamic indices (for `+k` adjustments), and its scalar type.
     idx_ty: u32,
+    idx_base: ScalarType,
 }
 
 impl Indices {
@@ -2379,8 +2380,11 @@ impl<'a> Emitter<'a> {
 
     fn indices(&mut self, def: SsaDef, op: &Op, addr: Option<SsaDef>) -> R<Indices> {
         let mut ix = Indices {
+            ids: [0; 6],
+            vals: [None; 6],
+            len: 0,
             idx_ty: self.u32_ty(),
-            ..Indices::default()
+            idx_base: ScalarType::U32,
         };
         let Some(a) = addr else {
             return Ok(ix);
@@ -2393,6 +2397,7 @@ impl<'a> Emitter<'a> {
         };
         if let Some(t) = self.scalar_ty(bt.base()) {
             ix.idx_ty = t;
+            ix.idx_base = bt.base();
         }
         let n = bt.vec_size() as usize;
         let ok = match aop.opcode {
@@ -2490,6 +2495,26 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// `ix` moved `k` scalars on (its last index plus `k`, in the index's own type): the `k`-th
+    /// scalar of a vector access split over consecutive scalars.
+    fn next_scalar(&mut self, ix: &Indices, k: u64) -> Indices {
+        let mut jx = *ix;
+        let Some(last) = ix.len.checked_sub(1).filter(|_| k > 0) else {
+            return jx;
+        };
+        match ix.vals[last] {
+            Some(v) => {
+                jx.ids[last] = self.const_scalar(ix.idx_base, v + k);
+                jx.vals[last] = Some(v + k);
+            }
+            None => {
+                let kc = self.const_scalar(ix.idx_base, k);
+                jx.ids[last] = self.un(S::IAdd, ix.idx_ty, &[ix.ids[last], kc]);
+            }
+        }
+        jx
+    }
+
     /// Loads the value of IR type `want` through `base` + address, splitting vector accesses
     /// of scalar targets and bit-casting when the stored scalar type differs.
     #[allow(clippy::too_many_arguments)]
@@ -2514,12 +2539,19 @@ impl<'a> Emitter<'a> {
         let ma = self.mem_access(sc, false);
         access_fits(def, op, want, &pt, "loading")?;
         let (Some(wb), Some(pb)) = (want.as_basic(), pt.as_basic()) else {
-            // Aggregate: load as is.
+            // Aggregate: load as is; one laid out for a buffer is copied to the plain type.
+            let Some(at) = self.ty(&pt, layout) else {
+                return unsupported(def, op, format!("type {pt}"));
+            };
+            let loaded = if at == want_ty { out } else { self.id() };
             let f = &mut self.s.functions;
             let st = begin(f, S::Load);
-            f.extend_from_slice(&[want_ty, out, ptr]);
+            f.extend_from_slice(&[at, loaded, ptr]);
             f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
+            if loaded != out {
+                inst(f, S::CopyLogical, &[want_ty, out, loaded]);
+            }
             return Ok(());
         };
         let n = wb.vec_size() as u32;
@@ -2555,25 +2587,7 @@ impl<'a> Emitter<'a> {
         } else if m == 1 && ix.len > 0 {
             // Consecutive scalars: bump the last index.
             for (k, part) in parts.iter_mut().enumerate().take(n as usize) {
-                let mut jx = ix;
-                let last = ix.len - 1;
-                if k > 0 {
-                    match ix.vals[last] {
-                        Some(v) => {
-                            jx.ids[last] = self.const_scalar(ScalarType::U32, v + k as u64);
-                            jx.vals[last] = Some(v + k as u64);
-                        }
-                        None => {
-                            let ity = ix.idx_ty;
-                            let kc = if ity == self.u32_ty() {
-                                self.const_u32(k as u32)
-                            } else {
-                                self.const_scalar(ScalarType::I32, k as u64)
-                            };
-                            jx.ids[last] = self.un(S::IAdd, ity, &[ix.ids[last], kc]);
-                        }
-                    }
-                }
+                let jx = self.next_scalar(&ix, k as u64);
                 let (p, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
                 let id = self.id();
                 let f = &mut self.s.functions;
@@ -2622,6 +2636,15 @@ impl<'a> Emitter<'a> {
         let ma = self.mem_access(sc, true);
         access_fits(def, op, &vop.ty, &pt, "storing")?;
         let (Some(vb), Some(pb)) = (vop.ty.as_basic(), pt.as_basic()) else {
+            // Aggregate: stored as is, or copied to the buffer's laid-out type first.
+            let (Some(at), Some(vt)) = (self.ty(&pt, layout), self.ty(&vop.ty, false)) else {
+                return unsupported(def, op, format!("type {pt}"));
+            };
+            let val = if at == vt {
+                val
+            } else {
+                self.un(S::CopyLogical, at, &[val])
+            };
             let f = &mut self.s.functions;
             let st = begin(f, S::Store);
             f.extend_from_slice(&[ptr, val]);
@@ -2656,25 +2679,7 @@ impl<'a> Emitter<'a> {
             return unsupported(def, op, "store type");
         };
         for k in 0..n {
-            let mut jx = ix;
-            let last = ix.len - 1;
-            if k > 0 {
-                match ix.vals[last] {
-                    Some(v) => {
-                        jx.ids[last] = self.const_scalar(ScalarType::U32, v + k as u64);
-                        jx.vals[last] = Some(v + k as u64);
-                    }
-                    None => {
-                        let ity = ix.idx_ty;
-                        let kc = if ity == self.u32_ty() {
-                            self.const_u32(k)
-                        } else {
-                            self.const_scalar(ScalarType::I32, k as u64)
-                        };
-                        jx.ids[last] = self.un(S::IAdd, ity, &[ix.ids[last], kc]);
-                    }
-                }
-            }
+            let jx = self.next_scalar(&ix, u64::from(k));
             let (p, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
             let c = self.un(S::CompositeExtract, sty, &[val, k]);
             let c = conv(self, c, BasicType::scalar(vb.base()), pb)?;
@@ -3297,6 +3302,10 @@ impl<'a> Emitter<'a> {
         let Some(st) = d.res.data.base_type() else {
             return malformed(def, op, "resource texel type");
         };
+        // Texels are read as numbers of the texel's bit size (as they are written).
+        if !texel.base().is_numeric() || scalar_bits(texel.base()) != scalar_bits(st) {
+            return unsupported(def, op, format!("reading {} as {st} texels", op.ty));
+        }
         let v4 = BasicType::vector(st, 4);
         let Some(v4t) = self.basic_ty(v4) else {
             return unsupported(def, op, "texel type");

@@ -5,10 +5,12 @@
 //! the backend exhaustively (it found bit-field ops with per-component offsets, selects with a
 //! condition of another size, and same-width integer conversions).
 
+mod common;
+
+use common::spirv_val;
 use dxspv_ir::validate::{validate, Level};
 use dxspv_spirv::{emit, SpirvOptions};
 use std::fmt::Write as _;
-use std::process::Command;
 
 /// The types tried for results and operands.
 const TYPES: &[&str] = &[
@@ -135,27 +137,6 @@ fn program(ops: &[(&str, &str, &str, Vec<&str>)]) -> String {
         next + 1
     );
     t
-}
-
-/// `spirv-val`'s verdict on `words` (its first line when it refuses); `None` when it is not
-/// installed.
-fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
-    Command::new("spirv-val").arg("--version").output().ok()?;
-    let path = std::env::temp_dir().join(format!("dxspv-op-types-{}.spv", std::process::id()));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).ok()?;
-    let out = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(&path)
-        .output()
-        .ok()?;
-    let _ = std::fs::remove_file(&path);
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        let msg = String::from_utf8_lossy(&out.stderr);
-        Err(msg.lines().next().unwrap_or("").to_string())
-    })
 }
 
 #[test]
