@@ -1317,7 +1317,9 @@ impl<'a> Validator<'a> {
         }
         // Constant addresses stay inside what they address (extracts check theirs below,
         // with the type they reach).
-        if op.opcode.addresses_operand_type() && op.opcode != CompositeExtract {
+        if op.opcode.addresses_operand_type()
+            && !matches!(op.opcode, CompositeExtract | CompositeInsert)
+        {
             self.check_variable_address(def, op);
         }
         match op.opcode {
@@ -1621,9 +1623,7 @@ impl<'a> Validator<'a> {
                 self.want_type(def, op, 1, "an integer address", |v, t| {
                     v.basic_of(t, S::is_int)
                 });
-                if op.opcode == CompositeExtract {
-                    self.check_extract(def, op, &rt);
-                }
+                self.check_extract_or_insert(def, op, &rt);
             }
             CompositeConstruct => self.check_construct(def, op, &rt, nref),
             InputLoad
@@ -1914,16 +1914,16 @@ impl<'a> Validator<'a> {
     /// `CompositeExtract` with a constant address: every index must stay inside the
     /// composite (a struct member needs a constant index anyway), and the result must be the
     /// part the address reaches.
-    fn check_extract(&mut self, def: SsaDef, op: &Op, rt: &Type) {
+    /// `CompositeExtract` gives, and `CompositeInsert` writes, the type its address reaches in
+    /// the composite (run-time indices pick any element); an insert gives the composite's type.
+    fn check_extract_or_insert(&mut self, def: SsaDef, op: &Op, rt: &Type) {
         let (Some(ct), Some((_, addr))) = (self.operand_type(op, 0), self.target(op, 1)) else {
             return;
         };
         // Shapes are checked with `Unknown` scalars too (a scalar has no members to extract).
-        if addr.opcode != OpCode::Constant {
-            return;
-        }
         let n = addr.ty.as_basic().map_or(0, |b| b.vec_size() as usize);
-        let t = match ct.at_address((0..n).map(|k| addr.lit(k))) {
+        let constant = addr.opcode == OpCode::Constant;
+        let t = match ct.at_address((0..n).map(|k| if constant { addr.lit(k) } else { None })) {
             Ok(t) => t,
             Err(k) => {
                 self.err_at(
@@ -1936,7 +1936,17 @@ impl<'a> Validator<'a> {
                 return;
             }
         };
-        if !self.same_type(&t, rt) {
+        if op.opcode == OpCode::CompositeInsert {
+            if !self.same_type(&ct, rt) {
+                self.err(
+                    def,
+                    op,
+                    Rule::ResultType,
+                    format!("{rt} is not the composite's {ct}"),
+                );
+            }
+            self.want_type(def, op, 2, t, |v, vt| v.same_type(vt, &t));
+        } else if !self.same_type(&t, rt) {
             self.err(
                 def,
                 op,
@@ -3475,6 +3485,7 @@ mod tests {
     #[test]
     fn rule_composite_shapes() {
         let (mut three, mut mixed, mut oob, mut wrong) = (None, None, None, None);
+        let (mut insert_result, mut insert_value) = (None, None);
         let vec2 = Type::vector(S::F32, 2);
         let b = build(|p, c| {
             let construct = || op(O::CompositeConstruct, vec2);
@@ -3484,9 +3495,28 @@ mod tests {
             oob = Some(p.add(op(O::CompositeExtract, S::F32).with_ref(v).with_ref(c.i4)));
             wrong = Some(p.add(op(O::CompositeExtract, S::I32).with_ref(v).with_ref(c.i1)));
             p.add(op(O::CompositeExtract, S::F32).with_ref(v).with_ref(c.i1));
+            // Inserts give the composite's type and write what the address reaches (the
+            // composite sweep test found neither checked).
+            let insert = |ty: Type, value: SsaDef| {
+                op(O::CompositeInsert, ty)
+                    .with_ref(v)
+                    .with_ref(c.i1)
+                    .with_ref(value)
+            };
+            p.add(insert(vec2, c.f1));
+            insert_result = Some(p.add(insert(Type::scalar(S::F32), c.f1)));
+            insert_value = Some(p.add(insert(vec2, c.i1)));
         });
         let errs = errors(&b, Level::Structural);
-        assert_eq!(errs.len(), 4, "{}", dump(&errs));
+        assert_eq!(errs.len(), 6, "{}", dump(&errs));
+        expect(&b, Level::Structural, Rule::ResultType, insert_result, None);
+        expect(
+            &b,
+            Level::Structural,
+            Rule::OperandType,
+            insert_value,
+            Some(2),
+        );
         expect(&b, Level::Structural, Rule::OperandCount, three, None);
         expect(&b, Level::Structural, Rule::OperandType, mixed, Some(1));
         expect(&b, Level::Structural, Rule::OperandType, oob, Some(1));

@@ -1895,6 +1895,19 @@ impl<'a> Emitter<'a> {
         let rcp = |e: &mut Self, w: u32| e.un(S::FDiv, ft, &[one, w]);
         let addr = op.arg(1);
         let addr_op = addr.and_then(|a| self.op_of(a));
+        // The whole position, or one component of it, as 32-bit numbers (computed as floats,
+        // bit-cast at the end).
+        let size = if addr.is_some() { 1 } else { 4 };
+        let shape_ok = op.ty.as_basic().is_some_and(|b| {
+            b.vec_size() == size && b.base().is_numeric() && scalar_bits(b.base()) == 32
+        });
+        if !shape_ok {
+            return unsupported(
+                def,
+                op,
+                format!("loading {} from the pixel position", op.ty),
+            );
+        }
         let const_idx = addr_op
             .filter(|o| {
                 o.opcode == OpCode::Constant && o.ty.as_basic().is_some_and(|b| b.vec_size() == 1)
@@ -1910,20 +1923,19 @@ impl<'a> Emitter<'a> {
                 &vi.ty,
                 &[],
                 addr,
-                &op.ty,
+                &Type::scalar(ScalarType::F32),
                 false,
                 raw,
             )?;
-            if const_idx == Some(3) && op.ty.as_basic().is_some_and(|b| b.vec_size() == 1) {
-                let w = rcp(self, raw);
-                let w = if want == ft {
-                    w
-                } else {
-                    self.un(S::Bitcast, want, &[w])
-                };
-                inst(self.f(), S::CopyObject, &[want, id, w]);
+            let v = if const_idx == Some(3) {
+                rcp(self, raw)
             } else {
-                inst(self.f(), S::CopyObject, &[want, id, raw]);
+                raw
+            };
+            if want == ft {
+                inst(self.f(), S::CopyObject, &[want, id, v]);
+            } else {
+                self.emit_to(S::Bitcast, want, id, &[v]);
             }
             return Ok(());
         }
@@ -3055,7 +3067,19 @@ impl<'a> Emitter<'a> {
                         self.ext_to(GLOp::InterpolateAtCentroid, t, id, &[ptr])
                     }
                     O::InterpolateAtSample => {
-                        let s = self.v(self.arg(def, op, 2)?);
+                        let sample = self.arg(def, op, 2)?;
+                        let int32 = self
+                            .op_of(sample)
+                            .and_then(|o| o.ty.as_basic())
+                            .is_some_and(|b| {
+                                b.vec_size() == 1
+                                    && b.base().is_int()
+                                    && scalar_bits(b.base()) == 32
+                            });
+                        if !int32 {
+                            return malformed(def, op, "the sample index is not a 32-bit integer");
+                        }
+                        let s = self.v(sample);
                         self.ext_to(GLOp::InterpolateAtSample, t, id, &[ptr, s])
                     }
                     _ => {
