@@ -272,7 +272,8 @@ pub(crate) struct Emitter<'a> {
     push_var: u32,
     /// Push constant block members: offset and IR type, in declaration order.
     push: Vec<(u32, Type)>,
-    invocation_id_var: Option<u32>,
+    /// The `InvocationId` built-in's variable and the SPIR-V type it holds (`i32` or `u32`).
+    invocation_id_var: Option<(u32, u32)>,
     /// Components taken at each (is input, location) by the interface variables so far, so
     /// that two declarations cannot share one.
     io_slots: [[u8; MAX_LOCATIONS]; 2],
@@ -1727,7 +1728,8 @@ impl<'a> Emitter<'a> {
                     B::ViewportIndex
                 }
                 BuiltIn::GsInstanceId | BuiltIn::TessControlPointId => {
-                    self.invocation_id_var = Some(var);
+                    let scalar = op.ty.base_type().and_then(|b| self.scalar_ty(b));
+                    self.invocation_id_var = Some((var, scalar.unwrap_or_else(|| self.u32_ty())));
                     B::InvocationId
                 }
                 BuiltIn::TessControlPointCountIn => B::PatchVertices,
@@ -4870,7 +4872,7 @@ impl<'a> Emitter<'a> {
         let void = self.void_ty();
         let fty = self.ty_key(TyKey::Func(smallvec::smallvec![void]));
         let u = self.u32_ty();
-        let inv = match self.invocation_id_var {
+        let (inv, inv_ty) = match self.invocation_id_var {
             Some(v) => v,
             None => {
                 let v = self.id();
@@ -4881,7 +4883,7 @@ impl<'a> Emitter<'a> {
                     Decoration::BuiltIn,
                     &[spirv::BuiltIn::InvocationId as u32],
                 );
-                v
+                (v, u)
             }
         };
         let main = self.id();
@@ -4900,7 +4902,8 @@ impl<'a> Emitter<'a> {
         let r = self.id();
         inst(self.f(), S::FunctionCall, &[void, r, cpv]);
         inst(self.f(), S::ControlBarrier, &[wg, wg, sem]);
-        let iv = self.un(S::Load, u, &[inv]);
+        // (Loaded as declared; the compare takes either signedness.)
+        let iv = self.un(S::Load, inv_ty, &[inv]);
         let is0 = self.un(S::IEqual, bool_t, &[iv, c0]);
         inst(self.f(), S::SelectionMerge, &[l2, 0]);
         inst(self.f(), S::BranchConditional, &[is0, l1, l2]);
