@@ -204,6 +204,7 @@ struct Scratch {
     slots: Vec<Slot>,
     infos: Vec<Info>,
     sections: Sections,
+    io_slots: Vec<u8>,
 }
 
 /// Largest buffers (in words) kept for reuse, so one huge shader does not pin its memory.
@@ -276,7 +277,8 @@ pub(crate) struct Emitter<'a> {
     invocation_id_var: Option<(u32, u32)>,
     /// Components taken at each (is input, location) by the interface variables so far, so
     /// that two declarations cannot share one.
-    io_slots: [[u8; MAX_LOCATIONS]; 2],
+    /// Components taken per location: inputs at `0..MAX_LOCATIONS`, outputs after them.
+    io_slots: Vec<u8>,
     refl: Reflection,
 }
 
@@ -540,7 +542,7 @@ impl<'a> Emitter<'a> {
             push_var: 0,
             push: Vec::new(),
             invocation_id_var: None,
-            io_slots: [[0; MAX_LOCATIONS]; 2],
+            io_slots: Vec::new(),
             refl: Reflection::default(),
         }
     }
@@ -552,6 +554,9 @@ impl<'a> Emitter<'a> {
         self.slots = scratch.slots;
         self.infos = scratch.infos;
         self.s = scratch.sections;
+        self.io_slots = scratch.io_slots;
+        self.io_slots.clear();
+        self.io_slots.resize(2 * MAX_LOCATIONS, 0);
         let bound = self.next_id;
         self.slots.clear();
         self.slots.extend((0..bound).map(|id| Slot {
@@ -581,6 +586,7 @@ impl<'a> Emitter<'a> {
             slots,
             infos: std::mem::take(&mut self.infos),
             sections: std::mem::take(&mut self.s),
+            io_slots: std::mem::take(&mut self.io_slots),
         };
         // Fails only while the thread is being torn down; the buffers are then just dropped.
         let _ = SCRATCH.try_with(|c| c.set(scratch));
@@ -1607,7 +1613,8 @@ impl<'a> Emitter<'a> {
             );
         }
         let mask = (((1u32 << used) - 1) << comp) as u8;
-        let slots = &mut self.io_slots[usize::from(input)];
+        let first = if input { 0 } else { MAX_LOCATIONS };
+        let slots = &mut self.io_slots[first..first + MAX_LOCATIONS];
         for (l, taken) in slots[loc as usize..end as usize].iter_mut().enumerate() {
             if *taken & mask != 0 {
                 let l = loc as usize + l;

@@ -302,9 +302,18 @@ impl<'a, 's> Converter<'a, 's> {
     // ---------------------------------------------------------------------------------------
 
     /// Appends a code op, tracking whether the function's last op is a `Return`.
+    #[inline(always)]
     pub(crate) fn code(&mut self, op: Op) -> SsaDef {
         self.last_return = op.opcode == OpCode::Return;
-        if op.opcode.addresses_operand_type() && self.bad_address.is_none() {
+        // Register arrays are what DXBC indexes with immediates (the converter's own extracts
+        // and inserts pick swizzle components, always in range).
+        if op.opcode.addresses_operand_type()
+            && !matches!(
+                op.opcode,
+                OpCode::CompositeExtract | OpCode::CompositeInsert
+            )
+            && self.bad_address.is_none()
+        {
             self.check_address(&op);
         }
         self.b.add(op)
@@ -313,6 +322,7 @@ impl<'a, 's> Converter<'a, 's> {
     /// Records an error if `op` indexes its operand (a register array, a vector) with a
     /// constant address past its end: Direct3D leaves such an access undefined and fxc never
     /// writes one, so it is refused rather than guessed at.
+    #[inline(never)]
     fn check_address(&mut self, op: &Op) {
         let (Some(target), Some(addr)) = (op.arg(0), op.arg(1)) else {
             return;
@@ -324,6 +334,12 @@ impl<'a, 's> Converter<'a, 's> {
             return;
         }
         let n = addr.ty.as_basic().map_or(0, |b| b.vec_size() as usize);
+        // The usual case first: one component of a register.
+        if let (1, Some(b), Some(i)) = (n, target.ty.as_basic(), addr.lit(0)) {
+            if target.ty.dims().is_empty() && i < u64::from(b.vec_size()) {
+                return;
+            }
+        }
         if let Err(k) = target.ty.at_address((0..n).map(|k| addr.lit(k))) {
             let index = addr.lit(k).unwrap_or(0);
             let what = format!("constant index {index} is outside {}", target.ty);
