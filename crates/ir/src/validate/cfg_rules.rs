@@ -1865,10 +1865,12 @@ mod tests {
                 })
                 .fold(f64::MAX, f64::min)
         };
+        // Times this short are noisy on a busy machine (one CI run read 2.7 ms and 44 ms):
+        // 20k levels in under 0.15 s count as linear too (a walk per level takes seconds).
         let (small, big) = (time(5_000), time(20_000));
         let ratio = big / small.max(1e-6);
         assert!(
-            ratio < 16.0,
+            ratio < 16.0 || big < 0.15,
             "5k: {small:.4}s, 20k: {big:.4}s, ratio {ratio:.1}"
         );
         // A branch out of the innermost selection to the outermost merge block: reported
