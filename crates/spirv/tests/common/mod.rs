@@ -107,12 +107,10 @@ pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
 
 /// Runs `cases` (each valid alone as `program(&[case])` makes it) through the validator and
 /// the backend one by one, then the ones that emit through `spirv-val` together (one by one
-/// when it refuses them together). Returns (accepted by the validator, emitted, invalid
-/// modules as `message\nprogram`), or `None` when spirv-val is not installed.
-pub fn sweep(
-    cases: &[Case],
-    program: &dyn Fn(&[&Case]) -> String,
-) -> Option<(usize, usize, Vec<String>)> {
+/// when it refuses them together), and fails with the invalid modules grouped by message.
+/// Returns how many the validator accepted and how many emitted, or `None` when spirv-val is
+/// not installed.
+pub fn sweep(cases: &[Case], program: &dyn Fn(&[&Case]) -> String) -> Option<(usize, usize)> {
     use dxspv_ir::validate::{validate, Level};
     let opts = dxspv_spirv::SpirvOptions::default();
     let (mut accepted, mut emitting) = (0, Vec::new());
@@ -143,7 +141,13 @@ pub fn sweep(
             }
         }
     }
-    Some((accepted, emitting.len(), invalid))
+    assert!(
+        invalid.is_empty(),
+        "{} invalid modules:\n{}",
+        invalid.len(),
+        summary(&invalid)
+    );
+    Some((accepted, emitting.len()))
 }
 
 /// Invalid modules (`message\nprogram`) grouped by message, with a count, the op line the
