@@ -275,9 +275,8 @@ pub(crate) struct Emitter<'a> {
     push: Vec<(u32, Type)>,
     /// The `InvocationId` built-in's variable and the SPIR-V type it holds (`i32` or `u32`).
     invocation_id_var: Option<(u32, u32)>,
-    /// Components taken at each (is input, location) by the interface variables so far, so
-    /// that two declarations cannot share one.
-    /// Components taken per location: inputs at `0..MAX_LOCATIONS`, outputs after them.
+    /// Components taken per location by the interface variables so far, so that two
+    /// declarations cannot share one: inputs at `0..MAX_LOCATIONS`, outputs after them.
     io_slots: Vec<u8>,
     refl: Reflection,
 }
@@ -389,6 +388,21 @@ fn scalar_bits(t: ScalarType) -> u32 {
         ScalarType::I16 | ScalarType::U16 | ScalarType::F16 => 16,
         ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 64,
         _ => 32,
+    }
+}
+
+/// The integer type of `t`'s width (32 bits for min-precision types) and the given
+/// signedness: what SPIR-V ops that take one exact integer type are computed in.
+fn int_of_width(t: ScalarType, signed: bool) -> ScalarType {
+    match (scalar_bits(t), signed) {
+        (8, false) => ScalarType::U8,
+        (8, true) => ScalarType::I8,
+        (16, false) => ScalarType::U16,
+        (16, true) => ScalarType::I16,
+        (64, false) => ScalarType::U64,
+        (64, true) => ScalarType::I64,
+        (_, false) => ScalarType::U32,
+        (_, true) => ScalarType::I32,
     }
 }
 
@@ -4382,12 +4396,7 @@ impl<'a> Emitter<'a> {
             O::UDiv | O::UMod => {
                 // SPIR-V divides unsigned integers of the result's type only: operands and
                 // result of another signedness go through bit casts.
-                let unsigned = match scalar_bits(rb.base()) {
-                    16 => ScalarType::U16,
-                    64 => ScalarType::U64,
-                    _ => ScalarType::U32,
-                };
-                let ub = rb.with_base(unsigned);
+                let ub = rb.with_base(int_of_width(rb.base(), false));
                 let Some(ut) = self.basic_ty(ub) else {
                     return unsupported(def, op, "type");
                 };
@@ -4525,11 +4534,8 @@ impl<'a> Emitter<'a> {
                 };
                 let widen = scalar_bits(rb.base()) > scalar_bits(sb.base());
                 if widen && sb.base().is_signed_int() {
-                    let Some(st) = self.basic_ty(rb.with_base(match scalar_bits(rb.base()) {
-                        16 => ScalarType::I16,
-                        64 => ScalarType::I64,
-                        _ => ScalarType::I32,
-                    })) else {
+                    let Some(st) = self.basic_ty(rb.with_base(int_of_width(rb.base(), true)))
+                    else {
                         return unsupported(def, op, "type");
                     };
                     if st == t {
@@ -4539,12 +4545,8 @@ impl<'a> Emitter<'a> {
                     self.emit_to(S::Bitcast, t, id, &[c]);
                     Ok(())
                 } else {
-                    let Some(ut) = self.basic_ty(rb.with_base(match scalar_bits(rb.base()) {
-                        8 => ScalarType::U8,
-                        16 => ScalarType::U16,
-                        64 => ScalarType::U64,
-                        _ => ScalarType::U32,
-                    })) else {
+                    let Some(ut) = self.basic_ty(rb.with_base(int_of_width(rb.base(), false)))
+                    else {
                         return unsupported(def, op, "type");
                     };
                     if ut == t {

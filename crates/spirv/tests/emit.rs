@@ -3,28 +3,9 @@
 
 use dxspv_ir::text::parse;
 use dxspv_spirv::{emit, emit_with_reflection, DescriptorType, RegisterClass, SpirvOptions};
-use std::process::Command;
+mod common;
 
-fn validate(name: &str, words: &[u32]) {
-    if Command::new("spirv-val").arg("--version").output().is_err() {
-        println!("spirv-val not installed: skipping validation of {name}");
-        return;
-    }
-    let file = std::env::temp_dir().join(format!("dxspv-spirv-{}-{name}.spv", std::process::id()));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&file, bytes).expect("write temp file");
-    let out = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(&file)
-        .output()
-        .expect("run spirv-val");
-    let _ = std::fs::remove_file(&file);
-    assert!(
-        out.status.success(),
-        "{name}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use common::assert_spirv_valid as validate;
 
 /// Opcodes of all instructions after the header.
 fn opcodes(words: &[u32]) -> Vec<u32> {

@@ -2,28 +2,9 @@
 //! `dxspv ir` from corpus shaders), emitted and checked with `spirv-val`.
 
 use dxspv_spirv::{emit_with_reflection, SpirvOptions, PATCH_LOCATION_OFFSET};
-use std::process::Command;
+mod common;
 
-fn spirv_val(name: &str, words: &[u32]) {
-    if Command::new("spirv-val").arg("--version").output().is_err() {
-        println!("spirv-val not installed: validation of {name} skipped");
-        return;
-    }
-    let path = std::env::temp_dir().join(format!("dxspv-stages-{}-{name}.spv", std::process::id()));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).expect("write module");
-    let out = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(&path)
-        .output()
-        .expect("run spirv-val");
-    let _ = std::fs::remove_file(&path);
-    assert!(
-        out.status.success(),
-        "{name}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use common::assert_spirv_valid as spirv_val;
 
 /// Parses IR text and emits it.
 fn emit_text(text: &str) -> Result<dxspv_spirv::SpirvModule, dxspv_spirv::SpirvError> {

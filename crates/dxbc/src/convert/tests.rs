@@ -1461,20 +1461,7 @@ fn indexable_temps_are_scratch_arrays() {
                     imm4([1, 2, 3, 4]),
                 ],
             ),
-            inst(
-                O::Mov,
-                0,
-                &[],
-                &[
-                    r(0, 2),
-                    operand(
-                        T::IndexableTemp,
-                        Sel::Swz([1, 1, 1, 1]),
-                        &[Idx::Imm(0), Idx::Imm(3)],
-                        None,
-                    ),
-                ],
-            ),
+            read_x0_y(3),
             ret(),
         ],
     );
@@ -1490,6 +1477,24 @@ fn indexable_temps_are_scratch_arrays() {
     );
 }
 
+/// `mov r0.y, x0[index].y`.
+fn read_x0_y(index: u32) -> Vec<u32> {
+    inst(
+        O::Mov,
+        0,
+        &[],
+        &[
+            r(0, 2),
+            operand(
+                T::IndexableTemp,
+                Sel::Swz([1, 1, 1, 1]),
+                &[Idx::Imm(0), Idx::Imm(index)],
+                None,
+            ),
+        ],
+    )
+}
+
 #[test]
 fn constant_indices_past_an_array_are_refused() {
     // x0 has 8 elements: x0[7] is the last one, x0[8] an error naming the index (it reached
@@ -1498,20 +1503,7 @@ fn constant_indices_past_an_array_are_refused() {
         vec![
             temps(1),
             vec![op_token(O::DclIndexableTemp, 4, 0), 0, 8, 4],
-            inst(
-                O::Mov,
-                0,
-                &[],
-                &[
-                    r(0, 2),
-                    operand(
-                        T::IndexableTemp,
-                        Sel::Swz([1, 1, 1, 1]),
-                        &[Idx::Imm(0), Idx::Imm(index)],
-                        None,
-                    ),
-                ],
-            ),
+            read_x0_y(index),
             ret(),
         ]
     };

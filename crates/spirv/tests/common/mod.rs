@@ -1,5 +1,6 @@
-//! Helpers shared by the sweep tests (`op_types`, `image_ops`, `memory_ops`): a deterministic
-//! random generator, single ops with the values they read, and `spirv-val`'s verdict.
+//! Helpers shared by the backend's integration tests: `spirv-val`'s verdict, and for the sweep
+//! tests (`op_types`, `image_ops`, `memory_ops`, `composite_io_ops`) a deterministic random
+//! generator and single ops with the values they read.
 
 #![allow(dead_code)]
 
@@ -80,8 +81,8 @@ pub fn lines(cases: &[&Case], first: u32) -> (String, String, u32) {
     (decls, body, next)
 }
 
-/// `spirv-val`'s verdict on `words` (its first line when it refuses); `None` when it is not
-/// installed.
+/// `spirv-val --target-env vulkan1.3`'s verdict on `words` (what it printed when it refuses);
+/// `None` when it is not installed.
 pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
     Command::new("spirv-val").arg("--version").output().ok()?;
     let path = std::env::temp_dir().join(format!(
@@ -100,9 +101,19 @@ pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
     Some(if out.status.success() {
         Ok(())
     } else {
-        let msg = String::from_utf8_lossy(&out.stderr);
-        Err(msg.lines().next().unwrap_or("").to_string())
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
     })
+}
+
+/// Asserts that `spirv-val` accepts `words` (the module called `name`); says so and checks
+/// nothing when it is not installed.
+#[track_caller]
+pub fn assert_spirv_valid(name: &str, words: &[u32]) {
+    match spirv_val(words) {
+        None => println!("spirv-val not installed: validation of {name} skipped"),
+        Some(Err(msg)) => panic!("{name}: {msg}"),
+        Some(Ok(())) => {}
+    }
 }
 
 /// Runs `cases` (each valid alone as `program(&[case])` makes it) through the validator and
@@ -136,7 +147,8 @@ pub fn sweep(cases: &[Case], program: &dyn Fn(&[&Case]) -> String) -> Option<(us
                 let b = dxspv_ir::text::parse(&text).expect("parses");
                 let words = dxspv_spirv::emit(&b, &opts).expect("emits");
                 if let Some(Err(msg)) = spirv_val(&words) {
-                    invalid.push(format!("{msg}\n{text}"));
+                    let first = msg.lines().next().unwrap_or("");
+                    invalid.push(format!("{first}\n{text}"));
                 }
             }
         }
