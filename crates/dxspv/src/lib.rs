@@ -73,8 +73,10 @@ impl Error {
     pub fn kind(&self) -> &'static str {
         match self {
             Error::Dxbc(e) => match e {
-                dxbc::Error::Container { .. } => "dxbc-container",
-                dxbc::Error::Part { .. } => "dxbc-part",
+                dxbc::Error::Container(dxbc::dxbc_container::Error::Container { .. }) => {
+                    "dxbc-container"
+                }
+                dxbc::Error::Container(dxbc::dxbc_container::Error::Part { .. }) => "dxbc-part",
                 dxbc::Error::Dxil { .. } => "dxil-unsupported",
                 dxbc::Error::NoProgram => "dxbc-no-program",
                 dxbc::Error::ProgramHeader { .. } => "dxbc-program-header",

@@ -20,8 +20,8 @@ use super::{lanes, Converter, NamePart, R};
 use crate::decode::Stage;
 use crate::enums::{Interpolation, Primitive, PrimitiveTopology, SystemValue};
 use crate::operand::{Operand, OperandType};
-use crate::signature::{ComponentType, SignatureElement};
 use crate::Payload;
+use dxspv_container::{ComponentType, SignatureElement};
 
 /// Most registers a dynamically indexed I/O access may span.
 const MAX_DYNAMIC_RANGE: u32 = 64;
