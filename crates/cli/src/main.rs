@@ -4,6 +4,8 @@
 //! the file name), 2 for bad usage (unknown flags, unreadable files). It never exits through a
 //! panic.
 
+mod bench;
+
 use clap::{Parser, Subcommand};
 use dxspv::ir::{self, validate::Level};
 use dxspv::{detect_format, Format, IrStage, Output};
@@ -84,6 +86,23 @@ enum Command {
         #[arg(long)]
         no_validate: bool,
     },
+    /// Times translations: warm (best of N passes over all inputs in one process) or cold
+    /// (each input the first compile of a fresh process); medians per stage and format, or
+    /// JSON per file (`--json`, the contract `../shared/peers/compare.sh` reads).
+    Bench {
+        /// Shader files, or directories to walk for them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Warm passes over all inputs.
+        #[arg(long, default_value_t = 10)]
+        rounds: usize,
+        /// Cold mode: one fresh process per input.
+        #[arg(long)]
+        cold: bool,
+        /// Print JSON (one entry per file) on standard output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Disassembles a DXBC shader (SM 4.0–5.1) into fxc-like text.
     Disasm {
         /// Input DXBC container.
@@ -101,6 +120,11 @@ enum Failure {
 }
 
 fn main() -> ExitCode {
+    // A cold-bench child does nothing before its one compile (see `bench`).
+    if let Some(file) = std::env::var_os(bench::COLD_CHILD_ENV) {
+        bench::cold_child(Path::new(&file));
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Compile {
@@ -133,6 +157,18 @@ fn main() -> ExitCode {
             no_validate,
         } => run_ir(&input, raw, binary, output.as_deref(), lowered, no_validate),
         Command::Disasm { input, output } => run_disasm(&input, output.as_deref()),
+        Command::Bench {
+            inputs,
+            rounds,
+            cold,
+            json,
+        } => bench::run(&bench::BenchArgs {
+            inputs,
+            rounds,
+            cold,
+            json,
+        })
+        .map_err(Failure::Usage),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

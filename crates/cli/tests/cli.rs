@@ -143,3 +143,48 @@ fn a_checksum_mismatch_is_a_warning_on_stderr_and_still_compiles() {
     let _ = std::fs::remove_file(&input);
     let _ = std::fs::remove_file(&spv);
 }
+
+#[test]
+fn bench_prints_the_json_compare_sh_reads_warm_and_cold() {
+    let Some(corpus) = dxspv_testkit::Corpus::open() else {
+        return;
+    };
+    let files: Vec<String> = corpus
+        .of_format("dxbc")
+        .iter()
+        .take(3)
+        .map(|e| corpus.path(e).display().to_string())
+        .collect();
+    for mode in [["--rounds", "2"], ["--cold", "--json"]] {
+        let mut args = vec!["bench", "--json"];
+        args.extend(mode.iter().filter(|a| **a != "--json"));
+        args.extend(files.iter().map(String::as_str));
+        let out = dxspv(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("bench --json prints one JSON document");
+        assert_eq!(doc["tool"], "dxspv");
+        let entries = doc["files"].as_array().expect("files");
+        assert_eq!(entries.len(), 3);
+        let key = if mode[0] == "--cold" {
+            "cold_s"
+        } else {
+            "warm_s"
+        };
+        for (e, path) in entries.iter().zip(&files) {
+            assert_eq!(e["path"], path.as_str(), "paths come back as given");
+            assert_eq!(e["ok"], true, "{e}");
+            let t = e[key].as_f64().expect("a time");
+            assert!(t > 0.0 && t < 1.0, "{e}");
+            assert!(e["bytes"].as_u64().unwrap_or(0) > 20, "{e}");
+        }
+    }
+    // The help mentions both flags compare.sh looks for.
+    let help = String::from_utf8_lossy(&dxspv(&["bench", "--help"]).stdout).into_owned();
+    assert!(help.contains("--json") && help.contains("--cold"), "{help}");
+}
