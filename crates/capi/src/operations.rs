@@ -695,3 +695,118 @@ mod tests {
         );
     }
 }
+
+/// What the C boundary costs over the Rust library (run with `cargo test -p dxspv-capi
+/// --release --lib -- --ignored --nocapture boundary_cost`): best of five passes over the DXBC
+/// corpus through `dxspv::compile` and through `dxspv_compile` with its result freed, and the
+/// conversion to a C result alone.
+#[cfg(test)]
+mod cost {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    fn best(mut pass: impl FnMut()) -> Duration {
+        (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                pass();
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn boundary_cost() {
+        let Some(corpus) = dxspv_testkit::Corpus::open() else {
+            return;
+        };
+        let inputs: Vec<Vec<u8>> = corpus
+            .of_format("dxbc")
+            .iter()
+            .map(|e| corpus.read(e))
+            .collect();
+        let opts = dxspv::Options::default();
+        let rust_pass = || {
+            for b in &inputs {
+                let _ = std::hint::black_box(dxspv::compile(b, &opts));
+            }
+        };
+        let c_pass = || {
+            for b in &inputs {
+                let mut r = std::ptr::null_mut();
+                // SAFETY: a live slice and a writable out-parameter; the result is freed once.
+                unsafe {
+                    dxspv_compile(std::ptr::null(), b.as_ptr(), b.len(), &mut r);
+                    crate::result::dxspv_result_free(r);
+                }
+            }
+        };
+        // Alternating passes, so both see the same machine load.
+        let (mut rust, mut c) = (Duration::MAX, Duration::MAX);
+        for _ in 0..10 {
+            rust = rust.min(best(rust_pass));
+            c = c.min(best(c_pass));
+        }
+        let outputs: Vec<dxspv::Output> = inputs
+            .iter()
+            .filter_map(|b| dxspv::compile(b, &opts).ok())
+            .collect();
+        let convert = best(|| {
+            for o in &outputs {
+                std::hint::black_box(dxspv_result::compiled(o.clone()));
+            }
+        });
+        let clone = best(|| {
+            for o in &outputs {
+                std::hint::black_box(o.clone());
+            }
+        });
+        // The shader-cache path: lowered IR kept as bytes, compiled later (read, validated,
+        // emitted), against compiling the shader.
+        let kept: Vec<Vec<u8>> = inputs
+            .iter()
+            .filter_map(|b| dxspv::to_ir(b, dxspv::IrStage::Lowered, &opts).ok())
+            .map(|ir| dxspv::ir::serialize::serialize(&ir))
+            .collect();
+        let cached = best(|| {
+            for k in &kept {
+                let mut r = std::ptr::null_mut();
+                // SAFETY: a live slice and a writable out-parameter; the result is freed once.
+                unsafe {
+                    dxspv_compile_ir_binary(
+                        std::ptr::null(),
+                        k.as_ptr(),
+                        k.len(),
+                        DXSPV_IR_STAGE_LOWERED,
+                        &mut r,
+                    );
+                    crate::result::dxspv_result_free(r);
+                }
+            }
+        });
+        let builders: Vec<_> = kept
+            .iter()
+            .filter_map(|k| dxspv::ir::serialize::deserialize(k).ok())
+            .collect();
+        let validation = best(|| {
+            for b in &builders {
+                let _ = std::hint::black_box(dxspv::ir::validate(b, dxspv::ir::Level::Lowered));
+            }
+        });
+        println!(
+            "{} lowered IR binaries ({} bytes): dxspv_compile_ir_binary {cached:?}, of which validation {validation:?}",
+            kept.len(),
+            kept.iter().map(Vec::len).sum::<usize>()
+        );
+        println!(
+            "{} shaders: dxspv::compile {rust:?}, dxspv_compile {c:?} (+{:.2} %); \
+             conversion to C results {:?} ({:.1} µs per shader)",
+            inputs.len(),
+            (c.as_secs_f64() / rust.as_secs_f64() - 1.0) * 100.0,
+            convert.saturating_sub(clone),
+            convert.saturating_sub(clone).as_secs_f64() * 1e6 / outputs.len() as f64
+        );
+    }
+}

@@ -163,7 +163,7 @@ fn array<T>(v: &[T]) -> *const T {
 impl ReflectionStore {
     /// Converts `source`: copies every record into its C struct and every string into one
     /// buffer, and keeps `source`.
-    pub fn new(source: Reflection) -> Box<Self> {
+    pub fn new(source: Reflection) -> Self {
         let r = &source;
         // First pass: every string into one buffer, sized exactly, then frozen.
         let size: usize = strings(r).flatten().map(|s| s.len() + 1).sum();
@@ -242,8 +242,9 @@ impl ReflectionStore {
             outputs: array(&outputs),
             output_count: outputs.len(),
         };
-        // Moving the vectors moves their headers, not their elements: the pointers hold.
-        Box::new(ReflectionStore {
+        // Moving the vectors (here, and the store into its result) moves their headers, not
+        // their elements: the pointers hold.
+        ReflectionStore {
             view,
             source,
             _resources: resources,
@@ -252,7 +253,7 @@ impl ReflectionStore {
             _inputs: inputs,
             _outputs: outputs,
             _strings: buf,
-        })
+        }
     }
 }
 

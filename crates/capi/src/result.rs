@@ -24,7 +24,7 @@ pub struct dxspv_result {
     /// NUL-terminated text; `None` when the operation makes no text.
     text: Option<Vec<u8>>,
     binary: Option<Vec<u8>>,
-    reflection: Option<Box<ReflectionStore>>,
+    reflection: Option<ReflectionStore>,
     warnings: Vec<CString>,
     times: dxspv_stage_times,
 }
@@ -127,7 +127,7 @@ impl dxspv_result {
 
     /// The reflection, if the result has one (for `dxspv_result_reflection_json`).
     pub(crate) fn source_reflection(&self) -> Option<&dxspv::spirv::Reflection> {
-        self.reflection.as_deref().map(|store| &store.source)
+        self.reflection.as_ref().map(|store| &store.source)
     }
 }
 
