@@ -57,7 +57,7 @@ CARGO_TARGET_DIR="$here/target" cargo run --quiet --release --example seed_ir --
     --lowered corpus/ir_compile corpus/ir_compile "$bin_tmp" "${dxbc[@]}"
 rm -rf "$bin_tmp"
 # ... and the hand-written IR of the backend's tests and the kept fuzz finds.
-for f in ../crates/spirv/tests/ir/*.ir ../crates/dxspv/tests/fuzz_inputs/ir_compile/*; do
+for f in ../crates/spirv/tests/golden/*.ir ../crates/dxspv/tests/fuzz_inputs/ir_compile/*; do
     cp -f "$f" "corpus/ir_compile/test_$(basename "$f")"
 done
 
