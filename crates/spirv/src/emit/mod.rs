@@ -187,7 +187,7 @@ struct Slot {
 
 /// Capabilities recorded so far: a small sorted set.
 #[derive(Default)]
-struct CapSet(SmallVec<[u32; 16]>);
+struct CapSet(pub(super) SmallVec<[u32; 16]>);
 
 impl CapSet {
     fn insert(&mut self, c: u32) {
@@ -225,16 +225,17 @@ struct Census {
     calls: usize,
 }
 
-pub(crate) struct Emitter<'a> {
-    b: &'a Builder,
-    opts: &'a SpirvOptions,
-    s: Sections,
+/// The SPIR-V module being built, apart from anything about the IR: the section buffers, the
+/// id counter, the capabilities and extensions, the deduplicated types and constants, the
+/// `GLSL.std.450` import and the execution modes. [`Emitter`] maps IR defs onto it.
+struct Module {
+    /// The annotation, global and function-body sections (the others are written at the end).
+    sections: Sections,
     caps: CapSet,
     /// Extensions, sorted.
     exts: SmallVec<[&'static str; 2]>,
+    /// The next free id (the module's id bound at the end).
     next_id: u32,
-    slots: Vec<Slot>,
-    infos: Vec<Info>,
     /// SPIR-V type id per IR basic type ([`basic_index`]); 0 until declared.
     basic: [u32; 128],
     /// Types other than scalars, vectors and pointers.
@@ -245,30 +246,63 @@ pub(crate) struct Emitter<'a> {
     consts: SmallMap<(u32, u64), u32, 16>,
     /// Composite constants by type and constituents.
     composites: SmallMap<SmallVec<[u32; 5]>, u32, 8>,
+    /// The `GLSL.std.450` import id; 0 until an instruction needs it.
     glsl: u32,
+    /// `Private` variables declared so far (SPIR-V allows [`MAX_PRIVATE_VARIABLES`]).
+    private_vars: usize,
+    /// Execution modes: mode, literal operands and how many of them there are.
+    modes: SmallVec<[(u32, [u32; 3], usize); 4]>,
+}
+
+/// The merge block (and continue target, for a loop) that the current block's header
+/// declared, written with the block's terminator.
+#[derive(Clone, Copy)]
+struct PendingMerge {
+    /// The merge block's id.
+    merge: u32,
+    /// The continue target's id, for a loop header.
+    continue_target: Option<u32>,
+    /// The merge block's label in the IR.
+    label: SsaDef,
+}
+
+/// State of the code being emitted, apart from the module: what the current block's header
+/// declared, the function's open constructs, and the current access.
+#[derive(Default)]
+struct FunctionState {
+    /// Set by a header `Label`, taken by its terminator.
+    merge: Option<PendingMerge>,
+    /// How many merge blocks the current function's headers declared that are not reached
+    /// yet, in program order: SPIR-V's control-flow nesting depth, which may not pass
+    /// [`MAX_NESTING_DEPTH`]. Each such label is marked in its slot, so reaching one is O(1).
+    open_merges: usize,
+    /// Set while emitting an access to a `Coherent` UAV.
+    coherent_access: bool,
+}
+
+/// The translator: walks the IR and writes the [`Module`], keeping per-def state (the SPIR-V
+/// id of each IR def and what it stands for) and what the declarations set up.
+pub(crate) struct Emitter<'a> {
+    b: &'a Builder,
+    opts: &'a SpirvOptions,
+    /// The module being built.
+    module: Module,
+    /// The function being emitted.
+    function_state: FunctionState,
+    slots: Vec<Slot>,
+    infos: Vec<Info>,
     stage: ShaderStage,
     entry: Option<SsaDef>,
     entry_fns: SmallVec<[SsaDef; 2]>,
     /// `(function, DclParam, OpFunctionParameter id)`.
     params: Vec<(SsaDef, SsaDef, u32)>,
-    cur_fn: Option<SsaDef>,
-    merge: Option<(u32, Option<u32>, SsaDef)>,
-    /// How many merge blocks the current function's headers declared that are not reached
-    /// yet, in program order: SPIR-V's control-flow nesting depth, which may not pass
-    /// [`MAX_NESTING_DEPTH`]. Each such label is marked in its slot, so reaching one is O(1).
-    open_merges: usize,
-    /// `Private` variables declared so far (SPIR-V allows [`MAX_PRIVATE_VARIABLES`]).
-    private_vars: usize,
     /// Upper bound of the words of the `OpName`s (written at the end from the IR).
     names_words: usize,
     /// `DebugName` (unless stripped) and `Semantic` ops, applied at the end.
     late: SmallVec<[SsaDef; 16]>,
-    modes: SmallVec<[(u32, [u32; 3], usize); 4]>,
     multi_stream: bool,
     /// Sparse-feedback buffer loads whose feedback is the constant "fully resident" code.
     resident_feedback: Vec<SsaDef>,
-    /// Set while emitting an access to a `Coherent` UAV.
-    coherent_access: bool,
     /// The push constant block variable (0 until a `DclPushData` is seen).
     push_var: u32,
     /// Push constant block members: offset and IR type, in declaration order.
@@ -442,8 +476,7 @@ fn block_align(t: &Type, uniform: bool) -> u32 {
 /// do; an array stride must be a multiple of its element's base alignment (16 in a uniform
 /// block), which `vec3<f32>[n]` (stride 12) is not.
 fn block_layout_ok(t: &Type, uniform: bool) -> bool {
-    t.dims().is_empty()
-        || Emitter::layout_size(&t.without_arrays()).is_multiple_of(block_align(t, uniform))
+    t.dims().is_empty() || layout_size(&t.without_arrays()).is_multiple_of(block_align(t, uniform))
 }
 
 /// Why `t` cannot be the contents of a Vulkan block (a buffer, a CBV or push data), if it
@@ -527,32 +560,18 @@ impl<'a> Emitter<'a> {
         Self {
             b,
             opts,
-            s: Sections::default(),
-            caps: CapSet::default(),
-            exts: SmallVec::new(),
-            next_id: bound as u32,
+            module: Module::new(bound as u32),
+            function_state: FunctionState::default(),
             slots: Vec::new(),
             infos: Vec::new(),
-            basic: [0; 128],
-            types: SmallMap::default(),
-            ptrs: SmallMap::default(),
-            consts: SmallMap::default(),
-            composites: SmallMap::default(),
-            glsl: 0,
             stage: ShaderStage::Compute,
             entry: None,
             entry_fns: SmallVec::new(),
             params: Vec::new(),
-            cur_fn: None,
-            merge: None,
-            open_merges: 0,
-            private_vars: 0,
             names_words: 0,
             late: SmallVec::new(),
-            modes: SmallVec::new(),
             multi_stream: false,
             resident_feedback: Vec::new(),
-            coherent_access: false,
             push_var: 0,
             push: Vec::new(),
             invocation_id_var: None,
@@ -567,11 +586,11 @@ impl<'a> Emitter<'a> {
         let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
         self.slots = scratch.slots;
         self.infos = scratch.infos;
-        self.s = scratch.sections;
+        self.module.sections = scratch.sections;
         self.io_slots = scratch.io_slots;
         self.io_slots.clear();
         self.io_slots.resize(2 * MAX_LOCATIONS, 0);
-        let bound = self.next_id;
+        let bound = self.module.next_id;
         self.slots.clear();
         self.slots.extend((0..bound).map(|id| Slot {
             id,
@@ -581,7 +600,7 @@ impl<'a> Emitter<'a> {
         }));
         self.infos.clear();
         self.infos.reserve(c.infos);
-        self.s.reset(c.ops);
+        self.module.sections.reset(c.ops);
         self.refl.inputs = Vec::with_capacity(c.inputs);
         self.refl.outputs = Vec::with_capacity(c.outputs);
         self.refl.resources = Vec::with_capacity(c.resources);
@@ -592,34 +611,18 @@ impl<'a> Emitter<'a> {
         let slots = std::mem::take(&mut self.slots);
         let words = slots.capacity() * (size_of::<Slot>() / 4)
             + self.infos.capacity() * (size_of::<Info>() / 4)
-            + self.s.capacity();
+            + self.module.sections.capacity();
         if words > SCRATCH_LIMIT {
             return;
         }
         let scratch = Scratch {
             slots,
             infos: std::mem::take(&mut self.infos),
-            sections: std::mem::take(&mut self.s),
+            sections: std::mem::take(&mut self.module.sections),
             io_slots: std::mem::take(&mut self.io_slots),
         };
         // Fails only while the thread is being torn down; the buffers are then just dropped.
         let _ = SCRATCH.try_with(|c| c.set(scratch));
-    }
-
-    fn id(&mut self) -> u32 {
-        let i = self.next_id;
-        self.next_id += 1;
-        i
-    }
-
-    fn cap(&mut self, c: Capability) {
-        self.caps.insert(c as u32);
-    }
-
-    fn ext(&mut self, e: &'static str) {
-        if let Err(at) = self.exts.binary_search(&e) {
-            self.exts.insert(at, e);
-        }
     }
 
     /// SPIR-V id of an IR value.
@@ -705,434 +708,11 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    // ---------------------------------------------------------------- types
-
-    /// The type for `key`, declared on first use. Scalars and vectors go through
-    /// [`Self::basic_ty`] only, pointers through [`Self::ptr`].
-    fn ty_key(&mut self, key: TyKey) -> u32 {
-        if let Some(&id) = self.types.get(&key) {
-            return id;
-        }
-        let id = self.declare_ty(&key);
-        self.types.insert(key, id);
-        id
-    }
-
-    /// Declares the type `key` (no deduplication).
-    fn declare_ty(&mut self, key: &TyKey) -> u32 {
-        let id = self.id();
-        let g = &mut self.s.globals;
-        match key {
-            TyKey::Void => inst(g, S::TypeVoid, &[id]),
-            TyKey::Bool => inst(g, S::TypeBool, &[id]),
-            TyKey::Int(w, s) => inst(g, S::TypeInt, &[id, *w, *s as u32]),
-            TyKey::Float(w) => inst(g, S::TypeFloat, &[id, *w]),
-            TyKey::Vector(e, n) => inst(g, S::TypeVector, &[id, *e, *n]),
-            TyKey::Array(e, len, stride) => {
-                inst(g, S::TypeArray, &[id, *e, *len]);
-                if *stride != 0 {
-                    let a = &mut self.s.annotations;
-                    inst(
-                        a,
-                        S::Decorate,
-                        &[id, Decoration::ArrayStride as u32, *stride],
-                    );
-                }
-            }
-            TyKey::RtArray(e, stride) => {
-                inst(g, S::TypeRuntimeArray, &[id, *e]);
-                if *stride != 0 {
-                    let a = &mut self.s.annotations;
-                    inst(
-                        a,
-                        S::Decorate,
-                        &[id, Decoration::ArrayStride as u32, *stride],
-                    );
-                }
-            }
-            TyKey::Struct(m, _) => {
-                let st = begin(g, S::TypeStruct);
-                g.push(id);
-                g.extend_from_slice(m);
-                end(g, st);
-            }
-            TyKey::Ptr(sc, t) => inst(g, S::TypePointer, &[id, *sc, *t]),
-            TyKey::Func(p) => {
-                let st = begin(g, S::TypeFunction);
-                g.push(id);
-                g.extend_from_slice(p);
-                end(g, st);
-            }
-            TyKey::Image(w) => inst(
-                g,
-                S::TypeImage,
-                &[id, w[0], w[1], w[2], w[3], w[4], w[5], w[6]],
-            ),
-            TyKey::SampledImage(t) => inst(g, S::TypeSampledImage, &[id, *t]),
-            TyKey::Sampler => inst(g, S::TypeSampler, &[id]),
-        }
-        id
-    }
-
-    #[inline]
-    fn scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
-        self.basic_ty(BasicType::scalar(t))
-    }
-
-    /// Declares a scalar type (for [`Self::new_basic_ty`]).
-    fn declare_scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
-        use ScalarType as T;
-        let key = match t {
-            T::Bool => TyKey::Bool,
-            T::I8 | T::U8 => {
-                self.cap(Capability::Int8);
-                TyKey::Int(8, t == T::I8)
-            }
-            T::I16 | T::U16 => {
-                self.cap(Capability::Int16);
-                TyKey::Int(16, t == T::I16)
-            }
-            T::I32 | T::MinI16 => TyKey::Int(32, true),
-            T::U32 | T::MinU16 => TyKey::Int(32, false),
-            T::I64 | T::U64 => {
-                self.cap(Capability::Int64);
-                TyKey::Int(64, t == T::I64)
-            }
-            T::F16 => {
-                self.cap(Capability::Float16);
-                TyKey::Float(16)
-            }
-            T::F32 | T::MinF16 | T::MinF10 => TyKey::Float(32),
-            T::F64 => {
-                self.cap(Capability::Float64);
-                TyKey::Float(64)
-            }
-            T::Void => TyKey::Void,
-            _ => return None,
-        };
-        Some(self.declare_ty(&key))
-    }
-
-    /// SPIR-V type of a scalar or vector.
-    #[inline]
-    fn basic_ty(&mut self, t: BasicType) -> Option<u32> {
-        match self.basic.get(basic_index(t)) {
-            Some(&id) if id != 0 => Some(id),
-            _ => self.new_basic_ty(t),
-        }
-    }
-
-    /// The slow path of [`Self::basic_ty`]: reuses the type of the SPIR-V-equivalent basic
-    /// type (minimum precision types are 32-bit) or declares it.
-    fn new_basic_ty(&mut self, t: BasicType) -> Option<u32> {
-        use ScalarType as T;
-        let canonical = match t.base() {
-            T::MinI16 => T::I32,
-            T::MinU16 => T::U32,
-            T::MinF16 | T::MinF10 => T::F32,
-            b => b,
-        };
-        let id = if canonical != t.base() {
-            self.basic_ty(t.with_base(canonical))?
-        } else if t.is_vector() {
-            let s = self.basic_ty(BasicType::scalar(canonical))?;
-            self.declare_ty(&TyKey::Vector(s, t.vec_size() as u32))
-        } else {
-            self.declare_scalar_ty(canonical)?
-        };
-        if let Some(slot) = self.basic.get_mut(basic_index(t)) {
-            *slot = id;
-        }
-        Some(id)
-    }
-
-    fn u32_ty(&mut self) -> u32 {
-        self.scalar_ty(ScalarType::U32).unwrap_or_default()
-    }
-
-    fn void_ty(&mut self) -> u32 {
-        self.scalar_ty(ScalarType::Void).unwrap_or_default()
-    }
-
-    /// Size of one element for explicit layouts.
-    fn layout_size(t: &Type) -> u32 {
-        let mut size: u32 = 0;
-        let mut align = 1;
-        for m in t.members() {
-            let a = basic_align(*m);
-            size = size.div_ceil(a) * a + basic_size(*m);
-            align = align.max(a);
-        }
-        if t.members().len() > 1 {
-            size = size.div_ceil(align) * align;
-        }
-        let mut n = size;
-        for d in t.dims() {
-            n *= (*d).max(1);
-        }
-        n
-    }
-
-    /// SPIR-V type of an IR type; `layout` adds explicit offsets and strides.
-    #[inline]
-    fn ty(&mut self, t: &Type, layout: bool) -> Option<u32> {
-        match t.as_basic() {
-            Some(b) => self.basic_ty(b),
-            None => self.aggregate_ty(t, layout),
-        }
-    }
-
-    /// [`Self::ty`] of anything but a scalar or vector.
-    fn aggregate_ty(&mut self, t: &Type, layout: bool) -> Option<u32> {
-        let members = t.members();
-        let mut id = match members.len() {
-            0 => self.void_ty(),
-            1 => self.basic_ty(members[0])?,
-            _ => {
-                let mut ids = SmallVec::<[u32; 4]>::with_capacity(members.len());
-                for m in members {
-                    ids.push(self.basic_ty(*m)?);
-                }
-                let key = TyKey::Struct(ids, if layout { L_EXPLICIT } else { L_NONE });
-                let fresh = self.types.get(&key).is_none();
-                let sid = self.ty_key(key);
-                if fresh && layout {
-                    let mut off: u32 = 0;
-                    for (i, m) in members.iter().enumerate() {
-                        let a = basic_align(*m);
-                        off = off.div_ceil(a) * a;
-                        inst(
-                            &mut self.s.annotations,
-                            S::MemberDecorate,
-                            &[sid, i as u32, Decoration::Offset as u32, off],
-                        );
-                        off += basic_size(*m);
-                    }
-                }
-                sid
-            }
-        };
-        let mut elem = t.without_arrays();
-        for d in t.dims() {
-            let stride = if layout { Self::layout_size(&elem) } else { 0 };
-            id = if *d == 0 {
-                self.ty_key(TyKey::RtArray(id, stride))
-            } else {
-                let len = self.const_u32(*d);
-                self.ty_key(TyKey::Array(id, len, stride))
-            };
-            elem = match elem.array_of(*d) {
-                Ok(e) => e,
-                Err(_) => return None,
-            };
-        }
-        Some(id)
-    }
-
-    fn ptr(&mut self, sc: SC, t: u32) -> u32 {
-        let key = (sc as u32, t);
-        if let Some(&id) = self.ptrs.get(&key) {
-            return id;
-        }
-        let id = self.declare_ty(&TyKey::Ptr(key.0, key.1));
-        self.ptrs.insert(key, id);
-        id
-    }
-
-    fn val_ty(&mut self, def: SsaDef, op: &Op) -> R<u32> {
-        match self.ty(&op.ty, false) {
-            Some(t) => Ok(t),
-            None => unsupported(def, op, format!("type {}", op.ty)),
-        }
-    }
-
-    // ---------------------------------------------------------------- constants
-
-    fn const_scalar(&mut self, st: ScalarType, bits: u64) -> u32 {
-        let Some(t) = self.scalar_ty(st) else {
-            return 0;
-        };
-        if let Some(&id) = self.consts.get(&(t, bits)) {
-            return id;
-        }
-        let id = self.id();
-        self.consts.insert((t, bits), id);
-        let g = &mut self.s.globals;
-        if st == ScalarType::Bool {
-            inst(
-                g,
-                if bits != 0 {
-                    S::ConstantTrue
-                } else {
-                    S::ConstantFalse
-                },
-                &[t, id],
-            );
-        } else if scalar_bits(st) == 64 {
-            inst(g, S::Constant, &[t, id, bits as u32, (bits >> 32) as u32]);
-        } else {
-            let w = scalar_bits(st);
-            let mut v = bits as u32;
-            if w < 32 {
-                v &= (1u32 << w) - 1;
-                if st.is_signed_int() && v & (1 << (w - 1)) != 0 {
-                    v |= !((1u32 << w) - 1);
-                }
-            }
-            inst(g, S::Constant, &[t, id, v]);
-        }
-        id
-    }
-
-    fn const_u32(&mut self, v: u32) -> u32 {
-        self.const_scalar(ScalarType::U32, v as u64)
-    }
-
-    fn const_composite(&mut self, ty: u32, parts: &[u32]) -> u32 {
-        let mut key = SmallVec::<[u32; 5]>::with_capacity(parts.len() + 1);
-        key.push(ty);
-        key.extend_from_slice(parts);
-        if let Some(&id) = self.composites.get(&key) {
-            return id;
-        }
-        let id = self.id();
-        self.composites.insert(key, id);
-        let g = &mut self.s.globals;
-        let st = begin(g, S::ConstantComposite);
-        g.push(ty);
-        g.push(id);
-        g.extend_from_slice(parts);
-        end(g, st);
-        id
-    }
-
-    /// A constant of basic type `t` with every component `bits`.
-    fn const_splat(&mut self, t: BasicType, bits: u64) -> u32 {
-        let c = self.const_scalar(t.base(), bits);
-        if !t.is_vector() {
-            return c;
-        }
-        let Some(ty) = self.basic_ty(t) else {
-            return c;
-        };
-        let parts = [c; 4];
-        self.const_composite(ty, &parts[..t.vec_size() as usize])
-    }
-
-    /// A constant of IR type `t` from flattened literals.
-    fn const_of(&mut self, t: &Type, lits: &[Operand], pos: &mut usize) -> Option<u32> {
-        if let Some(&d) = t.dims().last() {
-            let e = t.element_type();
-            let mut parts = SmallVec::<[u32; 8]>::with_capacity(d as usize);
-            for _ in 0..d {
-                parts.push(self.const_of(&e, lits, pos)?);
-            }
-            let ty = self.ty(t, false)?;
-            return Some(self.const_composite(ty, &parts));
-        }
-        let members = t.members();
-        if let [m] = members {
-            // Scalar or vector: no struct to build.
-            let mut comps = [0u32; 4];
-            for c in comps.iter_mut().take(m.vec_size() as usize) {
-                let bits = lits.get(*pos)?.0;
-                *pos += 1;
-                *c = self.const_scalar(m.base(), bits);
-            }
-            if !m.is_vector() {
-                return Some(comps[0]);
-            }
-            let ty = self.basic_ty(*m)?;
-            return Some(self.const_composite(ty, &comps[..m.vec_size() as usize]));
-        }
-        let mut mids = SmallVec::<[u32; 4]>::with_capacity(members.len());
-        for m in members {
-            let mut comps = [0u32; 4];
-            for c in comps.iter_mut().take(m.vec_size() as usize) {
-                let bits = lits.get(*pos)?.0;
-                *pos += 1;
-                *c = self.const_scalar(m.base(), bits);
-            }
-            if m.is_vector() {
-                let ty = self.basic_ty(*m)?;
-                mids.push(self.const_composite(ty, &comps[..m.vec_size() as usize]));
-            } else {
-                mids.push(comps[0]);
-            }
-        }
-        if mids.len() == 1 {
-            return mids.first().copied();
-        }
-        let ty = self.ty(t, false)?;
-        Some(self.const_composite(ty, &mids))
-    }
-
-    /// The `GLSL.std.450` import (declared at the end, see [`Self::finish`]).
-    fn glsl(&mut self) -> u32 {
-        if self.glsl == 0 {
-            self.glsl = self.id();
-        }
-        self.glsl
-    }
-
-    // ---------------------------------------------------------------- function-body helpers
-
-    fn f(&mut self) -> &mut Vec<u32> {
-        &mut self.s.functions
-    }
-
-    /// Emits `result = op(args)` with a fresh id.
-    fn un(&mut self, op: S, ty: u32, args: &[u32]) -> u32 {
-        let id = self.id();
-        self.emit_to(op, ty, id, args);
-        id
-    }
-
-    fn emit_to(&mut self, op: S, ty: u32, id: u32, args: &[u32]) {
-        let f = &mut self.s.functions;
-        let st = begin(f, op);
-        f.push(ty);
-        f.push(id);
-        f.extend_from_slice(args);
-        end(f, st);
-    }
-
-    fn ext_to(&mut self, gl: GLOp, ty: u32, id: u32, args: &[u32]) {
-        let set = self.glsl();
-        let f = &mut self.s.functions;
-        let st = begin(f, S::ExtInst);
-        f.extend_from_slice(&[ty, id, set, gl as u32]);
-        f.extend_from_slice(args);
-        end(f, st);
-    }
-
-    fn decorate(&mut self, id: u32, d: Decoration, extra: &[u32]) {
-        let a = &mut self.s.annotations;
-        let st = begin(a, S::Decorate);
-        a.push(id);
-        a.push(d as u32);
-        a.extend_from_slice(extra);
-        end(a, st);
-    }
-
-    /// Declares a module-scope variable. Every `OpVariable` in the globals section is listed
-    /// in the entry point's interface ([`Self::finish`] collects them).
-    fn global_var(&mut self, ptr_ty: u32, sc: SC, id: u32, init: Option<u32>) {
-        if sc == SC::Private {
-            self.private_vars += 1;
-        }
-        let g = &mut self.s.globals;
-        match init {
-            Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
-            None => inst(g, S::Variable, &[ptr_ty, id, sc as u32]),
-        }
-    }
-
     // ---------------------------------------------------------------- driver
 
     pub(crate) fn run(&mut self) -> R<SpirvModule> {
-        self.cap(Capability::Shader);
-        self.cap(Capability::VulkanMemoryModel);
+        self.module.cap(Capability::Shader);
+        self.module.cap(Capability::VulkanMemoryModel);
         // Find the entry point first (stage decides builtin mapping) and size the buffers.
         let mut census = Census::default();
         for (def, op) in self.b.iter() {
@@ -1186,8 +766,8 @@ impl<'a> Emitter<'a> {
             return unsupported(entry, op, format!("{} shaders", self.stage));
         };
         match self.stage {
-            ShaderStage::Geometry => self.cap(Capability::Geometry),
-            ShaderStage::Hull | ShaderStage::Domain => self.cap(Capability::Tessellation),
+            ShaderStage::Geometry => self.module.cap(Capability::Geometry),
+            ShaderStage::Hull | ShaderStage::Domain => self.module.cap(Capability::Tessellation),
             _ => {}
         }
         for (def, op) in self.b.iter() {
@@ -1221,7 +801,7 @@ impl<'a> Emitter<'a> {
             }
             O::Constant => {
                 let mut pos = 0;
-                match self.const_of(&op.ty, op.literals(), &mut pos) {
+                match self.module.const_of(&op.ty, op.literals(), &mut pos) {
                     Some(id) => {
                         self.set_map(def, id);
                         self.mark(def);
@@ -1231,8 +811,8 @@ impl<'a> Emitter<'a> {
                 }
             }
             O::Undef => {
-                let t = self.val_ty(def, op)?;
-                inst(&mut self.s.globals, S::Undef, &[t, def.id()]);
+                let t = self.module.val_ty(def, op)?;
+                inst(&mut self.module.sections.globals, S::Undef, &[t, def.id()]);
                 self.mark(def);
                 Ok(())
             }
@@ -1240,13 +820,15 @@ impl<'a> Emitter<'a> {
                 let x = self.count_lit(def, op, 0)?;
                 let y = self.count_lit(def, op, 1)?;
                 let z = self.count_lit(def, op, 2)?;
-                self.modes
+                self.module
+                    .modes
                     .push((spirv::ExecutionMode::LocalSize as u32, [x, y, z], 3));
                 Ok(())
             }
             O::SetGsInstances => {
                 let n = self.count_lit(def, op, 0)?;
-                self.modes
+                self.module
+                    .modes
                     .push((spirv::ExecutionMode::Invocations as u32, [n, 0, 0], 1));
                 Ok(())
             }
@@ -1260,12 +842,13 @@ impl<'a> Emitter<'a> {
                     Some(PrimitiveType::TriangleAdj) => M::InputTrianglesAdjacency,
                     _ => return unsupported(def, op, "GS input primitive"),
                 };
-                self.modes.push((m as u32, [0; 3], 0));
+                self.module.modes.push((m as u32, [0; 3], 0));
                 Ok(())
             }
             O::SetGsOutputVertices => {
                 let n = self.count_lit(def, op, 0)?;
-                self.modes
+                self.module
+                    .modes
                     .push((spirv::ExecutionMode::OutputVertices as u32, [n, 0, 0], 1));
                 Ok(())
             }
@@ -1280,23 +863,28 @@ impl<'a> Emitter<'a> {
                 let mask = op.lit(1).unwrap_or(1);
                 if mask & !1 != 0 {
                     self.multi_stream = true;
-                    self.cap(Capability::GeometryStreams);
+                    self.module.cap(Capability::GeometryStreams);
                 }
-                self.modes.push((m as u32, [0; 3], 0));
+                self.module.modes.push((m as u32, [0; 3], 0));
                 Ok(())
             }
             O::SetPsEarlyFragmentTest => {
-                self.modes
-                    .push((spirv::ExecutionMode::EarlyFragmentTests as u32, [0; 3], 0));
+                self.module.modes.push((
+                    spirv::ExecutionMode::EarlyFragmentTests as u32,
+                    [0; 3],
+                    0,
+                ));
                 Ok(())
             }
             O::SetPsDepthGreaterEqual => {
-                self.modes
+                self.module
+                    .modes
                     .push((spirv::ExecutionMode::DepthGreater as u32, [0; 3], 0));
                 Ok(())
             }
             O::SetPsDepthLessEqual => {
-                self.modes
+                self.module
+                    .modes
                     .push((spirv::ExecutionMode::DepthLess as u32, [0; 3], 0));
                 Ok(())
             }
@@ -1304,7 +892,7 @@ impl<'a> Emitter<'a> {
                 use spirv::ExecutionMode as M;
                 let prim = PrimitiveType::from_literal(self.lit(def, op, 0)?);
                 if prim == Some(PrimitiveType::Point) {
-                    self.modes.push((M::PointMode as u32, [0; 3], 0));
+                    self.module.modes.push((M::PointMode as u32, [0; 3], 0));
                 }
                 if prim == Some(PrimitiveType::Triangle) {
                     // D3D's winding is relative to an upper-left origin: flip it.
@@ -1312,14 +900,14 @@ impl<'a> Emitter<'a> {
                         Some(TessWindingOrder::Cw) => M::VertexOrderCcw,
                         _ => M::VertexOrderCw,
                     };
-                    self.modes.push((m as u32, [0; 3], 0));
+                    self.module.modes.push((m as u32, [0; 3], 0));
                 }
                 let m = match TessPartitioning::from_literal(self.lit(def, op, 2)?) {
                     Some(TessPartitioning::FractOdd) => M::SpacingFractionalOdd,
                     Some(TessPartitioning::FractEven) => M::SpacingFractionalEven,
                     _ => M::SpacingEqual,
                 };
-                self.modes.push((m as u32, [0; 3], 0));
+                self.module.modes.push((m as u32, [0; 3], 0));
                 Ok(())
             }
             O::SetTessDomain => {
@@ -1330,15 +918,18 @@ impl<'a> Emitter<'a> {
                     Some(PrimitiveType::Line) => M::Isolines,
                     _ => return unsupported(def, op, "tessellation domain"),
                 };
-                self.modes.push((m as u32, [0; 3], 0));
+                self.module.modes.push((m as u32, [0; 3], 0));
                 Ok(())
             }
             O::SetTessControlPoints => {
                 // A hull shader's output patch size; a domain shader's input patch needs none.
                 if self.stage == ShaderStage::Hull {
                     let n = self.count_lit(def, op, 1)?;
-                    self.modes
-                        .push((spirv::ExecutionMode::OutputVertices as u32, [n, 0, 0], 1));
+                    self.module.modes.push((
+                        spirv::ExecutionMode::OutputVertices as u32,
+                        [n, 0, 0],
+                        1,
+                    ));
                 }
                 Ok(())
             }
@@ -1354,11 +945,11 @@ impl<'a> Emitter<'a> {
                 } else {
                     SC::Private
                 };
-                let Some(t) = self.ty(&op.ty, false) else {
+                let Some(t) = self.module.ty(&op.ty, false) else {
                     return unsupported(def, op, format!("type {}", op.ty));
                 };
-                let p = self.ptr(sc, t);
-                self.global_var(p, sc, def.id(), None);
+                let p = self.module.ptr(sc, t);
+                self.module.global_var(p, sc, def.id(), None);
                 self.mark(def);
                 self.set_info(
                     def,
@@ -1386,11 +977,11 @@ impl<'a> Emitter<'a> {
                         format!("push data type {} at offset {offset} ({why})", op.ty),
                     );
                 }
-                if self.ty(&op.ty, true).is_none() {
+                if self.module.ty(&op.ty, true).is_none() {
                     return unsupported(def, op, format!("push data type {}", op.ty));
                 }
                 if self.push_var == 0 {
-                    self.push_var = self.id();
+                    self.push_var = self.module.id();
                 }
                 self.set_info(def, Info::PushMember(self.push.len() as u32));
                 self.push.push((offset, op.ty));
@@ -1401,31 +992,38 @@ impl<'a> Emitter<'a> {
                 unsupported(def, op, "raw pointers")
             }
             O::Function => {
-                self.open_merges = 0;
+                self.function_state.open_merges = 0;
                 self.function(def, op)
             }
             O::FunctionEnd => {
-                inst(self.f(), S::FunctionEnd, &[]);
-                self.cur_fn = None;
+                inst(self.module.body(), S::FunctionEnd, &[]);
                 Ok(())
             }
             O::Label => {
-                inst(self.f(), S::Label, &[def.id()]);
+                inst(self.module.body(), S::Label, &[def.id()]);
                 self.mark(def);
                 // Reaching a merge block closes its construct.
                 if let Some(s) = self.slots.get_mut(def.index()).filter(|s| s.merge_pending) {
                     s.merge_pending = false;
-                    self.open_merges -= 1;
+                    self.function_state.open_merges -= 1;
                 }
                 let c = op.construct();
-                self.merge = match c {
+                self.function_state.merge = match c {
                     Some(Construct::StructuredSelection) => {
-                        let m = self.arg(def, op, 0)?;
-                        Some((self.v(m), None, m))
+                        let label = self.arg(def, op, 0)?;
+                        Some(PendingMerge {
+                            merge: self.v(label),
+                            continue_target: None,
+                            label,
+                        })
                     }
                     Some(Construct::StructuredLoop) => {
-                        let m = self.arg(def, op, 0)?;
-                        Some((self.v(m), Some(self.v(self.arg(def, op, 1)?)), m))
+                        let label = self.arg(def, op, 0)?;
+                        Some(PendingMerge {
+                            merge: self.v(label),
+                            continue_target: Some(self.v(self.arg(def, op, 1)?)),
+                            label,
+                        })
                     }
                     _ => None,
                 };
@@ -1433,16 +1031,16 @@ impl<'a> Emitter<'a> {
             }
             O::Branch | O::BranchConditional | O::Switch => self.terminator(def, op),
             O::Unreachable => {
-                inst(self.f(), S::Unreachable, &[]);
+                inst(self.module.body(), S::Unreachable, &[]);
                 Ok(())
             }
             O::Return => {
                 match op.arg(0) {
                     Some(v) => {
                         let v = self.v(v);
-                        inst(self.f(), S::ReturnValue, &[v]);
+                        inst(self.module.body(), S::ReturnValue, &[v]);
                     }
-                    None => inst(self.f(), S::Return, &[]),
+                    None => inst(self.module.body(), S::Return, &[]),
                 }
                 Ok(())
             }
@@ -1464,34 +1062,38 @@ impl<'a> Emitter<'a> {
                 ),
             );
         }
-        let ret = self.val_ty(def, op)?;
+        let ret = self.module.val_ty(def, op)?;
         let mut sig = SmallVec::<[u32; 4]>::new();
         sig.push(ret);
         for p in op.refs().flatten() {
             let Some(pop) = self.op_of(p) else {
                 return malformed(def, op, "missing parameter");
             };
-            sig.push(self.val_ty(p, pop)?);
+            sig.push(self.module.val_ty(p, pop)?);
         }
-        let fty = self.ty_key(TyKey::Func(sig.clone()));
-        inst(self.f(), S::Function, &[ret, def.id(), 0, fty]);
+        let fty = self.module.ty_key(TyKey::Func(sig.clone()));
+        inst(self.module.body(), S::Function, &[ret, def.id(), 0, fty]);
         self.mark(def);
         for (p, &t) in op.refs().flatten().zip(sig.get(1..).unwrap_or(&[])) {
-            let id = self.id();
-            inst(self.f(), S::FunctionParameter, &[t, id]);
+            let id = self.module.id();
+            inst(self.module.body(), S::FunctionParameter, &[t, id]);
             self.params.push((def, p, id));
         }
-        self.cur_fn = Some(def);
         Ok(())
     }
 
     fn terminator(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        if let Some((m, cont, merge_def)) = self.merge.take() {
+        if let Some(PendingMerge {
+            merge: m,
+            continue_target: cont,
+            label: merge_def,
+        }) = self.function_state.merge.take()
+        {
             match cont {
-                Some(c) => inst(self.f(), S::LoopMerge, &[m, c, 0]),
+                Some(c) => inst(self.module.body(), S::LoopMerge, &[m, c, 0]),
                 None => {
                     if op.opcode != OpCode::Branch {
-                        inst(self.f(), S::SelectionMerge, &[m, 0]);
+                        inst(self.module.body(), S::SelectionMerge, &[m, 0]);
                     }
                 }
             }
@@ -1499,9 +1101,9 @@ impl<'a> Emitter<'a> {
             if let Some(s) = slot.filter(|_| cont.is_some() || op.opcode != OpCode::Branch) {
                 if !s.merge_pending {
                     s.merge_pending = true;
-                    self.open_merges += 1;
+                    self.function_state.open_merges += 1;
                 }
-                if self.open_merges > MAX_NESTING_DEPTH {
+                if self.function_state.open_merges > MAX_NESTING_DEPTH {
                     return unsupported(
                         def,
                         op,
@@ -1513,13 +1115,13 @@ impl<'a> Emitter<'a> {
         match op.opcode {
             OpCode::Branch => {
                 let t = self.v(self.arg(def, op, 0)?);
-                inst(self.f(), S::Branch, &[t]);
+                inst(self.module.body(), S::Branch, &[t]);
             }
             OpCode::BranchConditional => {
                 let c = self.v(self.arg(def, op, 0)?);
                 let t = self.v(self.arg(def, op, 1)?);
                 let e = self.v(self.arg(def, op, 2)?);
-                inst(self.f(), S::BranchConditional, &[c, t, e]);
+                inst(self.module.body(), S::BranchConditional, &[c, t, e]);
             }
             _ => {
                 let sel = self.arg(def, op, 0)?;
@@ -1540,8 +1142,11 @@ impl<'a> Emitter<'a> {
                         ),
                     );
                 }
-                let start = begin(&mut self.s.functions, S::Switch);
-                self.s.functions.extend_from_slice(&[selv, dflt]);
+                let start = begin(&mut self.module.sections.functions, S::Switch);
+                self.module
+                    .sections
+                    .functions
+                    .extend_from_slice(&[selv, dflt]);
                 for pair in refs.chunks(2) {
                     let (Some(cv), Some(lbl)) = (
                         pair.first().and_then(|o| o.def()),
@@ -1553,14 +1158,14 @@ impl<'a> Emitter<'a> {
                         return malformed(def, op, "switch case value is not a constant");
                     };
                     let lbl = self.v(lbl);
-                    let f = &mut self.s.functions;
+                    let f = &mut self.module.sections.functions;
                     f.push(val as u32);
                     if wide {
                         f.push((val >> 32) as u32);
                     }
                     f.push(lbl);
                 }
-                end(&mut self.s.functions, start);
+                end(&mut self.module.sections.functions, start);
             }
         }
         Ok(())
@@ -1694,63 +1299,65 @@ impl<'a> Emitter<'a> {
                 }
                 BuiltIn::Position => B::Position,
                 BuiltIn::ClipDistance => {
-                    self.cap(Capability::ClipDistance);
+                    self.module.cap(Capability::ClipDistance);
                     B::ClipDistance
                 }
                 BuiltIn::CullDistance => {
-                    self.cap(Capability::CullDistance);
+                    self.module.cap(Capability::CullDistance);
                     B::CullDistance
                 }
                 BuiltIn::VertexId | BuiltIn::InstanceId => {
-                    self.cap(Capability::DrawParameters);
+                    self.module.cap(Capability::DrawParameters);
                     let (main, base) = if bi == BuiltIn::VertexId {
                         (B::VertexIndex, B::BaseVertex)
                     } else {
                         (B::InstanceIndex, B::BaseInstance)
                     };
-                    let bvar = self.id();
-                    let u = self.u32_ty();
-                    let p = self.ptr(SC::Input, u);
-                    self.global_var(p, SC::Input, bvar, None);
-                    self.decorate(bvar, Decoration::BuiltIn, &[base as u32]);
+                    let bvar = self.module.id();
+                    let u = self.module.u32_ty();
+                    let p = self.module.ptr(SC::Input, u);
+                    self.module.global_var(p, SC::Input, bvar, None);
+                    self.module
+                        .decorate(bvar, Decoration::BuiltIn, &[base as u32]);
                     wrap = IoWrap::SubBase(bvar);
                     main
                 }
                 BuiltIn::StartVertexLocation => {
-                    self.cap(Capability::DrawParameters);
+                    self.module.cap(Capability::DrawParameters);
                     B::BaseVertex
                 }
                 BuiltIn::StartInstanceLocation => {
-                    self.cap(Capability::DrawParameters);
+                    self.module.cap(Capability::DrawParameters);
                     B::BaseInstance
                 }
                 BuiltIn::PrimitiveId => {
                     if stage == ShaderStage::Pixel {
-                        self.cap(Capability::Geometry);
+                        self.module.cap(Capability::Geometry);
                     }
                     B::PrimitiveId
                 }
                 BuiltIn::LayerIndex => {
                     match stage {
                         ShaderStage::Pixel | ShaderStage::Geometry => {
-                            self.cap(Capability::Geometry)
+                            self.module.cap(Capability::Geometry)
                         }
-                        _ => self.cap(Capability::ShaderLayer),
+                        _ => self.module.cap(Capability::ShaderLayer),
                     }
                     B::Layer
                 }
                 BuiltIn::ViewportIndex => {
                     match stage {
                         ShaderStage::Pixel | ShaderStage::Geometry => {
-                            self.cap(Capability::MultiViewport)
+                            self.module.cap(Capability::MultiViewport)
                         }
-                        _ => self.cap(Capability::ShaderViewportIndex),
+                        _ => self.module.cap(Capability::ShaderViewportIndex),
                     }
                     B::ViewportIndex
                 }
                 BuiltIn::GsInstanceId | BuiltIn::TessControlPointId => {
-                    let scalar = op.ty.base_type().and_then(|b| self.scalar_ty(b));
-                    self.invocation_id_var = Some((var, scalar.unwrap_or_else(|| self.u32_ty())));
+                    let scalar = op.ty.base_type().and_then(|b| self.module.scalar_ty(b));
+                    self.invocation_id_var =
+                        Some((var, scalar.unwrap_or_else(|| self.module.u32_ty())));
                     B::InvocationId
                 }
                 BuiltIn::TessControlPointCountIn => B::PatchVertices,
@@ -1758,11 +1365,11 @@ impl<'a> Emitter<'a> {
                 BuiltIn::TessFactorInner => B::TessLevelInner,
                 BuiltIn::TessFactorOuter => B::TessLevelOuter,
                 BuiltIn::SampleId => {
-                    self.cap(Capability::SampleRateShading);
+                    self.module.cap(Capability::SampleRateShading);
                     B::SampleId
                 }
                 BuiltIn::SamplePosition => {
-                    self.cap(Capability::SampleRateShading);
+                    self.module.cap(Capability::SampleRateShading);
                     B::SamplePosition
                 }
                 BuiltIn::SampleMask => {
@@ -1771,14 +1378,17 @@ impl<'a> Emitter<'a> {
                 }
                 BuiltIn::IsFrontFace => B::FrontFacing,
                 BuiltIn::Depth => {
-                    self.modes
-                        .push((spirv::ExecutionMode::DepthReplacing as u32, [0; 3], 0));
+                    self.module.modes.push((
+                        spirv::ExecutionMode::DepthReplacing as u32,
+                        [0; 3],
+                        0,
+                    ));
                     B::FragDepth
                 }
                 BuiltIn::StencilRef => {
-                    self.cap(Capability::StencilExportEXT);
-                    self.ext("SPV_EXT_shader_stencil_export");
-                    self.modes.push((
+                    self.module.cap(Capability::StencilExportEXT);
+                    self.module.ext("SPV_EXT_shader_stencil_export");
+                    self.module.modes.push((
                         spirv::ExecutionMode::StencilRefReplacingEXT as u32,
                         [0; 3],
                         0,
@@ -1786,8 +1396,8 @@ impl<'a> Emitter<'a> {
                     B::FragStencilRefEXT
                 }
                 BuiltIn::IsFullyCovered => {
-                    self.cap(Capability::FragmentFullyCoveredEXT);
-                    self.ext("SPV_EXT_fragment_fully_covered");
+                    self.module.cap(Capability::FragmentFullyCoveredEXT);
+                    self.module.ext("SPV_EXT_fragment_fully_covered");
                     B::FullyCoveredEXT
                 }
                 BuiltIn::WorkgroupId => B::WorkgroupId,
@@ -1796,7 +1406,7 @@ impl<'a> Emitter<'a> {
                 BuiltIn::LocalThreadIndex => B::LocalInvocationIndex,
                 BuiltIn::PointSize => B::PointSize,
                 BuiltIn::ViewId => {
-                    self.cap(Capability::MultiView);
+                    self.module.cap(Capability::MultiView);
                     B::ViewIndex
                 }
                 _ => return unsupported(def, op, format!("builtin {bi}")),
@@ -1807,10 +1417,11 @@ impl<'a> Emitter<'a> {
                     Err(_) => return unsupported(def, op, "SampleMask array"),
                 };
             }
-            self.decorate(var, Decoration::BuiltIn, &[sbi as u32]);
+            self.module
+                .decorate(var, Decoration::BuiltIn, &[sbi as u32]);
             if input && stage == ShaderStage::Pixel && op.ty.base_type().is_some_and(|t| t.is_int())
             {
-                self.decorate(var, Decoration::Flat, &[]);
+                self.module.decorate(var, Decoration::Flat, &[]);
             }
         } else {
             let reg = self.lit(def, op, 0)? as u32;
@@ -1835,13 +1446,13 @@ impl<'a> Emitter<'a> {
             self.claim_io_slots(def, op, input, patch, loc, comp)?;
             info.location = Some(loc);
             info.component = comp;
-            self.decorate(var, Decoration::Location, &[loc]);
+            self.module.decorate(var, Decoration::Location, &[loc]);
             if comp != 0 {
-                self.decorate(var, Decoration::Component, &[comp]);
+                self.module.decorate(var, Decoration::Component, &[comp]);
             }
             if patch {
                 info.patch = true;
-                self.decorate(var, Decoration::Patch, &[]);
+                self.module.decorate(var, Decoration::Patch, &[]);
             }
             if input && stage == ShaderStage::Pixel {
                 let m = InterpolationModes(self.lit(def, op, 2)? as u32);
@@ -1850,39 +1461,39 @@ impl<'a> Emitter<'a> {
                     .base_type()
                     .is_some_and(|t| t.is_int() || scalar_bits(t) == 64);
                 if m.contains(InterpolationModes::Flat) || int {
-                    self.decorate(var, Decoration::Flat, &[]);
+                    self.module.decorate(var, Decoration::Flat, &[]);
                 }
                 if m.contains(InterpolationModes::NoPerspective) {
-                    self.decorate(var, Decoration::NoPerspective, &[]);
+                    self.module.decorate(var, Decoration::NoPerspective, &[]);
                 }
                 if m.contains(InterpolationModes::Centroid) {
-                    self.decorate(var, Decoration::Centroid, &[]);
+                    self.module.decorate(var, Decoration::Centroid, &[]);
                 }
                 if m.contains(InterpolationModes::Sample) {
-                    self.cap(Capability::SampleRateShading);
-                    self.decorate(var, Decoration::Sample, &[]);
+                    self.module.cap(Capability::SampleRateShading);
+                    self.module.decorate(var, Decoration::Sample, &[]);
                 }
             }
             if !input && stage == ShaderStage::Geometry {
                 let stream = op.lit(2).unwrap_or(0) as u32;
                 if stream != 0 || self.multi_stream {
-                    self.cap(Capability::GeometryStreams);
-                    self.decorate(var, Decoration::Stream, &[stream]);
+                    self.module.cap(Capability::GeometryStreams);
+                    self.module.decorate(var, Decoration::Stream, &[stream]);
                 }
             }
         }
         if builtin && !input && stage == ShaderStage::Geometry {
             let stream = op.lit(1).unwrap_or(0) as u32;
             if stream != 0 {
-                self.cap(Capability::GeometryStreams);
-                self.decorate(var, Decoration::Stream, &[stream]);
+                self.module.cap(Capability::GeometryStreams);
+                self.module.decorate(var, Decoration::Stream, &[stream]);
             }
         }
-        let Some(t) = self.ty(&decl_ty, false) else {
+        let Some(t) = self.module.ty(&decl_ty, false) else {
             return unsupported(def, op, format!("I/O type {}", op.ty));
         };
-        let p = self.ptr(sc, t);
-        self.global_var(p, sc, var, None);
+        let p = self.module.ptr(sc, t);
+        self.module.global_var(p, sc, var, None);
         self.mark(def);
         let list = if input {
             &mut self.refl.inputs
@@ -1908,14 +1519,18 @@ impl<'a> Emitter<'a> {
     /// `1 / FragCoord.w`, the D3D value.
     fn load_frag_coord(&mut self, def: SsaDef, op: &Op, vi: VarInfo) -> R<()> {
         let id = def.id();
-        let want = self.val_ty(def, op)?;
+        let want = self.module.val_ty(def, op)?;
         let f32t = BasicType::scalar(ScalarType::F32);
-        let (Some(ft), Some(v4)) = (self.basic_ty(f32t), self.basic_ty(f32t.with_vec_size(4)))
-        else {
+        let (Some(ft), Some(v4)) = (
+            self.module.basic_ty(f32t),
+            self.module.basic_ty(f32t.with_vec_size(4)),
+        ) else {
             return unsupported(def, op, "FragCoord type");
         };
-        let one = self.const_scalar(ScalarType::F32, 1.0f32.to_bits() as u64);
-        let rcp = |e: &mut Self, w: u32| e.un(S::FDiv, ft, &[one, w]);
+        let one = self
+            .module
+            .const_scalar(ScalarType::F32, 1.0f32.to_bits() as u64);
+        let rcp = |e: &mut Self, w: u32| e.module.un(S::FDiv, ft, &[one, w]);
         let addr = op.arg(1);
         let addr_op = addr.and_then(|a| self.op_of(a));
         // The whole position, or one component of it, as 32-bit numbers (computed as floats,
@@ -1937,7 +1552,7 @@ impl<'a> Emitter<'a> {
             })
             .and_then(|o| o.lit(0));
         if addr.is_some() && const_idx.is_some() {
-            let raw = self.id();
+            let raw = self.module.id();
             self.load_via(
                 def,
                 op,
@@ -1956,17 +1571,17 @@ impl<'a> Emitter<'a> {
                 raw
             };
             if want == ft {
-                inst(self.f(), S::CopyObject, &[want, id, v]);
+                inst(self.module.body(), S::CopyObject, &[want, id, v]);
             } else {
-                self.emit_to(S::Bitcast, want, id, &[v]);
+                self.module.emit_to(S::Bitcast, want, id, &[v]);
             }
             return Ok(());
         }
         // Whole vector (or dynamic component): fix the vector, then pick.
-        let full = self.un(S::Load, v4, &[vi.var]);
-        let w = self.un(S::CompositeExtract, ft, &[full, 3]);
+        let full = self.module.un(S::Load, v4, &[vi.var]);
+        let w = self.module.un(S::CompositeExtract, ft, &[full, 3]);
         let w = rcp(self, w);
-        let fixed = self.un(S::CompositeInsert, v4, &[w, full, 3]);
+        let fixed = self.module.un(S::CompositeInsert, v4, &[w, full, 3]);
         let picked = match addr {
             None => fixed,
             Some(a) => {
@@ -1977,14 +1592,14 @@ impl<'a> Emitter<'a> {
                     return malformed(def, op, "address does not fit type vec4<f32>");
                 }
                 let a = self.v(a);
-                self.un(S::VectorExtractDynamic, ft, &[fixed, a])
+                self.module.un(S::VectorExtractDynamic, ft, &[fixed, a])
             }
         };
         let pt = if addr.is_none() { v4 } else { ft };
         if pt == want {
-            inst(self.f(), S::CopyObject, &[want, id, picked]);
+            inst(self.module.body(), S::CopyObject, &[want, id, picked]);
         } else {
-            self.emit_to(S::Bitcast, want, id, &[picked]);
+            self.module.emit_to(S::Bitcast, want, id, &[picked]);
         }
         Ok(())
     }
@@ -2005,11 +1620,11 @@ impl<'a> Emitter<'a> {
         if st != ScalarType::Bool && scalar_bits(st) != 32 {
             return unsupported(def, op, "spec constant type");
         }
-        let Some(t) = self.scalar_ty(st) else {
+        let Some(t) = self.module.scalar_ty(st) else {
             return unsupported(def, op, "spec constant type");
         };
         let id = def.id();
-        let g = &mut self.s.globals;
+        let g = &mut self.module.sections.globals;
         if st == ScalarType::Bool {
             let o = if default != 0 {
                 S::SpecConstantTrue
@@ -2020,7 +1635,7 @@ impl<'a> Emitter<'a> {
         } else {
             inst(g, S::SpecConstant, &[t, id, default as u32]);
         }
-        self.decorate(id, Decoration::SpecId, &[spec_id]);
+        self.module.decorate(id, Decoration::SpecId, &[spec_id]);
         self.refl.spec_constants.push(crate::SpecConstantInfo {
             spec_id,
             default: default as u32,
@@ -2039,35 +1654,35 @@ impl<'a> Emitter<'a> {
         let mut members = SmallVec::<[u32; 8]>::with_capacity(push.len());
         self.refl.push_data.reserve_exact(push.len());
         for (offset, t) in &push {
-            let Some(id) = self.ty(t, true) else {
+            let Some(id) = self.module.ty(t, true) else {
                 let op = self.b.op(entry);
                 return unsupported(entry, op, format!("push data type {t}"));
             };
             members.push(id);
             self.refl.push_data.push(crate::PushDataRange {
                 offset: *offset,
-                size: Self::layout_size(t),
+                size: layout_size(t),
             });
         }
-        let st = self.id();
-        let g = &mut self.s.globals;
+        let st = self.module.id();
+        let g = &mut self.module.sections.globals;
         let h = begin(g, S::TypeStruct);
         g.push(st);
         g.extend_from_slice(&members);
         end(g, h);
-        self.decorate(st, Decoration::Block, &[]);
+        self.module.decorate(st, Decoration::Block, &[]);
         for (i, (offset, _)) in push.iter().enumerate() {
-            let a = &mut self.s.annotations;
+            let a = &mut self.module.sections.annotations;
             inst(
                 a,
                 S::MemberDecorate,
                 &[st, i as u32, Decoration::Offset as u32, *offset],
             );
         }
-        let p = self.ptr(SC::PushConstant, st);
+        let p = self.module.ptr(SC::PushConstant, st);
         let var = self.push_var;
         inst(
-            &mut self.s.globals,
+            &mut self.module.sections.globals,
             S::Variable,
             &[p, var, SC::PushConstant as u32],
         );
@@ -2087,8 +1702,8 @@ impl<'a> Emitter<'a> {
         let round = RoundMode::from_literal(self.lit(def, op, 0)?);
         let denorm = DenormMode::from_literal(self.lit(def, op, 1)?);
         let add = |e: &mut Self, c: Capability, m: M| {
-            e.cap(c);
-            e.modes.push((m as u32, [width, 0, 0], 1));
+            e.module.cap(c);
+            e.module.modes.push((m as u32, [width, 0, 0], 1));
         };
         match round {
             Some(RoundMode::NearestEven) => {
@@ -2128,20 +1743,25 @@ impl<'a> Emitter<'a> {
         if !st.is_int() || scalar_bits(st) != 32 {
             return unsupported(def, op, "SampleCount type");
         }
-        let Some(t) = self.scalar_ty(st) else {
+        let Some(t) = self.module.scalar_ty(st) else {
             return unsupported(def, op, "SampleCount type");
         };
-        let spec = self.id();
-        inst(&mut self.s.globals, S::SpecConstant, &[t, spec, 1]);
-        self.decorate(spec, Decoration::SpecId, &[crate::SAMPLE_COUNT_SPEC_ID]);
+        let spec = self.module.id();
+        inst(
+            &mut self.module.sections.globals,
+            S::SpecConstant,
+            &[t, spec, 1],
+        );
+        self.module
+            .decorate(spec, Decoration::SpecId, &[crate::SAMPLE_COUNT_SPEC_ID]);
         self.refl.spec_constants.push(crate::SpecConstantInfo {
             spec_id: crate::SAMPLE_COUNT_SPEC_ID,
             default: 1,
             kind: crate::SpecConstantKind::SampleCount,
         });
         let var = def.id();
-        let p = self.ptr(SC::Private, t);
-        self.global_var(p, SC::Private, var, Some(spec));
+        let p = self.module.ptr(SC::Private, t);
+        self.module.global_var(p, SC::Private, var, Some(spec));
         self.mark(def);
         self.set_info(
             def,
@@ -2219,15 +1839,15 @@ impl<'a> Emitter<'a> {
                 if let Some(why) = why {
                     return unsupported(def, op, format!("CBV type {} ({why})", op.ty));
                 }
-                let Some(inner) = self.ty(&op.ty, true) else {
+                let Some(inner) = self.module.ty(&op.ty, true) else {
                     return unsupported(def, op, format!("CBV type {}", op.ty));
                 };
-                let st = self.block(inner, L_BLOCK);
+                let st = self.module.block(inner, L_BLOCK);
                 (ResKind::Cbv, SC::Uniform, st, DescriptorType::UniformBuffer)
             }
             (RegisterClass::UavCounter, _) => {
-                let u = self.u32_ty();
-                let st = self.block(u, L_BLOCK);
+                let u = self.module.u32_ty();
+                let st = self.module.block(u, L_BLOCK);
                 (
                     ResKind::Counter,
                     SC::StorageBuffer,
@@ -2236,7 +1856,7 @@ impl<'a> Emitter<'a> {
                 )
             }
             (RegisterClass::Sampler, _) => {
-                let t = self.ty_key(TyKey::Sampler);
+                let t = self.module.ty_key(TyKey::Sampler);
                 (
                     ResKind::Sampler,
                     SC::UniformConstant,
@@ -2248,10 +1868,12 @@ impl<'a> Emitter<'a> {
                 if let Some(why) = block_type_problem(&op.ty, false) {
                     return unsupported(def, op, format!("buffer type {} ({why})", op.ty));
                 }
-                let Some(inner) = self.ty(&op.ty, true) else {
+                let Some(inner) = self.module.ty(&op.ty, true) else {
                     return unsupported(def, op, format!("buffer type {}", op.ty));
                 };
-                let st = self.block(inner, if uav { L_BLOCK } else { L_BLOCK_RO });
+                let st = self
+                    .module
+                    .block(inner, if uav { L_BLOCK } else { L_BLOCK_RO });
                 (
                     ResKind::Ssbo,
                     SC::StorageBuffer,
@@ -2274,7 +1896,7 @@ impl<'a> Emitter<'a> {
                     }
                     _ => return unsupported(def, op, format!("texel type {}", op.ty)),
                 };
-                let Some(sampled) = self.scalar_ty(st) else {
+                let Some(sampled) = self.module.scalar_ty(st) else {
                     return unsupported(def, op, format!("texel type {}", op.ty));
                 };
                 use spirv::Dim as D;
@@ -2292,18 +1914,22 @@ impl<'a> Emitter<'a> {
                     _ => return unsupported(def, op, format!("resource kind {k}")),
                 };
                 match (dim, uav) {
-                    (D::DimBuffer, false) => self.cap(Capability::SampledBuffer),
-                    (D::DimBuffer, true) => self.cap(Capability::ImageBuffer),
-                    (D::Dim1D, false) => self.cap(Capability::Sampled1D),
-                    (D::Dim1D, true) => self.cap(Capability::Image1D),
-                    (D::DimCube, false) if arrayed == 1 => self.cap(Capability::SampledCubeArray),
-                    (D::DimCube, true) if arrayed == 1 => self.cap(Capability::ImageCubeArray),
+                    (D::DimBuffer, false) => self.module.cap(Capability::SampledBuffer),
+                    (D::DimBuffer, true) => self.module.cap(Capability::ImageBuffer),
+                    (D::Dim1D, false) => self.module.cap(Capability::Sampled1D),
+                    (D::Dim1D, true) => self.module.cap(Capability::Image1D),
+                    (D::DimCube, false) if arrayed == 1 => {
+                        self.module.cap(Capability::SampledCubeArray)
+                    }
+                    (D::DimCube, true) if arrayed == 1 => {
+                        self.module.cap(Capability::ImageCubeArray)
+                    }
                     _ => {}
                 }
                 if uav && ms == 1 {
-                    self.cap(Capability::StorageImageMultisample);
+                    self.module.cap(Capability::StorageImageMultisample);
                     if arrayed == 1 {
-                        self.cap(Capability::ImageMSArray);
+                        self.module.cap(Capability::ImageMSArray);
                     }
                 }
                 let fmt = if uav && flags.contains(UavFlags::FixedFormat) {
@@ -2316,7 +1942,7 @@ impl<'a> Emitter<'a> {
                 } else {
                     spirv::ImageFormat::Unknown
                 };
-                let t = self.ty_key(TyKey::Image([
+                let t = self.module.ty_key(TyKey::Image([
                     sampled,
                     dim as u32,
                     0,
@@ -2343,26 +1969,26 @@ impl<'a> Emitter<'a> {
         let var_ty = match count {
             1 => elem_ty,
             0 => {
-                self.cap(Capability::RuntimeDescriptorArray);
-                self.ty_key(TyKey::RtArray(elem_ty, 0))
+                self.module.cap(Capability::RuntimeDescriptorArray);
+                self.module.ty_key(TyKey::RtArray(elem_ty, 0))
             }
             n => {
-                let len = self.const_u32(n);
-                self.ty_key(TyKey::Array(elem_ty, len, 0))
+                let len = self.module.const_u32(n);
+                self.module.ty_key(TyKey::Array(elem_ty, len, 0))
             }
         };
-        let p = self.ptr(sc, var_ty);
+        let p = self.module.ptr(sc, var_ty);
         let var = def.id();
-        self.global_var(p, sc, var, None);
+        self.module.global_var(p, sc, var, None);
         self.mark(def);
-        self.decorate(var, Decoration::DescriptorSet, &[set]);
-        self.decorate(var, Decoration::Binding, &[binding]);
+        self.module.decorate(var, Decoration::DescriptorSet, &[set]);
+        self.module.decorate(var, Decoration::Binding, &[binding]);
         if uav && kind != ResKind::Ssbo {
             if flags.contains(UavFlags::ReadOnly) {
-                self.decorate(var, Decoration::NonWritable, &[]);
+                self.module.decorate(var, Decoration::NonWritable, &[]);
             }
             if flags.contains(UavFlags::WriteOnly) {
-                self.decorate(var, Decoration::NonReadable, &[]);
+                self.module.decorate(var, Decoration::NonReadable, &[]);
             }
         }
         self.set_info(
@@ -2391,26 +2017,6 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    /// A `Block` struct wrapping one member at offset 0.
-    fn block(&mut self, inner: u32, flavour: u8) -> u32 {
-        let key = TyKey::Struct(smallvec::smallvec![inner], flavour);
-        let fresh = self.types.get(&key).is_none();
-        let id = self.ty_key(key);
-        if fresh {
-            self.decorate(id, Decoration::Block, &[]);
-            let a = &mut self.s.annotations;
-            inst(a, S::MemberDecorate, &[id, 0, Decoration::Offset as u32, 0]);
-            if flavour == L_BLOCK_RO {
-                inst(
-                    a,
-                    S::MemberDecorate,
-                    &[id, 0, Decoration::NonWritable as u32],
-                );
-            }
-        }
-        id
-    }
-
     // ---------------------------------------------------------------- access chains
 
     fn indices(&mut self, def: SsaDef, op: &Op, addr: Option<SsaDef>) -> R<Indices> {
@@ -2418,7 +2024,7 @@ impl<'a> Emitter<'a> {
             ids: [0; 6],
             vals: [None; 6],
             len: 0,
-            idx_ty: self.u32_ty(),
+            idx_ty: self.module.u32_ty(),
             idx_base: ScalarType::U32,
         };
         let Some(a) = addr else {
@@ -2430,7 +2036,7 @@ impl<'a> Emitter<'a> {
         let Some(bt) = aop.ty.as_basic().filter(|b| b.base().is_int()) else {
             return malformed(def, op, format!("address of type {}", aop.ty));
         };
-        if let Some(t) = self.scalar_ty(bt.base()) {
+        if let Some(t) = self.module.scalar_ty(bt.base()) {
             ix.idx_ty = t;
             ix.idx_base = bt.base();
         }
@@ -2440,7 +2046,7 @@ impl<'a> Emitter<'a> {
                 let mut ok = true;
                 for k in 0..n {
                     let v = aop.lit(k).unwrap_or(0);
-                    let id = self.const_scalar(bt.base(), v);
+                    let id = self.module.const_scalar(bt.base(), v);
                     ok &= ix.push(id, Some(v));
                 }
                 ok
@@ -2463,7 +2069,7 @@ impl<'a> Emitter<'a> {
                 let st = ix.idx_ty;
                 let av = self.v(a);
                 for k in 0..n {
-                    let id = self.un(S::CompositeExtract, st, &[av, k as u32]);
+                    let id = self.module.un(S::CompositeExtract, st, &[av, k as u32]);
                     ok &= ix.push(id, None);
                 }
                 ok
@@ -2499,12 +2105,12 @@ impl<'a> Emitter<'a> {
         if prefix.is_empty() && ix.len == 0 {
             return Ok((base, t));
         }
-        let Some(pt) = self.ty(&t, layout) else {
+        let Some(pt) = self.module.ty(&t, layout) else {
             return unsupported(def, op, format!("type {t}"));
         };
-        let ptr = self.ptr(sc, pt);
-        let id = self.id();
-        let f = &mut self.s.functions;
+        let ptr = self.module.ptr(sc, pt);
+        let id = self.module.id();
+        let f = &mut self.module.sections.functions;
         let st = begin(f, S::AccessChain);
         f.extend_from_slice(&[ptr, id, base]);
         f.extend_from_slice(prefix);
@@ -2520,8 +2126,8 @@ impl<'a> Emitter<'a> {
     /// accessed ([`Self::coherent_access`]).
     fn mem_access(&mut self, sc: SC, store: bool) -> ([u32; 2], usize) {
         match sc {
-            SC::StorageBuffer if self.coherent_access => {
-                let scope = self.const_u32(spirv::Scope::QueueFamily as u32);
+            SC::StorageBuffer if self.function_state.coherent_access => {
+                let scope = self.module.const_u32(spirv::Scope::QueueFamily as u32);
                 let bit = if store { 0x8 } else { 0x10 };
                 ([0x20 | bit, scope], 2)
             }
@@ -2539,12 +2145,12 @@ impl<'a> Emitter<'a> {
         };
         match ix.vals[last] {
             Some(v) => {
-                jx.ids[last] = self.const_scalar(ix.idx_base, v + k);
+                jx.ids[last] = self.module.const_scalar(ix.idx_base, v + k);
                 jx.vals[last] = Some(v + k);
             }
             None => {
-                let kc = self.const_scalar(ix.idx_base, k);
-                jx.ids[last] = self.un(S::IAdd, ix.idx_ty, &[ix.ids[last], kc]);
+                let kc = self.module.const_scalar(ix.idx_base, k);
+                jx.ids[last] = self.module.un(S::IAdd, ix.idx_ty, &[ix.ids[last], kc]);
             }
         }
         jx
@@ -2568,18 +2174,18 @@ impl<'a> Emitter<'a> {
     ) -> R<()> {
         let ix = self.indices(def, op, addr)?;
         let (ptr, pt) = self.chain(def, op, base, sc, ty, prefix, &ix, layout)?;
-        let Some(want_ty) = self.ty(want, false) else {
+        let Some(want_ty) = self.module.ty(want, false) else {
             return unsupported(def, op, format!("type {want}"));
         };
         let ma = self.mem_access(sc, false);
         access_fits(def, op, want, &pt, "loading")?;
         let (Some(wb), Some(pb)) = (want.as_basic(), pt.as_basic()) else {
             // Aggregate: load as is; one laid out for a buffer is copied to the plain type.
-            let Some(at) = self.ty(&pt, layout) else {
+            let Some(at) = self.module.ty(&pt, layout) else {
                 return unsupported(def, op, format!("type {pt}"));
             };
-            let loaded = if at == want_ty { out } else { self.id() };
-            let f = &mut self.s.functions;
+            let loaded = if at == want_ty { out } else { self.module.id() };
+            let f = &mut self.module.sections.functions;
             let st = begin(f, S::Load);
             f.extend_from_slice(&[at, loaded, ptr]);
             f.extend_from_slice(&ma.0[..ma.1]);
@@ -2591,60 +2197,62 @@ impl<'a> Emitter<'a> {
         };
         let n = wb.vec_size() as u32;
         let m = pb.vec_size() as u32;
-        let Some(pty) = self.basic_ty(pb) else {
+        let Some(pty) = self.module.basic_ty(pb) else {
             return unsupported(def, op, format!("type {pt}"));
         };
         let mut parts = [0u32; 4];
         let raw = if n == m {
-            let id = self.id();
-            let f = &mut self.s.functions;
+            let id = self.module.id();
+            let f = &mut self.module.sections.functions;
             let st = begin(f, S::Load);
             f.extend_from_slice(&[pty, id, ptr]);
             f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
             id
         } else if m > n {
-            let id = self.id();
-            let f = &mut self.s.functions;
+            let id = self.module.id();
+            let f = &mut self.module.sections.functions;
             let st = begin(f, S::Load);
             f.extend_from_slice(&[pty, id, ptr]);
             f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
-            let Some(sub) = self.basic_ty(pb.with_vec_size(n as u8)) else {
+            let Some(sub) = self.module.basic_ty(pb.with_vec_size(n as u8)) else {
                 return unsupported(def, op, "vector type");
             };
             if n == 1 {
-                self.un(S::CompositeExtract, sub, &[id, 0])
+                self.module.un(S::CompositeExtract, sub, &[id, 0])
             } else {
                 let args = [id, id, 0, 1, 2, 3];
-                self.un(S::VectorShuffle, sub, &args[..2 + n as usize])
+                self.module
+                    .un(S::VectorShuffle, sub, &args[..2 + n as usize])
             }
         } else if m == 1 && ix.len > 0 {
             // Consecutive scalars: bump the last index.
             for (k, part) in parts.iter_mut().enumerate().take(n as usize) {
                 let jx = self.next_scalar(&ix, k as u64);
                 let (p, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
-                let id = self.id();
-                let f = &mut self.s.functions;
+                let id = self.module.id();
+                let f = &mut self.module.sections.functions;
                 let st = begin(f, S::Load);
                 f.extend_from_slice(&[pty, id, p]);
                 f.extend_from_slice(&ma.0[..ma.1]);
                 end(f, st);
                 *part = id;
             }
-            let Some(vt) = self.basic_ty(pb.with_vec_size(n as u8)) else {
+            let Some(vt) = self.module.basic_ty(pb.with_vec_size(n as u8)) else {
                 return unsupported(def, op, "vector type");
             };
-            self.un(S::CompositeConstruct, vt, &parts[..n as usize])
+            self.module
+                .un(S::CompositeConstruct, vt, &parts[..n as usize])
         } else {
             return unsupported(def, op, format!("loading {want} from {pt}"));
         };
         if wb.base() == pb.base() {
             // Same type: copy through a no-op bitcast-free path.
-            let f = &mut self.s.functions;
+            let f = &mut self.module.sections.functions;
             inst(f, S::CopyObject, &[want_ty, out, raw]);
         } else {
-            self.emit_to(S::Bitcast, want_ty, out, &[raw]);
+            self.module.emit_to(S::Bitcast, want_ty, out, &[raw]);
         }
         Ok(())
     }
@@ -2672,15 +2280,17 @@ impl<'a> Emitter<'a> {
         access_fits(def, op, &vop.ty, &pt, "storing")?;
         let (Some(vb), Some(pb)) = (vop.ty.as_basic(), pt.as_basic()) else {
             // Aggregate: stored as is, or copied to the buffer's laid-out type first.
-            let (Some(at), Some(vt)) = (self.ty(&pt, layout), self.ty(&vop.ty, false)) else {
+            let (Some(at), Some(vt)) =
+                (self.module.ty(&pt, layout), self.module.ty(&vop.ty, false))
+            else {
                 return unsupported(def, op, format!("type {pt}"));
             };
             let val = if at == vt {
                 val
             } else {
-                self.un(S::CopyLogical, at, &[val])
+                self.module.un(S::CopyLogical, at, &[val])
             };
-            let f = &mut self.s.functions;
+            let f = &mut self.module.sections.functions;
             let st = begin(f, S::Store);
             f.extend_from_slice(&[ptr, val]);
             f.extend_from_slice(&ma.0[..ma.1]);
@@ -2693,14 +2303,14 @@ impl<'a> Emitter<'a> {
             if from.base() == to.base() {
                 return Ok(v);
             }
-            match e.basic_ty(to) {
-                Some(t) => Ok(e.un(S::Bitcast, t, &[v])),
+            match e.module.basic_ty(to) {
+                Some(t) => Ok(e.module.un(S::Bitcast, t, &[v])),
                 None => unsupported(def, op, "store type"),
             }
         };
         if n == m {
             let v = conv(self, val, vb, pb)?;
-            let f = &mut self.s.functions;
+            let f = &mut self.module.sections.functions;
             let st = begin(f, S::Store);
             f.extend_from_slice(&[ptr, v]);
             f.extend_from_slice(&ma.0[..ma.1]);
@@ -2710,15 +2320,15 @@ impl<'a> Emitter<'a> {
         if m != 1 || ix.len == 0 {
             return unsupported(def, op, format!("storing {} to {pt}", vop.ty));
         }
-        let Some(sty) = self.scalar_ty(vb.base()) else {
+        let Some(sty) = self.module.scalar_ty(vb.base()) else {
             return unsupported(def, op, "store type");
         };
         for k in 0..n {
             let jx = self.next_scalar(&ix, u64::from(k));
             let (p, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
-            let c = self.un(S::CompositeExtract, sty, &[val, k]);
+            let c = self.module.un(S::CompositeExtract, sty, &[val, k]);
             let c = conv(self, c, BasicType::scalar(vb.base()), pb)?;
-            let f = &mut self.s.functions;
+            let f = &mut self.module.sections.functions;
             let st = begin(f, S::Store);
             f.extend_from_slice(&[p, c]);
             f.extend_from_slice(&ma.0[..ma.1]);
@@ -2734,9 +2344,9 @@ impl<'a> Emitter<'a> {
         let id = def.id();
         match op.opcode {
             O::Phi => {
-                let t = self.val_ty(def, op)?;
+                let t = self.module.val_ty(def, op)?;
                 let refs = op.operands.get(..op.ref_count()).unwrap_or(&[]);
-                let f = &mut self.s.functions;
+                let f = &mut self.module.sections.functions;
                 let start = begin(f, S::Phi);
                 f.extend_from_slice(&[t, id]);
                 for pair in refs.chunks(2) {
@@ -2755,8 +2365,8 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             O::FunctionCall => {
-                let t = self.val_ty(def, op)?;
-                let f = &mut self.s.functions;
+                let t = self.module.val_ty(def, op)?;
+                let f = &mut self.module.sections.functions;
                 let start = begin(f, S::FunctionCall);
                 f.extend_from_slice(&[t, id]);
                 for a in op.refs() {
@@ -2776,12 +2386,12 @@ impl<'a> Emitter<'a> {
                 let Some(&(_, mty)) = self.push.get(m as usize) else {
                     return malformed(def, op, "not a push data declaration");
                 };
-                let Some(t) = self.ty(&mty, true) else {
+                let Some(t) = self.module.ty(&mty, true) else {
                     return unsupported(def, op, format!("push data type {mty}"));
                 };
-                let pt = self.ptr(SC::PushConstant, t);
-                let mc = self.const_u32(m);
-                let base = self.un(S::AccessChain, pt, &[self.push_var, mc]);
+                let pt = self.module.ptr(SC::PushConstant, t);
+                let mc = self.module.const_u32(m);
+                let base = self.module.un(S::AccessChain, pt, &[self.push_var, mc]);
                 self.load_via(
                     def,
                     op,
@@ -2810,7 +2420,7 @@ impl<'a> Emitter<'a> {
                 let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an I/O declaration");
                 };
-                let c0 = self.const_u32(0);
+                let c0 = self.module.const_u32(0);
                 let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
                     &[c0]
                 } else {
@@ -2821,8 +2431,8 @@ impl<'a> Emitter<'a> {
                     return self.load_frag_coord(def, op, vi);
                 }
                 if let IoWrap::SubBase(bvar) = vi.wrap {
-                    let u = self.u32_ty();
-                    let raw = self.id();
+                    let u = self.module.u32_ty();
+                    let raw = self.module.id();
                     self.load_via(
                         def,
                         op,
@@ -2835,9 +2445,9 @@ impl<'a> Emitter<'a> {
                         false,
                         raw,
                     )?;
-                    let base = self.un(S::Load, u, &[bvar]);
-                    let t = self.val_ty(def, op)?;
-                    self.emit_to(S::ISub, t, id, &[raw, base]);
+                    let base = self.module.un(S::Load, u, &[bvar]);
+                    let t = self.module.val_ty(def, op)?;
+                    self.module.emit_to(S::ISub, t, id, &[raw, base]);
                     return Ok(());
                 }
                 self.load_via(
@@ -2858,7 +2468,7 @@ impl<'a> Emitter<'a> {
                 let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an output declaration");
                 };
-                let c0 = self.const_u32(0);
+                let c0 = self.module.const_u32(0);
                 let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
                     &[c0]
                 } else {
@@ -2904,13 +2514,13 @@ impl<'a> Emitter<'a> {
                 let var = match self.info(c) {
                     Some(&Info::ConstVar(v)) => v,
                     _ => {
-                        let Some(t) = self.ty(&cop.ty, false) else {
+                        let Some(t) = self.module.ty(&cop.ty, false) else {
                             return unsupported(def, op, "constant type");
                         };
-                        let p = self.ptr(SC::Private, t);
-                        let var = self.id();
+                        let p = self.module.ptr(SC::Private, t);
+                        let var = self.module.id();
                         let init = self.v(c);
-                        self.global_var(p, SC::Private, var, Some(init));
+                        self.module.global_var(p, SC::Private, var, Some(init));
                         self.set_info(c, Info::ConstVar(var));
                         var
                     }
@@ -2931,7 +2541,7 @@ impl<'a> Emitter<'a> {
             }
             O::DescriptorLoad => self.descriptor_load(def, op),
             O::BufferLoad | O::BufferStore => {
-                self.coherent_access = self
+                self.function_state.coherent_access = self
                     .desc_of(def, op, 0)
                     .is_ok_and(|d| d.res.uav && d.res.coherent);
                 let r = if op.opcode == O::BufferLoad {
@@ -2939,12 +2549,12 @@ impl<'a> Emitter<'a> {
                 } else {
                     self.buffer_store(def, op)
                 };
-                self.coherent_access = false;
+                self.function_state.coherent_access = false;
                 r
             }
             O::BufferQuerySize => {
                 let d = self.desc_of(def, op, 0)?;
-                let u = self.u32_ty();
+                let u = self.module.u32_ty();
                 match d.res.kind {
                     ResKind::Ssbo => {
                         // Only a run-time array has a length to ask for.
@@ -2958,11 +2568,11 @@ impl<'a> Emitter<'a> {
                                 ),
                             );
                         }
-                        inst(self.f(), S::ArrayLength, &[u, id, d.ptr, 0]);
+                        inst(self.module.body(), S::ArrayLength, &[u, id, d.ptr, 0]);
                     }
                     ResKind::TexelBuffer => {
-                        self.cap(Capability::ImageQuery);
-                        self.emit_to(S::ImageQuerySize, u, id, &[d.value]);
+                        self.module.cap(Capability::ImageQuery);
+                        self.module.emit_to(S::ImageQuerySize, u, id, &[d.value]);
                     }
                     _ => return unsupported(def, op, "size query on this descriptor"),
                 }
@@ -2980,7 +2590,7 @@ impl<'a> Emitter<'a> {
             | O::ImageQueryMips
             | O::ImageQuerySamples => self.image(def, op),
             O::CheckSparseAccess => {
-                let t = self.val_ty(def, op)?;
+                let t = self.module.val_ty(def, op)?;
                 let fb = self.arg(def, op, 0)?;
                 // Feedback taken from a buffer load (no Vulkan residency query): resident.
                 let from_buffer = self.op_of(fb).is_some_and(|o| {
@@ -2989,13 +2599,14 @@ impl<'a> Emitter<'a> {
                             .is_some_and(|src| self.resident_feedback.contains(&src))
                 });
                 if from_buffer {
-                    let c = self.const_scalar(ScalarType::Bool, 1);
-                    inst(self.f(), S::CopyObject, &[t, id, c]);
+                    let c = self.module.const_scalar(ScalarType::Bool, 1);
+                    inst(self.module.body(), S::CopyObject, &[t, id, c]);
                     return Ok(());
                 }
-                self.cap(Capability::SparseResidency);
+                self.module.cap(Capability::SparseResidency);
                 let a = self.v(fb);
-                self.emit_to(S::ImageSparseTexelsResident, t, id, &[a]);
+                self.module
+                    .emit_to(S::ImageSparseTexelsResident, t, id, &[a]);
                 Ok(())
             }
             O::Barrier => {
@@ -3029,13 +2640,13 @@ impl<'a> Emitter<'a> {
                     Some(Scope::Workgroup) => spirv::Scope::Workgroup,
                     Some(Scope::Global) => spirv::Scope::QueueFamily,
                 };
-                let ms = self.const_u32(scope(mem) as u32);
-                let ss = self.const_u32(sem);
+                let ms = self.module.const_u32(scope(mem) as u32);
+                let ss = self.module.const_u32(sem);
                 if exec.is_some_and(|s| s != Scope::Thread) {
-                    let es = self.const_u32(scope(exec) as u32);
-                    inst(self.f(), S::ControlBarrier, &[es, ms, ss]);
+                    let es = self.module.const_u32(scope(exec) as u32);
+                    inst(self.module.body(), S::ControlBarrier, &[es, ms, ss]);
                 } else if sem != 0 {
-                    inst(self.f(), S::MemoryBarrier, &[ms, ss]);
+                    inst(self.module.body(), S::MemoryBarrier, &[ms, ss]);
                 }
                 Ok(())
             }
@@ -3043,16 +2654,16 @@ impl<'a> Emitter<'a> {
                 let stream = self.lit(def, op, 0)? as u32;
                 let vertex = op.opcode == O::EmitVertex;
                 if self.multi_stream {
-                    let c = self.const_u32(stream);
+                    let c = self.module.const_u32(stream);
                     let o = if vertex {
                         S::EmitStreamVertex
                     } else {
                         S::EndStreamPrimitive
                     };
-                    inst(self.f(), o, &[c]);
+                    inst(self.module.body(), o, &[c]);
                 } else {
                     inst(
-                        self.f(),
+                        self.module.body(),
                         if vertex {
                             S::EmitVertex
                         } else {
@@ -3064,12 +2675,12 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             O::Demote => {
-                self.cap(Capability::DemoteToHelperInvocation);
-                inst(self.f(), S::DemoteToHelperInvocation, &[]);
+                self.module.cap(Capability::DemoteToHelperInvocation);
+                inst(self.module.body(), S::DemoteToHelperInvocation, &[]);
                 Ok(())
             }
             O::InterpolateAtCentroid | O::InterpolateAtSample | O::InterpolateAtOffset => {
-                self.cap(Capability::InterpolationFunction);
+                self.module.cap(Capability::InterpolationFunction);
                 let dcl = self.arg(def, op, 0)?;
                 let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an input");
@@ -3084,10 +2695,11 @@ impl<'a> Emitter<'a> {
                 if op.ty.base_type() != Some(ScalarType::F32) {
                     return unsupported(def, op, format!("interpolating a {} input", op.ty));
                 }
-                let t = self.val_ty(def, op)?;
+                let t = self.module.val_ty(def, op)?;
                 match op.opcode {
                     O::InterpolateAtCentroid => {
-                        self.ext_to(GLOp::InterpolateAtCentroid, t, id, &[ptr])
+                        self.module
+                            .ext_to(GLOp::InterpolateAtCentroid, t, id, &[ptr])
                     }
                     O::InterpolateAtSample => {
                         let sample = self.arg(def, op, 2)?;
@@ -3103,17 +2715,19 @@ impl<'a> Emitter<'a> {
                             return malformed(def, op, "the sample index is not a 32-bit integer");
                         }
                         let s = self.v(sample);
-                        self.ext_to(GLOp::InterpolateAtSample, t, id, &[ptr, s])
+                        self.module
+                            .ext_to(GLOp::InterpolateAtSample, t, id, &[ptr, s])
                     }
                     _ => {
                         let s = self.v(self.arg(def, op, 2)?);
-                        self.ext_to(GLOp::InterpolateAtOffset, t, id, &[ptr, s])
+                        self.module
+                            .ext_to(GLOp::InterpolateAtOffset, t, id, &[ptr, s])
                     }
                 }
                 Ok(())
             }
             O::DerivX | O::DerivY => {
-                let t = self.val_ty(def, op)?;
+                let t = self.module.val_ty(def, op)?;
                 let mut a = self.v(self.arg(def, op, 0)?);
                 // Vulkan derives 32-bit floats only: a half is derived as a float.
                 let Some(b) = op.ty.as_basic() else {
@@ -3122,10 +2736,10 @@ impl<'a> Emitter<'a> {
                 let half = match scalar_bits(b.base()) {
                     32 => None,
                     16 => {
-                        let Some(ft) = self.basic_ty(b.with_base(ScalarType::F32)) else {
+                        let Some(ft) = self.module.basic_ty(b.with_base(ScalarType::F32)) else {
                             return unsupported(def, op, "derivative type");
                         };
-                        a = self.un(S::FConvert, ft, &[a]);
+                        a = self.module.un(S::FConvert, ft, &[a]);
                         Some(ft)
                     }
                     _ => return unsupported(def, op, format!("derivative of {}", op.ty)),
@@ -3134,7 +2748,7 @@ impl<'a> Emitter<'a> {
                 let x = op.opcode == O::DerivX;
                 let o = match mode {
                     Some(DerivativeMode::Coarse) => {
-                        self.cap(Capability::DerivativeControl);
+                        self.module.cap(Capability::DerivativeControl);
                         if x {
                             S::DPdxCoarse
                         } else {
@@ -3142,7 +2756,7 @@ impl<'a> Emitter<'a> {
                         }
                     }
                     Some(DerivativeMode::Fine) => {
-                        self.cap(Capability::DerivativeControl);
+                        self.module.cap(Capability::DerivativeControl);
                         if x {
                             S::DPdxFine
                         } else {
@@ -3158,31 +2772,32 @@ impl<'a> Emitter<'a> {
                     }
                 };
                 match half {
-                    None => self.emit_to(o, t, id, &[a]),
+                    None => self.module.emit_to(o, t, id, &[a]),
                     Some(ft) => {
-                        let d = self.un(o, ft, &[a]);
-                        self.emit_to(S::FConvert, t, id, &[d]);
+                        let d = self.module.un(o, ft, &[a]);
+                        self.module.emit_to(S::FConvert, t, id, &[d]);
                     }
                 }
                 Ok(())
             }
             O::RovScopedLockBegin | O::RovScopedLockEnd => {
-                self.cap(Capability::FragmentShaderPixelInterlockEXT);
-                self.ext("SPV_EXT_fragment_shader_interlock");
+                self.module.cap(Capability::FragmentShaderPixelInterlockEXT);
+                self.module.ext("SPV_EXT_fragment_shader_interlock");
                 if op.opcode == O::RovScopedLockBegin {
                     let m = match op.lit(1).and_then(dxspv_ir::RovScope::from_literal) {
                         Some(dxspv_ir::RovScope::Sample) => {
-                            self.cap(Capability::FragmentShaderSampleInterlockEXT);
+                            self.module
+                                .cap(Capability::FragmentShaderSampleInterlockEXT);
                             spirv::ExecutionMode::SampleInterlockOrderedEXT
                         }
                         _ => spirv::ExecutionMode::PixelInterlockOrderedEXT,
                     };
-                    if !self.modes.iter().any(|x| x.0 == m as u32) {
-                        self.modes.push((m as u32, [0; 3], 0));
+                    if !self.module.modes.iter().any(|x| x.0 == m as u32) {
+                        self.module.modes.push((m as u32, [0; 3], 0));
                     }
-                    inst(self.f(), S::BeginInvocationInterlockEXT, &[]);
+                    inst(self.module.body(), S::BeginInvocationInterlockEXT, &[]);
                 } else {
-                    inst(self.f(), S::EndInvocationInterlockEXT, &[]);
+                    inst(self.module.body(), S::EndInvocationInterlockEXT, &[]);
                 }
                 Ok(())
             }
@@ -3213,11 +2828,11 @@ impl<'a> Emitter<'a> {
             res.var
         } else {
             let idx = self.v(self.arg(def, op, 1)?);
-            let pt = self.ptr(sc, res.elem_ty);
-            let p = self.un(S::AccessChain, pt, &[res.var, idx]);
+            let pt = self.module.ptr(sc, res.elem_ty);
+            let p = self.module.un(S::AccessChain, pt, &[res.var, idx]);
             if nonuniform {
-                self.cap(Capability::ShaderNonUniform);
-                self.cap(match (res.kind, res.uav) {
+                self.module.cap(Capability::ShaderNonUniform);
+                self.module.cap(match (res.kind, res.uav) {
                     (ResKind::Cbv, _) => Capability::UniformBufferArrayNonUniformIndexing,
                     (ResKind::Ssbo | ResKind::Counter, _) => {
                         Capability::StorageBufferArrayNonUniformIndexing
@@ -3233,16 +2848,16 @@ impl<'a> Emitter<'a> {
                         Capability::SampledImageArrayNonUniformIndexing
                     }
                 });
-                self.decorate(p, Decoration::NonUniform, &[]);
+                self.module.decorate(p, Decoration::NonUniform, &[]);
             }
             p
         };
         let value = match res.kind {
             ResKind::Image(_) | ResKind::TexelBuffer | ResKind::Sampler => {
-                let v = self.un(S::Load, res.elem_ty, &[ptr]);
+                let v = self.module.un(S::Load, res.elem_ty, &[ptr]);
                 if nonuniform {
-                    self.cap(Capability::ShaderNonUniform);
-                    self.decorate(v, Decoration::NonUniform, &[]);
+                    self.module.cap(Capability::ShaderNonUniform);
+                    self.module.decorate(v, Decoration::NonUniform, &[]);
                 }
                 v
             }
@@ -3271,7 +2886,7 @@ impl<'a> Emitter<'a> {
                 } else {
                     SC::StorageBuffer
                 };
-                let c0 = self.const_u32(0);
+                let c0 = self.module.const_u32(0);
                 let data = d.res.data;
                 if op.flags.contains(OpFlags::SPARSE_FEEDBACK) {
                     // Vulkan has no residency query for buffers: the load is plain and the
@@ -3281,7 +2896,7 @@ impl<'a> Emitter<'a> {
                         return malformed(def, op, "sparse result is not a struct");
                     };
                     let texel_ty = Type::from(texel);
-                    let val = self.id();
+                    let val = self.module.id();
                     self.load_via(
                         def,
                         op,
@@ -3294,9 +2909,10 @@ impl<'a> Emitter<'a> {
                         true,
                         val,
                     )?;
-                    let want = self.val_ty(def, op)?;
-                    let code = self.const_u32(crate::SPARSE_BUFFER_FEEDBACK);
-                    self.emit_to(S::CompositeConstruct, want, id, &[code, val]);
+                    let want = self.module.val_ty(def, op)?;
+                    let code = self.module.const_u32(crate::SPARSE_BUFFER_FEEDBACK);
+                    self.module
+                        .emit_to(S::CompositeConstruct, want, id, &[code, val]);
                     self.resident_feedback.push(def);
                     return Ok(());
                 }
@@ -3333,9 +2949,9 @@ impl<'a> Emitter<'a> {
     ) -> R<()> {
         let id = def.id();
         let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
-        let want = self.val_ty(def, op)?;
+        let want = self.module.val_ty(def, op)?;
         let texel = if sparse {
-            self.cap(Capability::SparseResidency);
+            self.module.cap(Capability::SparseResidency);
             match op.ty.members().get(1) {
                 Some(m) => *m,
                 None => return malformed(def, op, "sparse result is not a struct"),
@@ -3354,18 +2970,18 @@ impl<'a> Emitter<'a> {
             return unsupported(def, op, format!("reading {} as {st} texels", op.ty));
         }
         let v4 = BasicType::vector(st, 4);
-        let Some(v4t) = self.basic_ty(v4) else {
+        let Some(v4t) = self.module.basic_ty(v4) else {
             return unsupported(def, op, "texel type");
         };
         let mut mask = mask;
         let mut scope = None;
         if d.res.uav {
-            self.cap(Capability::StorageImageReadWithoutFormat);
+            self.module.cap(Capability::StorageImageReadWithoutFormat);
             mask |= 0x400;
             if d.res.coherent {
                 // MakeTexelVisible at QueueFamily scope.
                 mask |= 0x200;
-                scope = Some(self.const_u32(spirv::Scope::QueueFamily as u32));
+                scope = Some(self.module.const_u32(spirv::Scope::QueueFamily as u32));
             }
         }
         let o = match (d.res.uav, sparse) {
@@ -3375,14 +2991,15 @@ impl<'a> Emitter<'a> {
             (true, true) => S::ImageSparseRead,
         };
         let rt = if sparse {
-            let u = self.u32_ty();
-            self.ty_key(TyKey::Struct(smallvec::smallvec![u, v4t], L_NONE))
+            let u = self.module.u32_ty();
+            self.module
+                .ty_key(TyKey::Struct(smallvec::smallvec![u, v4t], L_NONE))
         } else {
             v4t
         };
-        let raw = self.id();
+        let raw = self.module.id();
         {
-            let f = &mut self.s.functions;
+            let f = &mut self.module.sections.functions;
             let s = begin(f, o);
             f.extend_from_slice(&[rt, raw, d.value, coord]);
             if mask != 0 {
@@ -3393,42 +3010,43 @@ impl<'a> Emitter<'a> {
             end(f, s);
         }
         if d.nonuniform {
-            self.decorate(raw, Decoration::NonUniform, &[]);
+            self.module.decorate(raw, Decoration::NonUniform, &[]);
         }
         // Adapt to the requested texel vector.
         let n = texel.vec_size() as u32;
-        let Some(tt) = self.basic_ty(texel) else {
+        let Some(tt) = self.module.basic_ty(texel) else {
             return unsupported(def, op, "texel type");
         };
         let adapt = |e: &mut Self, v: u32| -> u32 {
             let sub = if n == 4 {
                 v
             } else {
-                let Some(t) = e.basic_ty(v4.with_vec_size(n as u8)) else {
+                let Some(t) = e.module.basic_ty(v4.with_vec_size(n as u8)) else {
                     return v;
                 };
                 if n == 1 {
-                    e.un(S::CompositeExtract, t, &[v, 0])
+                    e.module.un(S::CompositeExtract, t, &[v, 0])
                 } else {
                     let args = [v, v, 0, 1, 2];
-                    e.un(S::VectorShuffle, t, &args[..2 + n as usize])
+                    e.module.un(S::VectorShuffle, t, &args[..2 + n as usize])
                 }
             };
             if texel.base() != st {
-                e.un(S::Bitcast, tt, &[sub])
+                e.module.un(S::Bitcast, tt, &[sub])
             } else {
                 sub
             }
         };
         if sparse {
-            let u = self.u32_ty();
-            let code = self.un(S::CompositeExtract, u, &[raw, 0]);
-            let val = self.un(S::CompositeExtract, v4t, &[raw, 1]);
+            let u = self.module.u32_ty();
+            let code = self.module.un(S::CompositeExtract, u, &[raw, 0]);
+            let val = self.module.un(S::CompositeExtract, v4t, &[raw, 1]);
             let val = adapt(self, val);
-            self.emit_to(S::CompositeConstruct, want, id, &[code, val]);
+            self.module
+                .emit_to(S::CompositeConstruct, want, id, &[code, val]);
         } else {
             let val = adapt(self, raw);
-            inst(self.f(), S::CopyObject, &[want, id, val]);
+            inst(self.module.body(), S::CopyObject, &[want, id, val]);
         }
         Ok(())
     }
@@ -3438,7 +3056,7 @@ impl<'a> Emitter<'a> {
         let value = self.arg(def, op, 2)?;
         match d.res.kind {
             ResKind::Ssbo => {
-                let c0 = self.const_u32(0);
+                let c0 = self.module.const_u32(0);
                 let data = d.res.data;
                 self.store_via(
                     def,
@@ -3471,7 +3089,7 @@ impl<'a> Emitter<'a> {
         if !d.res.uav {
             return unsupported(def, op, "texel write to a read-only resource (not a UAV)");
         }
-        self.cap(Capability::StorageImageWriteWithoutFormat);
+        self.module.cap(Capability::StorageImageWriteWithoutFormat);
         let Some(vop) = self.op_of(value) else {
             return malformed(def, op, "value missing");
         };
@@ -3484,18 +3102,18 @@ impl<'a> Emitter<'a> {
         }
         let mut v = self.v(value);
         if vb.base() != st {
-            let Some(t) = self.basic_ty(vb.with_base(st)) else {
+            let Some(t) = self.module.basic_ty(vb.with_base(st)) else {
                 return unsupported(def, op, "texel type");
             };
-            v = self.un(S::Bitcast, t, &[v]);
+            v = self.module.un(S::Bitcast, t, &[v]);
         }
         if vb.vec_size() != 4 {
-            let Some(t) = self.basic_ty(BasicType::vector(st, 4)) else {
+            let Some(t) = self.module.basic_ty(BasicType::vector(st, 4)) else {
                 return unsupported(def, op, "texel type");
             };
             let n = vb.vec_size() as u32;
             if n == 1 {
-                v = self.un(S::CompositeConstruct, t, &[v, v, v, v]);
+                v = self.module.un(S::CompositeConstruct, t, &[v, v, v, v]);
             } else {
                 let args = [
                     v,
@@ -3505,15 +3123,23 @@ impl<'a> Emitter<'a> {
                     if n > 2 { 2 } else { 0 },
                     if n > 3 { 3 } else { 0 },
                 ];
-                v = self.un(S::VectorShuffle, t, &args);
+                v = self.module.un(S::VectorShuffle, t, &args);
             }
         }
         if d.res.coherent {
             // MakeTexelAvailable at QueueFamily scope.
-            let scope = self.const_u32(spirv::Scope::QueueFamily as u32);
-            inst(self.f(), S::ImageWrite, &[d.value, coord, v, 0x500, scope]);
+            let scope = self.module.const_u32(spirv::Scope::QueueFamily as u32);
+            inst(
+                self.module.body(),
+                S::ImageWrite,
+                &[d.value, coord, v, 0x500, scope],
+            );
         } else {
-            inst(self.f(), S::ImageWrite, &[d.value, coord, v, 0x400]);
+            inst(
+                self.module.body(),
+                S::ImageWrite,
+                &[d.value, coord, v, 0x400],
+            );
         }
         Ok(())
     }
@@ -3561,10 +3187,10 @@ impl<'a> Emitter<'a> {
         }
         let lv = self.v(layer);
         let n = cb.vec_size();
-        let Some(t) = self.basic_ty(cb.with_vec_size(n + 1)) else {
+        let Some(t) = self.module.basic_ty(cb.with_vec_size(n + 1)) else {
             return unsupported(def, op, "coordinate type");
         };
-        Ok(self.un(S::CompositeConstruct, t, &[cv, lv]))
+        Ok(self.module.un(S::CompositeConstruct, t, &[cv, lv]))
     }
 
     /// The integer texel coordinate `coord` (with the layer, if `kind` has one) moved by
@@ -3587,17 +3213,17 @@ impl<'a> Emitter<'a> {
         };
         let total = c.vec_size() + kind.is_layered() as u8;
         let (Some(ct), Some(ot)) = (
-            self.basic_ty(c.with_vec_size(total)),
-            self.basic_ty(o.with_vec_size(total)),
+            self.module.basic_ty(c.with_vec_size(total)),
+            self.module.basic_ty(o.with_vec_size(total)),
         ) else {
             return unsupported(def, op, "coordinate type");
         };
         let mut ov = self.v(off);
         if kind.is_layered() {
-            let zero = self.const_scalar(o.base(), 0);
-            ov = self.un(S::CompositeConstruct, ot, &[ov, zero]);
+            let zero = self.module.const_scalar(o.base(), 0);
+            ov = self.module.un(S::CompositeConstruct, ot, &[ov, zero]);
         }
-        Ok(self.un(S::IAdd, ct, &[coord, ov]))
+        Ok(self.module.un(S::IAdd, ct, &[coord, ov]))
     }
 
     /// The explicit LOD `lod` raised to the LOD clamp `clamp`, if there is one (SPIR-V's
@@ -3607,9 +3233,9 @@ impl<'a> Emitter<'a> {
             return lod;
         };
         let cv = self.v(c);
-        let f32t = self.scalar_ty(ScalarType::F32).unwrap_or_default();
-        let id = self.id();
-        self.ext_to(GLOp::FMax, f32t, id, &[lod, cv]);
+        let f32t = self.module.scalar_ty(ScalarType::F32).unwrap_or_default();
+        let id = self.module.id();
+        self.module.ext_to(GLOp::FMax, f32t, id, &[lod, cv]);
         id
     }
 
@@ -3702,23 +3328,23 @@ impl<'a> Emitter<'a> {
                 self.texel_write(def, op, d, coord, value)
             }
             O::ImageQueryMips => {
-                self.cap(Capability::ImageQuery);
-                let t = self.val_ty(def, op)?;
-                self.emit_to(S::ImageQueryLevels, t, id, &[d.value]);
+                self.module.cap(Capability::ImageQuery);
+                let t = self.module.val_ty(def, op)?;
+                self.module.emit_to(S::ImageQueryLevels, t, id, &[d.value]);
                 Ok(())
             }
             O::ImageQuerySamples => {
                 if !kind.is_multisampled() {
                     return malformed(def, op, "sample count of a single-sampled image");
                 }
-                self.cap(Capability::ImageQuery);
-                let t = self.val_ty(def, op)?;
-                self.emit_to(S::ImageQuerySamples, t, id, &[d.value]);
+                self.module.cap(Capability::ImageQuery);
+                let t = self.module.val_ty(def, op)?;
+                self.module.emit_to(S::ImageQuerySamples, t, id, &[d.value]);
                 Ok(())
             }
             O::ImageQuerySize => {
-                self.cap(Capability::ImageQuery);
-                let t = self.val_ty(def, op)?;
+                self.module.cap(Capability::ImageQuery);
+                let t = self.module.val_ty(def, op)?;
                 let [sz, layers] = op.ty.members() else {
                     return malformed(def, op, "size query result is not a struct of two members");
                 };
@@ -3742,38 +3368,40 @@ impl<'a> Emitter<'a> {
                 }
                 let layered = kind.is_layered();
                 let total = n + layered as u32;
-                let Some(qt) = self.basic_ty(sz.with_vec_size(total as u8)) else {
+                let Some(qt) = self.module.basic_ty(sz.with_vec_size(total as u8)) else {
                     return unsupported(def, op, "size type");
                 };
                 let q = if !kind.is_multisampled() && !d.res.uav {
                     let mip = match op.arg(1) {
                         Some(m) => self.v(m),
-                        None => self.const_u32(0),
+                        None => self.module.const_u32(0),
                     };
-                    self.un(S::ImageQuerySizeLod, qt, &[d.value, mip])
+                    self.module.un(S::ImageQuerySizeLod, qt, &[d.value, mip])
                 } else {
-                    self.un(S::ImageQuerySize, qt, &[d.value])
+                    self.module.un(S::ImageQuerySize, qt, &[d.value])
                 };
-                let Some(st) = self.basic_ty(*sz) else {
+                let Some(st) = self.module.basic_ty(*sz) else {
                     return unsupported(def, op, "size type");
                 };
                 let size = if !layered {
                     q
                 } else if n == 1 {
-                    self.un(S::CompositeExtract, st, &[q, 0])
+                    self.module.un(S::CompositeExtract, st, &[q, 0])
                 } else {
                     let args = [q, q, 0, 1];
-                    self.un(S::VectorShuffle, st, &args[..2 + n as usize])
+                    self.module
+                        .un(S::VectorShuffle, st, &args[..2 + n as usize])
                 };
-                let Some(lt) = self.basic_ty(*layers) else {
+                let Some(lt) = self.module.basic_ty(*layers) else {
                     return unsupported(def, op, "size type");
                 };
                 let layers = if layered {
-                    self.un(S::CompositeExtract, lt, &[q, n])
+                    self.module.un(S::CompositeExtract, lt, &[q, n])
                 } else {
-                    self.const_scalar(layers.base(), 1)
+                    self.module.const_scalar(layers.base(), 1)
                 };
-                self.emit_to(S::CompositeConstruct, t, id, &[size, layers]);
+                self.module
+                    .emit_to(S::CompositeConstruct, t, id, &[size, layers]);
                 Ok(())
             }
             O::ImageSample | O::ImageGather | O::ImageComputeLod => {
@@ -3781,19 +3409,19 @@ impl<'a> Emitter<'a> {
                 if sd.res.kind != ResKind::Sampler {
                     return malformed(def, op, "operand 1 is not a sampler");
                 }
-                let sit = self.ty_key(TyKey::SampledImage(d.res.elem_ty));
-                let si = self.un(S::SampledImage, sit, &[d.value, sd.value]);
+                let sit = self.module.ty_key(TyKey::SampledImage(d.res.elem_ty));
+                let si = self.module.un(S::SampledImage, sit, &[d.value, sd.value]);
                 if d.nonuniform || sd.nonuniform {
-                    self.decorate(si, Decoration::NonUniform, &[]);
+                    self.module.decorate(si, Decoration::NonUniform, &[]);
                 }
                 if op.opcode == O::ImageComputeLod {
-                    self.cap(Capability::ImageQuery);
-                    let t = self.val_ty(def, op)?;
+                    self.module.cap(Capability::ImageQuery);
+                    let t = self.module.val_ty(def, op)?;
                     let f32 = |t: ScalarType| t == ScalarType::F32;
                     let dims = kind.coord_components();
                     self.sized_operand(def, op, 2, "coordinate", dims, f32)?;
                     let c = self.v(self.arg(def, op, 2)?);
-                    self.emit_to(S::ImageQueryLod, t, id, &[si, c]);
+                    self.module.emit_to(S::ImageQueryLod, t, id, &[si, c]);
                     return Ok(());
                 }
                 let coord = self.coord_with_layer(def, op, 3, 2, kind, true)?;
@@ -3865,7 +3493,7 @@ impl<'a> Emitter<'a> {
                         explicit = true;
                     } else if self.stage != ShaderStage::Pixel {
                         mask |= 0x2;
-                        let lod = self.const_scalar(ScalarType::F32, 0);
+                        let lod = self.module.const_scalar(ScalarType::F32, 0);
                         extra[n] = self.clamped_lod(lod, op.arg(7));
                         n += 1;
                         explicit = true;
@@ -3883,7 +3511,7 @@ impl<'a> Emitter<'a> {
                         // Only gathers take a run-time offset (in D3D and in Vulkan).
                         return malformed(def, op, "run-time offset of a sample");
                     } else {
-                        self.cap(Capability::ImageGatherExtended);
+                        self.module.cap(Capability::ImageGatherExtended);
                         mask |= 0x10;
                     }
                     extra[n] = self.v(off);
@@ -3893,7 +3521,7 @@ impl<'a> Emitter<'a> {
                 // gradients only.
                 if is_sample && mask & 0x2 == 0 {
                     if let Some(c) = op.arg(7) {
-                        self.cap(Capability::MinLod);
+                        self.module.cap(Capability::MinLod);
                         mask |= 0x80;
                         extra[n] = self.v(c);
                         n += 1;
@@ -3920,10 +3548,10 @@ impl<'a> Emitter<'a> {
                     (false, true, _, true) => S::ImageSparseDrefGather,
                 };
                 if sparse {
-                    self.cap(Capability::SparseResidency);
+                    self.module.cap(Capability::SparseResidency);
                 }
-                let t = self.val_ty(def, op)?;
-                let f = &mut self.s.functions;
+                let t = self.module.val_ty(def, op)?;
+                let f = &mut self.module.sections.functions;
                 let s = begin(f, o);
                 f.extend_from_slice(&[t, id, si, coord]);
                 let dv = dref.map(|x| self.v(x));
@@ -3932,11 +3560,11 @@ impl<'a> Emitter<'a> {
                     if c > 3 {
                         return malformed(def, op, format!("gather of component {c}"));
                     }
-                    Some(self.const_u32(c as u32))
+                    Some(self.module.const_u32(c as u32))
                 } else {
                     None
                 };
-                let f = &mut self.s.functions;
+                let f = &mut self.module.sections.functions;
                 if let Some(dv) = dv {
                     f.push(dv);
                 }
@@ -3978,7 +3606,7 @@ impl<'a> Emitter<'a> {
                 match d.res.kind {
                     ResKind::Ssbo => {
                         let ix = self.indices(def, op, op.arg(1))?;
-                        let c0 = self.const_u32(0);
+                        let c0 = self.module.const_u32(0);
                         let data = d.res.data;
                         let (p, t) =
                             self.chain(def, op, d.ptr, SC::StorageBuffer, &data, &[c0], &ix, true)?;
@@ -3991,10 +3619,10 @@ impl<'a> Emitter<'a> {
                         let Some(st) = d.res.data.base_type() else {
                             return malformed(def, op, "texel type");
                         };
-                        let Some(stt) = self.scalar_ty(st) else {
+                        let Some(stt) = self.module.scalar_ty(st) else {
                             return unsupported(def, op, "texel type");
                         };
-                        let pt = self.ptr(SC::Image, stt);
+                        let pt = self.module.ptr(SC::Image, stt);
                         let c = self.arg(def, op, 1)?;
                         let int_scalar = self.op_of(c).is_some_and(|o| {
                             o.ty == Type::scalar(ScalarType::U32)
@@ -4008,8 +3636,10 @@ impl<'a> Emitter<'a> {
                             );
                         }
                         let coord = self.v(c);
-                        let zero = self.const_u32(0);
-                        let p = self.un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
+                        let zero = self.module.const_u32(0);
+                        let p = self
+                            .module
+                            .un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
                         (p, spirv::Scope::QueueFamily, 2, Type::scalar(st))
                     }
                     _ => return unsupported(def, op, "atomic on this descriptor"),
@@ -4026,10 +3656,10 @@ impl<'a> Emitter<'a> {
                 if !st.is_int() {
                     return malformed(def, op, "atomic on an image of non-integer texels");
                 }
-                let Some(stt) = self.scalar_ty(st) else {
+                let Some(stt) = self.module.scalar_ty(st) else {
                     return unsupported(def, op, "texel type");
                 };
-                let pt = self.ptr(SC::Image, stt);
+                let pt = self.module.ptr(SC::Image, stt);
                 let ResKind::Image(kind) = d.res.kind else {
                     return unsupported(def, op, "image atomic on a non-image descriptor");
                 };
@@ -4037,16 +3667,18 @@ impl<'a> Emitter<'a> {
                     return malformed(def, op, format!("{} of {what}", op.opcode));
                 }
                 let coord = self.coord_with_layer(def, op, 2, 1, kind, false)?;
-                let zero = self.const_u32(0);
-                let p = self.un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
+                let zero = self.module.const_u32(0);
+                let p = self
+                    .module
+                    .un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
                 (p, spirv::Scope::QueueFamily, 3, Type::scalar(st))
             }
             _ => {
                 let d = self.desc_of(def, op, 0)?;
-                let u = self.u32_ty();
-                let pt = self.ptr(SC::StorageBuffer, u);
-                let c0 = self.const_u32(0);
-                let p = self.un(S::AccessChain, pt, &[d.ptr, c0]);
+                let u = self.module.u32_ty();
+                let pt = self.module.ptr(SC::StorageBuffer, u);
+                let c0 = self.module.const_u32(0);
+                let p = self.module.un(S::AccessChain, pt, &[d.ptr, c0]);
                 (
                     p,
                     spirv::Scope::QueueFamily,
@@ -4081,14 +3713,14 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
-        let Some(et) = self.ty(&elem, false) else {
+        let Some(et) = self.module.ty(&elem, false) else {
             return unsupported(def, op, "atomic type");
         };
         if elem.base_type().is_some_and(|t| scalar_bits(t) == 64) {
-            self.cap(Capability::Int64Atomics);
+            self.module.cap(Capability::Int64Atomics);
         }
-        let sc = self.const_u32(scope as u32);
-        let sem = self.const_u32(0);
+        let sc = self.module.const_u32(scope as u32);
+        let sem = self.module.const_u32(0);
         let operand = if operand_idx == usize::MAX {
             None
         } else {
@@ -4096,11 +3728,14 @@ impl<'a> Emitter<'a> {
         };
         let opv = operand.map(|o| self.v(o));
         let res = if op.ty.members().is_empty() {
-            self.id()
+            self.module.id()
         } else {
             id
         };
-        let one = |e: &mut Self| e.const_scalar(elem.base_type().unwrap_or(ScalarType::U32), 1);
+        let one = |e: &mut Self| {
+            e.module
+                .const_scalar(elem.base_type().unwrap_or(ScalarType::U32), 1)
+        };
         let need = |e: &Self| -> R<u32> {
             match opv {
                 Some(v) => Ok(v),
@@ -4111,16 +3746,16 @@ impl<'a> Emitter<'a> {
             }
         };
         match aop {
-            AtomicOp::Load => self.emit_to(S::AtomicLoad, et, res, &[ptr, sc, sem]),
+            AtomicOp::Load => self.module.emit_to(S::AtomicLoad, et, res, &[ptr, sc, sem]),
             AtomicOp::Store => {
                 let v = need(self)?;
-                inst(self.f(), S::AtomicStore, &[ptr, sc, sem, v]);
+                inst(self.module.body(), S::AtomicStore, &[ptr, sc, sem, v]);
             }
             AtomicOp::CompareExchange => {
                 let v = need(self)?;
-                let cmp = self.un(S::CompositeExtract, et, &[v, 0]);
-                let new = self.un(S::CompositeExtract, et, &[v, 1]);
-                self.emit_to(
+                let cmp = self.module.un(S::CompositeExtract, et, &[v, 0]);
+                let new = self.module.un(S::CompositeExtract, et, &[v, 1]);
+                self.module.emit_to(
                     S::AtomicCompareExchange,
                     et,
                     res,
@@ -4134,7 +3769,7 @@ impl<'a> Emitter<'a> {
                     S::AtomicIDecrement
                 };
                 let _ = one;
-                self.emit_to(o, et, res, &[ptr, sc, sem]);
+                self.module.emit_to(o, et, res, &[ptr, sc, sem]);
             }
             _ => {
                 let o = match aop {
@@ -4150,7 +3785,7 @@ impl<'a> Emitter<'a> {
                     _ => S::AtomicXor,
                 };
                 let v = need(self)?;
-                self.emit_to(o, et, res, &[ptr, sc, sem, v]);
+                self.module.emit_to(o, et, res, &[ptr, sc, sem, v]);
             }
         }
         Ok(())
@@ -4167,14 +3802,14 @@ impl<'a> Emitter<'a> {
         if have == Some(want) {
             value
         } else {
-            self.un(S::Bitcast, want_ty, &[value])
+            self.module.un(S::Bitcast, want_ty, &[value])
         }
     }
 
     fn alu(&mut self, def: SsaDef, op: &Op) -> R<()> {
         use OpCode as O;
         let id = def.id();
-        let t = self.val_ty(def, op)?;
+        let t = self.module.val_ty(def, op)?;
         let mut a = [0u32; 4];
         let refs = op.operands.get(..op.ref_count()).unwrap_or(&[]);
         for (slot, x) in a.iter_mut().zip(refs) {
@@ -4192,14 +3827,14 @@ impl<'a> Emitter<'a> {
                 .and_then(|o| o.ty.as_basic())
         };
         if op.flags.contains(OpFlags::PRECISE) && rb.base().is_float() {
-            self.decorate(id, Decoration::NoContraction, &[]);
+            self.module.decorate(id, Decoration::NoContraction, &[]);
         }
         let simple = |o: S, n: usize, e: &mut Self| {
-            e.emit_to(o, t, id, &a[..n]);
+            e.module.emit_to(o, t, id, &a[..n]);
             Ok(())
         };
         let gl = |g: GLOp, n: usize, e: &mut Self| {
-            e.ext_to(g, t, id, &a[..n]);
+            e.module.ext_to(g, t, id, &a[..n]);
             Ok(())
         };
         match op.opcode {
@@ -4211,9 +3846,9 @@ impl<'a> Emitter<'a> {
             O::FDiv => simple(S::FDiv, 2, self),
             O::FMad => {
                 if op.flags.contains(OpFlags::PRECISE) {
-                    let m = self.un(S::FMul, t, &a[..2]);
-                    self.decorate(m, Decoration::NoContraction, &[]);
-                    self.emit_to(S::FAdd, t, id, &[m, a[2]]);
+                    let m = self.module.un(S::FMul, t, &a[..2]);
+                    self.module.decorate(m, Decoration::NoContraction, &[]);
+                    self.module.emit_to(S::FAdd, t, id, &[m, a[2]]);
                     Ok(())
                 } else {
                     gl(GLOp::Fma, 3, self)
@@ -4225,8 +3860,8 @@ impl<'a> Emitter<'a> {
                     ScalarType::F16 => 0x3c00,
                     _ => 1.0f32.to_bits() as u64,
                 };
-                let c = self.const_splat(rb, one);
-                self.emit_to(S::FDiv, t, id, &[c, a[0]]);
+                let c = self.module.const_splat(rb, one);
+                self.module.emit_to(S::FDiv, t, id, &[c, a[0]]);
                 Ok(())
             }
             O::FSqrt => gl(GLOp::Sqrt, 1, self),
@@ -4291,17 +3926,17 @@ impl<'a> Emitter<'a> {
                     return malformed(def, op, "shift count type");
                 };
                 let bits = scalar_bits(rb.base()) as u64;
-                let Some(ct) = self.basic_ty(cb) else {
+                let Some(ct) = self.module.basic_ty(cb) else {
                     return unsupported(def, op, "shift count type");
                 };
-                let m = self.const_splat(cb, bits - 1);
-                let cnt = self.un(S::BitwiseAnd, ct, &[a[1], m]);
+                let m = self.module.const_splat(cb, bits - 1);
+                let cnt = self.module.un(S::BitwiseAnd, ct, &[a[1], m]);
                 let o = match op.opcode {
                     O::IShl => S::ShiftLeftLogical,
                     O::SShr => S::ShiftRightArithmetic,
                     _ => S::ShiftRightLogical,
                 };
-                self.emit_to(o, t, id, &[a[0], cnt]);
+                self.module.emit_to(o, t, id, &[a[0], cnt]);
                 Ok(())
             }
             O::IBitInsert | O::UBitExtract | O::SBitExtract if scalar_bits(rb.base()) != 32 => {
@@ -4317,19 +3952,23 @@ impl<'a> Emitter<'a> {
                 let Some(ob) = arg_basic(self, oi) else {
                     return malformed(def, op, "offset type");
                 };
-                let Some(ot) = self.basic_ty(ob) else {
+                let Some(ot) = self.module.basic_ty(ob) else {
                     return unsupported(def, op, "offset type");
                 };
                 let bits = scalar_bits(rb.base()) as u64;
-                let m = self.const_splat(ob, bits - 1);
-                let w = self.const_splat(ob, bits);
-                let off = self.un(S::BitwiseAnd, ot, &[a[oi], m]);
-                let cnt = self.un(S::BitwiseAnd, ot, &[a[ci], m]);
-                let room = self.un(S::ISub, ot, &[w, off]);
-                let g = self.glsl();
-                let cnt2 = self.id();
+                let m = self.module.const_splat(ob, bits - 1);
+                let w = self.module.const_splat(ob, bits);
+                let off = self.module.un(S::BitwiseAnd, ot, &[a[oi], m]);
+                let cnt = self.module.un(S::BitwiseAnd, ot, &[a[ci], m]);
+                let room = self.module.un(S::ISub, ot, &[w, off]);
+                let g = self.module.glsl();
+                let cnt2 = self.module.id();
                 let umin = GLOp::UMin as u32;
-                inst(self.f(), S::ExtInst, &[ot, cnt2, g, umin, cnt, room]);
+                inst(
+                    self.module.body(),
+                    S::ExtInst,
+                    &[ot, cnt2, g, umin, cnt, room],
+                );
                 // SPIR-V wants the base (and inserted bits) of the result's type exactly; the
                 // IR lets their signedness differ.
                 let mut a = a;
@@ -4349,27 +3988,29 @@ impl<'a> Emitter<'a> {
                     }
                 };
                 if !ob.is_vector() {
-                    self.emit_to(o, t, id, &args(a[0], a[1], off, cnt2)[..n]);
+                    self.module
+                        .emit_to(o, t, id, &args(a[0], a[1], off, cnt2)[..n]);
                     return Ok(());
                 }
                 // SPIR-V takes one offset and count for all components: per-component ones
                 // (DXBC's `ubfe r0.xy, r1.xy, ...`) work one component at a time.
                 let (Some(et), Some(st)) = (
-                    self.basic_ty(BasicType::scalar(rb.base())),
-                    self.basic_ty(BasicType::scalar(ob.base())),
+                    self.module.basic_ty(BasicType::scalar(rb.base())),
+                    self.module.basic_ty(BasicType::scalar(ob.base())),
                 ) else {
                     return unsupported(def, op, "type");
                 };
                 let mut parts = SmallVec::<[u32; 4]>::new();
                 for k in 0..u32::from(rb.vec_size()) {
-                    let pick =
-                        |e: &mut Self, ty: u32, v: u32| e.un(S::CompositeExtract, ty, &[v, k]);
+                    let pick = |e: &mut Self, ty: u32, v: u32| {
+                        e.module.un(S::CompositeExtract, ty, &[v, k])
+                    };
                     let base = pick(self, et, a[0]);
                     let insert = if n == 4 { pick(self, et, a[1]) } else { 0 };
                     let (o_k, c_k) = (pick(self, st, off), pick(self, st, cnt2));
-                    parts.push(self.un(o, et, &args(base, insert, o_k, c_k)[..n]));
+                    parts.push(self.module.un(o, et, &args(base, insert, o_k, c_k)[..n]));
                 }
-                self.emit_to(S::CompositeConstruct, t, id, &parts);
+                self.module.emit_to(S::CompositeConstruct, t, id, &parts);
                 Ok(())
             }
             O::IBitCount | O::IBitReverse | O::IFindLsb | O::SFindMsb | O::UFindMsb
@@ -4397,14 +4038,14 @@ impl<'a> Emitter<'a> {
                 // SPIR-V divides unsigned integers of the result's type only: operands and
                 // result of another signedness go through bit casts.
                 let ub = rb.with_base(int_of_width(rb.base(), false));
-                let Some(ut) = self.basic_ty(ub) else {
+                let Some(ut) = self.module.basic_ty(ub) else {
                     return unsupported(def, op, "type");
                 };
                 let ua = [
                     self.operand_as(op, 0, a[0], ub, ut),
                     self.operand_as(op, 1, a[1], ub, ut),
                 ];
-                let q = self.un(
+                let q = self.module.un(
                     if op.opcode == O::UDiv {
                         S::UDiv
                     } else {
@@ -4414,17 +4055,17 @@ impl<'a> Emitter<'a> {
                     &ua,
                 );
                 // D3D: division by zero yields all ones.
-                let zero = self.const_splat(ub, 0);
-                let ones = self.const_splat(ub, u64::MAX);
-                let Some(bt) = self.basic_ty(rb.with_base(ScalarType::Bool)) else {
+                let zero = self.module.const_splat(ub, 0);
+                let ones = self.module.const_splat(ub, u64::MAX);
+                let Some(bt) = self.module.basic_ty(rb.with_base(ScalarType::Bool)) else {
                     return unsupported(def, op, "bool vector");
                 };
-                let z = self.un(S::IEqual, bt, &[ua[1], zero]);
+                let z = self.module.un(S::IEqual, bt, &[ua[1], zero]);
                 if ut == t {
-                    self.emit_to(S::Select, t, id, &[z, ones, q]);
+                    self.module.emit_to(S::Select, t, id, &[z, ones, q]);
                 } else {
-                    let r = self.un(S::Select, ut, &[z, ones, q]);
-                    self.emit_to(S::Bitcast, t, id, &[r]);
+                    let r = self.module.un(S::Select, ut, &[z, ones, q]);
+                    self.module.emit_to(S::Bitcast, t, id, &[r]);
                 }
                 Ok(())
             }
@@ -4437,10 +4078,12 @@ impl<'a> Emitter<'a> {
             O::UMax => gl(GLOp::UMax, 2, self),
             O::UClamp => gl(GLOp::UClamp, 3, self),
             O::IAddCarry | O::ISubBorrow | O::SMulExtended | O::UMulExtended => {
-                let Some(et) = self.scalar_ty(rb.base()) else {
+                let Some(et) = self.module.scalar_ty(rb.base()) else {
                     return unsupported(def, op, "type");
                 };
-                let st = self.ty_key(TyKey::Struct(smallvec::smallvec![et, et], L_NONE));
+                let st = self
+                    .module
+                    .ty_key(TyKey::Struct(smallvec::smallvec![et, et], L_NONE));
                 let o = match op.opcode {
                     O::IAddCarry => S::IAddCarry,
                     O::ISubBorrow => S::ISubBorrow,
@@ -4453,10 +4096,10 @@ impl<'a> Emitter<'a> {
                     self.operand_as(op, 0, a[0], eb, et),
                     self.operand_as(op, 1, a[1], eb, et),
                 ];
-                let r = self.un(o, st, &x);
-                let lo = self.un(S::CompositeExtract, et, &[r, 0]);
-                let hi = self.un(S::CompositeExtract, et, &[r, 1]);
-                self.emit_to(S::CompositeConstruct, t, id, &[lo, hi]);
+                let r = self.module.un(o, st, &x);
+                let lo = self.module.un(S::CompositeExtract, et, &[r, 0]);
+                let hi = self.module.un(S::CompositeExtract, et, &[r, 1]);
+                self.module.emit_to(S::CompositeConstruct, t, id, &[lo, hi]);
                 Ok(())
             }
             // The same width in another signedness is the same bits.
@@ -4484,21 +4127,21 @@ impl<'a> Emitter<'a> {
                     } else {
                         (0.0f32.to_bits(), 4294967040.0f32.to_bits())
                     };
-                    let Some(ft) = self.basic_ty(sb) else {
+                    let Some(ft) = self.module.basic_ty(sb) else {
                         return unsupported(def, op, "type");
                     };
-                    let lo = self.const_splat(sb, lo as u64);
-                    let hi = self.const_splat(sb, hi as u64);
-                    let cl = self.id();
-                    self.ext_to(GLOp::NClamp, ft, cl, &[a[0], lo, hi]);
-                    let Some(bt) = self.basic_ty(rb.with_base(ScalarType::Bool)) else {
+                    let lo = self.module.const_splat(sb, lo as u64);
+                    let hi = self.module.const_splat(sb, hi as u64);
+                    let cl = self.module.id();
+                    self.module.ext_to(GLOp::NClamp, ft, cl, &[a[0], lo, hi]);
+                    let Some(bt) = self.module.basic_ty(rb.with_base(ScalarType::Bool)) else {
                         return unsupported(def, op, "bool vector");
                     };
-                    let mut c = self.un(o, t, &[cl]);
+                    let mut c = self.module.un(o, t, &[cl]);
                     if signed {
-                        let nan = self.un(S::IsNan, bt, &[a[0]]);
-                        let zero = self.const_splat(rb, 0);
-                        c = self.un(S::Select, t, &[nan, zero, c]);
+                        let nan = self.module.un(S::IsNan, bt, &[a[0]]);
+                        let zero = self.module.const_splat(rb, 0);
+                        c = self.module.un(S::Select, t, &[nan, zero, c]);
                     }
                     // The clamp bound is the largest float below 2^31 (2^32); inputs at or
                     // above 2^31 (2^32), +inf included, saturate to the integer maximum.
@@ -4507,10 +4150,10 @@ impl<'a> Emitter<'a> {
                     } else {
                         (4294967296.0f32.to_bits(), u32::MAX)
                     };
-                    let limit = self.const_splat(sb, limit as u64);
-                    let max = self.const_splat(rb, max as u64);
-                    let big = self.un(S::FOrdGreaterThanEqual, bt, &[a[0], limit]);
-                    self.emit_to(S::Select, t, id, &[big, max, c]);
+                    let limit = self.module.const_splat(sb, limit as u64);
+                    let max = self.module.const_splat(rb, max as u64);
+                    let big = self.module.un(S::FOrdGreaterThanEqual, bt, &[a[0], limit]);
+                    self.module.emit_to(S::Select, t, id, &[big, max, c]);
                     Ok(())
                 } else {
                     simple(o, 1, self)
@@ -4534,26 +4177,30 @@ impl<'a> Emitter<'a> {
                 };
                 let widen = scalar_bits(rb.base()) > scalar_bits(sb.base());
                 if widen && sb.base().is_signed_int() {
-                    let Some(st) = self.basic_ty(rb.with_base(int_of_width(rb.base(), true)))
+                    let Some(st) = self
+                        .module
+                        .basic_ty(rb.with_base(int_of_width(rb.base(), true)))
                     else {
                         return unsupported(def, op, "type");
                     };
                     if st == t {
                         return simple(S::SConvert, 1, self);
                     }
-                    let c = self.un(S::SConvert, st, &[a[0]]);
-                    self.emit_to(S::Bitcast, t, id, &[c]);
+                    let c = self.module.un(S::SConvert, st, &[a[0]]);
+                    self.module.emit_to(S::Bitcast, t, id, &[c]);
                     Ok(())
                 } else {
-                    let Some(ut) = self.basic_ty(rb.with_base(int_of_width(rb.base(), false)))
+                    let Some(ut) = self
+                        .module
+                        .basic_ty(rb.with_base(int_of_width(rb.base(), false)))
                     else {
                         return unsupported(def, op, "type");
                     };
                     if ut == t {
                         return simple(S::UConvert, 1, self);
                     }
-                    let c = self.un(S::UConvert, ut, &[a[0]]);
-                    self.emit_to(S::Bitcast, t, id, &[c]);
+                    let c = self.module.un(S::UConvert, ut, &[a[0]]);
+                    self.module.emit_to(S::Bitcast, t, id, &[c]);
                     Ok(())
                 }
             }
@@ -4561,7 +4208,7 @@ impl<'a> Emitter<'a> {
             O::ConvertPackedF16toF32 => gl(GLOp::UnpackHalf2x16, 1, self),
             O::Cast => simple(S::Bitcast, 1, self),
             O::CompositeConstruct => {
-                let f = &mut self.s.functions;
+                let f = &mut self.module.sections.functions;
                 let start = begin(f, S::CompositeConstruct);
                 f.extend_from_slice(&[t, id]);
                 for r in op.refs().flatten() {
@@ -4582,7 +4229,7 @@ impl<'a> Emitter<'a> {
                     } else {
                         S::CompositeExtract
                     };
-                    let f = &mut self.s.functions;
+                    let f = &mut self.module.sections.functions;
                     let start = begin(f, o);
                     f.extend_from_slice(&[t, id]);
                     if insert {
@@ -4608,9 +4255,11 @@ impl<'a> Emitter<'a> {
                         return unsupported(def, op, format!("run-time index into {c}"));
                     }
                     if insert {
-                        self.emit_to(S::VectorInsertDynamic, t, id, &[a[0], a[2], a[1]]);
+                        self.module
+                            .emit_to(S::VectorInsertDynamic, t, id, &[a[0], a[2], a[1]]);
                     } else {
-                        self.emit_to(S::VectorExtractDynamic, t, id, &[a[0], a[1]]);
+                        self.module
+                            .emit_to(S::VectorExtractDynamic, t, id, &[a[0], a[1]]);
                     }
                     Ok(())
                 } else {
@@ -4621,11 +4270,11 @@ impl<'a> Emitter<'a> {
                 // msad4 per component: for each byte i of the *reference* that is non-zero,
                 // add |ref.byte[i] - src.byte[i]| to `accum` (a zero reference byte masks the
                 // difference out, per the HLSL msad4 documentation).
-                let zero = self.const_splat(rb, 0);
-                let Some(bt) = self.basic_ty(rb.with_base(ScalarType::Bool)) else {
+                let zero = self.module.const_splat(rb, 0);
+                let Some(bt) = self.module.basic_ty(rb.with_base(ScalarType::Bool)) else {
                     return unsupported(def, op, "bool vector");
                 };
-                let eight = self.const_u32(8);
+                let eight = self.module.const_u32(8);
                 // Bit-field extracts take a base of the result's exact type.
                 let (reference, source) = (
                     self.operand_as(op, 0, a[0], rb, t),
@@ -4633,20 +4282,24 @@ impl<'a> Emitter<'a> {
                 );
                 let mut acc = a[2];
                 for i in 0..4u32 {
-                    let off = self.const_u32(8 * i);
-                    let r = self.un(S::BitFieldUExtract, t, &[reference, off, eight]);
-                    let s = self.un(S::BitFieldUExtract, t, &[source, off, eight]);
-                    let mx = self.id();
-                    self.ext_to(GLOp::UMax, t, mx, &[r, s]);
-                    let mn = self.id();
-                    self.ext_to(GLOp::UMin, t, mn, &[r, s]);
-                    let d = self.un(S::ISub, t, &[mx, mn]);
-                    let nz = self.un(S::INotEqual, bt, &[r, zero]);
-                    let sel = self.un(S::Select, t, &[nz, d, zero]);
+                    let off = self.module.const_u32(8 * i);
+                    let r = self
+                        .module
+                        .un(S::BitFieldUExtract, t, &[reference, off, eight]);
+                    let s = self
+                        .module
+                        .un(S::BitFieldUExtract, t, &[source, off, eight]);
+                    let mx = self.module.id();
+                    self.module.ext_to(GLOp::UMax, t, mx, &[r, s]);
+                    let mn = self.module.id();
+                    self.module.ext_to(GLOp::UMin, t, mn, &[r, s]);
+                    let d = self.module.un(S::ISub, t, &[mx, mn]);
+                    let nz = self.module.un(S::INotEqual, bt, &[r, zero]);
+                    let sel = self.module.un(S::Select, t, &[nz, d, zero]);
                     if i == 3 {
-                        self.emit_to(S::IAdd, t, id, &[acc, sel]);
+                        self.module.emit_to(S::IAdd, t, id, &[acc, sel]);
                     } else {
-                        acc = self.un(S::IAdd, t, &[acc, sel]);
+                        acc = self.module.un(S::IAdd, t, &[acc, sel]);
                     }
                 }
                 Ok(())
@@ -4687,6 +4340,7 @@ impl<'a> Emitter<'a> {
         };
         if self.stage == ShaderStage::Compute
             && !self
+                .module
                 .modes
                 .iter()
                 .any(|m| m.0 == spirv::ExecutionMode::LocalSize as u32)
@@ -4703,7 +4357,14 @@ impl<'a> Emitter<'a> {
                 M::Triangles as u32,
                 M::InputTrianglesAdjacency as u32,
             ];
-            if self.modes.iter().filter(|m| ins.contains(&m.0)).count() != 1 {
+            if self
+                .module
+                .modes
+                .iter()
+                .filter(|m| ins.contains(&m.0))
+                .count()
+                != 1
+            {
                 let op = self.b.op(entry);
                 return malformed(
                     entry,
@@ -4716,43 +4377,56 @@ impl<'a> Emitter<'a> {
                 M::OutputLineStrip as u32,
                 M::OutputTriangleStrip as u32,
             ];
-            if !self.modes.iter().any(|m| outs.contains(&m.0)) {
-                self.modes.push((M::OutputPoints as u32, [0; 3], 0));
+            if !self.module.modes.iter().any(|m| outs.contains(&m.0)) {
+                self.module.modes.push((M::OutputPoints as u32, [0; 3], 0));
             }
-            if !self.modes.iter().any(|m| m.0 == M::OutputVertices as u32) {
-                self.modes.push((M::OutputVertices as u32, [1, 0, 0], 1));
+            if !self
+                .module
+                .modes
+                .iter()
+                .any(|m| m.0 == M::OutputVertices as u32)
+            {
+                self.module
+                    .modes
+                    .push((M::OutputVertices as u32, [1, 0, 0], 1));
             }
         }
         if self.stage == ShaderStage::Pixel {
-            self.modes
+            self.module
+                .modes
                 .insert(0, (spirv::ExecutionMode::OriginUpperLeft as u32, [0; 3], 0));
         }
         // Everything before the annotations is only known now: write the module in one go.
         let name = self.opts.entry_point_name.as_str();
-        let glsl_words = if self.glsl != 0 { 6 } else { 0 };
+        let glsl_words = if self.module.glsl != 0 { 6 } else { 0 };
         let head = 5
-            + 2 * self.caps.0.len()
-            + self.exts.iter().map(|e| 1 + str_words(e)).sum::<usize>()
+            + 2 * self.module.caps.0.len()
+            + self
+                .module
+                .exts
+                .iter()
+                .map(|e| 1 + str_words(e))
+                .sum::<usize>()
             + glsl_words
             + 3
             + 3
             + str_words(name)
-            + self.s.globals.len() / 4
-            + self.modes.iter().map(|m| 3 + m.2).sum::<usize>()
+            + self.module.sections.globals.len() / 4
+            + self.module.modes.iter().map(|m| 3 + m.2).sum::<usize>()
             + self.names_words;
-        let mut out = Vec::with_capacity(head + self.s.len());
+        let mut out = Vec::with_capacity(head + self.module.sections.len());
         out.extend_from_slice(&[spirv::MAGIC_NUMBER, 0x0001_0600, 0, 0, 0]);
-        for c in &self.caps.0 {
+        for c in &self.module.caps.0 {
             inst(&mut out, S::Capability, &[*c]);
         }
-        for e in &self.exts {
+        for e in &self.module.exts {
             let st = begin(&mut out, S::Extension);
             push_str(&mut out, e);
             end(&mut out, st);
         }
-        if self.glsl != 0 {
+        if self.module.glsl != 0 {
             let st = begin(&mut out, S::ExtInstImport);
-            out.push(self.glsl);
+            out.push(self.module.glsl);
             push_str(&mut out, "GLSL.std.450");
             end(&mut out, st);
         }
@@ -4770,7 +4444,7 @@ impl<'a> Emitter<'a> {
             out.push(main);
             push_str(&mut out, name);
             // The interface: every module-scope variable.
-            let g = &self.s.globals;
+            let g = &self.module.sections.globals;
             let mut i = 0;
             while let Some(&w) = g.get(i) {
                 let len = (w >> 16) as usize;
@@ -4783,7 +4457,7 @@ impl<'a> Emitter<'a> {
             }
             end(&mut out, st);
         }
-        for (m, args, n) in &self.modes {
+        for (m, args, n) in &self.module.modes {
             let st = begin(&mut out, S::ExecutionMode);
             out.push(main);
             out.push(*m);
@@ -4836,11 +4510,11 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
-        self.s.append_to(&mut out);
+        self.module.sections.append_to(&mut out);
         if let Some(b) = out.get_mut(3) {
-            *b = self.next_id;
+            *b = self.module.next_id;
         }
-        if self.next_id > MAX_ID_BOUND || self.private_vars > MAX_PRIVATE_VARIABLES {
+        if self.module.next_id > MAX_ID_BOUND || self.module.private_vars > MAX_PRIVATE_VARIABLES {
             let op = self.b.op(entry);
             return unsupported(
                 entry,
@@ -4848,7 +4522,7 @@ impl<'a> Emitter<'a> {
                 format!(
                     "a module of {} ids and {} private variables (SPIR-V allows {MAX_ID_BOUND} \
                      and {MAX_PRIVATE_VARIABLES})",
-                    self.next_id, self.private_vars
+                    self.module.next_id, self.module.private_vars
                 ),
             );
         }
@@ -4878,16 +4552,16 @@ impl<'a> Emitter<'a> {
         ) else {
             return malformed(entry, op, "hull shader needs two functions");
         };
-        let void = self.void_ty();
-        let fty = self.ty_key(TyKey::Func(smallvec::smallvec![void]));
-        let u = self.u32_ty();
+        let void = self.module.void_ty();
+        let fty = self.module.ty_key(TyKey::Func(smallvec::smallvec![void]));
+        let u = self.module.u32_ty();
         let (inv, inv_ty) = match self.invocation_id_var {
             Some(v) => v,
             None => {
-                let v = self.id();
-                let p = self.ptr(SC::Input, u);
-                self.global_var(p, SC::Input, v, None);
-                self.decorate(
+                let v = self.module.id();
+                let p = self.module.ptr(SC::Input, u);
+                self.module.global_var(p, SC::Input, v, None);
+                self.module.decorate(
                     v,
                     Decoration::BuiltIn,
                     &[spirv::BuiltIn::InvocationId as u32],
@@ -4895,36 +4569,515 @@ impl<'a> Emitter<'a> {
                 (v, u)
             }
         };
-        let main = self.id();
-        let l0 = self.id();
-        let l1 = self.id();
-        let l2 = self.id();
-        let c0 = self.const_u32(0);
-        let wg = self.const_u32(spirv::Scope::Workgroup as u32);
+        let main = self.module.id();
+        let l0 = self.module.id();
+        let l1 = self.module.id();
+        let l2 = self.module.id();
+        let c0 = self.module.const_u32(0);
+        let wg = self.module.const_u32(spirv::Scope::Workgroup as u32);
         // AcquireRelease | OutputMemory | MakeAvailable | MakeVisible
-        let sem = self.const_u32(0x8 | 0x1000 | 0x2000 | 0x4000);
-        let bool_t = self.scalar_ty(ScalarType::Bool).unwrap_or_default();
+        let sem = self.module.const_u32(0x8 | 0x1000 | 0x2000 | 0x4000);
+        let bool_t = self.module.scalar_ty(ScalarType::Bool).unwrap_or_default();
         let cpv = self.v(cp);
         let pcv = self.v(pc);
-        inst(self.f(), S::Function, &[void, main, 0, fty]);
-        inst(self.f(), S::Label, &[l0]);
-        let r = self.id();
-        inst(self.f(), S::FunctionCall, &[void, r, cpv]);
-        inst(self.f(), S::ControlBarrier, &[wg, wg, sem]);
+        inst(self.module.body(), S::Function, &[void, main, 0, fty]);
+        inst(self.module.body(), S::Label, &[l0]);
+        let r = self.module.id();
+        inst(self.module.body(), S::FunctionCall, &[void, r, cpv]);
+        inst(self.module.body(), S::ControlBarrier, &[wg, wg, sem]);
         // (Loaded as declared; the compare takes either signedness.)
-        let iv = self.un(S::Load, inv_ty, &[inv]);
-        let is0 = self.un(S::IEqual, bool_t, &[iv, c0]);
-        inst(self.f(), S::SelectionMerge, &[l2, 0]);
-        inst(self.f(), S::BranchConditional, &[is0, l1, l2]);
-        inst(self.f(), S::Label, &[l1]);
-        let r2 = self.id();
-        inst(self.f(), S::FunctionCall, &[void, r2, pcv]);
-        inst(self.f(), S::Branch, &[l2]);
-        inst(self.f(), S::Label, &[l2]);
-        inst(self.f(), S::Return, &[]);
-        inst(self.f(), S::FunctionEnd, &[]);
+        let iv = self.module.un(S::Load, inv_ty, &[inv]);
+        let is0 = self.module.un(S::IEqual, bool_t, &[iv, c0]);
+        inst(self.module.body(), S::SelectionMerge, &[l2, 0]);
+        inst(self.module.body(), S::BranchConditional, &[is0, l1, l2]);
+        inst(self.module.body(), S::Label, &[l1]);
+        let r2 = self.module.id();
+        inst(self.module.body(), S::FunctionCall, &[void, r2, pcv]);
+        inst(self.module.body(), S::Branch, &[l2]);
+        inst(self.module.body(), S::Label, &[l2]);
+        inst(self.module.body(), S::Return, &[]);
+        inst(self.module.body(), S::FunctionEnd, &[]);
         Ok(main)
     }
+}
+
+impl Module {
+    fn new(first_id: u32) -> Self {
+        Self {
+            sections: Sections::default(),
+            caps: CapSet::default(),
+            exts: SmallVec::new(),
+            next_id: first_id,
+            basic: [0; 128],
+            types: SmallMap::default(),
+            ptrs: SmallMap::default(),
+            consts: SmallMap::default(),
+            composites: SmallMap::default(),
+            glsl: 0,
+            private_vars: 0,
+            modes: SmallVec::new(),
+        }
+    }
+
+    fn id(&mut self) -> u32 {
+        let i = self.next_id;
+        self.next_id += 1;
+        i
+    }
+
+    fn cap(&mut self, c: Capability) {
+        self.caps.insert(c as u32);
+    }
+
+    fn ext(&mut self, e: &'static str) {
+        if let Err(at) = self.exts.binary_search(&e) {
+            self.exts.insert(at, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- types
+
+    /// The type for `key`, declared on first use. Scalars and vectors go through
+    /// [`Self::basic_ty`] only, pointers through [`Self::ptr`].
+    fn ty_key(&mut self, key: TyKey) -> u32 {
+        if let Some(&id) = self.types.get(&key) {
+            return id;
+        }
+        let id = self.declare_ty(&key);
+        self.types.insert(key, id);
+        id
+    }
+
+    /// Declares the type `key` (no deduplication).
+    fn declare_ty(&mut self, key: &TyKey) -> u32 {
+        let id = self.id();
+        let g = &mut self.sections.globals;
+        match key {
+            TyKey::Void => inst(g, S::TypeVoid, &[id]),
+            TyKey::Bool => inst(g, S::TypeBool, &[id]),
+            TyKey::Int(w, s) => inst(g, S::TypeInt, &[id, *w, *s as u32]),
+            TyKey::Float(w) => inst(g, S::TypeFloat, &[id, *w]),
+            TyKey::Vector(e, n) => inst(g, S::TypeVector, &[id, *e, *n]),
+            TyKey::Array(e, len, stride) => {
+                inst(g, S::TypeArray, &[id, *e, *len]);
+                if *stride != 0 {
+                    let a = &mut self.sections.annotations;
+                    inst(
+                        a,
+                        S::Decorate,
+                        &[id, Decoration::ArrayStride as u32, *stride],
+                    );
+                }
+            }
+            TyKey::RtArray(e, stride) => {
+                inst(g, S::TypeRuntimeArray, &[id, *e]);
+                if *stride != 0 {
+                    let a = &mut self.sections.annotations;
+                    inst(
+                        a,
+                        S::Decorate,
+                        &[id, Decoration::ArrayStride as u32, *stride],
+                    );
+                }
+            }
+            TyKey::Struct(m, _) => {
+                let st = begin(g, S::TypeStruct);
+                g.push(id);
+                g.extend_from_slice(m);
+                end(g, st);
+            }
+            TyKey::Ptr(sc, t) => inst(g, S::TypePointer, &[id, *sc, *t]),
+            TyKey::Func(p) => {
+                let st = begin(g, S::TypeFunction);
+                g.push(id);
+                g.extend_from_slice(p);
+                end(g, st);
+            }
+            TyKey::Image(w) => inst(
+                g,
+                S::TypeImage,
+                &[id, w[0], w[1], w[2], w[3], w[4], w[5], w[6]],
+            ),
+            TyKey::SampledImage(t) => inst(g, S::TypeSampledImage, &[id, *t]),
+            TyKey::Sampler => inst(g, S::TypeSampler, &[id]),
+        }
+        id
+    }
+
+    #[inline]
+    fn scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
+        self.basic_ty(BasicType::scalar(t))
+    }
+
+    /// Declares a scalar type (for [`Self::new_basic_ty`]).
+    fn declare_scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
+        use ScalarType as T;
+        let key = match t {
+            T::Bool => TyKey::Bool,
+            T::I8 | T::U8 => {
+                self.cap(Capability::Int8);
+                TyKey::Int(8, t == T::I8)
+            }
+            T::I16 | T::U16 => {
+                self.cap(Capability::Int16);
+                TyKey::Int(16, t == T::I16)
+            }
+            T::I32 | T::MinI16 => TyKey::Int(32, true),
+            T::U32 | T::MinU16 => TyKey::Int(32, false),
+            T::I64 | T::U64 => {
+                self.cap(Capability::Int64);
+                TyKey::Int(64, t == T::I64)
+            }
+            T::F16 => {
+                self.cap(Capability::Float16);
+                TyKey::Float(16)
+            }
+            T::F32 | T::MinF16 | T::MinF10 => TyKey::Float(32),
+            T::F64 => {
+                self.cap(Capability::Float64);
+                TyKey::Float(64)
+            }
+            T::Void => TyKey::Void,
+            _ => return None,
+        };
+        Some(self.declare_ty(&key))
+    }
+
+    /// SPIR-V type of a scalar or vector.
+    #[inline]
+    fn basic_ty(&mut self, t: BasicType) -> Option<u32> {
+        match self.basic.get(basic_index(t)) {
+            Some(&id) if id != 0 => Some(id),
+            _ => self.new_basic_ty(t),
+        }
+    }
+
+    /// The slow path of [`Self::basic_ty`]: reuses the type of the SPIR-V-equivalent basic
+    /// type (minimum precision types are 32-bit) or declares it.
+    fn new_basic_ty(&mut self, t: BasicType) -> Option<u32> {
+        use ScalarType as T;
+        let canonical = match t.base() {
+            T::MinI16 => T::I32,
+            T::MinU16 => T::U32,
+            T::MinF16 | T::MinF10 => T::F32,
+            b => b,
+        };
+        let id = if canonical != t.base() {
+            self.basic_ty(t.with_base(canonical))?
+        } else if t.is_vector() {
+            let s = self.basic_ty(BasicType::scalar(canonical))?;
+            self.declare_ty(&TyKey::Vector(s, t.vec_size() as u32))
+        } else {
+            self.declare_scalar_ty(canonical)?
+        };
+        if let Some(slot) = self.basic.get_mut(basic_index(t)) {
+            *slot = id;
+        }
+        Some(id)
+    }
+
+    fn u32_ty(&mut self) -> u32 {
+        self.scalar_ty(ScalarType::U32).unwrap_or_default()
+    }
+
+    fn void_ty(&mut self) -> u32 {
+        self.scalar_ty(ScalarType::Void).unwrap_or_default()
+    }
+
+    /// SPIR-V type of an IR type; `layout` adds explicit offsets and strides.
+    #[inline]
+    fn ty(&mut self, t: &Type, layout: bool) -> Option<u32> {
+        match t.as_basic() {
+            Some(b) => self.basic_ty(b),
+            None => self.aggregate_ty(t, layout),
+        }
+    }
+
+    /// [`Self::ty`] of anything but a scalar or vector.
+    fn aggregate_ty(&mut self, t: &Type, layout: bool) -> Option<u32> {
+        let members = t.members();
+        let mut id = match members.len() {
+            0 => self.void_ty(),
+            1 => self.basic_ty(members[0])?,
+            _ => {
+                let mut ids = SmallVec::<[u32; 4]>::with_capacity(members.len());
+                for m in members {
+                    ids.push(self.basic_ty(*m)?);
+                }
+                let key = TyKey::Struct(ids, if layout { L_EXPLICIT } else { L_NONE });
+                let fresh = self.types.get(&key).is_none();
+                let sid = self.ty_key(key);
+                if fresh && layout {
+                    let mut off: u32 = 0;
+                    for (i, m) in members.iter().enumerate() {
+                        let a = basic_align(*m);
+                        off = off.div_ceil(a) * a;
+                        inst(
+                            &mut self.sections.annotations,
+                            S::MemberDecorate,
+                            &[sid, i as u32, Decoration::Offset as u32, off],
+                        );
+                        off += basic_size(*m);
+                    }
+                }
+                sid
+            }
+        };
+        let mut elem = t.without_arrays();
+        for d in t.dims() {
+            let stride = if layout { layout_size(&elem) } else { 0 };
+            id = if *d == 0 {
+                self.ty_key(TyKey::RtArray(id, stride))
+            } else {
+                let len = self.const_u32(*d);
+                self.ty_key(TyKey::Array(id, len, stride))
+            };
+            elem = match elem.array_of(*d) {
+                Ok(e) => e,
+                Err(_) => return None,
+            };
+        }
+        Some(id)
+    }
+
+    fn ptr(&mut self, sc: SC, t: u32) -> u32 {
+        let key = (sc as u32, t);
+        if let Some(&id) = self.ptrs.get(&key) {
+            return id;
+        }
+        let id = self.declare_ty(&TyKey::Ptr(key.0, key.1));
+        self.ptrs.insert(key, id);
+        id
+    }
+
+    fn val_ty(&mut self, def: SsaDef, op: &Op) -> R<u32> {
+        match self.ty(&op.ty, false) {
+            Some(t) => Ok(t),
+            None => unsupported(def, op, format!("type {}", op.ty)),
+        }
+    }
+
+    // ---------------------------------------------------------------- constants
+
+    fn const_scalar(&mut self, st: ScalarType, bits: u64) -> u32 {
+        let Some(t) = self.scalar_ty(st) else {
+            return 0;
+        };
+        if let Some(&id) = self.consts.get(&(t, bits)) {
+            return id;
+        }
+        let id = self.id();
+        self.consts.insert((t, bits), id);
+        let g = &mut self.sections.globals;
+        if st == ScalarType::Bool {
+            inst(
+                g,
+                if bits != 0 {
+                    S::ConstantTrue
+                } else {
+                    S::ConstantFalse
+                },
+                &[t, id],
+            );
+        } else if scalar_bits(st) == 64 {
+            inst(g, S::Constant, &[t, id, bits as u32, (bits >> 32) as u32]);
+        } else {
+            let w = scalar_bits(st);
+            let mut v = bits as u32;
+            if w < 32 {
+                v &= (1u32 << w) - 1;
+                if st.is_signed_int() && v & (1 << (w - 1)) != 0 {
+                    v |= !((1u32 << w) - 1);
+                }
+            }
+            inst(g, S::Constant, &[t, id, v]);
+        }
+        id
+    }
+
+    fn const_u32(&mut self, v: u32) -> u32 {
+        self.const_scalar(ScalarType::U32, v as u64)
+    }
+
+    fn const_composite(&mut self, ty: u32, parts: &[u32]) -> u32 {
+        let mut key = SmallVec::<[u32; 5]>::with_capacity(parts.len() + 1);
+        key.push(ty);
+        key.extend_from_slice(parts);
+        if let Some(&id) = self.composites.get(&key) {
+            return id;
+        }
+        let id = self.id();
+        self.composites.insert(key, id);
+        let g = &mut self.sections.globals;
+        let st = begin(g, S::ConstantComposite);
+        g.push(ty);
+        g.push(id);
+        g.extend_from_slice(parts);
+        end(g, st);
+        id
+    }
+
+    /// A constant of basic type `t` with every component `bits`.
+    fn const_splat(&mut self, t: BasicType, bits: u64) -> u32 {
+        let c = self.const_scalar(t.base(), bits);
+        if !t.is_vector() {
+            return c;
+        }
+        let Some(ty) = self.basic_ty(t) else {
+            return c;
+        };
+        let parts = [c; 4];
+        self.const_composite(ty, &parts[..t.vec_size() as usize])
+    }
+
+    /// A constant of IR type `t` from flattened literals.
+    fn const_of(&mut self, t: &Type, lits: &[Operand], pos: &mut usize) -> Option<u32> {
+        if let Some(&d) = t.dims().last() {
+            let e = t.element_type();
+            let mut parts = SmallVec::<[u32; 8]>::with_capacity(d as usize);
+            for _ in 0..d {
+                parts.push(self.const_of(&e, lits, pos)?);
+            }
+            let ty = self.ty(t, false)?;
+            return Some(self.const_composite(ty, &parts));
+        }
+        let members = t.members();
+        if let [m] = members {
+            // Scalar or vector: no struct to build.
+            let mut comps = [0u32; 4];
+            for c in comps.iter_mut().take(m.vec_size() as usize) {
+                let bits = lits.get(*pos)?.0;
+                *pos += 1;
+                *c = self.const_scalar(m.base(), bits);
+            }
+            if !m.is_vector() {
+                return Some(comps[0]);
+            }
+            let ty = self.basic_ty(*m)?;
+            return Some(self.const_composite(ty, &comps[..m.vec_size() as usize]));
+        }
+        let mut mids = SmallVec::<[u32; 4]>::with_capacity(members.len());
+        for m in members {
+            let mut comps = [0u32; 4];
+            for c in comps.iter_mut().take(m.vec_size() as usize) {
+                let bits = lits.get(*pos)?.0;
+                *pos += 1;
+                *c = self.const_scalar(m.base(), bits);
+            }
+            if m.is_vector() {
+                let ty = self.basic_ty(*m)?;
+                mids.push(self.const_composite(ty, &comps[..m.vec_size() as usize]));
+            } else {
+                mids.push(comps[0]);
+            }
+        }
+        if mids.len() == 1 {
+            return mids.first().copied();
+        }
+        let ty = self.ty(t, false)?;
+        Some(self.const_composite(ty, &mids))
+    }
+
+    /// The `GLSL.std.450` import (declared at the end, see [`Self::finish`]).
+    fn glsl(&mut self) -> u32 {
+        if self.glsl == 0 {
+            self.glsl = self.id();
+        }
+        self.glsl
+    }
+
+    // ---------------------------------------------------------------- function-body helpers
+
+    /// The function-body section, where code is written.
+    fn body(&mut self) -> &mut Vec<u32> {
+        &mut self.sections.functions
+    }
+
+    /// Emits `result = op(args)` with a fresh id.
+    fn un(&mut self, op: S, ty: u32, args: &[u32]) -> u32 {
+        let id = self.id();
+        self.emit_to(op, ty, id, args);
+        id
+    }
+
+    fn emit_to(&mut self, op: S, ty: u32, id: u32, args: &[u32]) {
+        let f = &mut self.sections.functions;
+        let st = begin(f, op);
+        f.push(ty);
+        f.push(id);
+        f.extend_from_slice(args);
+        end(f, st);
+    }
+
+    fn ext_to(&mut self, gl: GLOp, ty: u32, id: u32, args: &[u32]) {
+        let set = self.glsl();
+        let f = &mut self.sections.functions;
+        let st = begin(f, S::ExtInst);
+        f.extend_from_slice(&[ty, id, set, gl as u32]);
+        f.extend_from_slice(args);
+        end(f, st);
+    }
+
+    fn decorate(&mut self, id: u32, d: Decoration, extra: &[u32]) {
+        let a = &mut self.sections.annotations;
+        let st = begin(a, S::Decorate);
+        a.push(id);
+        a.push(d as u32);
+        a.extend_from_slice(extra);
+        end(a, st);
+    }
+
+    /// Declares a module-scope variable. Every `OpVariable` in the globals section is listed
+    /// in the entry point's interface ([`Self::finish`] collects them).
+    fn global_var(&mut self, ptr_ty: u32, sc: SC, id: u32, init: Option<u32>) {
+        if sc == SC::Private {
+            self.private_vars += 1;
+        }
+        let g = &mut self.sections.globals;
+        match init {
+            Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
+            None => inst(g, S::Variable, &[ptr_ty, id, sc as u32]),
+        }
+    }
+
+    /// A `Block` struct wrapping one member at offset 0.
+    fn block(&mut self, inner: u32, flavour: u8) -> u32 {
+        let key = TyKey::Struct(smallvec::smallvec![inner], flavour);
+        let fresh = self.types.get(&key).is_none();
+        let id = self.ty_key(key);
+        if fresh {
+            self.decorate(id, Decoration::Block, &[]);
+            let a = &mut self.sections.annotations;
+            inst(a, S::MemberDecorate, &[id, 0, Decoration::Offset as u32, 0]);
+            if flavour == L_BLOCK_RO {
+                inst(
+                    a,
+                    S::MemberDecorate,
+                    &[id, 0, Decoration::NonWritable as u32],
+                );
+            }
+        }
+        id
+    }
+}
+
+/// Size of one element for explicit layouts.
+fn layout_size(t: &Type) -> u32 {
+    let mut size: u32 = 0;
+    let mut align = 1;
+    for m in t.members() {
+        let a = basic_align(*m);
+        size = size.div_ceil(a) * a + basic_size(*m);
+        align = align.max(a);
+    }
+    if t.members().len() > 1 {
+        size = size.div_ceil(align) * align;
+    }
+    let mut n = size;
+    for d in t.dims() {
+        n *= (*d).max(1);
+    }
+    n
 }
 
 /// True if a program of `stage` may hold `opcode` (see `OpCode::stages`; the validator
