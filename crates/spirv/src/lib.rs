@@ -10,7 +10,7 @@
 //! is redirected through one id map, so forward references (`EntryPoint`, branches, phis) need
 //! no patching.
 //!
-//! Words go into one buffer per logical module section ([`words::Sections`]): capabilities,
+//! Words go into one buffer per logical module section (`words::Sections`): capabilities,
 //! extensions, ext-inst imports, memory model, entry point, execution modes, debug names,
 //! annotations, types/constants/globals and function bodies. Instructions are written in
 //! place (header word patched with the final length), so emitting an op allocates nothing
@@ -116,7 +116,7 @@ impl Default for BindingModel {
     }
 }
 
-/// Options for [`emit`].
+/// Options for [`emit()`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpirvOptions {
     /// Name of the SPIR-V entry point.
@@ -285,13 +285,13 @@ pub struct SpirvModule {
 
 /// Emits lowered IR as a SPIR-V 1.6 module.
 ///
-/// The builder must pass [`dxspv_ir::validate`] at [`dxspv_ir::Level::Lowered`]; IR the backend
+/// The builder must pass [`dxspv_ir::validate()`] at [`dxspv_ir::Level::Lowered`]; IR the backend
 /// cannot express yields a [`SpirvError`] naming the op and the feature.
 pub fn emit(b: &Builder, opts: &SpirvOptions) -> Result<Vec<u32>, SpirvError> {
     emit_with_reflection(b, opts).map(|m| m.words)
 }
 
-/// Like [`emit`], also returning the [`Reflection`] of the module.
+/// Like [`emit()`], also returning the [`Reflection`] of the module.
 pub fn emit_with_reflection(b: &Builder, opts: &SpirvOptions) -> Result<SpirvModule, SpirvError> {
     let mut e = emit::Emitter::new(b, opts);
     let module = e.run();
