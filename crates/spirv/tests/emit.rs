@@ -82,3 +82,34 @@ fn msad_is_expanded() {
     validate("cs_msad", &w);
     assert!(opcodes(&w).contains(&(spirv::Op::BitFieldUExtract as u32)));
 }
+
+#[test]
+fn ops_the_passes_lower_are_refused() {
+    // Lowered IR holds none of these (the validator refuses them); `emit` does not validate,
+    // so the backend refuses them itself, naming the op.
+    for line in [
+        "%6 = FDot f32 %10 %10",
+        "%6 = FMulLegacy f32 %10 %10",
+        "%6 = ConsumeAs f32 %10",
+        "%6 = MinValue f32",
+        "%6 = ScopedLoop %7",
+    ] {
+        let src = format!(
+            "%1 = EntryPoint %3 Compute
+%2 = SetCsWorkgroupSize %1 1 1 1
+%10 = Constant f32 1.0
+%3 = Function void
+%5 = Label None
+{line}
+%7 = Return void null
+%8 = FunctionEnd
+"
+        );
+        let b = parse(&src).expect("parse");
+        let opcode = line.split_whitespace().nth(2).expect("opcode");
+        match emit(&b, &SpirvOptions::default()) {
+            Ok(_) => panic!("{line}: emitted"),
+            Err(e) => assert_eq!(e.to_string(), format!("%6 {opcode}: unsupported: opcode")),
+        }
+    }
+}

@@ -7,14 +7,18 @@
 //! literal per flattened scalar; arrays, structs and vectors become `OpConstantComposite`s
 //! of their parts.
 
+use super::error::{unsupported, R};
 use super::module::Module;
 use super::types::scalar_bits;
+use super::Emitter;
 use crate::words::{begin, end, inst};
 use dxspv_ir::{BasicType, Operand, ScalarType, Type};
+use dxspv_ir::{Op, SsaDef};
 use smallvec::SmallVec;
 use spirv::Op as S;
 
 impl Module {
+    /// The scalar constant of type `st` with bit pattern `bits` (in its low bits).
     pub(super) fn const_scalar(&mut self, st: ScalarType, bits: u64) -> u32 {
         let Some(t) = self.scalar_ty(st) else {
             return 0;
@@ -51,10 +55,12 @@ impl Module {
         id
     }
 
+    /// The `u32` constant `v`.
     pub(super) fn const_u32(&mut self, v: u32) -> u32 {
         self.const_scalar(ScalarType::U32, v as u64)
     }
 
+    /// The `OpConstantComposite` of type `ty` with constituents `parts`.
     pub(super) fn const_composite(&mut self, ty: u32, parts: &[u32]) -> u32 {
         let mut key = SmallVec::<[u32; 5]>::with_capacity(parts.len() + 1);
         key.push(ty);
@@ -132,5 +138,28 @@ impl Module {
         }
         let ty = self.ty(t, false)?;
         Some(self.const_composite(ty, &mids))
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// `Constant`: the deduplicated constant becomes the def's value.
+    pub(super) fn constant(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let mut pos = 0;
+        match self.module.const_of(&op.ty, op.literals(), &mut pos) {
+            Some(id) => {
+                self.set_map(def, id);
+                self.mark(def);
+                Ok(())
+            }
+            None => unsupported(def, op, format!("constant of type {}", op.ty)),
+        }
+    }
+
+    /// `Undef`: `OpUndef` among the globals.
+    pub(super) fn undef(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let t = self.module.val_ty(def, op)?;
+        inst(&mut self.module.sections.globals, S::Undef, &[t, def.id()]);
+        self.mark(def);
+        Ok(())
     }
 }

@@ -1,17 +1,26 @@
-//! The op dispatch: the walk over the IR's ops sends each op to the emitter of its concept.
+//! The op dispatch: one `match` over every [`OpCode`], sending each op to the emitter of its
+//! concept.
+//!
+//! The match has no fallback arm, so an opcode added to the IR does not compile until the
+//! backend emits it or lists it with the ops that cannot reach the backend: those lowered
+//! IR may not hold (scoped control flow, temporaries, untyped-value hints, the D3D9 legacy
+//! arithmetic, dot products and the min/max value constants, which the passes lower and
+//! `dxspv_ir::validate` refuses at `Level::Lowered`) and raw pointers (Vulkan needs buffer
+//! device addresses for them, which the backend does not use).
+//!
+//! Before the match, an op is checked against the stage (SPIR-V ties execution modes and
+//! some instructions to execution models), and an op of a function body other than a block
+//! or function end is marked as defined, so that a `DebugName` on it becomes an `OpName`
+//! (declarations mark themselves when they declare something).
 
-use super::control_flow::PendingMerge;
+use super::alu::Instr::{Core, Glsl};
+use super::atomics::AtomicTarget;
 use super::error::{malformed, unsupported, R};
-use super::interface::{IoWrap, VarInfo};
-use super::resources::ResKind;
-use super::types::{block_align, block_type_problem, scalar_bits};
-use super::{Emitter, Info};
-use crate::words::{begin, end, inst, packed_str_words};
-use dxspv_ir::{
-    Construct, DerivativeMode, MemoryTypeMask, Op, OpCode, PrimitiveType, ScalarType, Scope,
-    ShaderStage, ShaderStageMask, SsaDef, TessPartitioning, TessWindingOrder,
-};
-use spirv::{Capability, GLOp, Op as S, StorageClass as SC};
+use super::interface::Interpolation;
+use super::Emitter;
+use crate::RegisterClass;
+use dxspv_ir::{Op, OpClass, OpCode, ShaderStage, ShaderStageMask, SsaDef};
+use spirv::{ExecutionMode as M, GLOp, Op as S, StorageClass as SC};
 
 /// True if a program of `stage` may hold `opcode` (see `OpCode::stages`; the validator
 /// checks the same rule).
@@ -21,745 +30,257 @@ pub(super) fn op_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
         .is_none_or(|m| m.contains(ShaderStageMask::from_stage(stage)))
 }
 
+/// True if `opcode` is an op of a function body that gives its def a definition: every code
+/// op but the block and function ends.
+fn defines_in_body(opcode: OpCode) -> bool {
+    opcode.info().class == OpClass::Code && !opcode.is_terminator() && opcode != OpCode::FunctionEnd
+}
+
 impl<'a> Emitter<'a> {
+    /// Emits one op (see the module doc).
     pub(super) fn op(&mut self, def: SsaDef, op: &'a Op) -> R<()> {
         use OpCode as O;
-        match op.opcode {
-            _ if !op_fits_stage(op.opcode, self.stage) => malformed(
+        if !op_fits_stage(op.opcode, self.stage) {
+            return malformed(
                 def,
                 op,
                 format!("{:?} in a {:?} shader", op.opcode, self.stage),
-            ),
-            O::EntryPoint | O::DclParam | O::Drain => Ok(()),
-            O::SetFpMode => self.set_fp_mode(def, op),
+            );
+        }
+        if defines_in_body(op.opcode) {
+            self.mark(def);
+        }
+        match op.opcode {
+            // Declarations with no SPIR-V of their own, and debug information (names and
+            // semantics are written at the end, straight from the IR).
+            O::EntryPoint | O::Drain | O::DebugMemberName | O::DclXfb => Ok(()),
             O::DebugName => {
-                // Written at the end, straight from the IR.
-                if op.arg(0).is_some() && !self.opts.strip_debug_names {
-                    self.names_words += 2 + packed_str_words(op.literals().len());
-                    self.late.push(def);
-                }
+                self.record_debug_name(def, op);
                 Ok(())
             }
-            O::DebugMemberName | O::DclXfb => Ok(()),
             O::Semantic => {
                 self.late.push(def);
                 Ok(())
             }
-            O::Constant => {
-                let mut pos = 0;
-                match self.module.const_of(&op.ty, op.literals(), &mut pos) {
-                    Some(id) => {
-                        self.set_map(def, id);
-                        self.mark(def);
-                        Ok(())
-                    }
-                    None => unsupported(def, op, format!("constant of type {}", op.ty)),
-                }
-            }
-            O::Undef => {
-                let t = self.module.val_ty(def, op)?;
-                inst(&mut self.module.sections.globals, S::Undef, &[t, def.id()]);
-                self.mark(def);
-                Ok(())
-            }
-            O::SetCsWorkgroupSize => {
-                let x = self.count_lit(def, op, 0)?;
-                let y = self.count_lit(def, op, 1)?;
-                let z = self.count_lit(def, op, 2)?;
-                self.module
-                    .modes
-                    .push((spirv::ExecutionMode::LocalSize as u32, [x, y, z], 3));
-                Ok(())
-            }
-            O::SetGsInstances => {
-                let n = self.count_lit(def, op, 0)?;
-                self.module
-                    .modes
-                    .push((spirv::ExecutionMode::Invocations as u32, [n, 0, 0], 1));
-                Ok(())
-            }
-            O::SetGsInputPrimitive => {
-                use spirv::ExecutionMode as M;
-                let m = match PrimitiveType::from_literal(self.lit(def, op, 0)?) {
-                    Some(PrimitiveType::Point) => M::InputPoints,
-                    Some(PrimitiveType::Line) => M::InputLines,
-                    Some(PrimitiveType::LineAdj) => M::InputLinesAdjacency,
-                    Some(PrimitiveType::Triangle) => M::Triangles,
-                    Some(PrimitiveType::TriangleAdj) => M::InputTrianglesAdjacency,
-                    _ => return unsupported(def, op, "GS input primitive"),
-                };
-                self.module.modes.push((m as u32, [0; 3], 0));
-                Ok(())
-            }
-            O::SetGsOutputVertices => {
-                let n = self.count_lit(def, op, 0)?;
-                self.module
-                    .modes
-                    .push((spirv::ExecutionMode::OutputVertices as u32, [n, 0, 0], 1));
-                Ok(())
-            }
-            O::SetGsOutputPrimitive => {
-                use spirv::ExecutionMode as M;
-                let m = match PrimitiveType::from_literal(self.lit(def, op, 0)?) {
-                    Some(PrimitiveType::Point) => M::OutputPoints,
-                    Some(PrimitiveType::Line) => M::OutputLineStrip,
-                    Some(PrimitiveType::Triangle) => M::OutputTriangleStrip,
-                    _ => return unsupported(def, op, "GS output primitive"),
-                };
-                let mask = op.lit(1).unwrap_or(1);
-                if mask & !1 != 0 {
-                    self.multi_stream = true;
-                    self.module.cap(Capability::GeometryStreams);
-                }
-                self.module.modes.push((m as u32, [0; 3], 0));
-                Ok(())
-            }
-            O::SetPsEarlyFragmentTest => {
-                self.module.modes.push((
-                    spirv::ExecutionMode::EarlyFragmentTests as u32,
-                    [0; 3],
-                    0,
-                ));
-                Ok(())
-            }
-            O::SetPsDepthGreaterEqual => {
-                self.module
-                    .modes
-                    .push((spirv::ExecutionMode::DepthGreater as u32, [0; 3], 0));
-                Ok(())
-            }
-            O::SetPsDepthLessEqual => {
-                self.module
-                    .modes
-                    .push((spirv::ExecutionMode::DepthLess as u32, [0; 3], 0));
-                Ok(())
-            }
-            O::SetTessPrimitive => {
-                use spirv::ExecutionMode as M;
-                let prim = PrimitiveType::from_literal(self.lit(def, op, 0)?);
-                if prim == Some(PrimitiveType::Point) {
-                    self.module.modes.push((M::PointMode as u32, [0; 3], 0));
-                }
-                if prim == Some(PrimitiveType::Triangle) {
-                    // D3D's winding is relative to an upper-left origin: flip it.
-                    let m = match TessWindingOrder::from_literal(self.lit(def, op, 1)?) {
-                        Some(TessWindingOrder::Cw) => M::VertexOrderCcw,
-                        _ => M::VertexOrderCw,
-                    };
-                    self.module.modes.push((m as u32, [0; 3], 0));
-                }
-                let m = match TessPartitioning::from_literal(self.lit(def, op, 2)?) {
-                    Some(TessPartitioning::FractOdd) => M::SpacingFractionalOdd,
-                    Some(TessPartitioning::FractEven) => M::SpacingFractionalEven,
-                    _ => M::SpacingEqual,
-                };
-                self.module.modes.push((m as u32, [0; 3], 0));
-                Ok(())
-            }
-            O::SetTessDomain => {
-                use spirv::ExecutionMode as M;
-                let m = match PrimitiveType::from_literal(self.lit(def, op, 0)?) {
-                    Some(PrimitiveType::Triangle) => M::Triangles,
-                    Some(PrimitiveType::Quad) => M::Quads,
-                    Some(PrimitiveType::Line) => M::Isolines,
-                    _ => return unsupported(def, op, "tessellation domain"),
-                };
-                self.module.modes.push((m as u32, [0; 3], 0));
-                Ok(())
-            }
-            O::SetTessControlPoints => {
-                // A hull shader's output patch size; a domain shader's input patch needs none.
-                if self.stage == ShaderStage::Hull {
-                    let n = self.count_lit(def, op, 1)?;
-                    self.module.modes.push((
-                        spirv::ExecutionMode::OutputVertices as u32,
-                        [n, 0, 0],
-                        1,
-                    ));
-                }
-                Ok(())
-            }
-            O::DclInput | O::DclOutput | O::DclInputBuiltIn | O::DclOutputBuiltIn => {
-                self.dcl_io(def, op)
-            }
-            O::DclCbv | O::DclSrv | O::DclUav | O::DclSampler | O::DclUavCounter => {
-                self.dcl_resource(def, op)
-            }
-            O::DclLds | O::DclScratch => {
-                let sc = if op.opcode == O::DclLds {
-                    SC::Workgroup
-                } else {
-                    SC::Private
-                };
-                let Some(t) = self.module.ty(&op.ty, false) else {
-                    return unsupported(def, op, format!("type {}", op.ty));
-                };
-                let p = self.module.ptr(sc, t);
-                self.module.global_var(p, sc, def.id(), None);
-                self.mark(def);
-                self.set_info(
-                    def,
-                    Info::Var(VarInfo {
-                        var: def.id(),
-                        sc,
-                        ty: op.ty,
-                        wrap: IoWrap::None,
-                        refl: 0,
-                    }),
-                );
-                Ok(())
-            }
+
+            // Constants.
+            O::Constant => self.constant(def, op),
+            O::Undef => self.undef(def, op),
+
+            // Execution modes.
+            O::SetCsWorkgroupSize => self.set_cs_workgroup_size(def, op),
+            O::SetGsInstances => self.set_gs_instances(def, op),
+            O::SetGsInputPrimitive => self.set_gs_input_primitive(def, op),
+            O::SetGsOutputVertices => self.set_gs_output_vertices(def, op),
+            O::SetGsOutputPrimitive => self.set_gs_output_primitive(def, op),
+            O::SetPsEarlyFragmentTest => self.set_mode(M::EarlyFragmentTests),
+            O::SetPsDepthGreaterEqual => self.set_mode(M::DepthGreater),
+            O::SetPsDepthLessEqual => self.set_mode(M::DepthLess),
+            O::SetTessPrimitive => self.set_tess_primitive(def, op),
+            O::SetTessDomain => self.set_tess_domain(def, op),
+            O::SetTessControlPoints => self.set_tess_control_points(def, op),
+            O::SetFpMode => self.set_fp_mode(def, op),
+
+            // The shader interface.
+            O::DclInput => self.dcl_io(def, op, SC::Input, false),
+            O::DclInputBuiltIn => self.dcl_io(def, op, SC::Input, true),
+            O::DclOutput => self.dcl_io(def, op, SC::Output, false),
+            O::DclOutputBuiltIn => self.dcl_io(def, op, SC::Output, true),
             O::DclSpecConstant => self.dcl_spec_constant(def, op),
-            O::DclPushData => {
-                let offset = self.lit(def, op, 0)? as u32;
-                let why = block_type_problem(&op.ty, false).or_else(|| {
-                    (!offset.is_multiple_of(block_align(&op.ty, false)))
-                        .then_some("an offset that breaks std430 alignment")
-                });
-                if let Some(why) = why {
-                    return unsupported(
-                        def,
-                        op,
-                        format!("push data type {} at offset {offset} ({why})", op.ty),
-                    );
-                }
-                if self.module.ty(&op.ty, true).is_none() {
-                    return unsupported(def, op, format!("push data type {}", op.ty));
-                }
-                if self.push_var == 0 {
-                    self.push_var = self.module.id();
-                }
-                self.set_info(def, Info::PushMember(self.push.len() as u32));
-                self.push.push((offset, op.ty));
-                self.mark(def);
-                Ok(())
+            O::DclPushData => self.dcl_push_data(def, op),
+            O::InputLoad | O::OutputLoad => self.io_load(def, op),
+            O::OutputStore => self.output_store(def, op),
+            O::PushDataLoad => self.push_data_load(def, op),
+            O::InterpolateAtCentroid => self.interpolate(def, op, Interpolation::Centroid),
+            O::InterpolateAtSample => self.interpolate(def, op, Interpolation::Sample),
+            O::InterpolateAtOffset => self.interpolate(def, op, Interpolation::Offset),
+            O::EmitVertex => self.emit_stream_op(def, op, S::EmitStreamVertex, S::EmitVertex),
+            O::EmitPrimitive => {
+                self.emit_stream_op(def, op, S::EndStreamPrimitive, S::EndPrimitive)
             }
+
+            // Resources.
+            O::DclCbv => self.dcl_resource(def, op, RegisterClass::Cbv),
+            O::DclSrv => self.dcl_resource(def, op, RegisterClass::Srv),
+            O::DclUav => self.dcl_resource(def, op, RegisterClass::Uav),
+            O::DclSampler => self.dcl_resource(def, op, RegisterClass::Sampler),
+            O::DclUavCounter => self.dcl_resource(def, op, RegisterClass::UavCounter),
+            O::DescriptorLoad => self.descriptor_load(def, op),
+
+            // Memory.
+            O::DclLds => self.dcl_variable(def, op, SC::Workgroup),
+            O::DclScratch => self.dcl_variable(def, op, SC::Private),
+            O::LdsLoad | O::ScratchLoad => self.variable_load(def, op),
+            O::LdsStore | O::ScratchStore => self.variable_store(def, op),
+            O::ConstantLoad => self.constant_load(def, op),
+            O::BufferLoad => self.buffer_access(def, op, |e| e.buffer_load(def, op)),
+            O::BufferStore => self.buffer_access(def, op, |e| e.buffer_store(def, op)),
+            O::BufferQuerySize => self.buffer_query_size(def, op),
+
+            // Images.
+            O::ImageLoad => self.image_load(def, op),
+            O::ImageStore => self.image_store(def, op),
+            O::ImageSample => self.image_sample_or_gather(def, op, true),
+            O::ImageGather => self.image_sample_or_gather(def, op, false),
+            O::ImageComputeLod => self.image_compute_lod(def, op),
+            O::ImageQuerySize => self.image_query_size(def, op),
+            O::ImageQueryMips => self.image_query_mips(def, op),
+            O::ImageQuerySamples => self.image_query_samples(def, op),
+            O::CheckSparseAccess => self.check_sparse_access(def, op),
+
+            // Atomics, barriers and the pixel interlock.
+            O::LdsAtomic => self.atomic(def, op, AtomicTarget::Lds),
+            O::BufferAtomic => self.atomic(def, op, AtomicTarget::Buffer),
+            O::ImageAtomic => self.atomic(def, op, AtomicTarget::Image),
+            O::CounterAtomic => self.atomic(def, op, AtomicTarget::Counter),
+            O::Barrier => self.barrier(def, op),
+            O::RovScopedLockBegin => self.interlock_begin(op),
+            O::RovScopedLockEnd => self.interlock_end(),
+
+            // Functions and control flow.
+            O::Function => self.function(def, op),
+            O::FunctionEnd => self.function_end(),
+            // Declared with its function, as an `OpFunctionParameter`.
+            O::DclParam => Ok(()),
+            O::ParamLoad => self.param_load(def, op),
+            O::FunctionCall => self.function_call(def, op),
+            O::Return => self.function_return(op),
+            O::Label => self.label(def, op),
+            O::Branch => self.branch(def, op),
+            O::BranchConditional => self.branch_conditional(def, op),
+            O::Switch => self.switch(def, op),
+            O::Unreachable => self.unreachable(),
+            O::Phi => self.phi(def, op),
+            O::Demote => self.demote(),
+
+            // Float arithmetic.
+            O::FAbs => self.alu_map(def, op, Glsl(GLOp::FAbs), 1),
+            O::FNeg => self.alu_map(def, op, Core(S::FNegate), 1),
+            O::FAdd => self.alu_map(def, op, Core(S::FAdd), 2),
+            O::FSub => self.alu_map(def, op, Core(S::FSub), 2),
+            O::FMul => self.alu_map(def, op, Core(S::FMul), 2),
+            O::FDiv => self.alu_map(def, op, Core(S::FDiv), 2),
+            O::FMad => self.fmad(def, op),
+            O::FRcp => self.frcp(def, op),
+            O::FSqrt => self.alu_map(def, op, Glsl(GLOp::Sqrt), 1),
+            O::FRsq => self.alu_map(def, op, Glsl(GLOp::InverseSqrt), 1),
+            O::FExp2 => self.alu_map(def, op, Glsl(GLOp::Exp2), 1),
+            O::FLog2 => self.alu_map(def, op, Glsl(GLOp::Log2), 1),
+            O::FFract => self.alu_map(def, op, Glsl(GLOp::Fract), 1),
+            O::FRound => self.fround(def, op),
+            O::FMin => self.alu_map(def, op, Glsl(GLOp::NMin), 2),
+            O::FMax => self.alu_map(def, op, Glsl(GLOp::NMax), 2),
+            O::FClamp => self.alu_map(def, op, Glsl(GLOp::NClamp), 3),
+            O::FSin => self.alu_map(def, op, Glsl(GLOp::Sin), 1),
+            O::FCos => self.alu_map(def, op, Glsl(GLOp::Cos), 1),
+            O::FPow => self.alu_map(def, op, Glsl(GLOp::Pow), 2),
+            O::DerivX => self.derivative(def, op, [S::DPdx, S::DPdxCoarse, S::DPdxFine]),
+            O::DerivY => self.derivative(def, op, [S::DPdy, S::DPdyCoarse, S::DPdyFine]),
+
+            // Comparisons, logic and selection.
+            O::FEq => self.alu_map(def, op, Core(S::FOrdEqual), 2),
+            O::FNe => self.alu_map(def, op, Core(S::FUnordNotEqual), 2),
+            O::FLt => self.alu_map(def, op, Core(S::FOrdLessThan), 2),
+            O::FLe => self.alu_map(def, op, Core(S::FOrdLessThanEqual), 2),
+            O::FGt => self.alu_map(def, op, Core(S::FOrdGreaterThan), 2),
+            O::FGe => self.alu_map(def, op, Core(S::FOrdGreaterThanEqual), 2),
+            O::FIsNan => self.alu_map(def, op, Core(S::IsNan), 1),
+            O::IEq => self.alu_map(def, op, Core(S::IEqual), 2),
+            O::INe => self.alu_map(def, op, Core(S::INotEqual), 2),
+            O::SLt => self.alu_map(def, op, Core(S::SLessThan), 2),
+            O::SLe => self.alu_map(def, op, Core(S::SLessThanEqual), 2),
+            O::SGt => self.alu_map(def, op, Core(S::SGreaterThan), 2),
+            O::SGe => self.alu_map(def, op, Core(S::SGreaterThanEqual), 2),
+            O::ULt => self.alu_map(def, op, Core(S::ULessThan), 2),
+            O::ULe => self.alu_map(def, op, Core(S::ULessThanEqual), 2),
+            O::UGt => self.alu_map(def, op, Core(S::UGreaterThan), 2),
+            O::UGe => self.alu_map(def, op, Core(S::UGreaterThanEqual), 2),
+            O::BAnd => self.alu_map(def, op, Core(S::LogicalAnd), 2),
+            O::BOr => self.alu_map(def, op, Core(S::LogicalOr), 2),
+            O::BEq => self.alu_map(def, op, Core(S::LogicalEqual), 2),
+            O::BNe => self.alu_map(def, op, Core(S::LogicalNotEqual), 2),
+            O::BNot => self.alu_map(def, op, Core(S::LogicalNot), 1),
+            O::Select => self.select(def, op),
+
+            // Bit operations.
+            O::IAnd => self.alu_map(def, op, Core(S::BitwiseAnd), 2),
+            O::IOr => self.alu_map(def, op, Core(S::BitwiseOr), 2),
+            O::IXor => self.alu_map(def, op, Core(S::BitwiseXor), 2),
+            O::INot => self.alu_map(def, op, Core(S::Not), 1),
+            O::IShl => self.shift(def, op, S::ShiftLeftLogical),
+            O::SShr => self.shift(def, op, S::ShiftRightArithmetic),
+            O::UShr => self.shift(def, op, S::ShiftRightLogical),
+            O::IBitInsert => self.bit_field(def, op, S::BitFieldInsert),
+            O::UBitExtract => self.bit_field(def, op, S::BitFieldUExtract),
+            O::SBitExtract => self.bit_field(def, op, S::BitFieldSExtract),
+            O::IBitCount => self.bit_scan(def, op, Core(S::BitCount)),
+            O::IBitReverse => self.bit_reverse(def, op),
+            O::IFindLsb => self.bit_scan(def, op, Glsl(GLOp::FindILsb)),
+            O::SFindMsb => self.bit_scan(def, op, Glsl(GLOp::FindSMsb)),
+            O::UFindMsb => self.bit_scan(def, op, Glsl(GLOp::FindUMsb)),
+
+            // Integer arithmetic.
+            O::IAdd => self.alu_map(def, op, Core(S::IAdd), 2),
+            O::ISub => self.alu_map(def, op, Core(S::ISub), 2),
+            O::IMul => self.alu_map(def, op, Core(S::IMul), 2),
+            O::UDiv => self.unsigned_division(def, op, S::UDiv),
+            O::UMod => self.unsigned_division(def, op, S::UMod),
+            O::IAbs => self.alu_map(def, op, Glsl(GLOp::SAbs), 1),
+            O::INeg => self.alu_map(def, op, Core(S::SNegate), 1),
+            O::SMin => self.alu_map(def, op, Glsl(GLOp::SMin), 2),
+            O::SMax => self.alu_map(def, op, Glsl(GLOp::SMax), 2),
+            O::SClamp => self.alu_map(def, op, Glsl(GLOp::SClamp), 3),
+            O::UMin => self.alu_map(def, op, Glsl(GLOp::UMin), 2),
+            O::UMax => self.alu_map(def, op, Glsl(GLOp::UMax), 2),
+            O::UClamp => self.alu_map(def, op, Glsl(GLOp::UClamp), 3),
+            O::IAddCarry => self.extended_arithmetic(def, op, S::IAddCarry),
+            O::ISubBorrow => self.extended_arithmetic(def, op, S::ISubBorrow),
+            O::SMulExtended => self.extended_arithmetic(def, op, S::SMulExtended),
+            O::UMulExtended => self.extended_arithmetic(def, op, S::UMulExtended),
+            O::UMsad => self.msad(def, op),
+
+            // Conversions and composites.
+            O::ConvertFtoF => self.alu_map(def, op, Core(S::FConvert), 1),
+            O::ConvertFtoI => self.convert_f_to_i(def, op),
+            O::ConvertItoF => self.convert_i_to_f(def, op),
+            O::ConvertItoI => self.convert_i_to_i(def, op),
+            O::ConvertF32toPackedF16 => self.alu_map(def, op, Glsl(GLOp::PackHalf2x16), 1),
+            O::ConvertPackedF16toF32 => self.alu_map(def, op, Glsl(GLOp::UnpackHalf2x16), 1),
+            O::Cast => self.alu_map(def, op, Core(S::Bitcast), 1),
+            O::CompositeConstruct => self.composite_construct(def, op),
+            O::CompositeExtract => self.composite_access(def, op, false),
+            O::CompositeInsert => self.composite_access(def, op, true),
+
+            // Raw pointers: Vulkan has them only with buffer device addresses.
             O::Pointer | O::MemoryLoad | O::MemoryStore | O::MemoryAtomic => {
                 unsupported(def, op, "raw pointers")
             }
-            O::Function => {
-                self.function_state.open_merges = 0;
-                self.function(def, op)
-            }
-            O::FunctionEnd => {
-                inst(self.module.body(), S::FunctionEnd, &[]);
-                Ok(())
-            }
-            O::Label => {
-                inst(self.module.body(), S::Label, &[def.id()]);
-                self.mark(def);
-                // Reaching a merge block closes its construct.
-                if let Some(s) = self.slots.get_mut(def.index()).filter(|s| s.merge_pending) {
-                    s.merge_pending = false;
-                    self.function_state.open_merges -= 1;
-                }
-                let c = op.construct();
-                self.function_state.merge = match c {
-                    Some(Construct::StructuredSelection) => {
-                        let label = self.arg(def, op, 0)?;
-                        Some(PendingMerge {
-                            merge: self.v(label),
-                            continue_target: None,
-                            label,
-                        })
-                    }
-                    Some(Construct::StructuredLoop) => {
-                        let label = self.arg(def, op, 0)?;
-                        Some(PendingMerge {
-                            merge: self.v(label),
-                            continue_target: Some(self.v(self.arg(def, op, 1)?)),
-                            label,
-                        })
-                    }
-                    _ => None,
-                };
-                Ok(())
-            }
-            O::Branch | O::BranchConditional | O::Switch => self.terminator(def, op),
-            O::Unreachable => {
-                inst(self.module.body(), S::Unreachable, &[]);
-                Ok(())
-            }
-            O::Return => {
-                match op.arg(0) {
-                    Some(v) => {
-                        let v = self.v(v);
-                        inst(self.module.body(), S::ReturnValue, &[v]);
-                    }
-                    None => inst(self.module.body(), S::Return, &[]),
-                }
-                Ok(())
-            }
-            _ => {
-                self.mark(def);
-                self.code(def, op)
-            }
-        }
-    }
 
-    pub(super) fn code(&mut self, def: SsaDef, op: &'a Op) -> R<()> {
-        use OpCode as O;
-        let id = def.id();
-        match op.opcode {
-            O::Phi => {
-                let t = self.module.val_ty(def, op)?;
-                let refs = op.operands.get(..op.ref_count()).unwrap_or(&[]);
-                let f = &mut self.module.sections.functions;
-                let start = begin(f, S::Phi);
-                f.extend_from_slice(&[t, id]);
-                for pair in refs.chunks(2) {
-                    let (Some(l), Some(v)) = (
-                        pair.first().and_then(|o| o.def()),
-                        pair.get(1).and_then(|o| o.def()),
-                    ) else {
-                        return malformed(def, op, "phi operand pair");
-                    };
-                    let slots = &self.slots;
-                    let v = slots.get(v.index()).map_or(v.id(), |s| s.id);
-                    let l = slots.get(l.index()).map_or(l.id(), |s| s.id);
-                    f.extend_from_slice(&[v, l]);
-                }
-                end(f, start);
-                Ok(())
-            }
-            O::FunctionCall => {
-                let t = self.module.val_ty(def, op)?;
-                let f = &mut self.module.sections.functions;
-                let start = begin(f, S::FunctionCall);
-                f.extend_from_slice(&[t, id]);
-                for a in op.refs() {
-                    match a {
-                        Some(a) => f.push(self.slots.get(a.index()).map_or(a.id(), |s| s.id)),
-                        None => return malformed(def, op, "null call operand"),
-                    }
-                }
-                end(f, start);
-                Ok(())
-            }
-            O::PushDataLoad => {
-                let dcl = self.arg(def, op, 0)?;
-                let Some(&Info::PushMember(m)) = self.info(dcl) else {
-                    return malformed(def, op, "not a push data declaration");
-                };
-                let Some(&(_, mty)) = self.push.get(m as usize) else {
-                    return malformed(def, op, "not a push data declaration");
-                };
-                let Some(t) = self.module.ty(&mty, true) else {
-                    return unsupported(def, op, format!("push data type {mty}"));
-                };
-                let pt = self.module.ptr(SC::PushConstant, t);
-                let mc = self.module.const_u32(m);
-                let base = self.module.un(S::AccessChain, pt, &[self.push_var, mc]);
-                self.load_via(
-                    def,
-                    op,
-                    base,
-                    SC::PushConstant,
-                    &mty,
-                    &[],
-                    op.arg(1),
-                    &op.ty,
-                    true,
-                    id,
-                )
-            }
-            O::ParamLoad => {
-                let func = self.arg(def, op, 0)?;
-                let p = self.arg(def, op, 1)?;
-                let Some(&(_, _, pid)) = self.params.iter().find(|x| x.0 == func && x.1 == p)
-                else {
-                    return malformed(def, op, "parameter of another function");
-                };
-                self.set_map(def, pid);
-                Ok(())
-            }
-            O::InputLoad | O::OutputLoad => {
-                let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.var_info(dcl) else {
-                    return malformed(def, op, "not an I/O declaration");
-                };
-                let c0 = self.module.const_u32(0);
-                let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
-                    &[c0]
-                } else {
-                    &[]
-                };
-                let ty = vi.ty;
-                if vi.wrap == IoWrap::RcpW {
-                    return self.load_frag_coord(def, op, vi);
-                }
-                if let IoWrap::SubBase(bvar) = vi.wrap {
-                    let u = self.module.u32_ty();
-                    let raw = self.module.id();
-                    self.load_via(
-                        def,
-                        op,
-                        vi.var,
-                        vi.sc,
-                        &ty,
-                        prefix,
-                        op.arg(1),
-                        &op.ty,
-                        false,
-                        raw,
-                    )?;
-                    let base = self.module.un(S::Load, u, &[bvar]);
-                    let t = self.module.val_ty(def, op)?;
-                    self.module.emit_to(S::ISub, t, id, &[raw, base]);
-                    return Ok(());
-                }
-                self.load_via(
-                    def,
-                    op,
-                    vi.var,
-                    vi.sc,
-                    &ty,
-                    prefix,
-                    op.arg(1),
-                    &op.ty,
-                    false,
-                    id,
-                )
-            }
-            O::OutputStore => {
-                let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.var_info(dcl) else {
-                    return malformed(def, op, "not an output declaration");
-                };
-                let c0 = self.module.const_u32(0);
-                let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
-                    &[c0]
-                } else {
-                    &[]
-                };
-                let value = self.arg(def, op, 2)?;
-                let ty = vi.ty;
-                self.store_via(def, op, vi.var, vi.sc, &ty, prefix, op.arg(1), value, false)
-            }
-            O::LdsLoad | O::ScratchLoad => {
-                let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.var_info(dcl) else {
-                    return malformed(def, op, "not a variable");
-                };
-                let ty = vi.ty;
-                self.load_via(
-                    def,
-                    op,
-                    vi.var,
-                    vi.sc,
-                    &ty,
-                    &[],
-                    op.arg(1),
-                    &op.ty,
-                    false,
-                    id,
-                )
-            }
-            O::LdsStore | O::ScratchStore => {
-                let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.var_info(dcl) else {
-                    return malformed(def, op, "not a variable");
-                };
-                let value = self.arg(def, op, 2)?;
-                let ty = vi.ty;
-                self.store_via(def, op, vi.var, vi.sc, &ty, &[], op.arg(1), value, false)
-            }
-            O::ConstantLoad => {
-                let c = self.arg(def, op, 0)?;
-                let Some(cop) = self.op_of(c) else {
-                    return malformed(def, op, "constant missing");
-                };
-                let var = match self.info(c) {
-                    Some(&Info::ConstVar(v)) => v,
-                    _ => {
-                        let Some(t) = self.module.ty(&cop.ty, false) else {
-                            return unsupported(def, op, "constant type");
-                        };
-                        let p = self.module.ptr(SC::Private, t);
-                        let var = self.module.id();
-                        let init = self.v(c);
-                        self.module.global_var(p, SC::Private, var, Some(init));
-                        self.set_info(c, Info::ConstVar(var));
-                        var
-                    }
-                };
-                let ty = cop.ty;
-                self.load_via(
-                    def,
-                    op,
-                    var,
-                    SC::Private,
-                    &ty,
-                    &[],
-                    op.arg(1),
-                    &op.ty,
-                    false,
-                    id,
-                )
-            }
-            O::DescriptorLoad => self.descriptor_load(def, op),
-            O::BufferLoad | O::BufferStore => {
-                self.function_state.coherent_access = self
-                    .desc_of(def, op, 0)
-                    .is_ok_and(|d| d.res.uav && d.res.coherent);
-                let r = if op.opcode == O::BufferLoad {
-                    self.buffer_load(def, op)
-                } else {
-                    self.buffer_store(def, op)
-                };
-                self.function_state.coherent_access = false;
-                r
-            }
-            O::BufferQuerySize => {
-                let d = self.desc_of(def, op, 0)?;
-                let u = self.module.u32_ty();
-                match d.res.kind {
-                    ResKind::Ssbo => {
-                        // Only a run-time array has a length to ask for.
-                        if !d.res.data.is_unbounded() {
-                            return malformed(
-                                def,
-                                op,
-                                format!(
-                                    "size query of a {} buffer, not a run-time array",
-                                    d.res.data
-                                ),
-                            );
-                        }
-                        inst(self.module.body(), S::ArrayLength, &[u, id, d.ptr, 0]);
-                    }
-                    ResKind::TexelBuffer => {
-                        self.module.cap(Capability::ImageQuery);
-                        self.module.emit_to(S::ImageQuerySize, u, id, &[d.value]);
-                    }
-                    _ => return unsupported(def, op, "size query on this descriptor"),
-                }
-                Ok(())
-            }
-            O::BufferAtomic | O::LdsAtomic | O::ImageAtomic | O::CounterAtomic => {
-                self.atomic(def, op)
-            }
-            O::ImageLoad
-            | O::ImageStore
-            | O::ImageSample
-            | O::ImageGather
-            | O::ImageComputeLod
-            | O::ImageQuerySize
-            | O::ImageQueryMips
-            | O::ImageQuerySamples => self.image(def, op),
-            O::CheckSparseAccess => {
-                let t = self.module.val_ty(def, op)?;
-                let fb = self.arg(def, op, 0)?;
-                // Feedback taken from a buffer load (no Vulkan residency query): resident.
-                let from_buffer = self.op_of(fb).is_some_and(|o| {
-                    o.opcode == O::CompositeExtract
-                        && o.arg(0)
-                            .is_some_and(|src| self.resident_feedback.contains(&src))
-                });
-                if from_buffer {
-                    let c = self.module.const_scalar(ScalarType::Bool, 1);
-                    inst(self.module.body(), S::CopyObject, &[t, id, c]);
-                    return Ok(());
-                }
-                self.module.cap(Capability::SparseResidency);
-                let a = self.v(fb);
-                self.module
-                    .emit_to(S::ImageSparseTexelsResident, t, id, &[a]);
-                Ok(())
-            }
-            O::Barrier => {
-                let exec = Scope::from_literal(self.lit(def, op, 0)?);
-                let mem = Scope::from_literal(self.lit(def, op, 1)?);
-                let mask = MemoryTypeMask(self.lit(def, op, 2)? as u32);
-                let workgroup = exec == Some(Scope::Workgroup) || mem == Some(Scope::Workgroup);
-                if workgroup && !self.stage.has_workgroups() {
-                    return malformed(
-                        def,
-                        op,
-                        format!("a workgroup barrier in a {} shader", self.stage),
-                    );
-                }
-                let mut sem = 0u32;
-                if mask.contains(MemoryTypeMask::Lds) {
-                    sem |= 0x100;
-                }
-                if mask.contains(MemoryTypeMask::UavBuffer) {
-                    sem |= 0x40;
-                }
-                if mask.contains(MemoryTypeMask::UavImage) {
-                    sem |= 0x800;
-                }
-                if sem != 0 {
-                    sem |= 0x8 | 0x2000 | 0x4000;
-                }
-                let scope = |s: Option<Scope>| match s {
-                    Some(Scope::Thread) | None => spirv::Scope::Invocation,
-                    Some(Scope::Quad) | Some(Scope::Subgroup) => spirv::Scope::Subgroup,
-                    Some(Scope::Workgroup) => spirv::Scope::Workgroup,
-                    Some(Scope::Global) => spirv::Scope::QueueFamily,
-                };
-                let ms = self.module.const_u32(scope(mem) as u32);
-                let ss = self.module.const_u32(sem);
-                if exec.is_some_and(|s| s != Scope::Thread) {
-                    let es = self.module.const_u32(scope(exec) as u32);
-                    inst(self.module.body(), S::ControlBarrier, &[es, ms, ss]);
-                } else if sem != 0 {
-                    inst(self.module.body(), S::MemoryBarrier, &[ms, ss]);
-                }
-                Ok(())
-            }
-            O::EmitVertex | O::EmitPrimitive => {
-                let stream = self.lit(def, op, 0)? as u32;
-                let vertex = op.opcode == O::EmitVertex;
-                if self.multi_stream {
-                    let c = self.module.const_u32(stream);
-                    let o = if vertex {
-                        S::EmitStreamVertex
-                    } else {
-                        S::EndStreamPrimitive
-                    };
-                    inst(self.module.body(), o, &[c]);
-                } else {
-                    inst(
-                        self.module.body(),
-                        if vertex {
-                            S::EmitVertex
-                        } else {
-                            S::EndPrimitive
-                        },
-                        &[],
-                    );
-                }
-                Ok(())
-            }
-            O::Demote => {
-                self.module.cap(Capability::DemoteToHelperInvocation);
-                inst(self.module.body(), S::DemoteToHelperInvocation, &[]);
-                Ok(())
-            }
-            O::InterpolateAtCentroid | O::InterpolateAtSample | O::InterpolateAtOffset => {
-                self.module.cap(Capability::InterpolationFunction);
-                let dcl = self.arg(def, op, 0)?;
-                let Some(vi) = self.var_info(dcl) else {
-                    return malformed(def, op, "not an input");
-                };
-                let ix = self.indices(def, op, op.arg(1))?;
-                let ty = vi.ty;
-                let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, &ty, &[], &ix, false)?;
-                if pt != op.ty {
-                    return unsupported(def, op, "interpolating a partial vector");
-                }
-                // GLSL.std.450's interpolation functions take 32-bit floats only.
-                if op.ty.base_type() != Some(ScalarType::F32) {
-                    return unsupported(def, op, format!("interpolating a {} input", op.ty));
-                }
-                let t = self.module.val_ty(def, op)?;
-                match op.opcode {
-                    O::InterpolateAtCentroid => {
-                        self.module
-                            .ext_to(GLOp::InterpolateAtCentroid, t, id, &[ptr])
-                    }
-                    O::InterpolateAtSample => {
-                        let sample = self.arg(def, op, 2)?;
-                        let int32 = self
-                            .op_of(sample)
-                            .and_then(|o| o.ty.as_basic())
-                            .is_some_and(|b| {
-                                b.vec_size() == 1
-                                    && b.base().is_int()
-                                    && scalar_bits(b.base()) == 32
-                            });
-                        if !int32 {
-                            return malformed(def, op, "the sample index is not a 32-bit integer");
-                        }
-                        let s = self.v(sample);
-                        self.module
-                            .ext_to(GLOp::InterpolateAtSample, t, id, &[ptr, s])
-                    }
-                    _ => {
-                        let s = self.v(self.arg(def, op, 2)?);
-                        self.module
-                            .ext_to(GLOp::InterpolateAtOffset, t, id, &[ptr, s])
-                    }
-                }
-                Ok(())
-            }
-            O::DerivX | O::DerivY => {
-                let t = self.module.val_ty(def, op)?;
-                let mut a = self.v(self.arg(def, op, 0)?);
-                // Vulkan derives 32-bit floats only: a half is derived as a float.
-                let Some(b) = op.ty.as_basic() else {
-                    return malformed(def, op, "derivative of a composite");
-                };
-                let half = match scalar_bits(b.base()) {
-                    32 => None,
-                    16 => {
-                        let Some(ft) = self.module.basic_ty(b.with_base(ScalarType::F32)) else {
-                            return unsupported(def, op, "derivative type");
-                        };
-                        a = self.module.un(S::FConvert, ft, &[a]);
-                        Some(ft)
-                    }
-                    _ => return unsupported(def, op, format!("derivative of {}", op.ty)),
-                };
-                let mode = DerivativeMode::from_literal(self.lit(def, op, 0)?);
-                let x = op.opcode == O::DerivX;
-                let o = match mode {
-                    Some(DerivativeMode::Coarse) => {
-                        self.module.cap(Capability::DerivativeControl);
-                        if x {
-                            S::DPdxCoarse
-                        } else {
-                            S::DPdyCoarse
-                        }
-                    }
-                    Some(DerivativeMode::Fine) => {
-                        self.module.cap(Capability::DerivativeControl);
-                        if x {
-                            S::DPdxFine
-                        } else {
-                            S::DPdyFine
-                        }
-                    }
-                    _ => {
-                        if x {
-                            S::DPdx
-                        } else {
-                            S::DPdy
-                        }
-                    }
-                };
-                match half {
-                    None => self.module.emit_to(o, t, id, &[a]),
-                    Some(ft) => {
-                        let d = self.module.un(o, ft, &[a]);
-                        self.module.emit_to(S::FConvert, t, id, &[d]);
-                    }
-                }
-                Ok(())
-            }
-            O::RovScopedLockBegin | O::RovScopedLockEnd => {
-                self.module.cap(Capability::FragmentShaderPixelInterlockEXT);
-                self.module.ext("SPV_EXT_fragment_shader_interlock");
-                if op.opcode == O::RovScopedLockBegin {
-                    let m = match op.lit(1).and_then(dxspv_ir::RovScope::from_literal) {
-                        Some(dxspv_ir::RovScope::Sample) => {
-                            self.module
-                                .cap(Capability::FragmentShaderSampleInterlockEXT);
-                            spirv::ExecutionMode::SampleInterlockOrderedEXT
-                        }
-                        _ => spirv::ExecutionMode::PixelInterlockOrderedEXT,
-                    };
-                    if !self.module.modes.iter().any(|x| x.0 == m as u32) {
-                        self.module.modes.push((m as u32, [0; 3], 0));
-                    }
-                    inst(self.module.body(), S::BeginInvocationInterlockEXT, &[]);
-                } else {
-                    inst(self.module.body(), S::EndInvocationInterlockEXT, &[]);
-                }
-                Ok(())
-            }
-            _ => self.alu(def, op),
+            // Ops the passes lower before the backend (`validate` refuses them at
+            // `Level::Lowered`).
+            O::ConsumeAs
+            | O::DclTmp
+            | O::TmpLoad
+            | O::TmpStore
+            | O::MinValue
+            | O::MaxValue
+            | O::FMulLegacy
+            | O::FMadLegacy
+            | O::FDot
+            | O::FDotLegacy
+            | O::FPowLegacy
+            | O::ScopedIf
+            | O::ScopedElse
+            | O::ScopedEndIf
+            | O::ScopedLoop
+            | O::ScopedLoopBreak
+            | O::ScopedLoopContinue
+            | O::ScopedEndLoop
+            | O::ScopedSwitch
+            | O::ScopedSwitchCase
+            | O::ScopedSwitchDefault
+            | O::ScopedSwitchBreak
+            | O::ScopedEndSwitch => unsupported(def, op, "opcode"),
         }
     }
 }

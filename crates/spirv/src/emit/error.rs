@@ -36,8 +36,10 @@ pub enum SpirvError {
     NoEntryPoint,
 }
 
+/// The backend's result type.
 pub(super) type R<T> = Result<T, SpirvError>;
 
+/// [`SpirvError::Unsupported`] for `op`: the backend cannot express `feature`.
 #[cold]
 #[inline(never)]
 pub(super) fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
@@ -48,6 +50,7 @@ pub(super) fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -
     })
 }
 
+/// [`SpirvError::Malformed`] for `op`: the IR breaks the lowered-IR contract (`reason`).
 #[cold]
 #[inline(never)]
 pub(super) fn malformed<T>(def: SsaDef, op: &Op, reason: impl Into<String>) -> R<T> {

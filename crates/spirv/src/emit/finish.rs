@@ -11,11 +11,13 @@
 use super::error::{malformed, unsupported, R};
 use super::resources::shared_binding;
 use super::{Emitter, Info};
+use crate::words::packed_str_words;
 use crate::words::{
     begin, decode_packed_str, end, first_oversized_instruction, inst, packed_str_len,
     push_packed_str, push_str, str_words,
 };
 use crate::SpirvModule;
+use dxspv_ir::Op;
 use dxspv_ir::{OpCode, ShaderStage, SsaDef};
 use spirv::{Op as S, StorageClass as SC};
 
@@ -24,11 +26,16 @@ use spirv::{Op as S, StorageClass as SC};
 /// variables of a module, and characters of a literal string.
 pub(super) const MAX_ID_BOUND: u32 = 4_194_303;
 
+/// SPIR-V's universal limit on the `Private` variables of a module.
 pub(super) const MAX_PRIVATE_VARIABLES: usize = 65_535;
 
+/// SPIR-V's universal limit on the characters of a literal string (longer names are left
+/// out).
 pub(super) const MAX_STRING_BYTES: usize = 65_535;
 
 impl<'a> Emitter<'a> {
+    /// Writes the module: the push constant block, the hull shader entry point, the
+    /// remaining execution modes, then every section (see the module doc).
     pub(super) fn finish(&mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
         self.finish_push_data(entry)?;
         if let Some((a, b)) = shared_binding(&self.refl.resources) {
@@ -57,64 +64,7 @@ impl<'a> Emitter<'a> {
                 }
             }
         };
-        if self.stage == ShaderStage::Compute
-            && !self
-                .module
-                .modes
-                .iter()
-                .any(|m| m.0 == spirv::ExecutionMode::LocalSize as u32)
-        {
-            let op = self.b.op(entry);
-            return malformed(entry, op, "a compute shader needs a SetCsWorkgroupSize");
-        }
-        if self.stage == ShaderStage::Geometry {
-            use spirv::ExecutionMode as M;
-            let ins = [
-                M::InputPoints as u32,
-                M::InputLines as u32,
-                M::InputLinesAdjacency as u32,
-                M::Triangles as u32,
-                M::InputTrianglesAdjacency as u32,
-            ];
-            if self
-                .module
-                .modes
-                .iter()
-                .filter(|m| ins.contains(&m.0))
-                .count()
-                != 1
-            {
-                let op = self.b.op(entry);
-                return malformed(
-                    entry,
-                    op,
-                    "a geometry shader needs exactly one SetGsInputPrimitive",
-                );
-            }
-            let outs = [
-                M::OutputPoints as u32,
-                M::OutputLineStrip as u32,
-                M::OutputTriangleStrip as u32,
-            ];
-            if !self.module.modes.iter().any(|m| outs.contains(&m.0)) {
-                self.module.modes.push((M::OutputPoints as u32, [0; 3], 0));
-            }
-            if !self
-                .module
-                .modes
-                .iter()
-                .any(|m| m.0 == M::OutputVertices as u32)
-            {
-                self.module
-                    .modes
-                    .push((M::OutputVertices as u32, [1, 0, 0], 1));
-            }
-        }
-        if self.stage == ShaderStage::Pixel {
-            self.module
-                .modes
-                .insert(0, (spirv::ExecutionMode::OriginUpperLeft as u32, [0; 3], 0));
-        }
+        self.complete_execution_modes(entry)?;
         // Everything before the annotations is only known now: write the module in one go.
         let name = self.opts.entry_point_name.as_str();
         let glsl_words = if self.module.glsl != 0 { 6 } else { 0 };
@@ -225,6 +175,7 @@ impl<'a> Emitter<'a> {
                         let name = decode_packed_str(op.literals().get(1..).unwrap_or(&[]));
                         info.semantic = Some((name, idx));
                     }
+                    // `late` holds the two opcodes above only.
                     _ => {}
                 }
             }
@@ -259,5 +210,14 @@ impl<'a> Emitter<'a> {
             words: out,
             reflection: refl,
         })
+    }
+
+    /// `DebugName`: names are written at the end, straight from the IR (unless stripped);
+    /// this keeps the op and counts the words its `OpName` may take.
+    pub(super) fn record_debug_name(&mut self, def: SsaDef, op: &Op) {
+        if op.arg(0).is_some() && !self.opts.strip_debug_names {
+            self.names_words += 2 + packed_str_words(op.literals().len());
+            self.late.push(def);
+        }
     }
 }

@@ -137,6 +137,8 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
+    /// `OpImageWrite` of `value` at `coord` to the storage image or texel buffer `d`, widened
+    /// to a `vec4` of the texel type.
     pub(super) fn texel_write(
         &mut self,
         def: SsaDef,
@@ -330,12 +332,11 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    pub(super) fn image(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        use OpCode as O;
-        let id = def.id();
+    /// The image descriptor operand 0 of an image op, and its kind, checked against the op.
+    fn image_descriptor(&self, def: SsaDef, op: &Op) -> R<(DescInfo, ResourceKind)> {
         let d = self.desc_of(def, op, 0)?;
         let ResKind::Image(kind) = d.res.kind else {
-            if matches!(op.opcode, O::ImageQuerySize) && d.res.kind == ResKind::TexelBuffer {
+            if op.opcode == OpCode::ImageQuerySize && d.res.kind == ResKind::TexelBuffer {
                 return unsupported(def, op, "image query on a buffer");
             }
             return unsupported(def, op, "image op on a non-image descriptor");
@@ -343,301 +344,366 @@ impl<'a> Emitter<'a> {
         if let Some(what) = image_op_misfit(op, kind, d.res.uav) {
             return malformed(def, op, format!("{} of {what}", op.opcode));
         }
-        match op.opcode {
-            O::ImageLoad => {
-                let int32 = |t: ScalarType| matches!(t, ScalarType::U32 | ScalarType::I32);
-                self.scalar_operand(def, op, 1, "mip level", int32)?;
-                self.scalar_operand(def, op, 4, "sample index", int32)?;
-                self.sized_operand(def, op, 5, "offset", kind.offset_components(), int32)?;
-                let mut coord = self.coord_with_layer(def, op, 3, 2, kind, false)?;
-                let mut mask = 0u32;
-                let mut extra = [0u32; 3];
-                let mut n = 0;
-                if let Some(mip) = op.arg(1) {
-                    if !kind.is_multisampled() && !d.res.uav {
-                        mask |= 0x2;
-                        extra[n] = self.v(mip);
-                        n += 1;
-                    }
-                }
-                if let Some(off) = op.arg(5) {
-                    let is_const = self.op_of(off).is_some_and(|o| o.opcode == O::Constant);
-                    if is_const && !d.res.uav {
-                        mask |= 0x8;
-                        extra[n] = self.v(off);
-                        n += 1;
-                    } else {
-                        // Vulkan takes `Offset` on gathers only, and a storage image read
-                        // no offset at all: a load adds it to the texel coordinate instead.
-                        coord = self.offset_coordinate(def, op, coord, off, kind)?;
-                    }
-                }
-                if let Some(s) = op.arg(4) {
-                    if kind.is_multisampled() {
-                        mask |= 0x40;
-                        extra[n] = self.v(s);
-                        n += 1;
-                    }
-                }
-                self.texel_read(def, op, d, coord, mask, Some(&extra[..n]))
+        Ok((d, kind))
+    }
+
+    /// `ImageLoad`: `OpImageFetch` of a texture, `OpImageRead` of a storage image.
+    pub(super) fn image_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let (d, kind) = self.image_descriptor(def, op)?;
+        let int32 = |t: ScalarType| matches!(t, ScalarType::U32 | ScalarType::I32);
+        self.scalar_operand(def, op, 1, "mip level", int32)?;
+        self.scalar_operand(def, op, 4, "sample index", int32)?;
+        self.sized_operand(def, op, 5, "offset", kind.offset_components(), int32)?;
+        let mut coord = self.coord_with_layer(def, op, 3, 2, kind, false)?;
+        let mut mask = 0u32;
+        let mut extra = [0u32; 3];
+        let mut n = 0;
+        if let Some(mip) = op.arg(1) {
+            if !kind.is_multisampled() && !d.res.uav {
+                mask |= 0x2;
+                extra[n] = self.v(mip);
+                n += 1;
             }
-            O::ImageStore => {
-                let coord = self.coord_with_layer(def, op, 2, 1, kind, false)?;
-                let value = self.arg(def, op, 3)?;
-                self.texel_write(def, op, d, coord, value)
+        }
+        if let Some(off) = op.arg(5) {
+            let is_const = self
+                .op_of(off)
+                .is_some_and(|o| o.opcode == OpCode::Constant);
+            if is_const && !d.res.uav {
+                mask |= 0x8;
+                extra[n] = self.v(off);
+                n += 1;
+            } else {
+                // Vulkan takes `Offset` on gathers only, and a storage image read
+                // no offset at all: a load adds it to the texel coordinate instead.
+                coord = self.offset_coordinate(def, op, coord, off, kind)?;
             }
-            O::ImageQueryMips => {
-                self.module.cap(Capability::ImageQuery);
-                let t = self.module.val_ty(def, op)?;
-                self.module.emit_to(S::ImageQueryLevels, t, id, &[d.value]);
-                Ok(())
+        }
+        if let Some(s) = op.arg(4) {
+            if kind.is_multisampled() {
+                mask |= 0x40;
+                extra[n] = self.v(s);
+                n += 1;
             }
-            O::ImageQuerySamples => {
-                if !kind.is_multisampled() {
-                    return malformed(def, op, "sample count of a single-sampled image");
-                }
-                self.module.cap(Capability::ImageQuery);
-                let t = self.module.val_ty(def, op)?;
-                self.module.emit_to(S::ImageQuerySamples, t, id, &[d.value]);
-                Ok(())
-            }
-            O::ImageQuerySize => {
-                self.module.cap(Capability::ImageQuery);
-                let t = self.module.val_ty(def, op)?;
-                let [sz, layers] = op.ty.members() else {
-                    return malformed(def, op, "size query result is not a struct of two members");
-                };
-                if layers.vec_size() != 1 || layers.base() != sz.base() || op.ty.is_array() {
-                    return malformed(def, op, "size query layers are not the size's scalar type");
-                }
-                let n = sz.vec_size() as u32;
-                let dims = match kind {
-                    ResourceKind::Image1D | ResourceKind::Image1DArray => 1,
-                    ResourceKind::Image3D => 3,
-                    _ => 2,
-                };
-                let int32 = |t: &Type| {
-                    *t == Type::scalar(ScalarType::U32) || *t == Type::scalar(ScalarType::I32)
-                };
-                let mip_ok = op
-                    .arg(1)
-                    .is_none_or(|m| self.op_of(m).is_some_and(|o| int32(&o.ty)));
-                if n != dims || !int32(&Type::scalar(sz.base())) || !mip_ok {
-                    return malformed(def, op, format!("size query {} of a {kind:?} image", op.ty));
-                }
-                let layered = kind.is_layered();
-                let total = n + layered as u32;
-                let Some(qt) = self.module.basic_ty(sz.with_vec_size(total as u8)) else {
-                    return unsupported(def, op, "size type");
-                };
-                let q = if !kind.is_multisampled() && !d.res.uav {
-                    let mip = match op.arg(1) {
-                        Some(m) => self.v(m),
-                        None => self.module.const_u32(0),
-                    };
-                    self.module.un(S::ImageQuerySizeLod, qt, &[d.value, mip])
-                } else {
-                    self.module.un(S::ImageQuerySize, qt, &[d.value])
-                };
-                let Some(st) = self.module.basic_ty(*sz) else {
-                    return unsupported(def, op, "size type");
-                };
-                let size = if !layered {
-                    q
-                } else if n == 1 {
-                    self.module.un(S::CompositeExtract, st, &[q, 0])
-                } else {
-                    let args = [q, q, 0, 1];
-                    self.module
-                        .un(S::VectorShuffle, st, &args[..2 + n as usize])
-                };
-                let Some(lt) = self.module.basic_ty(*layers) else {
-                    return unsupported(def, op, "size type");
-                };
-                let layers = if layered {
-                    self.module.un(S::CompositeExtract, lt, &[q, n])
-                } else {
-                    self.module.const_scalar(layers.base(), 1)
-                };
-                self.module
-                    .emit_to(S::CompositeConstruct, t, id, &[size, layers]);
-                Ok(())
-            }
-            O::ImageSample | O::ImageGather | O::ImageComputeLod => {
-                let sd = self.desc_of(def, op, 1)?;
-                if sd.res.kind != ResKind::Sampler {
-                    return malformed(def, op, "operand 1 is not a sampler");
-                }
-                let sit = self.module.ty_key(TyKey::SampledImage(d.res.elem_ty));
-                let si = self.module.un(S::SampledImage, sit, &[d.value, sd.value]);
-                if d.nonuniform || sd.nonuniform {
-                    self.module.decorate(si, Decoration::NonUniform, &[]);
-                }
-                if op.opcode == O::ImageComputeLod {
-                    self.module.cap(Capability::ImageQuery);
-                    let t = self.module.val_ty(def, op)?;
-                    let f32 = |t: ScalarType| t == ScalarType::F32;
-                    let dims = kind.coord_components();
-                    self.sized_operand(def, op, 2, "coordinate", dims, f32)?;
-                    let c = self.v(self.arg(def, op, 2)?);
-                    self.module.emit_to(S::ImageQueryLod, t, id, &[si, c]);
-                    return Ok(());
-                }
-                let coord = self.coord_with_layer(def, op, 3, 2, kind, true)?;
-                // Gradients and offsets have the coordinate's components (without the layer).
-                let dims = kind.coord_components();
-                let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
-                let is_sample = op.opcode == O::ImageSample;
-                let dref = if is_sample { op.arg(10) } else { op.arg(5) };
-                let f32 = |t: ScalarType| t == ScalarType::F32;
-                self.scalar_operand(
+        }
+        self.texel_read(def, op, d, coord, mask, Some(&extra[..n]))
+    }
+
+    /// `ImageStore`: `OpImageWrite`.
+    pub(super) fn image_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let (d, kind) = self.image_descriptor(def, op)?;
+        let coord = self.coord_with_layer(def, op, 2, 1, kind, false)?;
+        let value = self.arg(def, op, 3)?;
+        self.texel_write(def, op, d, coord, value)
+    }
+
+    /// `ImageQueryMips`: `OpImageQueryLevels`.
+    pub(super) fn image_query_mips(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let id = def.id();
+        let (d, _) = self.image_descriptor(def, op)?;
+        self.module.cap(Capability::ImageQuery);
+        let t = self.module.val_ty(def, op)?;
+        self.module.emit_to(S::ImageQueryLevels, t, id, &[d.value]);
+        Ok(())
+    }
+
+    /// `ImageQuerySamples`: `OpImageQuerySamples` of a multisampled image.
+    pub(super) fn image_query_samples(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let id = def.id();
+        let (d, kind) = self.image_descriptor(def, op)?;
+        if !kind.is_multisampled() {
+            return malformed(def, op, "sample count of a single-sampled image");
+        }
+        self.module.cap(Capability::ImageQuery);
+        let t = self.module.val_ty(def, op)?;
+        self.module.emit_to(S::ImageQuerySamples, t, id, &[d.value]);
+        Ok(())
+    }
+
+    /// `ImageQuerySize`: the size of a mip level (`OpImageQuerySizeLod`; `OpImageQuerySize`
+    /// of multisampled and storage images, which have one level) and the layer count, as a
+    /// struct of the two.
+    pub(super) fn image_query_size(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let id = def.id();
+        let (d, kind) = self.image_descriptor(def, op)?;
+        self.module.cap(Capability::ImageQuery);
+        let t = self.module.val_ty(def, op)?;
+        let [sz, layers] = op.ty.members() else {
+            return malformed(def, op, "size query result is not a struct of two members");
+        };
+        if layers.vec_size() != 1 || layers.base() != sz.base() || op.ty.is_array() {
+            return malformed(def, op, "size query layers are not the size's scalar type");
+        }
+        let n = sz.vec_size() as u32;
+        let dims = match kind {
+            ResourceKind::Image1D | ResourceKind::Image1DArray => 1,
+            ResourceKind::Image3D => 3,
+            _ => 2,
+        };
+        let int32 =
+            |t: &Type| *t == Type::scalar(ScalarType::U32) || *t == Type::scalar(ScalarType::I32);
+        let mip_ok = op
+            .arg(1)
+            .is_none_or(|m| self.op_of(m).is_some_and(|o| int32(&o.ty)));
+        if n != dims || !int32(&Type::scalar(sz.base())) || !mip_ok {
+            return malformed(def, op, format!("size query {} of a {kind:?} image", op.ty));
+        }
+        let layered = kind.is_layered();
+        let total = n + layered as u32;
+        let Some(qt) = self.module.basic_ty(sz.with_vec_size(total as u8)) else {
+            return unsupported(def, op, "size type");
+        };
+        let q = if !kind.is_multisampled() && !d.res.uav {
+            let mip = match op.arg(1) {
+                Some(m) => self.v(m),
+                None => self.module.const_u32(0),
+            };
+            self.module.un(S::ImageQuerySizeLod, qt, &[d.value, mip])
+        } else {
+            self.module.un(S::ImageQuerySize, qt, &[d.value])
+        };
+        let Some(st) = self.module.basic_ty(*sz) else {
+            return unsupported(def, op, "size type");
+        };
+        let size = if !layered {
+            q
+        } else if n == 1 {
+            self.module.un(S::CompositeExtract, st, &[q, 0])
+        } else {
+            let args = [q, q, 0, 1];
+            self.module
+                .un(S::VectorShuffle, st, &args[..2 + n as usize])
+        };
+        let Some(lt) = self.module.basic_ty(*layers) else {
+            return unsupported(def, op, "size type");
+        };
+        let layers = if layered {
+            self.module.un(S::CompositeExtract, lt, &[q, n])
+        } else {
+            self.module.const_scalar(layers.base(), 1)
+        };
+        self.module
+            .emit_to(S::CompositeConstruct, t, id, &[size, layers]);
+        Ok(())
+    }
+
+    /// `OpSampledImage` of the image `d` and the sampler operand 1 of `op`.
+    fn sampled_image(&mut self, def: SsaDef, op: &Op, d: &DescInfo) -> R<u32> {
+        let sd = self.desc_of(def, op, 1)?;
+        if sd.res.kind != ResKind::Sampler {
+            return malformed(def, op, "operand 1 is not a sampler");
+        }
+        let sit = self.module.ty_key(TyKey::SampledImage(d.res.elem_ty));
+        let si = self.module.un(S::SampledImage, sit, &[d.value, sd.value]);
+        if d.nonuniform || sd.nonuniform {
+            self.module.decorate(si, Decoration::NonUniform, &[]);
+        }
+        Ok(si)
+    }
+
+    /// `ImageComputeLod`: `OpImageQueryLod`.
+    pub(super) fn image_compute_lod(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let id = def.id();
+        let (d, kind) = self.image_descriptor(def, op)?;
+        let si = self.sampled_image(def, op, &d)?;
+        self.module.cap(Capability::ImageQuery);
+        let t = self.module.val_ty(def, op)?;
+        let f32 = |t: ScalarType| t == ScalarType::F32;
+        let dims = kind.coord_components();
+        self.sized_operand(def, op, 2, "coordinate", dims, f32)?;
+        let c = self.v(self.arg(def, op, 2)?);
+        self.module.emit_to(S::ImageQueryLod, t, id, &[si, c]);
+        Ok(())
+    }
+
+    /// `ImageSample` (`is_sample`) and `ImageGather`: the `OpImageSample*`, `OpImage*Gather`
+    /// and sparse instruction the operands ask for, with its image operands.
+    pub(super) fn image_sample_or_gather(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        is_sample: bool,
+    ) -> R<()> {
+        let id = def.id();
+        let (d, kind) = self.image_descriptor(def, op)?;
+        let si = self.sampled_image(def, op, &d)?;
+        let coord = self.coord_with_layer(def, op, 3, 2, kind, true)?;
+        // Gradients and offsets have the coordinate's components (without the layer).
+        let dims = kind.coord_components();
+        let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
+        let dref = if is_sample { op.arg(10) } else { op.arg(5) };
+        let f32 = |t: ScalarType| t == ScalarType::F32;
+        self.scalar_operand(
+            def,
+            op,
+            if is_sample { 10 } else { 5 },
+            "depth reference",
+            f32,
+        )?;
+        if is_sample {
+            self.scalar_operand(def, op, 5, "LOD", f32)?;
+            self.scalar_operand(def, op, 6, "LOD bias", f32)?;
+            self.scalar_operand(def, op, 7, "LOD clamp", f32)?;
+            self.sized_operand(def, op, 8, "x gradient", dims, f32)?;
+            self.sized_operand(def, op, 9, "y gradient", dims, f32)?;
+        }
+        {
+            // The texels (after the feedback, for a sparse access) are what the
+            // image gives.
+            let st = d.res.data.base_type().unwrap_or(ScalarType::F32);
+            let want = if is_sample && dref.is_some() {
+                Type::scalar(st)
+            } else {
+                Type::vector(st, 4)
+            };
+            let texels = if sparse {
+                op.ty.members().get(1).map(|m| Type::basic(*m))
+            } else {
+                Some(op.ty)
+            };
+            if texels != Some(want) {
+                return malformed(
                     def,
                     op,
-                    if is_sample { 10 } else { 5 },
-                    "depth reference",
-                    f32,
-                )?;
-                if is_sample {
-                    self.scalar_operand(def, op, 5, "LOD", f32)?;
-                    self.scalar_operand(def, op, 6, "LOD bias", f32)?;
-                    self.scalar_operand(def, op, 7, "LOD clamp", f32)?;
-                    self.sized_operand(def, op, 8, "x gradient", dims, f32)?;
-                    self.sized_operand(def, op, 9, "y gradient", dims, f32)?;
-                }
-                {
-                    // The texels (after the feedback, for a sparse access) are what the
-                    // image gives.
-                    let st = d.res.data.base_type().unwrap_or(ScalarType::F32);
-                    let want = if is_sample && dref.is_some() {
-                        Type::scalar(st)
-                    } else {
-                        Type::vector(st, 4)
-                    };
-                    let texels = if sparse {
-                        op.ty.members().get(1).map(|m| Type::basic(*m))
-                    } else {
-                        Some(op.ty)
-                    };
-                    if texels != Some(want) {
-                        return malformed(
-                            def,
-                            op,
-                            format!("result {} (the image gives {want})", op.ty),
-                        );
-                    }
-                }
-                let mut mask = 0u32;
-                let mut extra = [0u32; 6];
-                let mut n = 0;
-                let mut explicit = false;
-                if is_sample {
-                    if let Some(b) = op.arg(6) {
-                        if self.stage == ShaderStage::Pixel {
-                            mask |= 0x1;
-                            extra[n] = self.v(b);
-                            n += 1;
-                        }
-                    }
-                    if let Some(l) = op.arg(5) {
-                        mask |= 0x2;
-                        let lod = self.v(l);
-                        extra[n] = self.clamped_lod(lod, op.arg(7));
-                        n += 1;
-                        explicit = true;
-                    } else if let (Some(dx), Some(dy)) = (op.arg(8), op.arg(9)) {
-                        mask |= 0x4;
-                        extra[n] = self.v(dx);
-                        extra[n + 1] = self.v(dy);
-                        n += 2;
-                        explicit = true;
-                    } else if self.stage != ShaderStage::Pixel {
-                        mask |= 0x2;
-                        let lod = self.module.const_scalar(ScalarType::F32, 0);
-                        extra[n] = self.clamped_lod(lod, op.arg(7));
-                        n += 1;
-                        explicit = true;
-                    }
-                }
-                self.sized_operand(def, op, 4, "offset", kind.offset_components(), |t| {
-                    matches!(t, ScalarType::I32 | ScalarType::U32)
-                })?;
-                let off = op.arg(4);
-                if let Some(off) = off {
-                    let is_const = self.op_of(off).is_some_and(|o| o.opcode == O::Constant);
-                    if is_const {
-                        mask |= 0x8;
-                    } else if is_sample {
-                        // Only gathers take a run-time offset (in D3D and in Vulkan).
-                        return malformed(def, op, "run-time offset of a sample");
-                    } else {
-                        self.module.cap(Capability::ImageGatherExtended);
-                        mask |= 0x10;
-                    }
-                    extra[n] = self.v(off);
+                    format!("result {} (the image gives {want})", op.ty),
+                );
+            }
+        }
+        let mut mask = 0u32;
+        let mut extra = [0u32; 6];
+        let mut n = 0;
+        let mut explicit = false;
+        if is_sample {
+            if let Some(b) = op.arg(6) {
+                if self.stage == ShaderStage::Pixel {
+                    mask |= 0x1;
+                    extra[n] = self.v(b);
                     n += 1;
                 }
-                // An explicit LOD was clamped above: `MinLod` goes with implicit LODs and
-                // gradients only.
-                if is_sample && mask & 0x2 == 0 {
-                    if let Some(c) = op.arg(7) {
-                        self.module.cap(Capability::MinLod);
-                        mask |= 0x80;
-                        extra[n] = self.v(c);
-                        n += 1;
-                    }
-                }
-                if explicit {
-                    // Bias is only valid with implicit LOD.
-                    if mask & 0x1 != 0 {
-                        return unsupported(def, op, "LOD bias with explicit LOD");
-                    }
-                }
-                let o = match (is_sample, dref.is_some(), explicit, sparse) {
-                    (true, false, false, false) => S::ImageSampleImplicitLod,
-                    (true, false, true, false) => S::ImageSampleExplicitLod,
-                    (true, true, false, false) => S::ImageSampleDrefImplicitLod,
-                    (true, true, true, false) => S::ImageSampleDrefExplicitLod,
-                    (true, false, false, true) => S::ImageSparseSampleImplicitLod,
-                    (true, false, true, true) => S::ImageSparseSampleExplicitLod,
-                    (true, true, false, true) => S::ImageSparseSampleDrefImplicitLod,
-                    (true, true, true, true) => S::ImageSparseSampleDrefExplicitLod,
-                    (false, false, _, false) => S::ImageGather,
-                    (false, true, _, false) => S::ImageDrefGather,
-                    (false, false, _, true) => S::ImageSparseGather,
-                    (false, true, _, true) => S::ImageSparseDrefGather,
-                };
-                if sparse {
-                    self.module.cap(Capability::SparseResidency);
-                }
-                let t = self.module.val_ty(def, op)?;
-                let f = &mut self.module.sections.functions;
-                let s = begin(f, o);
-                f.extend_from_slice(&[t, id, si, coord]);
-                let dv = dref.map(|x| self.v(x));
-                let comp = if !is_sample && dv.is_none() {
-                    let c = op.lit(0).unwrap_or(0);
-                    if c > 3 {
-                        return malformed(def, op, format!("gather of component {c}"));
-                    }
-                    Some(self.module.const_u32(c as u32))
-                } else {
-                    None
-                };
-                let f = &mut self.module.sections.functions;
-                if let Some(dv) = dv {
-                    f.push(dv);
-                }
-                if let Some(c) = comp {
-                    f.push(c);
-                }
-                if mask != 0 {
-                    f.push(mask);
-                    f.extend_from_slice(&extra[..n]);
-                }
-                end(f, s);
-                Ok(())
             }
-            _ => unsupported(def, op, "image op"),
+            if let Some(l) = op.arg(5) {
+                mask |= 0x2;
+                let lod = self.v(l);
+                extra[n] = self.clamped_lod(lod, op.arg(7));
+                n += 1;
+                explicit = true;
+            } else if let (Some(dx), Some(dy)) = (op.arg(8), op.arg(9)) {
+                mask |= 0x4;
+                extra[n] = self.v(dx);
+                extra[n + 1] = self.v(dy);
+                n += 2;
+                explicit = true;
+            } else if self.stage != ShaderStage::Pixel {
+                mask |= 0x2;
+                let lod = self.module.const_scalar(ScalarType::F32, 0);
+                extra[n] = self.clamped_lod(lod, op.arg(7));
+                n += 1;
+                explicit = true;
+            }
         }
+        self.sized_operand(def, op, 4, "offset", kind.offset_components(), |t| {
+            matches!(t, ScalarType::I32 | ScalarType::U32)
+        })?;
+        let off = op.arg(4);
+        if let Some(off) = off {
+            let is_const = self
+                .op_of(off)
+                .is_some_and(|o| o.opcode == OpCode::Constant);
+            if is_const {
+                mask |= 0x8;
+            } else if is_sample {
+                // Only gathers take a run-time offset (in D3D and in Vulkan).
+                return malformed(def, op, "run-time offset of a sample");
+            } else {
+                self.module.cap(Capability::ImageGatherExtended);
+                mask |= 0x10;
+            }
+            extra[n] = self.v(off);
+            n += 1;
+        }
+        // An explicit LOD was clamped above: `MinLod` goes with implicit LODs and
+        // gradients only.
+        if is_sample && mask & 0x2 == 0 {
+            if let Some(c) = op.arg(7) {
+                self.module.cap(Capability::MinLod);
+                mask |= 0x80;
+                extra[n] = self.v(c);
+                n += 1;
+            }
+        }
+        if explicit {
+            // Bias is only valid with implicit LOD.
+            if mask & 0x1 != 0 {
+                return unsupported(def, op, "LOD bias with explicit LOD");
+            }
+        }
+        let o = match (is_sample, dref.is_some(), explicit, sparse) {
+            (true, false, false, false) => S::ImageSampleImplicitLod,
+            (true, false, true, false) => S::ImageSampleExplicitLod,
+            (true, true, false, false) => S::ImageSampleDrefImplicitLod,
+            (true, true, true, false) => S::ImageSampleDrefExplicitLod,
+            (true, false, false, true) => S::ImageSparseSampleImplicitLod,
+            (true, false, true, true) => S::ImageSparseSampleExplicitLod,
+            (true, true, false, true) => S::ImageSparseSampleDrefImplicitLod,
+            (true, true, true, true) => S::ImageSparseSampleDrefExplicitLod,
+            (false, false, _, false) => S::ImageGather,
+            (false, true, _, false) => S::ImageDrefGather,
+            (false, false, _, true) => S::ImageSparseGather,
+            (false, true, _, true) => S::ImageSparseDrefGather,
+        };
+        if sparse {
+            self.module.cap(Capability::SparseResidency);
+        }
+        let t = self.module.val_ty(def, op)?;
+        let f = &mut self.module.sections.functions;
+        let s = begin(f, o);
+        f.extend_from_slice(&[t, id, si, coord]);
+        let dv = dref.map(|x| self.v(x));
+        let comp = if !is_sample && dv.is_none() {
+            let c = op.lit(0).unwrap_or(0);
+            if c > 3 {
+                return malformed(def, op, format!("gather of component {c}"));
+            }
+            Some(self.module.const_u32(c as u32))
+        } else {
+            None
+        };
+        let f = &mut self.module.sections.functions;
+        if let Some(dv) = dv {
+            f.push(dv);
+        }
+        if let Some(c) = comp {
+            f.push(c);
+        }
+        if mask != 0 {
+            f.push(mask);
+            f.extend_from_slice(&extra[..n]);
+        }
+        end(f, s);
+        Ok(())
+    }
+
+    /// `CheckSparseAccess`: `OpImageSparseTexelsResident`, or constant true for the feedback
+    /// of a buffer load (see [`crate::SPARSE_BUFFER_FEEDBACK`]).
+    pub(super) fn check_sparse_access(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let id = def.id();
+        let t = self.module.val_ty(def, op)?;
+        let fb = self.arg(def, op, 0)?;
+        // Feedback taken from a buffer load (no Vulkan residency query): resident.
+        let from_buffer = self.op_of(fb).is_some_and(|o| {
+            o.opcode == OpCode::CompositeExtract
+                && o.arg(0)
+                    .is_some_and(|src| self.resident_feedback.contains(&src))
+        });
+        if from_buffer {
+            let c = self.module.const_scalar(ScalarType::Bool, 1);
+            inst(self.module.body(), S::CopyObject, &[t, id, c]);
+            return Ok(());
+        }
+        self.module.cap(Capability::SparseResidency);
+        let a = self.v(fb);
+        self.module
+            .emit_to(S::ImageSparseTexelsResident, t, id, &[a]);
+        Ok(())
     }
 }

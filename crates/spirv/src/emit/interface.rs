@@ -16,6 +16,7 @@
 //! storage with a member per `DclPushData` at its byte offset (std430).
 
 use super::error::{malformed, unsupported, R};
+use super::types::{block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
 use super::{Emitter, Info};
 use crate::words::{begin, end, inst};
@@ -24,10 +25,13 @@ use dxspv_ir::{
     BasicType, BuiltIn, InterpolationModes, Op, OpCode, ScalarType, ShaderStage, SsaDef, Type,
 };
 use smallvec::SmallVec;
+use spirv::GLOp;
 use spirv::{Capability, Decoration, Op as S, StorageClass as SC};
 
+/// How an interface variable differs from the IR's view of it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum IoWrap {
+    /// The variable holds the IR's value.
     None,
     /// Declared as a one-element array (SampleMask).
     ArrayOfOne,
@@ -38,14 +42,30 @@ pub(super) enum IoWrap {
     RcpW,
 }
 
+/// A variable an IR declaration stands for: interface, LDS, scratch or sample count.
 #[derive(Clone, Copy)]
 pub(super) struct VarInfo {
+    /// The `OpVariable`.
     pub(super) var: u32,
+    /// Its storage class.
     pub(super) sc: SC,
+    /// The IR type of its contents.
     pub(super) ty: Type,
+    /// How its contents differ from the IR's value.
     pub(super) wrap: IoWrap,
     /// 1 + index into the reflection's inputs (`Input`) or outputs (`Output`); 0 for none.
     pub(super) refl: u32,
+}
+
+/// Where `InterpolateAt*` interpolates an input.
+#[derive(Clone, Copy)]
+pub(super) enum Interpolation {
+    /// At the pixel's centroid (`InterpolateAtCentroid`).
+    Centroid,
+    /// At a sample (`InterpolateAtSample`).
+    Sample,
+    /// At an offset from the pixel's center (`InterpolateAtOffset`).
+    Offset,
 }
 
 /// Varying locations a module may use: Direct3D's 32 registers, moved up by 32 for patch
@@ -171,13 +191,10 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    pub(super) fn dcl_io(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        let input = matches!(op.opcode, OpCode::DclInput | OpCode::DclInputBuiltIn);
-        let sc = if input { SC::Input } else { SC::Output };
-        let builtin = matches!(
-            op.opcode,
-            OpCode::DclInputBuiltIn | OpCode::DclOutputBuiltIn
-        );
+    /// `DclInput`, `DclOutput` (`builtin` false) and their `BuiltIn` forms: a variable of
+    /// storage class `sc` (`Input` or `Output`) with its decorations and reflection entry.
+    pub(super) fn dcl_io(&mut self, def: SsaDef, op: &Op, sc: SC, builtin: bool) -> R<()> {
+        let input = sc == SC::Input;
         let ty = op.ty;
         let mut decl_ty = op.ty;
         let mut wrap = IoWrap::None;
@@ -305,21 +322,15 @@ impl<'a> Emitter<'a> {
                 }
                 BuiltIn::IsFrontFace => B::FrontFacing,
                 BuiltIn::Depth => {
-                    self.module.modes.push((
-                        spirv::ExecutionMode::DepthReplacing as u32,
-                        [0; 3],
-                        0,
-                    ));
+                    self.module
+                        .execution_mode(spirv::ExecutionMode::DepthReplacing, &[]);
                     B::FragDepth
                 }
                 BuiltIn::StencilRef => {
                     self.module.cap(Capability::StencilExportEXT);
                     self.module.ext("SPV_EXT_shader_stencil_export");
-                    self.module.modes.push((
-                        spirv::ExecutionMode::StencilRefReplacingEXT as u32,
-                        [0; 3],
-                        0,
-                    ));
+                    self.module
+                        .execution_mode(spirv::ExecutionMode::StencilRefReplacingEXT, &[]);
                     B::FragStencilRefEXT
                 }
                 BuiltIn::IsFullyCovered => {
@@ -660,6 +671,200 @@ impl<'a> Emitter<'a> {
                 refl: 0,
             }),
         );
+        Ok(())
+    }
+
+    /// `DclPushData`: a member of the push constant block (declared at the end, see
+    /// [`Self::finish_push_data`]).
+    pub(super) fn dcl_push_data(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let offset = self.lit(def, op, 0)? as u32;
+        let why = block_type_problem(&op.ty, false).or_else(|| {
+            (!offset.is_multiple_of(block_align(&op.ty, false)))
+                .then_some("an offset that breaks std430 alignment")
+        });
+        if let Some(why) = why {
+            return unsupported(
+                def,
+                op,
+                format!("push data type {} at offset {offset} ({why})", op.ty),
+            );
+        }
+        if self.module.ty(&op.ty, true).is_none() {
+            return unsupported(def, op, format!("push data type {}", op.ty));
+        }
+        if self.push_var == 0 {
+            self.push_var = self.module.id();
+        }
+        self.set_info(def, Info::PushMember(self.push.len() as u32));
+        self.push.push((offset, op.ty));
+        self.mark(def);
+        Ok(())
+    }
+
+    /// `InputLoad` and `OutputLoad`, with the adaptations of D3D built-ins (see the module
+    /// doc).
+    pub(super) fn io_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let id = def.id();
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not an I/O declaration");
+        };
+        let c0 = self.module.const_u32(0);
+        let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
+            &[c0]
+        } else {
+            &[]
+        };
+        let ty = vi.ty;
+        if vi.wrap == IoWrap::RcpW {
+            return self.load_frag_coord(def, op, vi);
+        }
+        if let IoWrap::SubBase(bvar) = vi.wrap {
+            let u = self.module.u32_ty();
+            let raw = self.module.id();
+            self.load_via(
+                def,
+                op,
+                vi.var,
+                vi.sc,
+                &ty,
+                prefix,
+                op.arg(1),
+                &op.ty,
+                false,
+                raw,
+            )?;
+            let base = self.module.un(S::Load, u, &[bvar]);
+            let t = self.module.val_ty(def, op)?;
+            self.module.emit_to(S::ISub, t, id, &[raw, base]);
+            return Ok(());
+        }
+        self.load_via(
+            def,
+            op,
+            vi.var,
+            vi.sc,
+            &ty,
+            prefix,
+            op.arg(1),
+            &op.ty,
+            false,
+            id,
+        )
+    }
+
+    /// `OutputStore`.
+    pub(super) fn output_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not an output declaration");
+        };
+        let c0 = self.module.const_u32(0);
+        let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
+            &[c0]
+        } else {
+            &[]
+        };
+        let value = self.arg(def, op, 2)?;
+        let ty = vi.ty;
+        self.store_via(def, op, vi.var, vi.sc, &ty, prefix, op.arg(1), value, false)
+    }
+
+    /// `PushDataLoad`: a load through an access chain to the member of the push constant
+    /// block.
+    pub(super) fn push_data_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(&Info::PushMember(m)) = self.info(dcl) else {
+            return malformed(def, op, "not a push data declaration");
+        };
+        let Some(&(_, mty)) = self.push.get(m as usize) else {
+            return malformed(def, op, "not a push data declaration");
+        };
+        let Some(t) = self.module.ty(&mty, true) else {
+            return unsupported(def, op, format!("push data type {mty}"));
+        };
+        let pt = self.module.ptr(SC::PushConstant, t);
+        let mc = self.module.const_u32(m);
+        let base = self.module.un(S::AccessChain, pt, &[self.push_var, mc]);
+        self.load_via(
+            def,
+            op,
+            base,
+            SC::PushConstant,
+            &mty,
+            &[],
+            op.arg(1),
+            &op.ty,
+            true,
+            def.id(),
+        )
+    }
+
+    /// `InterpolateAt*`: the `GLSL.std.450` interpolation function, on a pointer to the
+    /// input (which must be a 32-bit float).
+    pub(super) fn interpolate(&mut self, def: SsaDef, op: &Op, at: Interpolation) -> R<()> {
+        let id = def.id();
+        self.module.cap(Capability::InterpolationFunction);
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not an input");
+        };
+        let ix = self.indices(def, op, op.arg(1))?;
+        let ty = vi.ty;
+        let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, &ty, &[], &ix, false)?;
+        if pt != op.ty {
+            return unsupported(def, op, "interpolating a partial vector");
+        }
+        // GLSL.std.450's interpolation functions take 32-bit floats only.
+        if op.ty.base_type() != Some(ScalarType::F32) {
+            return unsupported(def, op, format!("interpolating a {} input", op.ty));
+        }
+        let t = self.module.val_ty(def, op)?;
+        match at {
+            Interpolation::Centroid => {
+                self.module
+                    .ext_to(GLOp::InterpolateAtCentroid, t, id, &[ptr])
+            }
+            Interpolation::Sample => {
+                let sample = self.arg(def, op, 2)?;
+                let int32 = self
+                    .op_of(sample)
+                    .and_then(|o| o.ty.as_basic())
+                    .is_some_and(|b| {
+                        b.vec_size() == 1 && b.base().is_int() && scalar_bits(b.base()) == 32
+                    });
+                if !int32 {
+                    return malformed(def, op, "the sample index is not a 32-bit integer");
+                }
+                let s = self.v(sample);
+                self.module
+                    .ext_to(GLOp::InterpolateAtSample, t, id, &[ptr, s])
+            }
+            Interpolation::Offset => {
+                let s = self.v(self.arg(def, op, 2)?);
+                self.module
+                    .ext_to(GLOp::InterpolateAtOffset, t, id, &[ptr, s])
+            }
+        }
+        Ok(())
+    }
+
+    /// `EmitVertex` / `EmitPrimitive` of a geometry shader: `stream_op` with the stream
+    /// when the shader writes several streams, `op_one_stream` otherwise.
+    pub(super) fn emit_stream_op(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        stream_op: S,
+        op_one_stream: S,
+    ) -> R<()> {
+        let stream = self.lit(def, op, 0)? as u32;
+        if self.multi_stream {
+            let c = self.module.const_u32(stream);
+            inst(self.module.body(), stream_op, &[c]);
+        } else {
+            inst(self.module.body(), op_one_stream, &[]);
+        }
         Ok(())
     }
 }

@@ -11,21 +11,28 @@
 //! between the laid-out and the plain type with `OpCopyLogical`.
 
 use super::error::{malformed, unsupported, R};
+use super::interface::{IoWrap, VarInfo};
 use super::resources::ResKind;
 use super::types::scalar_bits;
 use super::Emitter;
+use super::Info;
 use crate::words::{begin, end, inst};
 use dxspv_ir::{BasicType, Op, OpCode, OpFlags, ScalarType, SsaDef, Type};
+use spirv::Capability;
 use spirv::{Op as S, StorageClass as SC};
 
 /// Up to six access-chain indices with their constant values where known.
 #[derive(Clone, Copy)]
 pub(super) struct Indices {
+    /// The index ids.
     pub(super) ids: [u32; 6],
+    /// Their constant values, where known.
     pub(super) vals: [Option<u64>; 6],
+    /// How many there are.
     pub(super) len: usize,
     /// Type of dynamic indices (for `+k` adjustments), and its scalar type.
     pub(super) idx_ty: u32,
+    /// The scalar type of dynamic indices.
     pub(super) idx_base: ScalarType,
 }
 
@@ -58,6 +65,7 @@ pub(super) fn access_fits(def: SsaDef, op: &Op, value: &Type, at: &Type, what: &
 }
 
 impl Indices {
+    /// Appends index `id` (of constant value `val`, if known); false when all six are taken.
     pub(super) fn push(&mut self, id: u32, val: Option<u64>) -> bool {
         if self.len >= 6 {
             return false;
@@ -70,6 +78,8 @@ impl Indices {
 }
 
 impl<'a> Emitter<'a> {
+    /// The access-chain indices of the IR address `addr` (a scalar or vector of integers):
+    /// constants where it is constant, its components extracted where it is a run-time vector.
     pub(super) fn indices(&mut self, def: SsaDef, op: &Op, addr: Option<SsaDef>) -> R<Indices> {
         let mut ix = Indices {
             ids: [0; 6],
@@ -114,6 +124,7 @@ impl<'a> Emitter<'a> {
                 }
                 ok
             }
+            // An address any other op computes is a run-time index (or vector of them).
             _ if n == 1 => ix.push(self.v(a), None),
             _ => {
                 let mut ok = true;
@@ -308,6 +319,7 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
+    /// Stores `value` through `base` + address, like [`Self::load_via`] in reverse.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn store_via(
         &mut self,
@@ -388,6 +400,8 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
+    /// `BufferLoad`: a load from a CBV or storage buffer block, or a texel fetch of a typed
+    /// buffer; a sparse one gets the "fully resident" code (see [`crate::SPARSE_BUFFER_FEEDBACK`]).
     pub(super) fn buffer_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let d = self.desc_of(def, op, 0)?;
         let id = def.id();
@@ -449,6 +463,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// `BufferStore`: a store to a storage buffer block, or a texel write to a typed buffer.
     pub(super) fn buffer_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let d = self.desc_of(def, op, 0)?;
         let value = self.arg(def, op, 2)?;
@@ -474,5 +489,141 @@ impl<'a> Emitter<'a> {
             }
             _ => unsupported(def, op, "buffer store to this descriptor"),
         }
+    }
+
+    /// `DclLds` (`sc` `Workgroup`) and `DclScratch` (`Private`): a module-scope variable.
+    pub(super) fn dcl_variable(&mut self, def: SsaDef, op: &Op, sc: SC) -> R<()> {
+        let Some(t) = self.module.ty(&op.ty, false) else {
+            return unsupported(def, op, format!("type {}", op.ty));
+        };
+        let p = self.module.ptr(sc, t);
+        self.module.global_var(p, sc, def.id(), None);
+        self.mark(def);
+        self.set_info(
+            def,
+            Info::Var(VarInfo {
+                var: def.id(),
+                sc,
+                ty: op.ty,
+                wrap: IoWrap::None,
+                refl: 0,
+            }),
+        );
+        Ok(())
+    }
+
+    /// `LdsLoad` and `ScratchLoad`.
+    pub(super) fn variable_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not a variable");
+        };
+        let ty = vi.ty;
+        self.load_via(
+            def,
+            op,
+            vi.var,
+            vi.sc,
+            &ty,
+            &[],
+            op.arg(1),
+            &op.ty,
+            false,
+            def.id(),
+        )
+    }
+
+    /// `LdsStore` and `ScratchStore`.
+    pub(super) fn variable_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not a variable");
+        };
+        let value = self.arg(def, op, 2)?;
+        let ty = vi.ty;
+        self.store_via(def, op, vi.var, vi.sc, &ty, &[], op.arg(1), value, false)
+    }
+
+    /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first
+    /// load), since SPIR-V indexes composites at run time only through pointers.
+    pub(super) fn constant_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let c = self.arg(def, op, 0)?;
+        let Some(cop) = self.op_of(c) else {
+            return malformed(def, op, "constant missing");
+        };
+        let var = match self.info(c) {
+            Some(&Info::ConstVar(v)) => v,
+            _ => {
+                let Some(t) = self.module.ty(&cop.ty, false) else {
+                    return unsupported(def, op, "constant type");
+                };
+                let p = self.module.ptr(SC::Private, t);
+                let var = self.module.id();
+                let init = self.v(c);
+                self.module.global_var(p, SC::Private, var, Some(init));
+                self.set_info(c, Info::ConstVar(var));
+                var
+            }
+        };
+        let ty = cop.ty;
+        self.load_via(
+            def,
+            op,
+            var,
+            SC::Private,
+            &ty,
+            &[],
+            op.arg(1),
+            &op.ty,
+            false,
+            def.id(),
+        )
+    }
+
+    /// Runs `access`, a `BufferLoad` or `BufferStore`, with
+    /// [`FunctionState::coherent_access`](super::control_flow::FunctionState::coherent_access)
+    /// set when its descriptor is a globally coherent UAV.
+    pub(super) fn buffer_access(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        access: impl FnOnce(&mut Self) -> R<()>,
+    ) -> R<()> {
+        self.function_state.coherent_access = self
+            .desc_of(def, op, 0)
+            .is_ok_and(|d| d.res.uav && d.res.coherent);
+        let r = access(self);
+        self.function_state.coherent_access = false;
+        r
+    }
+
+    /// `BufferQuerySize`: `OpArrayLength` of a raw or structured buffer's run-time array,
+    /// `OpImageQuerySize` of a typed buffer.
+    pub(super) fn buffer_query_size(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let id = def.id();
+        let d = self.desc_of(def, op, 0)?;
+        let u = self.module.u32_ty();
+        match d.res.kind {
+            ResKind::Ssbo => {
+                // Only a run-time array has a length to ask for.
+                if !d.res.data.is_unbounded() {
+                    return malformed(
+                        def,
+                        op,
+                        format!(
+                            "size query of a {} buffer, not a run-time array",
+                            d.res.data
+                        ),
+                    );
+                }
+                inst(self.module.body(), S::ArrayLength, &[u, id, d.ptr, 0]);
+            }
+            ResKind::TexelBuffer => {
+                self.module.cap(Capability::ImageQuery);
+                self.module.emit_to(S::ImageQuerySize, u, id, &[d.value]);
+            }
+            _ => return unsupported(def, op, "size query on this descriptor"),
+        }
+        Ok(())
     }
 }

@@ -83,9 +83,13 @@ struct Slot {
 /// [`Emitter::recycle`]): a warm compile allocates little beyond its output.
 #[derive(Default)]
 struct Scratch {
+    /// [`Emitter::slots`].
     slots: Vec<Slot>,
+    /// [`Emitter::infos`].
     infos: Vec<Info>,
+    /// [`Module::sections`].
     sections: Sections,
+    /// [`Emitter::io_slots`].
     io_slots: Vec<u8>,
 }
 
@@ -99,27 +103,40 @@ thread_local! {
 /// Counts from a first walk over the IR, for sizing buffers.
 #[derive(Default)]
 struct Census {
+    /// Ops of the program.
     ops: usize,
+    /// Ops that may get an [`Info`].
     infos: usize,
+    /// Input declarations.
     inputs: usize,
+    /// Output declarations.
     outputs: usize,
+    /// Resource declarations.
     resources: usize,
+    /// Function calls (recursion is checked only when there are some).
     calls: usize,
 }
 
 /// The translator: walks the IR and writes the [`Module`], keeping per-def state (the SPIR-V
 /// id of each IR def and what it stands for) and what the declarations set up.
 pub(crate) struct Emitter<'a> {
+    /// The IR.
     b: &'a Builder,
+    /// The options.
     opts: &'a SpirvOptions,
     /// The module being built.
     module: Module,
     /// The function being emitted.
     function_state: FunctionState,
+    /// Per-def state, indexed by [`SsaDef::index`].
     slots: Vec<Slot>,
+    /// What defs stand for beyond their ids (see [`Slot::info`]).
     infos: Vec<Info>,
+    /// The shader stage (from the `EntryPoint`).
     stage: ShaderStage,
+    /// The `EntryPoint` op.
     entry: Option<SsaDef>,
+    /// Its functions (two for a hull shader: control point and patch constant phases).
     entry_fns: SmallVec<[SsaDef; 2]>,
     /// `(function, DclParam, OpFunctionParameter id)`.
     params: Vec<(SsaDef, SsaDef, u32)>,
@@ -127,6 +144,7 @@ pub(crate) struct Emitter<'a> {
     names_words: usize,
     /// `DebugName` (unless stripped) and `Semantic` ops, applied at the end.
     late: SmallVec<[SsaDef; 16]>,
+    /// A geometry shader writing several streams (vertex emission names its stream).
     multi_stream: bool,
     /// Sparse-feedback buffer loads whose feedback is the constant "fully resident" code.
     resident_feedback: Vec<SsaDef>,
@@ -139,10 +157,12 @@ pub(crate) struct Emitter<'a> {
     /// Components taken per location by the interface variables so far, so that two
     /// declarations cannot share one: inputs at `0..MAX_LOCATIONS`, outputs after them.
     io_slots: Vec<u8>,
+    /// The reflection, filled as declarations are emitted.
     refl: Reflection,
 }
 
 impl<'a> Emitter<'a> {
+    /// An emitter of the module `b` with the options `opts`.
     pub(crate) fn new(b: &'a Builder, opts: &'a SpirvOptions) -> Self {
         let bound = b.id_bound().max(1);
         Self {
@@ -219,6 +239,7 @@ impl<'a> Emitter<'a> {
         self.slots.get(def.index()).map_or(def.id(), |s| s.id)
     }
 
+    /// Reference operand `i` of `op`, which must be there.
     fn arg(&self, def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
         match op.arg(i) {
             Some(a) => Ok(a),
@@ -226,6 +247,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// Literal operand `i` of `op`, which must be there.
     fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
         match op.lit(i) {
             Some(a) => Ok(a),
@@ -242,16 +264,19 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The op defining `def`.
     fn op_of(&self, def: SsaDef) -> Option<&'a Op> {
         self.b.get(def)
     }
 
+    /// Marks `def` as having a SPIR-V definition (a `DebugName` on it becomes an `OpName`).
     fn mark(&mut self, def: SsaDef) {
         if let Some(s) = self.slots.get_mut(def.index()) {
             s.defined = true;
         }
     }
 
+    /// Makes `id` the SPIR-V value of `def`.
     fn set_map(&mut self, def: SsaDef, id: u32) {
         if let Some(s) = self.slots.get_mut(def.index()) {
             s.id = id;
@@ -277,11 +302,13 @@ impl<'a> Emitter<'a> {
             .map(|(_, op)| decode_packed_str(op.literals()))
     }
 
+    /// What `def` stands for, if anything beyond its id.
     fn info(&self, def: SsaDef) -> Option<&Info> {
         let i = self.slots.get(def.index())?.info;
         self.infos.get(i.checked_sub(1)? as usize)
     }
 
+    /// The variable `def` declared, if it declared one.
     fn var_info(&self, def: SsaDef) -> Option<VarInfo> {
         match self.info(def) {
             Some(Info::Var(v)) => Some(*v),
@@ -289,6 +316,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The resource `def` declared, if it declared one.
     fn res_info(&self, def: SsaDef) -> Option<ResInfo> {
         match self.info(def) {
             Some(Info::Res(r)) => Some(*r),
@@ -296,6 +324,8 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// Emits the whole module: counts the ops, finds the entry point, walks every op through
+    /// [`Self::op`] and [`Self::finish`]es.
     pub(crate) fn run(&mut self) -> R<SpirvModule> {
         self.module.cap(Capability::Shader);
         self.module.cap(Capability::VulkanMemoryModel);
@@ -335,6 +365,8 @@ impl<'a> Emitter<'a> {
                 | OpCode::DescriptorLoad
                 | OpCode::ConstantLoad => census.infos += 1,
                 OpCode::FunctionCall => census.calls += 1,
+                // Every other op only counts as an op (the dispatch, not this count, must
+                // handle each opcode).
                 _ => {}
             }
         }

@@ -26,6 +26,7 @@ pub(super) struct CapSet(pub(super) SmallVec<[u32; 16]>);
 pub(super) struct Module {
     /// The annotation, global and function-body sections (the others are written at the end).
     pub(super) sections: Sections,
+    /// Capabilities, sorted.
     pub(super) caps: CapSet,
     /// Extensions, sorted.
     pub(super) exts: SmallVec<[&'static str; 2]>,
@@ -50,6 +51,7 @@ pub(super) struct Module {
 }
 
 impl CapSet {
+    /// Adds capability `c`.
     pub(super) fn insert(&mut self, c: u32) {
         if let Err(at) = self.0.binary_search(&c) {
             self.0.insert(at, c);
@@ -58,6 +60,7 @@ impl CapSet {
 }
 
 impl Module {
+    /// An empty module whose own ids start at `first_id` (past the IR's ids).
     pub(super) fn new(first_id: u32) -> Self {
         Self {
             sections: Sections::default(),
@@ -75,16 +78,19 @@ impl Module {
         }
     }
 
+    /// A fresh id.
     pub(super) fn id(&mut self) -> u32 {
         let i = self.next_id;
         self.next_id += 1;
         i
     }
 
+    /// Records that the module needs capability `c`.
     pub(super) fn cap(&mut self, c: Capability) {
         self.caps.insert(c as u32);
     }
 
+    /// Records that the module needs extension `e`.
     pub(super) fn ext(&mut self, e: &'static str) {
         if let Err(at) = self.exts.binary_search(&e) {
             self.exts.insert(at, e);
@@ -111,6 +117,7 @@ impl Module {
         id
     }
 
+    /// Emits `id = op(args)` of type `ty`.
     pub(super) fn emit_to(&mut self, op: S, ty: u32, id: u32, args: &[u32]) {
         let f = &mut self.sections.functions;
         let st = begin(f, op);
@@ -120,6 +127,7 @@ impl Module {
         end(f, st);
     }
 
+    /// Emits `id = GLSL.std.450 gl(args)` of type `ty`.
     pub(super) fn ext_to(&mut self, gl: GLOp, ty: u32, id: u32, args: &[u32]) {
         let set = self.glsl();
         let f = &mut self.sections.functions;
@@ -129,6 +137,7 @@ impl Module {
         end(f, st);
     }
 
+    /// Decorates `id` with `d` and its extra operands.
     pub(super) fn decorate(&mut self, id: u32, d: Decoration, extra: &[u32]) {
         let a = &mut self.sections.annotations;
         let st = begin(a, S::Decorate);
@@ -149,5 +158,15 @@ impl Module {
             Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
             None => inst(g, S::Variable, &[ptr_ty, id, sc as u32]),
         }
+    }
+
+    /// Records the execution mode `mode` with its literal operands (at most three).
+    pub(super) fn execution_mode(&mut self, mode: spirv::ExecutionMode, operands: &[u32]) {
+        let mut words = [0; 3];
+        for (w, o) in words.iter_mut().zip(operands) {
+            *w = *o;
+        }
+        self.modes
+            .push((mode as u32, words, operands.len().min(words.len())));
     }
 }

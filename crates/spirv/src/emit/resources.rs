@@ -15,42 +15,58 @@ use super::error::{malformed, unsupported, word_lit, R};
 use super::types::{block_type_problem, TyKey, L_BLOCK, L_BLOCK_RO};
 use super::{Emitter, Info};
 use crate::{DescriptorType, RegisterClass, ResourceBinding};
-use dxspv_ir::{Op, OpCode, OpFlags, ResourceKind, ScalarType, SsaDef, Type, UavFlags};
+use dxspv_ir::{Op, OpFlags, ResourceKind, ScalarType, SsaDef, Type, UavFlags};
 use spirv::{Capability, Decoration, Op as S, StorageClass as SC};
 
+/// What kind of descriptor a resource declaration declared.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum ResKind {
+    /// A constant buffer: a `Uniform` block.
     Cbv,
+    /// A raw or structured buffer: a `StorageBuffer` block.
     Ssbo,
+    /// A typed buffer: a `Buffer` image.
     TexelBuffer,
+    /// A texture or storage image of the kind.
     Image(ResourceKind),
+    /// A sampler.
     Sampler,
+    /// A UAV counter: a `StorageBuffer` block of one `u32`.
     Counter,
 }
 
+/// A resource declaration: its descriptor variable and what it holds.
 #[derive(Clone, Copy)]
 pub(super) struct ResInfo {
+    /// The descriptor variable (of one descriptor or an array of them).
     pub(super) var: u32,
+    /// What the descriptors are.
     pub(super) kind: ResKind,
+    /// Whether it is a UAV.
     pub(super) uav: bool,
+    /// Descriptors in the array: 1 for one, 0 for a run-time array.
     pub(super) count: u32,
     /// Type of one descriptor (the struct for buffers, the image type, ...).
     pub(super) elem_ty: u32,
     /// IR type of the data (CBV / SSBO contents, texel scalar).
     pub(super) data: Type,
+    /// A globally coherent UAV (`UavFlags::Coherent`).
     pub(super) coherent: bool,
     /// A typed UAV declared with the format its data type names (`UavFlags::FixedFormat`),
     /// which texel atomics need: Vulkan has them on `R32`/`R64` formats only.
     pub(super) fixed_format: bool,
 }
 
+/// A `DescriptorLoad`: the descriptor (one element of an array) and its loaded value.
 #[derive(Clone, Copy)]
 pub(super) struct DescInfo {
+    /// The declaration.
     pub(super) res: ResInfo,
     /// Pointer to the descriptor (or buffer block).
     pub(super) ptr: u32,
     /// Loaded image / sampler (0 for buffers).
     pub(super) value: u32,
+    /// Whether the index into the array is non-uniform.
     pub(super) nonuniform: bool,
 }
 
@@ -76,28 +92,27 @@ pub(super) fn shared_binding(resources: &[ResourceBinding]) -> Option<(usize, us
 }
 
 impl<'a> Emitter<'a> {
-    pub(super) fn dcl_resource(&mut self, def: SsaDef, op: &Op) -> R<()> {
+    /// `DclCbv`, `DclSrv`, `DclUav`, `DclSampler` and `DclUavCounter` (`class`): the
+    /// descriptor variable, its set and binding, and its reflection entry.
+    pub(super) fn dcl_resource(&mut self, def: SsaDef, op: &Op, class: RegisterClass) -> R<()> {
         let bm = &self.opts.bindings;
-        let (class, space, reg, count) = match op.opcode {
-            OpCode::DclUavCounter => {
+        let (space, reg, count) = match class {
+            // A counter is placed by the register of its UAV.
+            RegisterClass::UavCounter => {
                 let uav = self.arg(def, op, 1)?;
                 let Some(uop) = self.op_of(uav) else {
                     return malformed(def, op, "missing UAV");
                 };
                 (
-                    RegisterClass::UavCounter,
                     word_lit(def, op, uop.lit(0).unwrap_or(0))?,
                     word_lit(def, op, uop.lit(1).unwrap_or(0))?,
                     word_lit(def, op, uop.lit(2).unwrap_or(1))?,
                 )
             }
-            oc => (
-                match oc {
-                    OpCode::DclCbv => RegisterClass::Cbv,
-                    OpCode::DclSrv => RegisterClass::Srv,
-                    OpCode::DclUav => RegisterClass::Uav,
-                    _ => RegisterClass::Sampler,
-                },
+            RegisterClass::Cbv
+            | RegisterClass::Srv
+            | RegisterClass::Uav
+            | RegisterClass::Sampler => (
                 word_lit(def, op, self.lit(def, op, 0)?)?,
                 word_lit(def, op, self.lit(def, op, 1)?)?,
                 word_lit(def, op, self.lit(def, op, 2)?)?,
@@ -317,6 +332,7 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
+    /// The `DescriptorLoad` that is operand `i` of `op`.
     pub(super) fn desc_of(&self, def: SsaDef, op: &Op, i: usize) -> R<DescInfo> {
         let d = self.arg(def, op, i)?;
         match self.info(d) {
@@ -325,6 +341,8 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// `DescriptorLoad`: a pointer to the descriptor (an access chain into an array of them,
+    /// `NonUniform` when the index is) and, for images, texel buffers and samplers, its value.
     pub(super) fn descriptor_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let dcl = self.arg(def, op, 0)?;
         let Some(res) = self.res_info(dcl) else {

@@ -23,28 +23,44 @@ use spirv::{Capability, Decoration, Op as S, StorageClass as SC};
 /// [`BasicType`] in [`Module::basic`], which most lookups hit.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub(super) enum TyKey {
+    /// `OpTypeVoid`.
     Void,
+    /// `OpTypeBool`.
     Bool,
+    /// `OpTypeInt`: width, signedness.
     Int(u32, bool),
+    /// `OpTypeFloat`: width.
     Float(u32),
+    /// `OpTypeVector`: component type, count.
     Vector(u32, u32),
+    /// `OpTypeArray`: element type, length constant, `ArrayStride` (0 for none).
     Array(u32, u32, u32),
+    /// `OpTypeRuntimeArray`: element type, `ArrayStride` (0 for none).
     RtArray(u32, u32),
+    /// `OpTypeStruct`: member types, layout flavour (`L_*`).
     Struct(SmallVec<[u32; 4]>, u8),
+    /// `OpTypePointer`: storage class, pointee.
     Ptr(u32, u32),
+    /// `OpTypeFunction`: return type, then parameter types.
     Func(SmallVec<[u32; 4]>),
+    /// `OpTypeImage`: its operands after the result id.
     Image([u32; 7]),
+    /// `OpTypeSampledImage`: image type.
     SampledImage(u32),
+    /// `OpTypeSampler`.
     Sampler,
 }
 
-/// Struct layout flavours.
+/// Struct layout flavours (the second field of [`TyKey::Struct`]): no explicit layout.
 pub(super) const L_NONE: u8 = 0;
 
+/// Explicit layout (`Offset` members), for buffer contents.
 pub(super) const L_EXPLICIT: u8 = 1;
 
+/// A `Block` wrapping buffer or push contents.
 pub(super) const L_BLOCK: u8 = 2;
 
+/// A `Block` whose member is `NonWritable` (an SRV's).
 pub(super) const L_BLOCK_RO: u8 = 3;
 
 /// Index of a basic type in [`Module::basic`].
@@ -53,6 +69,7 @@ pub(super) fn basic_index(t: BasicType) -> usize {
     (t.bits() & 0x7f) as usize
 }
 
+/// The width of `t` in bits (32 for minimum-precision types and bools).
 pub(super) fn scalar_bits(t: ScalarType) -> u32 {
     match t {
         ScalarType::I8 | ScalarType::U8 => 8,
@@ -77,11 +94,13 @@ pub(super) fn int_of_width(t: ScalarType, signed: bool) -> ScalarType {
     }
 }
 
+/// The size of `t` in bytes.
 pub(super) fn basic_size(t: BasicType) -> u32 {
     let s = scalar_bits(t.base()) / 8;
     s * t.vec_size() as u32
 }
 
+/// The base alignment of `t` in bytes (a three-component vector aligns as four).
 pub(super) fn basic_align(t: BasicType) -> u32 {
     let s = scalar_bits(t.base()) / 8;
     match t.vec_size() {
@@ -219,6 +238,7 @@ impl Module {
         id
     }
 
+    /// SPIR-V type of a scalar.
     #[inline]
     pub(super) fn scalar_ty(&mut self, t: ScalarType) -> Option<u32> {
         self.basic_ty(BasicType::scalar(t))
@@ -291,10 +311,12 @@ impl Module {
         Some(id)
     }
 
+    /// The `u32` type.
     pub(super) fn u32_ty(&mut self) -> u32 {
         self.scalar_ty(ScalarType::U32).unwrap_or_default()
     }
 
+    /// The `void` type.
     pub(super) fn void_ty(&mut self) -> u32 {
         self.scalar_ty(ScalarType::Void).unwrap_or_default()
     }
@@ -355,6 +377,7 @@ impl Module {
         Some(id)
     }
 
+    /// The pointer type to `t` in storage class `sc`.
     pub(super) fn ptr(&mut self, sc: SC, t: u32) -> u32 {
         let key = (sc as u32, t);
         if let Some(&id) = self.ptrs.get(&key) {
@@ -365,6 +388,7 @@ impl Module {
         id
     }
 
+    /// The SPIR-V type of `op`'s result.
     pub(super) fn val_ty(&mut self, def: SsaDef, op: &Op) -> R<u32> {
         match self.ty(&op.ty, false) {
             Some(t) => Ok(t),
