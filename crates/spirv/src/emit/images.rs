@@ -205,7 +205,6 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    /// Joins `coord` and `layer` into one coordinate vector.
     /// The coordinate operand `ci` with the array layer `li` appended, checked against the
     /// image `kind`: as many components as the image has dimensions, integers for texel
     /// access (`float` false) or floats for sampling, a layer exactly for layered images.

@@ -1,6 +1,8 @@
 //! The shader interface: `Input` and `Output` variables for the `DclInput*` and
 //! `DclOutput*` declarations with their `Location`, `Component`, `BuiltIn`, interpolation
-//! and `Patch` decorations, the push constant block, and specialization constants.
+//! and `Patch` decorations, and their loads and stores; the `GLSL.std.450` interpolation
+//! functions; geometry shader vertex and primitive emission; the push constant block; and
+//! specialization constants.
 //!
 //! D3D registers become locations; hull shader patch constants and domain shader patch
 //! inputs move up by [`crate::PATCH_LOCATION_OFFSET`] and geometry shader streams past the

@@ -1,6 +1,7 @@
-//! Memory access: access chains built from IR addresses, and loads and stores through them
-//! — of interface variables, LDS (`Workgroup`), scratch and constant arrays (`Private`),
-//! push data and buffers.
+//! Memory access: LDS (`Workgroup`) and scratch (`Private`) variables, access chains built
+//! from IR addresses, and loads and stores through them — of interface variables, LDS,
+//! scratch and constant arrays (copied to `Private` variables), push data and buffers — and
+//! buffer size queries.
 //!
 //! Under the Vulkan memory model, accesses to memory other invocations see (`Workgroup`,
 //! `StorageBuffer`, `Uniform`) are `NonPrivatePointer`, and accesses to a globally coherent
@@ -181,11 +182,11 @@ impl<'a> Emitter<'a> {
         Ok((id, t))
     }
 
-    /// Memory access flags for loads and stores in `sc`.
     /// Memory operands of a load (`store == false`) or store through a pointer into `sc`:
     /// `NonPrivatePointer` for shared memory, plus `MakePointerVisible` /
     /// `MakePointerAvailable` at `QueueFamily` scope while a globally coherent UAV is
-    /// accessed ([`FunctionState::coherent_access`](super::control_flow::FunctionState::coherent_access)).
+    /// accessed
+    /// ([`FunctionState::coherent_access`](super::control_flow::FunctionState::coherent_access)).
     pub(super) fn mem_access(&mut self, sc: SC, store: bool) -> ([u32; 2], usize) {
         match sc {
             SC::StorageBuffer if self.function_state.coherent_access => {

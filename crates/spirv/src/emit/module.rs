@@ -22,7 +22,8 @@ pub(super) struct CapSet(pub(super) SmallVec<[u32; 16]>);
 
 /// The SPIR-V module being built, apart from anything about the IR: the section buffers, the
 /// id counter, the capabilities and extensions, the deduplicated types and constants, the
-/// `GLSL.std.450` import and the execution modes. [`Emitter`](super::Emitter) maps IR defs onto it.
+/// `GLSL.std.450` import and the execution modes. [`Emitter`](super::Emitter) maps IR defs
+/// onto it.
 pub(super) struct Module {
     /// The annotation, global and function-body sections (the others are written at the end).
     pub(super) sections: Sections,
@@ -32,7 +33,8 @@ pub(super) struct Module {
     pub(super) exts: SmallVec<[&'static str; 2]>,
     /// The next free id (the module's id bound at the end).
     pub(super) next_id: u32,
-    /// SPIR-V type id per IR basic type ([`basic_index`](super::types::basic_index)); 0 until declared.
+    /// SPIR-V type id per IR basic type ([`basic_index`](super::types::basic_index)); 0
+    /// until declared.
     pub(super) basic: [u32; 128],
     /// Types other than scalars, vectors and pointers.
     pub(super) types: SmallMap<TyKey, u32, 8>,
@@ -44,7 +46,8 @@ pub(super) struct Module {
     pub(super) composites: SmallMap<SmallVec<[u32; 5]>, u32, 8>,
     /// The `GLSL.std.450` import id; 0 until an instruction needs it.
     pub(super) glsl: u32,
-    /// `Private` variables declared so far (SPIR-V allows [`MAX_PRIVATE_VARIABLES`](super::finish::MAX_PRIVATE_VARIABLES)).
+    /// `Private` variables declared so far (SPIR-V allows
+    /// [`MAX_PRIVATE_VARIABLES`](super::finish::MAX_PRIVATE_VARIABLES)).
     pub(super) private_vars: usize,
     /// Execution modes: mode, literal operands and how many of them there are.
     pub(super) modes: SmallVec<[(u32, [u32; 3], usize); 4]>,
@@ -97,7 +100,8 @@ impl Module {
         }
     }
 
-    /// The `GLSL.std.450` import (declared at the end, see [`Emitter::finish`](super::Emitter::finish)).
+    /// The `GLSL.std.450` import (declared at the end, see
+    /// [`Emitter::finish`](super::Emitter::finish)).
     pub(super) fn glsl(&mut self) -> u32 {
         if self.glsl == 0 {
             self.glsl = self.id();
