@@ -330,13 +330,15 @@ impl Parser<'_, '_> {
         });
     }
 
-    fn u16_at(&self, off: usize) -> Option<u16> {
-        let b = self.table.get(off..)?.first_chunk::<2>()?;
+    /// The u16 at byte `base + k` (offsets come from the input: the sum is checked).
+    fn u16_at(&self, base: usize, k: usize) -> Option<u16> {
+        let b = self.table.get(base.checked_add(k)?..)?.first_chunk::<2>()?;
         Some(u16::from_le_bytes(*b))
     }
 
-    fn u32_at(&self, off: usize) -> Option<u32> {
-        let b = self.table.get(off..)?.first_chunk::<4>()?;
+    /// The u32 at byte `base + k`.
+    fn u32_at(&self, base: usize, k: usize) -> Option<u32> {
+        let b = self.table.get(base.checked_add(k)?..)?.first_chunk::<4>()?;
         Some(u32::from_le_bytes(*b))
     }
 
@@ -368,13 +370,13 @@ impl Parser<'_, '_> {
             Some(flags),
             Some(target),
         ) = (
-            self.u32_at(0),
-            self.u32_at(4),
-            self.u32_at(8),
-            self.u32_at(12),
-            self.u32_at(16),
-            self.u32_at(20),
-            self.u32_at(24),
+            self.u32_at(0, 0),
+            self.u32_at(4, 0),
+            self.u32_at(8, 0),
+            self.u32_at(12, 0),
+            self.u32_at(16, 0),
+            self.u32_at(20, 0),
+            self.u32_at(24, 0),
         )
         else {
             self.warn(0, "table shorter than its 28-byte header");
@@ -413,12 +415,12 @@ impl Parser<'_, '_> {
 
     fn parse_constant(&mut self, at: usize) {
         let (Some(name), Some(set), Some(index), Some(count), Some(ty), Some(default)) = (
-            self.u32_at(at),
-            self.u16_at(at + 4),
-            self.u16_at(at + 6),
-            self.u16_at(at + 8),
-            self.u32_at(at + 12),
-            self.u32_at(at + 16),
+            self.u32_at(at, 0),
+            self.u16_at(at, 4),
+            self.u16_at(at, 6),
+            self.u16_at(at, 8),
+            self.u32_at(at, 12),
+            self.u32_at(at, 16),
         ) else {
             self.warn(at, "constant description runs off the table");
             return;
@@ -437,7 +439,9 @@ impl Parser<'_, '_> {
         } else {
             let words = usize::from(count) * 4;
             let start = default as usize;
-            let bytes = self.table.get(start..start + words * 4);
+            let bytes = start
+                .checked_add(words * 4)
+                .and_then(|end| self.table.get(start..end));
             match bytes {
                 Some(b) => Some(
                     b.chunks_exact(4)
@@ -477,13 +481,13 @@ impl Parser<'_, '_> {
         }
         let at = off as usize;
         let fields = (
-            self.u16_at(at),
-            self.u16_at(at + 2),
-            self.u16_at(at + 4),
-            self.u16_at(at + 6),
-            self.u16_at(at + 8),
-            self.u16_at(at + 10),
-            self.u32_at(at + 12),
+            self.u16_at(at, 0),
+            self.u16_at(at, 2),
+            self.u16_at(at, 4),
+            self.u16_at(at, 6),
+            self.u16_at(at, 8),
+            self.u16_at(at, 10),
+            self.u32_at(at, 12),
         );
         let (Some(class), Some(ty), Some(rows), Some(columns), Some(elements), Some(n), Some(mi)) =
             fields
@@ -509,13 +513,15 @@ impl Parser<'_, '_> {
         } else if n > 0 {
             self.reserved_members += usize::from(n);
             let mi = mi as usize;
-            let end = mi + usize::from(n) * MEMBER_INFO_SIZE;
-            if end > self.table.len() {
+            let end = mi.checked_add(usize::from(n) * MEMBER_INFO_SIZE);
+            if !matches!(end, Some(e) if e <= self.table.len()) {
                 self.warn(mi, "struct member descriptions run off the table");
             }
             for k in 0..usize::from(n) {
-                let m = mi + k * MEMBER_INFO_SIZE;
-                let (Some(name), Some(ty)) = (self.u32_at(m), self.u32_at(m + 4)) else {
+                let Some(m) = mi.checked_add(k * MEMBER_INFO_SIZE) else {
+                    break;
+                };
+                let (Some(name), Some(ty)) = (self.u32_at(m, 0), self.u32_at(m, 4)) else {
                     break;
                 };
                 member_infos.push((name, ty));

@@ -289,7 +289,7 @@ fn decode_relative(c: &mut Cursor<'_>, version: Version) -> Result<RelativeAddre
 }
 
 /// Decodes a destination parameter (and its relative-address token, if any).
-#[inline]
+#[inline(always)]
 pub(crate) fn decode_destination(
     c: &mut Cursor<'_>,
     version: Version,
@@ -326,7 +326,7 @@ pub(crate) fn decode_destination(
 }
 
 /// Decodes a source parameter (and its relative-address token, if any).
-#[inline]
+#[inline(always)]
 pub(crate) fn decode_source(c: &mut Cursor<'_>, version: Version) -> Result<Source, Fail> {
     let (at, token) = parameter_token(c)?;
     let register = register_of(token, version, at)?;
