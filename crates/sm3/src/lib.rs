@@ -25,6 +25,27 @@
 //! one instruction per step into an [`Instruction`] whose destination, predicate and up to
 //! [`MAX_SOURCES`] sources live inline, so decoding does no heap allocation.
 //!
+//! ```
+//! # fn main() -> Result<(), dxspv_sm3::Error> {
+//! use dxspv_sm3::{Instruction, Opcode, RegisterType, Shader};
+//!
+//! // vs_2_0: mov oPos, c0
+//! let words = [0xFFFE_0200u32, 0x0200_0001, 0xC00F_0000, 0xA0E4_0000, 0x0000_FFFF];
+//! let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let shader = Shader::parse(&bytes)?;
+//! let mut inst = Instruction::default();
+//! let mut it = shader.instructions();
+//! while let Some(r) = it.next_into(&mut inst) {
+//!     r?;
+//!     assert_eq!(inst.opcode, Opcode::Mov);
+//!     assert_eq!(inst.dst.map(|d| d.register.ty), Some(RegisterType::RastOut));
+//!     assert_eq!(inst.sources()[0].register.index, 0);
+//! }
+//! assert_eq!(dxspv_sm3::disassemble(&bytes)?, "    vs_2_0\n    mov oPos, c0\n");
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! ## The format in brief
 //!
 //! Tokens are little-endian 32-bit words. Model 2 and 3 instruction tokens carry their
