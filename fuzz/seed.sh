@@ -21,6 +21,16 @@ for t in dxbc_container dxbc_decode dxbc_disasm dxbc_convert pipeline compile; d
     done
 done
 
+# sm3_decode / sm3_disasm: every Direct3D 9 token stream.
+mapfile -t d3d9 < <(find "$src/d3d9" -name '*.d3d9' -type f | sort)
+echo "seed: ${#d3d9[@]} D3D9 files from $src/d3d9"
+for t in sm3_decode sm3_disasm; do
+    mkdir -p "corpus/$t"
+    for f in "${d3d9[@]}"; do
+        cp -f "$f" "corpus/$t/$(echo "${f#$src/}" | tr '/' '_')"
+    done
+done
+
 # dxbc_decode: also bare program parts (SHDR/SHEX bodies) so the fuzzer can skip the container.
 python3 - "corpus/dxbc_decode" "${dxbc[@]}" <<'PY'
 import struct, sys
