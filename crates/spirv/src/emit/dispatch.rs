@@ -30,8 +30,9 @@ pub(super) fn op_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
         .is_none_or(|m| m.contains(ShaderStageMask::from_stage(stage)))
 }
 
-/// True if `opcode` is an op of a function body that gives its def a definition: every code
-/// op but the block and function ends.
+/// True if `opcode` is an op of a function body that may give its def a definition: every
+/// code op but the block and function ends (of these, only ops with a result, labels,
+/// functions and calls get a SPIR-V id).
 fn defines_in_body(opcode: OpCode) -> bool {
     opcode.info().class == OpClass::Code && !opcode.is_terminator() && opcode != OpCode::FunctionEnd
 }
@@ -47,7 +48,10 @@ impl<'a> Emitter<'a> {
                 format!("{:?} in a {:?} shader", op.opcode, self.stage),
             );
         }
-        if defines_in_body(op.opcode) {
+        if defines_in_body(op.opcode)
+            && (!op.ty.is_void()
+                || matches!(op.opcode, O::Label | O::Function | O::FunctionCall))
+        {
             self.mark(def);
         }
         match op.opcode {

@@ -697,9 +697,9 @@ impl<'a> Emitter<'a> {
         if self.push_var == 0 {
             self.push_var = self.module.id();
         }
+        // A member has no id of its own: a `DebugName` on it names nothing.
         self.set_info(def, Info::PushMember(self.push.len() as u32));
         self.push.push((offset, op.ty));
-        self.mark(def);
         Ok(())
     }
 
