@@ -33,6 +33,15 @@ if ! command -v cc >/dev/null 2>&1 || ! command -v g++ >/dev/null 2>&1 || ! comm
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq gcc g++ pkg-config >/dev/null
 fi
 
+# Graphviz renders the CFG pictures of `dxspv ir --dot` in the CLI tests.
+if ! command -v dot >/dev/null 2>&1; then
+    echo "installing graphviz"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq graphviz >/dev/null
+fi
+
 if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo not found: install Rust (https://rustup.rs) first" >&2
     exit 1
