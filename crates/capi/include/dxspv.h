@@ -184,6 +184,10 @@ typedef struct dxspv_interface_variable {
 /**
  * What a program needs to bind a compiled module. Each array has its count beside it and is
  * NULL when the count is 0; everything belongs to the result object it came from.
+ *
+ * Only the library allocates this struct, so later versions may add fields at its end
+ * without an ABI change; the element structs of the arrays cannot grow that way (their size
+ * is the array's stride), so a change to them changes `DXSPV_ABI_VERSION`.
  */
 typedef struct dxspv_reflection {
     /**
