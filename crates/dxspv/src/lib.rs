@@ -144,7 +144,7 @@ pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
     if let Err(errors) = ir::validate(&builder, ir::Level::Structural) {
         return Err(Error::Pass(ir::passes::error::PassError::Validation {
             pass: "input",
-            errors: errors.iter().map(ToString::to_string).collect(),
+            errors,
         }));
     }
     times.parse = t.elapsed();

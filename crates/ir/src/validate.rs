@@ -219,6 +219,11 @@ rules! {
     UnknownType => "Unknown type in lowered IR",
     /// A conversion or cast whose result type equals its operand type, in lowered IR.
     NoOpConversion => "same-type conversion in lowered IR",
+    // Pass pipeline
+    /// Reported by the pass pipeline when it validates, never by [`validate`]: a pass between
+    /// SSA construction and the optimisations changed the blocks of the control flow graph
+    /// that the later passes reuse.
+    StaleCfg => "blocks changed after ssa_construction built the CFG",
 }
 
 impl fmt::Display for Rule {
