@@ -6,6 +6,8 @@
 //! `ConsumeAs <type>`.
 //!
 //! ## Algorithm (linear: one scan, union-find, one fix-up scan)
+//! [`run_with_scratch`] is these steps in order, each one function: `assign_type_variables`,
+//! `record_edges` (1), `choose_types` (2), `fix_up` and `reinterpret_fixed_operands` (3).
 //! 1. Every op whose type contains `Unknown` gets a *type variable*. Scanning the program once,
 //!    each data-flow edge where a value must keep its scalar type — phi input to phi, select
 //!    operands to result, composite members to composite, scratch/LDS/temp store to declaration
@@ -303,7 +305,7 @@ pub struct Scratch {
     needs: Vec<SsaDef>,
 }
 
-/// [`run`] with caller-kept buffers.
+/// [`run`] with caller-kept buffers: the steps of the module documentation, in order.
 pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, PassError> {
     let Scratch {
         var,
@@ -311,58 +313,85 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
         ops,
         needs,
     } = scratch;
-    needs.clear();
+    if !assign_type_variables(b, var, classes) {
+        return Ok(false);
+    }
+    record_edges(b, var, classes, needs);
+    choose_types(b, var, classes);
+    fix_up(b, var, ops)?;
+    reinterpret_fixed_operands(b, var, needs)?;
+    Ok(true)
+}
+
+/// Before step 1: a type variable (a class of its own) for every op whose type contains
+/// `Unknown`. Returns whether there is anything to do: a variable or a `ConsumeAs` to lower.
+fn assign_type_variables(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes) -> bool {
     var.clear();
     var.resize(b.id_bound(), NONE);
     classes.clear();
-    let mut scan = Scan {
-        b: &*b,
-        var,
-        classes,
-    };
     let mut consume = false;
     for (def, op) in b.iter() {
         if op.ty.has_unknown() {
-            scan.var[def.index()] = scan.classes.add();
+            var[def.index()] = classes.add();
         }
         consume |= op.opcode == OpCode::ConsumeAs;
     }
-    let changed = consume || !scan.classes.parent.is_empty();
-    if !changed {
-        return Ok(false);
-    }
+    consume || !classes.parent.is_empty()
+}
 
-    // Step 1: edges.
+/// Step 1: every value-flow edge joins two type variables or hints a typed end to one; ops
+/// with an untyped operand of a fixed kind are collected in `needs` for
+/// [`reinterpret_fixed_operands`].
+fn record_edges(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes, needs: &mut Vec<SsaDef>) {
+    needs.clear();
+    let mut scan = Scan { b, var, classes };
     let mut function: Option<SsaDef> = None;
     for (def, op) in b.iter() {
-        let d = Some(def);
-        let a = |i| op.arg(i);
-        let untyped = |scan: &Scan, i| a(i).is_some_and(|x| scan.var_of(x).is_some());
-        // An untyped operand of a fixed kind: step 3 reinterprets it if its class took
-        // another kind.
+        // An untyped operand of a fixed kind: it is reinterpreted if its class took another
+        // kind.
         let mut fixed = OPERANDS_OF_FIXED_KIND[op.opcode as usize];
         let mut untyped_fixed = false;
         while fixed != 0 && !untyped_fixed {
-            untyped_fixed = untyped(&scan, fixed.trailing_zeros() as usize);
+            untyped_fixed = op
+                .arg(fixed.trailing_zeros() as usize)
+                .is_some_and(|x| scan.var_of(x).is_some());
             fixed &= fixed - 1;
         }
         if untyped_fixed {
             needs.push(def);
         }
+        scan.op_edges(def, op, &mut function, untyped_fixed);
+    }
+}
+
+impl Scan<'_, '_> {
+    /// The edges of one op (step 1); `function` is the function it is in (set here when the
+    /// op starts one).
+    #[inline]
+    fn op_edges(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        function: &mut Option<SsaDef>,
+        untyped_fixed: bool,
+    ) {
+        let b = self.b;
+        let d = Some(def);
+        let a = |i| op.arg(i);
         match op.opcode {
-            OpCode::Function => function = d,
+            OpCode::Function => *function = d,
             OpCode::Phi => {
                 for i in (1..op.ref_count()).step_by(2) {
-                    scan.flow(a(i), d);
+                    self.flow(a(i), d);
                 }
             }
             OpCode::Select => {
-                scan.flow(a(1), d);
-                scan.flow(a(2), d);
+                self.flow(a(1), d);
+                self.flow(a(2), d);
             }
             OpCode::CompositeConstruct if !op.ty.is_struct() => {
                 for i in 0..op.ref_count() {
-                    scan.flow(a(i), d);
+                    self.flow(a(i), d);
                 }
             }
             OpCode::CompositeExtract => {
@@ -370,38 +399,38 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                     .get(op.arg(0).unwrap_or(def))
                     .and_then(|c| indexed_type(b, c.ty, a(1)))
                     .and_then(|t| uniform_base(&t));
-                scan.flow_with(a(0), d, base, None);
+                self.flow_with(a(0), d, base, None);
             }
             OpCode::CompositeInsert => {
-                scan.flow(a(0), d);
+                self.flow(a(0), d);
                 if !op.ty.is_struct() {
-                    scan.flow(a(2), d);
+                    self.flow(a(2), d);
                 }
             }
-            OpCode::Drain => scan.flow(a(0), d),
+            OpCode::Drain => self.flow(a(0), d),
             OpCode::TmpLoad
             | OpCode::ScratchLoad
             | OpCode::LdsLoad
             | OpCode::InputLoad
             | OpCode::OutputLoad
             | OpCode::PushDataLoad
-            | OpCode::ConstantLoad => scan.flow(a(0), d),
-            OpCode::ParamLoad => scan.flow(a(1), d),
-            OpCode::TmpStore => scan.flow(a(1), a(0)),
-            OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => scan.flow(a(2), a(0)),
+            | OpCode::ConstantLoad => self.flow(a(0), d),
+            OpCode::ParamLoad => self.flow(a(1), d),
+            OpCode::TmpStore => self.flow(a(1), a(0)),
+            OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => self.flow(a(2), a(0)),
             OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather => {
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
-                    scan.flow(Some(dcl), d);
+                    self.flow(Some(dcl), d);
                 }
             }
             OpCode::BufferStore => {
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
-                    scan.flow(a(2), Some(dcl));
+                    self.flow(a(2), Some(dcl));
                 }
             }
             OpCode::ImageStore => {
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
-                    scan.flow(a(3), Some(dcl));
+                    self.flow(a(3), Some(dcl));
                 }
             }
             OpCode::LdsAtomic
@@ -413,50 +442,50 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                 } else {
                     a(2)
                 };
-                scan.flow(operand, d);
+                self.flow(operand, d);
                 let dcl = match op.opcode {
                     OpCode::LdsAtomic => a(0),
                     _ => descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)),
                 };
-                scan.flow(dcl, d);
+                self.flow(dcl, d);
             }
-            OpCode::Return => scan.flow(a(0), function),
+            OpCode::Return => self.flow(a(0), *function),
             OpCode::FunctionCall => {
-                scan.flow(a(0), d);
+                self.flow(a(0), d);
                 if let Some(f) = a(0).and_then(|f| b.get(f)) {
                     for i in 1..op.ref_count() {
-                        scan.flow(a(i), f.arg(i - 1));
+                        self.flow(a(i), f.arg(i - 1));
                     }
                 }
             }
             OpCode::ConsumeAs => {
                 if let (Some(x), Some(t)) = (a(0), uniform_base(&op.ty)) {
-                    if let Some(v) = scan.var_of(x) {
-                        scan.hint(v, t, false);
+                    if let Some(v) = self.var_of(x) {
+                        self.hint(v, t, false);
                     }
                 }
             }
             // The selector has the case values' type.
-            OpCode::Switch => scan.flow(a(2), a(0)),
+            OpCode::Switch => self.flow(a(2), a(0)),
             code if same_type_operands(code) => {
                 for i in 0..op.ref_count() {
-                    scan.flow(a(i), d);
+                    self.flow(a(i), d);
                 }
             }
             code if untyped_fixed && is_compare(code) => {
                 // Compared values have one type.
-                scan.flow(a(0), a(1));
-                scan.flow(a(1), a(0));
+                self.flow(a(0), a(1));
+                self.flow(a(1), a(0));
             }
             _ => {}
         }
     }
+}
 
-    // Step 2: choose and apply types. Each def with a variable had an `Unknown` in its
-    // type; the ops made below have ids past `var`, so `var` also tells which operands were
-    // unknown before this step.
-    let Scan { var, classes, .. } = scan;
-    let var: &mut Vec<u32> = var;
+/// Step 2: every class takes its type ([`Classes::choose`]), which replaces the `Unknown`
+/// scalars of its members' types. The ops made after this have ids past `var`, so `var`
+/// still tells which operands were untyped before.
+fn choose_types(b: &mut Builder, var: &[u32], classes: &mut Classes) {
     for (i, &v) in var.iter().enumerate() {
         if v == NONE {
             continue;
@@ -470,8 +499,11 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
         let t = classes.choose(v);
         b.set_type(def, replace_unknown(ty, t));
     }
+}
 
-    // Step 3: fix-up.
+/// Step 3: every edge made consistent, in one scan over the ops as they were before it (it
+/// inserts conversions as it goes); `ConsumeAs` lowered.
+fn fix_up(b: &mut Builder, var: &mut Vec<u32>, ops: &mut Vec<SsaDef>) -> Result<(), PassError> {
     ops.clear();
     ops.extend(b.iter().map(|(d, _)| d));
     let mut function: Option<SsaDef> = None;
@@ -480,143 +512,176 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             continue;
         };
         if same_type_operands(op.opcode) {
-            // Operand `i` is read before fixing it; fixing changes only that operand.
             let (ty, n) = (op.ty, op.ref_count());
-            for i in 0..n {
-                if b.get(def)
-                    .and_then(|o| o.arg(i))
-                    .is_some_and(|x| was_unknown(var, x))
-                {
-                    fix_operand(b, def, i, ty)?;
-                }
-            }
-            continue;
-        }
-        if !needs_fix_up(op.opcode) {
-            continue;
-        }
-        let op = op.clone();
-        match op.opcode {
-            OpCode::Function => function = Some(def),
-            OpCode::Phi => {
-                for i in (1..op.ref_count()).step_by(2) {
-                    fix_operand(b, def, i, op.ty)?;
-                }
-            }
-            OpCode::Select => {
-                fix_operand(b, def, 1, op.ty)?;
-                fix_operand(b, def, 2, op.ty)?;
-            }
-            OpCode::CompositeConstruct => {
-                for i in 0..op.ref_count() {
-                    let want =
-                        member_type(&op.ty, i, b.get(op.arg(i).unwrap_or(def)).map(|m| m.ty));
-                    if let Some(want) = want {
-                        fix_operand(b, def, i, want)?;
-                    }
-                }
-            }
-            OpCode::CompositeInsert => {
-                fix_operand(b, def, 0, op.ty)?;
-                if let Some(want) = indexed_type(b, op.ty, op.arg(1)) {
-                    fix_operand(b, def, 2, want)?;
-                }
-            }
-            OpCode::CompositeExtract => {
-                let want = op
-                    .arg(0)
-                    .and_then(|c| b.get(c))
-                    .and_then(|c| indexed_type(b, c.ty, op.arg(1)));
-                if let Some(want) = want {
-                    fix_result(b, def, want)?;
-                }
-            }
-            OpCode::TmpLoad
-            | OpCode::ScratchLoad
-            | OpCode::LdsLoad
-            | OpCode::InputLoad
-            | OpCode::OutputLoad
-            | OpCode::PushDataLoad
-            | OpCode::ConstantLoad
-            | OpCode::ParamLoad => {
-                let src = if op.opcode == OpCode::ParamLoad {
-                    op.arg(1)
-                } else {
-                    op.arg(0)
-                };
-                if let Some(base) = src.and_then(|s| b.get(s)).and_then(|s| uniform_base(&s.ty)) {
-                    fix_result(b, def, op.ty.with_base(base))?;
-                }
-            }
-            OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather
-                if !op.ty.is_struct() =>
-            {
-                let base = descriptor_dcl(b, op.arg(0))
-                    .filter(|&x| is_typed_resource(b, x))
-                    .and_then(|x| b.get(x))
-                    .and_then(|x| uniform_base(&x.ty));
-                if let Some(base) = base {
-                    fix_result(b, def, op.ty.with_base(base))?;
-                }
-            }
-            OpCode::TmpStore | OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => {
-                let vi = if op.opcode == OpCode::TmpStore { 1 } else { 2 };
-                fix_stored(b, def, vi, op.arg(0))?;
-            }
-            OpCode::BufferStore | OpCode::ImageStore => {
-                let vi = if op.opcode == OpCode::BufferStore {
-                    2
-                } else {
-                    3
-                };
-                if let Some(dcl) = descriptor_dcl(b, op.arg(0)).filter(|&x| is_typed_resource(b, x))
-                {
-                    fix_stored(b, def, vi, Some(dcl))?;
-                }
-            }
-            OpCode::Return => {
-                if let Some(fty) = function.and_then(|f| b.get(f)).map(|f| f.ty) {
-                    if op.arg(0).is_some() && !fty.is_void() {
-                        fix_operand(b, def, 0, fty)?;
-                    }
-                }
-            }
-            OpCode::FunctionCall => {
-                let params: Vec<Option<Type>> = match op.arg(0).and_then(|f| b.get(f)) {
-                    Some(f) => (0..f.ref_count())
-                        .map(|i| f.arg(i).and_then(|p| b.get(p)).map(|p| p.ty))
-                        .collect(),
-                    None => Vec::new(),
-                };
-                for (i, p) in params.into_iter().enumerate() {
-                    if let Some(p) = p {
-                        fix_operand(b, def, i + 1, p)?;
-                    }
-                }
-            }
-            OpCode::ConsumeAs => {
-                let replaced = lower_consume(b, def, &op)?;
-                // Removed in favour of a typed value, an untyped `ConsumeAs` leaves that value
-                // where an untyped one was: its later users still get fixed up.
-                if let Some(x) = replaced {
-                    if was_unknown(var, def) {
-                        // `x` may be a constant folded just now, past the end of `var`.
-                        if var.len() <= x.index() {
-                            var.resize(x.index() + 1, NONE);
-                        }
-                        var[x.index()] = 0;
-                    }
-                }
-            }
-            _ => {}
+            fix_same_type_operands(b, var, def, ty, n)?;
+        } else if op.opcode == OpCode::Function {
+            function = Some(def);
+        } else if needs_fix_up(op.opcode) {
+            let op = op.clone();
+            fix_up_op(b, var, def, &op, function)?;
         }
     }
-    // Operands of a fixed kind that were untyped: reinterpreted where their class took
-    // another kind (the ops were found by step 1, so the scan above pays nothing for them).
-    for &def in needs.iter() {
+    Ok(())
+}
+
+/// Step 3 for an op whose `n` operands all have its result type `ty`: each formerly untyped
+/// operand converted to it.
+#[inline]
+fn fix_same_type_operands(
+    b: &mut Builder,
+    var: &[u32],
+    def: SsaDef,
+    ty: Type,
+    n: usize,
+) -> Result<(), PassError> {
+    // Operand `i` is read before fixing it; fixing changes only that operand.
+    for i in 0..n {
+        if b.get(def)
+            .and_then(|o| o.arg(i))
+            .is_some_and(|x| was_unknown(var, x))
+        {
+            fix_operand(b, def, i, ty)?;
+        }
+    }
+    Ok(())
+}
+
+/// Step 3 for one op of [`needs_fix_up`] (`op` is its copy from before the fix-up):
+/// operands converted to what the op reads, results from typed sources converted to their
+/// class type, `ConsumeAs` lowered. `function` is the function the op is in.
+fn fix_up_op(
+    b: &mut Builder,
+    var: &mut Vec<u32>,
+    def: SsaDef,
+    op: &Op,
+    function: Option<SsaDef>,
+) -> Result<(), PassError> {
+    match op.opcode {
+        OpCode::Phi => {
+            for i in (1..op.ref_count()).step_by(2) {
+                fix_operand(b, def, i, op.ty)?;
+            }
+        }
+        OpCode::Select => {
+            fix_operand(b, def, 1, op.ty)?;
+            fix_operand(b, def, 2, op.ty)?;
+        }
+        OpCode::CompositeConstruct => {
+            for i in 0..op.ref_count() {
+                let want = member_type(&op.ty, i, b.get(op.arg(i).unwrap_or(def)).map(|m| m.ty));
+                if let Some(want) = want {
+                    fix_operand(b, def, i, want)?;
+                }
+            }
+        }
+        OpCode::CompositeInsert => {
+            fix_operand(b, def, 0, op.ty)?;
+            if let Some(want) = indexed_type(b, op.ty, op.arg(1)) {
+                fix_operand(b, def, 2, want)?;
+            }
+        }
+        OpCode::CompositeExtract => {
+            let want = op
+                .arg(0)
+                .and_then(|c| b.get(c))
+                .and_then(|c| indexed_type(b, c.ty, op.arg(1)));
+            if let Some(want) = want {
+                fix_result(b, def, want)?;
+            }
+        }
+        OpCode::TmpLoad
+        | OpCode::ScratchLoad
+        | OpCode::LdsLoad
+        | OpCode::InputLoad
+        | OpCode::OutputLoad
+        | OpCode::PushDataLoad
+        | OpCode::ConstantLoad
+        | OpCode::ParamLoad => {
+            let src = if op.opcode == OpCode::ParamLoad {
+                op.arg(1)
+            } else {
+                op.arg(0)
+            };
+            if let Some(base) = src.and_then(|s| b.get(s)).and_then(|s| uniform_base(&s.ty)) {
+                fix_result(b, def, op.ty.with_base(base))?;
+            }
+        }
+        OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather
+            if !op.ty.is_struct() =>
+        {
+            let base = descriptor_dcl(b, op.arg(0))
+                .filter(|&x| is_typed_resource(b, x))
+                .and_then(|x| b.get(x))
+                .and_then(|x| uniform_base(&x.ty));
+            if let Some(base) = base {
+                fix_result(b, def, op.ty.with_base(base))?;
+            }
+        }
+        OpCode::TmpStore | OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => {
+            let vi = if op.opcode == OpCode::TmpStore { 1 } else { 2 };
+            fix_stored(b, def, vi, op.arg(0))?;
+        }
+        OpCode::BufferStore | OpCode::ImageStore => {
+            let vi = if op.opcode == OpCode::BufferStore {
+                2
+            } else {
+                3
+            };
+            if let Some(dcl) = descriptor_dcl(b, op.arg(0)).filter(|&x| is_typed_resource(b, x)) {
+                fix_stored(b, def, vi, Some(dcl))?;
+            }
+        }
+        OpCode::Return => {
+            if let Some(fty) = function.and_then(|f| b.get(f)).map(|f| f.ty) {
+                if op.arg(0).is_some() && !fty.is_void() {
+                    fix_operand(b, def, 0, fty)?;
+                }
+            }
+        }
+        OpCode::FunctionCall => {
+            let params: Vec<Option<Type>> = match op.arg(0).and_then(|f| b.get(f)) {
+                Some(f) => (0..f.ref_count())
+                    .map(|i| f.arg(i).and_then(|p| b.get(p)).map(|p| p.ty))
+                    .collect(),
+                None => Vec::new(),
+            };
+            for (i, p) in params.into_iter().enumerate() {
+                if let Some(p) = p {
+                    fix_operand(b, def, i + 1, p)?;
+                }
+            }
+        }
+        OpCode::ConsumeAs => {
+            let replaced = lower_consume(b, def, op)?;
+            // Removed in favour of a typed value, an untyped `ConsumeAs` leaves that value
+            // where an untyped one was: its later users still get fixed up.
+            if let Some(x) = replaced {
+                if was_unknown(var, def) {
+                    // `x` may be a constant folded just now, past the end of `var`.
+                    if var.len() <= x.index() {
+                        var.resize(x.index() + 1, NONE);
+                    }
+                    var[x.index()] = 0;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Step 3, last: operands of a fixed kind that were untyped, reinterpreted where their class
+/// took another kind (the ops were found by step 1, so the fix-up scan pays nothing for
+/// them).
+fn reinterpret_fixed_operands(
+    b: &mut Builder,
+    var: &[u32],
+    needs: &[SsaDef],
+) -> Result<(), PassError> {
+    for &def in needs {
         reinterpret_operands(b, def, var)?;
     }
-    Ok(changed)
+    Ok(())
 }
 
 /// A formerly untyped operand (per `var`, the type variables of step 1) whose class took
