@@ -38,7 +38,9 @@ pub mod validate;
 pub use builder::{Builder, OpIter, Use, UseIter};
 pub use enums::*;
 pub use op::{Op, OpFlags, Operand, Operands, SsaDef};
-pub use opcode::{LitKind, OpClass, OpCode, OpInfo, RefKind, ResultRule};
+pub use opcode::{
+    Like, LitKind, OpClass, OpCode, OpInfo, RefInfo, RefKind, ResultRule, Role, Traits, TypeRule,
+};
 pub use serialize::{DeserializeError, DeserializeErrorKind};
 pub use text::{ParseError, ParseErrorKind};
 pub use types::{BasicType, ScalarType, Type, TypeError, MAX_ARRAY_DIMS, MAX_STRUCT_MEMBERS};

@@ -33,7 +33,7 @@ use crate::enums::Construct;
 use crate::op::{Op, Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::util::{is_debug, phi_value, PhiValue};
+use crate::passes::util::{phi_value, PhiValue};
 use crate::types::Type;
 
 const PASS: &str = "cfg_cleanup";
@@ -338,7 +338,7 @@ fn remove_unreachable(b: &mut Builder, cfg: &Cfg) -> Result<bool, PassError> {
         for &d in &removed {
             let debug: Vec<SsaDef> = b
                 .uses(d)
-                .filter(|u| b.get(u.user).is_some_and(|o| is_debug(o.opcode)))
+                .filter(|u| b.get(u.user).is_some_and(|o| o.opcode.is_annotation()))
                 .map(|u| u.user)
                 .collect();
             for u in debug {

@@ -2,7 +2,7 @@
 //!
 //! Two ops are the same value if they have the same opcode, flags, result type and operands
 //! (operands of commutative ops compared as an unordered pair) and the opcode is a pure value
-//! ([`is_pure_value`]: no memory reads, no derivatives, no helper-lane dependence, no phis).
+//! ([`OpCode::is_pure`]: no memory reads, no derivatives, no helper-lane dependence, no phis).
 //! The later one is replaced by the earlier one.
 //!
 //! Scope: declarative constants (`Constant`, `Undef`) are numbered globally; code is numbered
@@ -16,36 +16,9 @@ use crate::fxhash::FxHasher;
 use crate::op::{Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::util::{is_pure_value, replace_and_remove};
+use crate::passes::util::replace_and_remove;
 use crate::Builder;
 use std::hash::{Hash, Hasher};
-
-/// True if swapping the two operands of an op of this opcode never changes its result.
-pub fn is_commutative(opcode: OpCode) -> bool {
-    use OpCode as O;
-    matches!(
-        opcode,
-        O::FAdd
-            | O::FMul
-            | O::FEq
-            | O::FNe
-            | O::IAdd
-            | O::IMul
-            | O::IAnd
-            | O::IOr
-            | O::IXor
-            | O::IEq
-            | O::INe
-            | O::BAnd
-            | O::BOr
-            | O::BEq
-            | O::BNe
-            | O::SMin
-            | O::SMax
-            | O::UMin
-            | O::UMax
-    )
-}
 
 /// Runs CSE; returns whether anything was replaced.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
@@ -180,7 +153,7 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
                 let mut cur = Some(cfg.label(blk));
                 while let Some(def) = cur {
                     if let Some(op) = b.get(def) {
-                        if is_pure_value(op.opcode) && !op.opcode.is_declarative() {
+                        if op.opcode.is_pure() && !op.opcode.is_declarative() {
                             t.visit(b, def, op);
                         }
                     }
@@ -207,7 +180,7 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
                 || code.is_terminator()
             {
                 t.undo_to(base);
-            } else if is_pure_value(code) && !code.is_declarative() {
+            } else if code.is_pure() && !code.is_declarative() {
                 t.visit(b, def, op);
             }
         }
@@ -281,7 +254,7 @@ impl Table {
             self.operands.push(Operand(v));
         }
         let key = &mut self.operands[start..];
-        if is_commutative(op.opcode) && key.len() == 2 && key[0].0 > key[1].0 {
+        if op.opcode.is_commutative() && key.len() == 2 && key[0].0 > key[1].0 {
             key.swap(0, 1);
         }
         let mut h = FxHasher::default();

@@ -1,17 +1,25 @@
 //! Dead code elimination: removes code ops whose results nothing live needs.
 //!
 //! Mark and sweep with a worklist, so dead cycles (a loop phi feeding only its own update)
-//! go too. Roots are every op that is not [`is_removable`]: declarations, control flow,
-//! stores, atomics, barriers, emits, `Demote`, calls and `Drain`. Marking follows reference
-//! operands from the roots; every removable op left unmarked is removed together with the
-//! debug ops (`DebugName`, `DebugMemberName`) that target it. Debug ops themselves are not
-//! roots: they keep nothing alive. Declarations (constants included) are left to
+//! go too. Roots are every op that is not removable ([`OpCode::is_removable`]) code:
+//! declarations, control flow, stores, atomics, barriers, emits, `Demote`, calls and `Drain`.
+//! Marking follows reference operands from the roots; every removable op left unmarked is
+//! removed together with the annotations (`DebugName`, `DebugMemberName`, `Semantic`) that
+//! name it. Annotations themselves are not roots: they keep nothing alive. Declarations (constants included) are left to
 //! [`crate::passes::unused_declarations`].
 
 use crate::op::SsaDef;
+use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::util::{is_debug, is_removable, remove_with_debug};
+use crate::passes::util::remove_with_debug;
 use crate::Builder;
+
+/// True for the ops DCE may remove: removable code (declarations, even removable ones, are
+/// left to [`crate::passes::unused_declarations`], which knows which are the interface).
+#[inline]
+fn removable(opcode: OpCode) -> bool {
+    opcode.is_removable() && !opcode.is_declarative()
+}
 
 /// Runs dead code elimination; returns whether anything was removed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
@@ -35,7 +43,7 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
     work.clear();
     dead.clear();
     for (def, op) in b.iter() {
-        if !is_removable(op.opcode) && !is_debug(op.opcode) {
+        if !removable(op.opcode) && !op.opcode.is_annotation() {
             live[def.index()] = true;
             work.push(def);
         }
@@ -53,7 +61,7 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
     }
     dead.extend(
         b.iter()
-            .filter(|(def, op)| is_removable(op.opcode) && !live[def.index()])
+            .filter(|(def, op)| removable(op.opcode) && !live[def.index()])
             .map(|(def, _)| def),
     );
     for &def in dead.iter() {

@@ -39,6 +39,8 @@ const PASS: &str = "lower_legacy";
 
 /// Runs the lowering; returns whether anything changed.
 pub fn run(b: &mut Builder, opts: &Options) -> Result<bool, PassError> {
+    // The ops of `OpCode::must_be_lowered` that this pass lowers (the others are scoped
+    // control flow, temporaries and `ConsumeAs`, which the passes before it lower).
     let targets: Vec<SsaDef> = b
         .iter()
         .filter(|(_, op)| {
@@ -143,14 +145,7 @@ pub fn remove_noop_conversions(b: &mut Builder) -> bool {
     while let Some(def) = cur {
         cur = b.next(def);
         let Some(op) = b.get(def) else { continue };
-        if !matches!(
-            op.opcode,
-            OpCode::ConvertFtoF
-                | OpCode::ConvertFtoI
-                | OpCode::ConvertItoF
-                | OpCode::ConvertItoI
-                | OpCode::Cast
-        ) {
+        if !op.opcode.is_conversion() {
             continue;
         }
         let Some(src) = op.arg(0) else { continue };

@@ -29,7 +29,7 @@ use crate::opcode::OpCode;
 use crate::passes::error::PassError;
 use crate::passes::lower_legacy::remove_noop_conversions;
 use crate::passes::options::MinPrecisionMode;
-use crate::passes::util::{f32_to_f16, insertion_point_after, is_debug};
+use crate::passes::util::{f32_to_f16, insertion_point_after};
 use crate::types::{BasicType, ScalarType, Type};
 use crate::Builder;
 
@@ -189,7 +189,7 @@ fn fix_boundaries(b: &mut Builder, ops: &[SsaDef], state: &mut Vec<u8>) -> Resul
         let Some(op) = b.get(def).cloned() else {
             continue;
         };
-        if is_debug(op.opcode) || op.opcode == OpCode::Semantic {
+        if op.opcode.is_annotation() {
             continue;
         }
         let arith = state.get(def.index()).copied() != Some(2)
@@ -220,7 +220,7 @@ fn fix_boundaries(b: &mut Builder, ops: &[SsaDef], state: &mut Vec<u8>) -> Resul
                         b.get(u.user).is_some_and(|uo| {
                             is_arith16(uo.opcode)
                                 && state.get(u.user.index()).copied() != Some(2)
-                                && !is_debug(uo.opcode)
+                                && !uo.opcode.is_annotation()
                         })
                     })
                     .map(|u| (u.user, u.operand))

@@ -29,7 +29,7 @@
 //!    tests the bits against zero.
 
 use crate::op::{Op, Operand, SsaDef};
-use crate::opcode::OpCode;
+use crate::opcode::{Like, OpCode, ResultRule, TypeRule};
 use crate::passes::error::PassError;
 use crate::passes::util::{
     coerce, conversion_opcode, insertion_point_after, lit_mask, phi_value, replace_and_remove,
@@ -176,53 +176,33 @@ fn is_typed_resource(b: &Builder, dcl: SsaDef) -> bool {
     }
 }
 
-/// Opcodes whose reference operands all have the result type.
-fn same_type_operands(opcode: OpCode) -> bool {
-    use OpCode as O;
-    matches!(
-        opcode,
-        O::FAbs
-            | O::FNeg
-            | O::FAdd
-            | O::FSub
-            | O::FMul
-            | O::FMulLegacy
-            | O::FMad
-            | O::FMadLegacy
-            | O::FDiv
-            | O::FRcp
-            | O::FSqrt
-            | O::FRsq
-            | O::FExp2
-            | O::FLog2
-            | O::FFract
-            | O::FRound
-            | O::FMin
-            | O::FMax
-            | O::FClamp
-            | O::FSin
-            | O::FCos
-            | O::FPow
-            | O::FPowLegacy
-            | O::IAnd
-            | O::IOr
-            | O::IXor
-            | O::INot
-            | O::IAdd
-            | O::ISub
-            | O::IAbs
-            | O::INeg
-            | O::IMul
-            | O::UDiv
-            | O::UMod
-            | O::SMin
-            | O::SMax
-            | O::SClamp
-            | O::UMin
-            | O::UMax
-            | O::UClamp
-    )
+/// True if every reference operand of `opcode` has its result's type: the opcode table's
+/// [`TypeRule::Result`], or [`TypeRule::IntLikeResult`] (type resolution gives such an operand
+/// the result's very type). Step 1 joins these operands to the result, step 3 converts them.
+#[inline]
+const fn same_type_operands(opcode: OpCode) -> bool {
+    SAME_TYPE_OPERANDS[opcode as usize]
 }
+
+/// [`same_type_operands`] per opcode, from the table.
+const SAME_TYPE_OPERANDS: [bool; OpCode::ALL.len()] = {
+    let mut table = [false; OpCode::ALL.len()];
+    let mut k = 0;
+    while k < OpCode::ALL.len() {
+        let info = OpCode::ALL[k].info();
+        let mut same = !info.refs.is_empty() && info.ref_tail.is_empty();
+        let mut i = 0;
+        while i < info.refs.len() {
+            let r = &info.refs[i];
+            same &= matches!(r.ty, TypeRule::Result | TypeRule::IntLikeResult)
+                && matches!(r.like, Like::Free);
+            i += 1;
+        }
+        table[k] = same;
+        k += 1;
+    }
+    table
+};
 
 /// A value-flow edge: the value `src` flows into the place `dst`, which has the same scalar
 /// type. Either end may be typed; `dst_ty` overrides the type of `dst` when only part of it is
@@ -867,57 +847,38 @@ impl Need {
     }
 }
 
-/// What operand `i` of `opcode` must be, where that is fixed: floats for float compares and
-/// float conversions, integers for integer compares, integer conversions, shift amounts,
-/// bit-field offsets and counts, addresses and descriptor indices, a 32-bit integer for
-/// sparse feedback, `bool` for a branch condition and the operands of logic ops, the result
-/// type for a shifted or bit-field base.
+/// What operand `i` of `opcode` must be, where that is fixed: the kind of scalar the opcode
+/// table's [`TypeRule`] for it states (floats, integers, 32-bit integers or floats, `bool`,
+/// the other compared operand's bit size, the result type for a shifted or bit-field base),
+/// and for a `Cast` the result's bit size (the table leaves a cast's operand to its own
+/// rule). Operands that take the result's type in an op whose operands all do are not here:
+/// steps 1 and 3 handle those.
 #[inline]
 const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
-    use OpCode as O;
-    Some(match (opcode, i) {
-        (O::FEq | O::FNe | O::FLt | O::FLe | O::FGt | O::FGe | O::FIsNan, _)
-        | (O::ConvertFtoI | O::ConvertFtoF, 0) => Need::Float,
-        (O::BranchConditional | O::Select, 0)
-        | (O::BAnd | O::BOr | O::BEq | O::BNe | O::BNot, _) => Need::Bool,
-        (O::Switch, 0) => Need::Int,
-        // Sparse feedback, and image coordinates, layers and offsets: 32-bit integers or
-        // floats, whatever other uses of an untyped value said.
-        (O::CheckSparseAccess, 0)
-        | (O::ImageLoad, 2 | 3 | 5)
-        | (O::ImageStore | O::ImageAtomic, 1 | 2)
-        | (O::ImageSample | O::ImageGather, 4) => Need::Int32,
-        (O::ImageSample | O::ImageGather, 2 | 3)
-        | (O::ImageSample, 8 | 9)
-        | (O::ImageComputeLod, 2) => Need::Float32,
-        (O::Cast, 0) => Need::CastFrom,
-        (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, 0)
-        | (O::IBitInsert, 1) => Need::Result,
-        (
-            O::IEq | O::INe | O::SLt | O::SLe | O::SGt | O::SGe | O::ULt | O::ULe | O::UGt | O::UGe,
-            0 | 1,
-        ) => Need::Peer,
-        (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, _)
-        | (O::ConvertItoF | O::ConvertItoI, 0)
-        | (O::CompositeExtract | O::CompositeInsert, 1) => Need::Int,
-        (
-            O::DescriptorLoad
-            | O::InputLoad
-            | O::OutputLoad
-            | O::OutputStore
-            | O::ScratchLoad
-            | O::ScratchStore
-            | O::LdsLoad
-            | O::LdsStore
-            | O::BufferLoad
-            | O::BufferStore
-            | O::BufferAtomic
-            | O::LdsAtomic
-            | O::MemoryAtomic
-            | O::ConstantLoad,
-            1,
-        ) => Need::Int,
-        _ => return None,
+    if matches!(opcode, OpCode::Cast) {
+        return if i == 0 { Some(Need::CastFrom) } else { None };
+    }
+    let Some(r) = opcode.info().ref_info(i) else {
+        return None;
+    };
+    Some(match r.ty {
+        TypeRule::FloatScalar | TypeRule::FloatPerComponent | TypeRule::FloatVector => Need::Float,
+        TypeRule::BoolScalar | TypeRule::BoolPerComponent => Need::Bool,
+        TypeRule::IntScalar
+        | TypeRule::IntPerComponent
+        | TypeRule::Address
+        | TypeRule::ResourceAddress => Need::Int,
+        TypeRule::ComparedInt => Need::Peer,
+        TypeRule::Int32Scalar
+        | TypeRule::U32
+        | TypeRule::TexelCoord
+        | TypeRule::TexelLayer
+        | TypeRule::Offset => Need::Int32,
+        TypeRule::SampleCoord | TypeRule::SampleLayer | TypeRule::Gradient | TypeRule::Vec2F32 => {
+            Need::Float32
+        }
+        TypeRule::IntLikeResult if !same_type_operands(opcode) => Need::Result,
+        TypeRule::IntLikeResult | TypeRule::Result | TypeRule::U64 | TypeRule::Any => return None,
     })
 }
 
@@ -940,31 +901,18 @@ const OPERANDS_OF_FIXED_KIND: [u8; OpCode::ALL.len()] = {
     table
 };
 
-/// Comparisons of two values of one type.
+/// Comparisons of two values of one type: a `bool` from two operands, the second like the
+/// first (the opcode table's [`Like`]).
 fn is_compare(opcode: OpCode) -> bool {
-    use OpCode as O;
-    matches!(
-        opcode,
-        O::FEq
-            | O::FNe
-            | O::FLt
-            | O::FLe
-            | O::FGt
-            | O::FGe
-            | O::IEq
-            | O::INe
-            | O::SLt
-            | O::SLe
-            | O::SGt
-            | O::SGe
-            | O::ULt
-            | O::ULe
-            | O::UGt
-            | O::UGe
-    )
+    let info = opcode.info();
+    info.result == ResultRule::Bool
+        && info.refs.len() == 2
+        && info.refs.get(1).is_some_and(|r| r.like != Like::Free)
 }
 
-/// Opcodes the fix-up scan handles besides [`same_type_operands`].
+/// Opcodes the fix-up scan handles besides [`same_type_operands`]: exactly those `fix_up_op`
+/// has an arm for (a filter that saves cloning every other op; the arms are this pass's
+/// algorithm, not facts about the opcodes).
 fn needs_fix_up(opcode: OpCode) -> bool {
     use OpCode as O;
     matches!(

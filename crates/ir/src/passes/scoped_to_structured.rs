@@ -40,7 +40,7 @@ use crate::enums::Construct;
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::util::{is_debug, lit_mask};
+use crate::passes::util::lit_mask;
 use crate::types::{ScalarType, Type};
 
 const PASS: &str = "scoped_to_structured";
@@ -518,7 +518,7 @@ fn remove_scoped(b: &mut Builder, scoped: &[SsaDef]) -> Result<(), PassError> {
     for &s in scoped {
         for u in b.uses(s) {
             let user = get(b, u.user)?.opcode;
-            if is_debug(user) {
+            if user.is_annotation() {
                 debug.push(u.user);
             } else if !user.is_scoped() {
                 return Err(PassError::invalid(

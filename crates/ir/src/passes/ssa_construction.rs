@@ -40,7 +40,7 @@ use crate::builder::Builder;
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::util::{insertion_point_after, is_debug, replace_and_remove};
+use crate::passes::util::{insertion_point_after, replace_and_remove};
 use crate::types::Type;
 
 const PASS: &str = "ssa_construction";
@@ -232,7 +232,7 @@ fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u6
         let mut debug: SmallVec<[SsaDef; 4]> = SmallVec::new();
         for u in b.uses(d) {
             let user = b.get(u.user).map(|op| op.opcode);
-            if user.is_some_and(is_debug) {
+            if user.is_some_and(OpCode::is_annotation) {
                 debug.push(u.user);
             } else {
                 return Err(PassError::invalid(

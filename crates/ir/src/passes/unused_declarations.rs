@@ -7,24 +7,15 @@
 //! push data, spec constants, UAV counters, transform feedback, `Semantic`s and mode settings.
 
 use crate::op::SsaDef;
-use crate::opcode::OpCode;
+use crate::opcode::{OpClass, OpCode};
 use crate::passes::error::PassError;
 use crate::passes::util::{only_debug_uses, remove_with_debug};
 use crate::Builder;
 
-/// True for declarations that are not part of the interface and may go when unused.
+/// True for declarations that are not part of the interface and may go when unused: the
+/// removable ops ([`OpCode::is_removable`]) outside code.
 fn is_internal(opcode: OpCode) -> bool {
-    matches!(
-        opcode,
-        OpCode::Constant
-            | OpCode::Undef
-            | OpCode::MinValue
-            | OpCode::MaxValue
-            | OpCode::DclTmp
-            | OpCode::DclScratch
-            | OpCode::DclLds
-            | OpCode::DclParam
-    )
+    opcode.is_removable() && opcode.info().class != OpClass::Code
 }
 
 /// Runs the pass; returns whether anything was removed.

@@ -4,19 +4,12 @@
 use super::{Rule, Validator};
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
-use crate::types::ScalarType;
 
 impl Validator<'_> {
-    /// Operands of branches, switches and phis.
+    /// The shapes of switches (case values of the selector's type) and phis (whole pairs).
     pub(super) fn check_branch_operands(&mut self, def: SsaDef, op: &Op, nref: usize) {
         use OpCode::*;
-        use ScalarType as S;
         match op.opcode {
-            BranchConditional => {
-                self.want_type(def, op, 0, "a bool scalar", |v, t| {
-                    v.scalar_of(t, |s| s == S::Bool)
-                });
-            }
             Switch => {
                 if nref & 1 != 0 {
                     self.err(
@@ -26,9 +19,6 @@ impl Validator<'_> {
                         format!("{nref} operands: a case value has no label"),
                     );
                 }
-                self.want_type(def, op, 0, "an integer scalar", |v, t| {
-                    v.scalar_of(t, S::is_int)
-                });
                 if let Some(sel) = self.operand_type(op, 0) {
                     let mut i = 2;
                     while i < nref {
@@ -47,20 +37,13 @@ impl Validator<'_> {
                     }
                 }
             }
-            Phi => {
-                if nref & 1 != 0 {
-                    self.err(
-                        def,
-                        op,
-                        Rule::PhiShape,
-                        format!("{nref} operands: a block has no value"),
-                    );
-                }
-                let mut i = 1;
-                while i < nref {
-                    self.want_result_type(def, op, i);
-                    i += 2;
-                }
+            Phi if nref & 1 != 0 => {
+                self.err(
+                    def,
+                    op,
+                    Rule::PhiShape,
+                    format!("{nref} operands: a block has no value"),
+                );
             }
             _ => {}
         }

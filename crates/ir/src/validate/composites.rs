@@ -4,21 +4,15 @@
 use super::{Rule, Validator};
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
-use crate::types::{ScalarType, Type};
+use crate::types::Type;
 
 impl Validator<'_> {
     /// Composite construction, extraction and insertion.
     pub(super) fn check_composite(&mut self, def: SsaDef, op: &Op, nref: usize) {
         use OpCode::*;
-        use ScalarType as S;
         let rt = op.ty;
         match op.opcode {
-            CompositeInsert | CompositeExtract => {
-                self.want_type(def, op, 1, "an integer address", |v, t| {
-                    v.basic_of(t, S::is_int)
-                });
-                self.check_extract_or_insert(def, op, &rt);
-            }
+            CompositeInsert | CompositeExtract => self.check_extract_or_insert(def, op, &rt),
             CompositeConstruct => self.check_construct(def, op, &rt, nref),
             _ => {}
         }

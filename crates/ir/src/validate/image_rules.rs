@@ -6,7 +6,7 @@
 use super::{Rule, Validator};
 use crate::enums::ResourceKind;
 use crate::op::{Op, SsaDef};
-use crate::opcode::OpCode;
+use crate::opcode::{OpCode, TypeRule};
 use crate::types::{ScalarType, Type};
 
 /// Why image op `op` cannot run on an image of `kind` (a UAV if `uav`), if it cannot:
@@ -90,13 +90,12 @@ impl Validator<'_> {
         let image = !kind.is_buffer() && kind != ResourceKind::AccelerationStructure;
         image.then_some((kind, dcl.opcode == OpCode::DclUav))
     }
-    /// Image coordinates, layers, gradients and offsets fit the image's kind: a coordinate
-    /// of its components (floats to sample, 32-bit integers to address texels), a layer of
-    /// the coordinate's scalar type exactly where the kind is layered, gradients of the
-    /// coordinate's type, and offsets of 32-bit integers, one per coordinate component
-    /// (none on cube maps), constant on a sample.
+    /// Image coordinates, layers, gradients and offsets (the operands the opcode table gives
+    /// image [`TypeRule`]s) fit the image's kind: a coordinate of its components (floats to
+    /// sample, 32-bit integers to address texels), a layer of the coordinate's scalar type
+    /// exactly where the kind is layered, gradients of the coordinate's type, and offsets of
+    /// 32-bit integers, one per coordinate component (none on cube maps).
     fn check_image_operands(&mut self, def: SsaDef, op: &Op) {
-        use OpCode::*;
         let Some((kind, uav)) = self.image_kind(op) else {
             return;
         };
@@ -109,14 +108,12 @@ impl Validator<'_> {
                 format!("{} of {what}", op.opcode),
             );
         }
-        let (coord, layer, offset) = match op.opcode {
-            ImageQueryMips => return,
-            ImageLoad => (3, Some(2), Some(5)),
-            ImageStore | ImageAtomic => (2, Some(1), None),
-            ImageSample | ImageGather => (3, Some(2), Some(4)),
-            _ => (2, None, None),
+        let refs = op.opcode.info().refs;
+        let find = |rules: &[TypeRule]| refs.iter().position(|r| rules.contains(&r.ty));
+        let Some(coord) = find(&[TypeRule::TexelCoord, TypeRule::SampleCoord]) else {
+            return;
         };
-        let float = matches!(op.opcode, ImageSample | ImageGather | ImageComputeLod);
+        let float = refs[coord].ty == TypeRule::SampleCoord;
         let scalar_ok = |s: ScalarType| {
             if float {
                 s == ScalarType::F32
@@ -132,7 +129,7 @@ impl Validator<'_> {
         self.want_type(def, op, coord, &what, |v, t| {
             v.basic_of(t, scalar_ok) && t.as_basic().is_some_and(|b| b.vec_size() == n)
         });
-        if let Some(l) = layer {
+        if let Some(l) = find(&[TypeRule::TexelLayer, TypeRule::SampleLayer]) {
             if op.arg(l).is_some() != kind.is_layered() {
                 let what = if kind.is_layered() {
                     "a layer"
@@ -145,14 +142,16 @@ impl Validator<'_> {
                 self.want_type(def, op, l, want, |v, t| v.same_type(t, &want));
             }
         }
-        if op.opcode == ImageSample {
-            if let Some(c) = self.operand_type(op, coord) {
-                for g in [8, 9] {
-                    self.want_type(def, op, g, c, |v, t| v.same_type(t, &c));
-                }
+        if let Some(c) = self.operand_type(op, coord) {
+            for (g, _) in refs
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.ty == TypeRule::Gradient)
+            {
+                self.want_type(def, op, g, c, |v, t| v.same_type(t, &c));
             }
         }
-        let Some(o) = offset.filter(|&o| op.arg(o).is_some()) else {
+        let Some(o) = find(&[TypeRule::Offset]).filter(|&o| op.arg(o).is_some()) else {
             return;
         };
         let n = kind.offset_components();
@@ -160,14 +159,6 @@ impl Validator<'_> {
             v.basic_of(t, |s| matches!(s, ScalarType::I32 | ScalarType::U32))
                 && t.as_basic().is_some_and(|b| b.vec_size() == n)
         });
-        if op.opcode == ImageSample {
-            if let Some((t, top)) = self.target(op, o) {
-                if top.opcode != Constant {
-                    let detail = format!("offset {t} is {}, not a Constant", top.opcode);
-                    self.err_at(def, op, o, Rule::OperandOpcode, detail);
-                }
-            }
-        }
     }
 }
 

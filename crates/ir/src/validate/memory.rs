@@ -1,10 +1,10 @@
 //! Memory and declarations: addresses into variables, temporaries, descriptors, sparse
-//! feedback, raw pointers, interpolation offsets and the sizes of declared variables.
+//! feedback and the sizes of declared variables.
 
 use super::{Rule, Validator};
 use crate::op::{Op, OpFlags, SsaDef};
 use crate::opcode::OpCode;
-use crate::types::{ScalarType, Type};
+use crate::types::ScalarType;
 
 impl Validator<'_> {
     /// A sparse access's result: the feedback (what `CheckSparseAccess` reads), then the data.
@@ -29,7 +29,8 @@ impl Validator<'_> {
         }
     }
 
-    /// Addresses, temporaries, descriptors, declared sizes, sparse feedback, pointers and interpolation offsets.
+    /// Descriptor types, temporaries and the sizes of declared variables (operand types are
+    /// the opcode table's).
     pub(super) fn check_memory_ops(&mut self, def: SsaDef, op: &Op) {
         use OpCode::*;
         use ScalarType as S;
@@ -56,41 +57,12 @@ impl Validator<'_> {
                         }
                     }
                 }
-                self.want_type(def, op, 1, "an integer scalar", |v, t| {
-                    v.scalar_of(t, S::is_int)
-                });
-            }
-            InputLoad
-            | OutputLoad
-            | OutputStore
-            | ScratchLoad
-            | ScratchStore
-            | LdsLoad
-            | LdsStore
-            | LdsAtomic
-            | PushDataLoad
-            | BufferLoad
-            | BufferStore
-            | BufferAtomic
-            | MemoryLoad
-            | MemoryStore
-            | MemoryAtomic
-            | ConstantLoad
-            | InterpolateAtCentroid
-            | InterpolateAtSample
-                if op.arg(1).is_some() =>
-            {
-                self.want_type(def, op, 1, "an integer address", |v, t| {
-                    v.basic_of(t, S::is_int)
-                });
             }
             // A temporary holds values of its declared type (`Unknown` scalars match any
             // scalar of the same shape); lowered IR has no temporaries to check.
-            TmpLoad | TmpStore if self.unknown_ok() => {
+            TmpLoad if self.unknown_ok() => {
                 if let Some(tmp) = self.operand_type(op, 0) {
-                    if op.opcode == TmpStore {
-                        self.want_type(def, op, 1, tmp, |v, t| v.same_type(t, &tmp));
-                    } else if !self.same_type(&rt, &tmp) {
+                    if !self.same_type(&rt, &tmp) {
                         self.err(
                             def,
                             op,
@@ -111,24 +83,6 @@ impl Validator<'_> {
                     Rule::ResultType,
                     format!("{rt}: an unbounded array has no size here"),
                 );
-            }
-            CheckSparseAccess => {
-                // The feedback member of a sparse access's result.
-                self.want_type(def, op, 0, "a 32-bit integer scalar", |v, t| {
-                    v.scalar_of(t, |s| s.is_int() && s.bit_size() == Some(32))
-                });
-            }
-            Pointer => {
-                self.want_type(def, op, 0, "u64", |v, t| v.scalar_of(t, |s| s == S::U64));
-            }
-            InterpolateAtOffset => {
-                if op.arg(1).is_some() {
-                    self.want_type(def, op, 1, "an integer address", |v, t| {
-                        v.basic_of(t, S::is_int)
-                    });
-                }
-                let want = Type::vector(S::F32, 2);
-                self.want_type(def, op, 2, "vec2<f32>", |v, t| v.same_type(t, &want));
             }
             _ => {}
         }

@@ -36,7 +36,7 @@
 use crate::builder::Builder;
 use crate::enums::ShaderStage;
 use crate::op::{Op, OpFlags, SsaDef};
-use crate::opcode::OpCode;
+use crate::opcode::{OpCode, Role};
 use crate::types::Type;
 use std::fmt;
 
@@ -376,26 +376,6 @@ struct Validator<'a> {
     stage: Option<ShaderStage>,
 }
 
-/// True for ops that must be gone before the target IR.
-fn must_be_lowered(op: OpCode) -> bool {
-    use OpCode::*;
-    op.is_scoped()
-        || matches!(
-            op,
-            ConsumeAs
-                | TmpLoad
-                | TmpStore
-                | DclTmp
-                | FDot
-                | FDotLegacy
-                | FMulLegacy
-                | FMadLegacy
-                | FPowLegacy
-                | MinValue
-                | MaxValue
-        )
-}
-
 impl<'a> Validator<'a> {
     fn new(b: &'a Builder, level: Level) -> Self {
         Validator {
@@ -592,7 +572,7 @@ impl<'a> Validator<'a> {
             );
         }
         if self.level == Level::Lowered {
-            if must_be_lowered(op.opcode) {
+            if op.opcode.must_be_lowered() {
                 self.err(def, op, Rule::NotLowered, String::new());
             }
             if op.ty.has_unknown() {
@@ -619,22 +599,21 @@ impl<'a> Validator<'a> {
         self.update_control_flow(def, op);
     }
 
-    /// Opcode-specific rules, each in the module of its concept. Every opcode has its rules in
-    /// at most one of them.
+    /// The opcode table's operand types, then the opcode-specific rules, each in the module
+    /// of its concept. Every opcode has its specific rules in at most one of them.
     fn check_specific(&mut self, def: SsaDef, op: &Op, nref: usize) {
         self.check_sparse_feedback(def, op);
         self.check_op_stage(def, op);
-        // Constant addresses stay inside what they address (extracts check theirs with the
-        // type they reach).
+        // Constant addresses stay inside the variable they address (composites check theirs
+        // with the part they reach).
+        let info = op.opcode.info();
         if op.opcode.addresses_operand_type()
-            && !matches!(
-                op.opcode,
-                OpCode::CompositeExtract | OpCode::CompositeInsert
-            )
+            && info.refs.first().is_some_and(|r| r.role != Role::Value)
         {
             self.check_variable_address(def, op);
         }
-        self.check_arithmetic(def, op, nref);
+        self.check_operand_types(def, op, nref);
+        self.check_arithmetic(def, op);
         self.check_branch_operands(def, op, nref);
         self.check_function_ops(def, op, nref);
         self.check_composite(def, op, nref);

@@ -5,7 +5,7 @@
 use super::{Rule, Validator};
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
-use crate::types::{ScalarType, Type};
+use crate::types::Type;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum ScopeKind {
@@ -58,19 +58,12 @@ impl Validator<'_> {
                     ),
                     None => {}
                 }
-                let mut selector = None;
-                match kind {
-                    ScopeKind::If => self.want_type(def, op, 1, "a bool scalar", |v, t| {
-                        v.scalar_of(t, |s| s == ScalarType::Bool)
-                    }),
-                    ScopeKind::Switch => {
-                        self.want_type(def, op, 1, "an integer scalar", |v, t| {
-                            v.scalar_of(t, ScalarType::is_int)
-                        });
-                        selector = self.operand_type(op, 1);
-                    }
-                    ScopeKind::Loop => {}
-                }
+                // (The condition's and selector's types are the opcode table's.)
+                let selector = if kind == ScopeKind::Switch {
+                    self.operand_type(op, 1)
+                } else {
+                    None
+                };
                 let idx = self.stack.len();
                 let below = self.stack.last();
                 let loop_idx = if kind == ScopeKind::Loop {

@@ -19,7 +19,8 @@ impl Validator<'_> {
     pub(super) fn check_stage_rules(&mut self, def: SsaDef, op: &Op) {
         use OpCode::*;
         match op.opcode {
-            DclInputBuiltIn | DclOutputBuiltIn => {
+            // (An unbounded built-in is reported as such, not for its stage.)
+            DclInputBuiltIn | DclOutputBuiltIn if !op.ty.dims().contains(&0) => {
                 let output = op.opcode == DclOutputBuiltIn;
                 let bi = op.lit(0).and_then(BuiltIn::from_literal);
                 if let (Some(bi), Some(stage)) = (bi, self.stage) {

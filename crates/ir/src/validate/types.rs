@@ -3,20 +3,9 @@
 
 use super::{Level, Rule, Validator};
 use crate::op::{Op, SsaDef};
-use crate::opcode::ResultRule;
+use crate::opcode::{Like, ResultRule, TypeRule};
 use crate::types::{ScalarType, Type};
 use std::fmt;
-
-/// How an integer operand must relate to the result type.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum IntMatch {
-    /// Any integer scalar or vector.
-    Any,
-    /// Same vector size as the result.
-    VecSize,
-    /// Same vector size and bit size as the result.
-    Shape,
-}
 
 impl Validator<'_> {
     pub(super) fn unknown_ok(&self) -> bool {
@@ -124,63 +113,106 @@ impl Validator<'_> {
             self.want(def, op, i, ok, what);
         }
     }
-    /// Operand `i` must have the result type of `op`.
-    pub(super) fn want_result_type(&mut self, def: SsaDef, op: &Op, i: usize) {
-        let rt = op.ty;
-        self.want_type(def, op, i, rt, |v, t| v.same_type(t, &rt));
-    }
-    /// Integer operand `i`, related to the result type as `m` says.
-    pub(super) fn want_int(&mut self, def: SsaDef, op: &Op, i: usize, m: IntMatch) {
-        let rt = op.ty;
-        self.want_type(def, op, i, "an integer matching the result", |v, t| {
-            if !v.basic_of(t, ScalarType::is_int) {
-                return false;
+    /// Every reference operand's [`TypeRule`] and [`Like`] from the opcode table (the image
+    /// operand rules need the image's kind: `image_rules` checks them).
+    pub(super) fn check_operand_types(&mut self, def: SsaDef, op: &Op, nref: usize) {
+        let info = op.opcode.info();
+        for i in 0..nref {
+            let Some(r) = info.ref_info(i) else { break };
+            if r.ty != TypeRule::Any && !r.ty.is_image_operand() {
+                self.check_type_rule(def, op, i, r.ty);
             }
-            let (Some(a), Some(r)) = (t.as_basic(), rt.as_basic()) else {
-                return m == IntMatch::Any;
-            };
-            match m {
-                IntMatch::Any => true,
-                IntMatch::VecSize => a.vec_size() == r.vec_size(),
-                IntMatch::Shape => {
-                    a.vec_size() == r.vec_size()
-                        && match (a.base().bit_size(), r.base().bit_size()) {
-                            (Some(x), Some(y)) => x == y,
-                            _ => true,
-                        }
-                }
+            if r.like != Like::Free {
+                self.check_like(def, op, i, r.like);
             }
-        });
-    }
-    /// A bit-field op's offset (operand `oi`) and count (the next) have one type: they are
-    /// masked and clamped together.
-    pub(super) fn want_same_offset_and_count(&mut self, def: SsaDef, op: &Op, oi: usize) {
-        if let Some(ot) = self.operand_type(op, oi) {
-            self.want_type(
-                def,
-                op,
-                oi + 1,
-                format!("the offset's type {ot}"),
-                |v, t| v.same_type(t, &ot),
-            );
         }
     }
-    /// Two operands of one type (comparisons, dot products).
-    pub(super) fn want_same_operands(&mut self, def: SsaDef, op: &Op, nref: usize) {
-        if nref < 2 {
+
+    /// Operand `i` (if it references a live op) follows `rule`.
+    fn check_type_rule(&mut self, def: SsaDef, op: &Op, i: usize, rule: TypeRule) {
+        use ScalarType as S;
+        let rt = op.ty;
+        let int32 = |s: ScalarType| s.is_int() && s.bit_size() == Some(32);
+        match rule {
+            TypeRule::Result => self.want_type(def, op, i, rt, |v, t| v.same_type(t, &rt)),
+            TypeRule::IntLikeResult | TypeRule::IntPerComponent => {
+                let bits = rule == TypeRule::IntLikeResult;
+                self.want_type(def, op, i, "an integer matching the result", |v, t| {
+                    v.basic_of(t, S::is_int) && matches_result(t, &rt, bits)
+                });
+            }
+            TypeRule::FloatPerComponent => {
+                self.want_type(def, op, i, "a float matching the result", |v, t| {
+                    v.basic_of(t, S::is_float) && matches_result(t, &rt, false)
+                });
+            }
+            TypeRule::BoolPerComponent => {
+                // One condition for the whole value, or one per component.
+                let n = rt.as_basic().map_or(0, |b| b.vec_size());
+                self.want_type(def, op, i, format_args!("bool or vec{n}<bool>"), |v, t| {
+                    v.basic_of(t, |s| s == S::Bool)
+                        && t.as_basic()
+                            .is_some_and(|b| b.vec_size() == 1 || b.vec_size() == n)
+                });
+            }
+            TypeRule::BoolScalar => self.want_type(def, op, i, "a bool scalar", |v, t| {
+                v.scalar_of(t, |s| s == S::Bool)
+            }),
+            TypeRule::IntScalar | TypeRule::ComparedInt => {
+                self.want_type(def, op, i, "an integer scalar", |v, t| {
+                    v.scalar_of(t, S::is_int)
+                });
+            }
+            TypeRule::Int32Scalar => {
+                self.want_type(def, op, i, "a 32-bit integer scalar", |v, t| {
+                    v.scalar_of(t, int32)
+                });
+            }
+            TypeRule::FloatScalar => self.want_type(def, op, i, "a float scalar", |v, t| {
+                v.scalar_of(t, S::is_float)
+            }),
+            TypeRule::FloatVector => self.want_type(def, op, i, "a float vector", |v, t| {
+                t.is_vector() && v.basic_of(t, S::is_float)
+            }),
+            TypeRule::U32 => {
+                self.want_type(def, op, i, "u32", |v, t| v.scalar_of(t, |s| s == S::U32))
+            }
+            TypeRule::U64 => {
+                self.want_type(def, op, i, "u64", |v, t| v.scalar_of(t, |s| s == S::U64))
+            }
+            TypeRule::Vec2F32 => {
+                let want = Type::vector(S::F32, 2);
+                self.want_type(def, op, i, "vec2<f32>", |v, t| v.same_type(t, &want));
+            }
+            TypeRule::Address | TypeRule::ResourceAddress => {
+                self.want_type(def, op, i, "an integer address", |v, t| {
+                    v.basic_of(t, S::is_int)
+                });
+            }
+            TypeRule::Any
+            | TypeRule::TexelCoord
+            | TypeRule::SampleCoord
+            | TypeRule::TexelLayer
+            | TypeRule::SampleLayer
+            | TypeRule::Offset
+            | TypeRule::Gradient => {}
+        }
+    }
+
+    /// Operand `i`'s type relates to an earlier operand's as `like` says.
+    fn check_like(&mut self, def: SsaDef, op: &Op, i: usize, like: Like) {
+        let (Like::TypeOf(k) | Like::BitsOf(k)) = like else {
             return;
-        }
-        if let (Some(a), Some(b)) = (self.operand_type(op, 0), self.operand_type(op, 1)) {
+        };
+        let k = usize::from(k);
+        let (Some(a), Some(b)) = (self.operand_type(op, k), self.operand_type(op, i)) else {
+            return;
+        };
+        if let Like::TypeOf(_) = like {
             let ok = self.same_type(&a, &b);
-            self.want(def, op, 1, ok, format_args!("{a} like operand 0"));
-        }
-    }
-    /// Two integer operands of one bit size and vector size.
-    pub(super) fn want_same_bits(&mut self, def: SsaDef, op: &Op, nref: usize) {
-        if nref < 2 {
-            return;
-        }
-        if let (Some(a), Some(b)) = (self.operand_type(op, 0), self.operand_type(op, 1)) {
+            self.want(def, op, i, ok, format_args!("{a} like operand {k}"));
+        } else {
+            // Integers of either signedness; an untyped scalar has any bit size.
             let ok = match (a.as_basic(), b.as_basic()) {
                 (Some(x), Some(y)) => {
                     x.vec_size() == y.vec_size()
@@ -191,7 +223,21 @@ impl Validator<'_> {
                 }
                 _ => true,
             };
-            self.want(def, op, 1, ok, format_args!("the bit size of {a}"));
+            self.want(def, op, i, ok, format_args!("the bit size of {a}"));
         }
     }
+}
+
+/// True if the scalar or vector `t` has the vector size of the result `rt` (and its bit size,
+/// if `bits`; an untyped scalar has any bit size).
+fn matches_result(t: &Type, rt: &Type, bits: bool) -> bool {
+    let (Some(a), Some(r)) = (t.as_basic(), rt.as_basic()) else {
+        return false;
+    };
+    a.vec_size() == r.vec_size()
+        && (!bits
+            || match (a.base().bit_size(), r.base().bit_size()) {
+                (Some(x), Some(y)) => x == y,
+                _ => true,
+            })
 }

@@ -296,7 +296,7 @@ fn scoped_program_is_structural_but_not_lowered() {
     );
     // Every scoped op, temporary and ConsumeAs is named.
     let not_lowered = errs.iter().filter(|e| e.rule == Rule::NotLowered).count();
-    let expected = b.iter().filter(|(_, o)| must_be_lowered(o.opcode)).count();
+    let expected = b.iter().filter(|(_, o)| o.opcode.must_be_lowered()).count();
     assert_eq!(not_lowered, expected);
 }
 
