@@ -70,7 +70,10 @@ fn lower_type(ty: Type, wide: bool) -> Type {
     out
 }
 
-/// True for ops that compute in 16 bits in [`MinPrecisionMode::Native16`].
+/// True for ops that compute in 16 bits in [`MinPrecisionMode::Native16`]. Which ops do is
+/// this pass's choice (value ops whose precision follows their operands', not interfaces,
+/// memory, derivatives or the `f32`-only and 32-bit-only ops), so the list stays here; the
+/// ranges rely on the table's code order, which serialization fixes.
 fn is_arith16(opcode: OpCode) -> bool {
     use OpCode as O;
     let code = opcode as u16;

@@ -112,14 +112,7 @@ impl Validator<'_> {
             }
             return;
         }
-        if matches!(
-            op.opcode,
-            OpCode::Label
-                | OpCode::Branch
-                | OpCode::BranchConditional
-                | OpCode::Switch
-                | OpCode::Phi
-        ) {
+        if op.opcode.is_control_flow() {
             self.err(def, op, Rule::MixedControlFlow, String::new());
         }
     }

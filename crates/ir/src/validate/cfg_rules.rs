@@ -78,7 +78,7 @@ use crate::analysis::dominance::DominatorTree;
 use crate::builder::Builder;
 use crate::enums::Construct;
 use crate::op::SsaDef;
-use crate::opcode::OpCode;
+use crate::opcode::{OpCode, Role};
 use std::cell::Cell;
 
 const NONE: u32 = u32::MAX;
@@ -590,13 +590,10 @@ impl Checker<'_> {
     fn target_operand(&self, term: SsaDef, target: BlockId) -> Option<usize> {
         let op = self.b.get(term)?;
         let label = self.cfg.label(target);
-        let first = match op.opcode {
-            OpCode::BranchConditional | OpCode::Switch => 1,
-            _ => 0,
-        };
-        // Switch labels are the default and every second operand after it.
-        (first..op.ref_count())
-            .find(|&i| op.arg(i) == Some(label) && (op.opcode != OpCode::Switch || i % 2 == 1))
+        let info = op.opcode.info();
+        (0..op.ref_count()).find(|&i| {
+            op.arg(i) == Some(label) && info.ref_info(i).is_some_and(|r| r.role == Role::Block)
+        })
     }
 
     fn check_structure(&mut self, w: &mut Structure) {

@@ -4,7 +4,7 @@
 
 use super::{Rule, Validator};
 use crate::op::{Op, SsaDef};
-use crate::opcode::OpCode;
+use crate::opcode::{OpCode, Role};
 use crate::types::Type;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +35,7 @@ impl Validator<'_> {
     pub(super) fn update_scopes(&mut self, def: SsaDef, op: &Op) {
         use OpCode::*;
         let Some(r0) = op.arg(0) else { return };
-        let opener = matches!(op.opcode, ScopedIf | ScopedLoop | ScopedSwitch);
+        let opener = op.opcode.info().refs.first().map(|r| r.role) == Some(Role::ScopeEnd);
         if !opener && self.b.get(r0).is_none() {
             // Already reported as a dangling reference.
             return;
