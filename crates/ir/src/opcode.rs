@@ -1089,14 +1089,15 @@ opcodes! {
     IBitCount = 172 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
     /// Bit reversal; 32-bit integers only.
     IBitReverse = 173 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
-    /// Index of the lowest set bit, all ones for 0 (SPIR-V `FindILsb`, as `firstbit_lo`).
+    /// Index of the lowest set bit, all ones for 0 (SPIR-V `FindILsb`, as `firstbit_lo`);
+    /// 32-bit integers only.
     IFindLsb = 174 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
     /// Index of the highest bit that differs from the sign bit, all ones for 0 and -1
     /// (SPIR-V `FindSMsb`, counted from bit 0: Direct3D's `firstbit_shi` counts from the top,
-    /// `31 - x`).
+    /// `31 - x`); 32-bit integers only.
     SFindMsb = 175 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
     /// Index of the highest set bit, all ones for 0 (SPIR-V `FindUMsb`, counted from bit 0:
-    /// `firstbit_hi` is `31 - x`).
+    /// `firstbit_hi` is `31 - x`); 32-bit integers only.
     UFindMsb = 176 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
     // Integer arithmetic: wrapping, operands of the result's size
     /// Addition.
