@@ -1214,7 +1214,8 @@ impl<'a> Emitter<'a> {
                 }
                 Ok(())
             }
-            O::DebugMemberName | O::DclXfb => Ok(()),
+            O::DebugMemberName => Ok(()),
+            O::DclXfb => self.dcl_xfb(def, op),
             O::Semantic => {
                 self.late.push(def);
                 Ok(())
@@ -1901,6 +1902,28 @@ impl<'a> Emitter<'a> {
                 refl,
             }),
         );
+        Ok(())
+    }
+
+    /// `DclXfb`: the output it names is captured by transform feedback into `XfbBuffer`
+    /// (literal 0) with `XfbStride` (literal 1) at byte `Offset` (literal 2); the entry point
+    /// gets the `Xfb` execution mode.
+    fn dcl_xfb(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let target = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(target).filter(|vi| vi.sc == SC::Output) else {
+            return malformed(def, op, "DclXfb of something that is not a declared output");
+        };
+        let buffer = word_lit(def, op, self.lit(def, op, 0)?)?;
+        let stride = word_lit(def, op, self.lit(def, op, 1)?)?;
+        let offset = word_lit(def, op, self.lit(def, op, 2)?)?;
+        let xfb = spirv::ExecutionMode::Xfb as u32;
+        if !self.modes.iter().any(|m| m.0 == xfb) {
+            self.modes.push((xfb, [0; 3], 0));
+        }
+        self.cap(Capability::TransformFeedback);
+        self.decorate(vi.var, Decoration::XfbBuffer, &[buffer]);
+        self.decorate(vi.var, Decoration::XfbStride, &[stride]);
+        self.decorate(vi.var, Decoration::Offset, &[offset]);
         Ok(())
     }
 

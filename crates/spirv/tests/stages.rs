@@ -1070,3 +1070,58 @@ fn integer_ops_take_either_signedness() {
         }
     }
 }
+
+/// `DclXfb` becomes `XfbBuffer`/`XfbStride`/`Offset` on its output, with the `Xfb` execution
+/// mode and the `TransformFeedback` capability; a `DclXfb` of anything else is refused.
+#[test]
+fn transform_feedback_decorations() {
+    let text = "
+%1 = EntryPoint %10 Vertex
+%2 = DclOutputBuiltIn vec4<f32> %1 Position 0
+%3 = DclOutput vec2<f32> %1 1 0 0
+%4 = DclXfb %2 1 24 0
+%5 = DclXfb %3 1 24 16
+%6 = Constant vec4<f32> 1.0 2.0 3.0 4.0
+%7 = Constant vec2<f32> 5.0 6.0
+%10 = Function void
+%11 = Label None
+%12 = OutputStore %2 null %6
+%13 = OutputStore %3 null %7
+%14 = Return void null
+%15 = FunctionEnd
+";
+    let m = compile("xfb vs", text);
+    // (decoration, literal) pairs of every OpDecorate of the output variables.
+    let mut decorations = Vec::new();
+    let mut i = 5;
+    while let Some(&w) = m.words.get(i) {
+        let len = (w >> 16).max(1) as usize;
+        if w & 0xffff == 71 && len == 4 {
+            decorations.push((m.words[i + 1], m.words[i + 2], m.words[i + 3]));
+        }
+        i += len;
+    }
+    let (offset, xfb_buffer, xfb_stride) = (35, 36, 37);
+    for (var, off) in [(2, 0), (3, 16)] {
+        assert!(
+            decorations.contains(&(var, xfb_buffer, 1)),
+            "{decorations:?}"
+        );
+        assert!(
+            decorations.contains(&(var, xfb_stride, 24)),
+            "{decorations:?}"
+        );
+        assert!(decorations.contains(&(var, offset, off)), "{decorations:?}");
+    }
+    // OpExecutionMode %main Xfb.
+    assert!(m
+        .words
+        .windows(3)
+        .any(|w| w[0] == (3 << 16 | 16) && w[2] == 11));
+    let bad = text.replace("%5 = DclXfb %3", "%5 = DclXfb %1");
+    assert_error(
+        emit_text(&bad),
+        "not a declared output",
+        "DclXfb of the entry point",
+    );
+}
