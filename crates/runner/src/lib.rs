@@ -31,8 +31,11 @@
 
 pub mod case;
 pub mod data;
-pub mod draw;
 pub mod exec;
+pub mod formats;
+pub mod graphics;
+mod resources;
+mod scratch;
 pub mod vk;
 
 use case::Case;
@@ -111,11 +114,37 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Runs one case file, returning a report per run (or one for the whole case).
+///
+/// Files with `"kind": "graphics"` are graphics cases (`../shared/exec-stages`); the others
+/// are compute or pixel-shader cases (`../shared/exec`).
 pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> {
     let one = |name: String, outcome| vec![Report { name, outcome }];
-    let case = match Case::load(path) {
-        Ok(c) => c,
+    let value = match std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        .and_then(|t| {
+            serde_json::from_str::<serde_json::Value>(&t)
+                .map_err(|e| format!("bad case file {}: {e}", path.display()))
+        }) {
+        Ok(v) => v,
         Err(e) => return one(path.display().to_string(), Outcome::Fail(e)),
+    };
+    if value.get("kind").and_then(|k| k.as_str()) == Some("graphics") {
+        return match graphics::case::GraphicsCase::from_json(value) {
+            Ok(case) => graphics::run_case(gpu, &case, corpora),
+            Err(e) => one(
+                path.display().to_string(),
+                Outcome::Fail(format!("bad case file {}: {e}", path.display())),
+            ),
+        };
+    }
+    let case: Case = match serde_json::from_value(value) {
+        Ok(c) => c,
+        Err(e) => {
+            return one(
+                path.display().to_string(),
+                Outcome::Fail(format!("bad case file {}: {e}", path.display())),
+            )
+        }
     };
     let runs = case.runs();
     let run_name = |i: usize, r: &case::Run| match (&case.runs, &r.name) {
@@ -132,49 +161,37 @@ pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> 
             })
             .collect::<Vec<_>>()
     };
-    if case.format == "dxil" {
-        return skip_all("DXIL shader (dxspv has no DXIL frontend yet)");
-    }
     if case.stage != "cs" && case.stage != "ps" {
         return skip_all(&format!("stage `{}` not implemented", case.stage));
     }
     if let Some(why) = exec::missing_requirement(gpu, &case.requires) {
         return skip_all(&why);
     }
+    if case.stage == "ps" {
+        let mut cache = graphics::shaders::ShaderCache::new(corpora);
+        return runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Report {
+                name: run_name(i, r),
+                outcome: match graphics::case::GraphicsRun::from_pixel_case(&case, r) {
+                    Ok(g) => graphics::execute(gpu, &g, &mut cache),
+                    Err(e) => Outcome::Fail(e),
+                },
+            })
+            .collect();
+    }
     let out = match compile_corpus(&case.shader, corpora) {
         Ok(Ok(o)) => o,
         Ok(Err(why)) => return skip_all(&why),
         Err(e) => return one(case.name.clone(), Outcome::Fail(e)),
-    };
-    let draw = if case.stage == "ps" {
-        match &case.vertex_shader {
-            Some(vs) if !vs.starts_with("dxbc/") => {
-                return skip_all(&format!("vertex shader {vs} is not DXBC"))
-            }
-            Some(vs) => match compile_corpus(vs, corpora) {
-                Ok(Ok(o)) => Some(draw::DrawShaders::compiled(&o)),
-                Ok(Err(why)) => return skip_all(&why),
-                Err(e) => {
-                    return one(
-                        case.name.clone(),
-                        Outcome::Fail(format!("vertex shader: {e}")),
-                    )
-                }
-            },
-            None => Some(draw::DrawShaders::passthrough()),
-        }
-    } else {
-        None
     };
     runs.iter()
         .enumerate()
         .map(|(i, r)| {
             let outcome = match exec::missing_requirement(gpu, &r.requires) {
                 Some(why) => Outcome::Skipped(why),
-                None => match &draw {
-                    Some(ds) => exec::run_draw(gpu, &case, r, &out, ds),
-                    None => exec::run_compute(gpu, &case, r, &out.spirv, &out.reflection),
-                },
+                None => exec::run_compute(gpu, &case, r, &out.spirv, &out.reflection),
             };
             Report {
                 name: run_name(i, r),
@@ -184,8 +201,8 @@ pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> 
         .collect()
 }
 
-/// Finds `path` in the corpora and compiles it. The inner `Err` is a skip reason (not found),
-/// the outer one a failure (unreadable, compile error).
+/// Finds `path` in the corpora and compiles it. The inner `Err` is a skip reason (not found,
+/// no frontend for the format yet), the outer one a failure (unreadable, compile error).
 fn compile_corpus(
     path: &str,
     corpora: &[PathBuf],
@@ -195,9 +212,13 @@ fn compile_corpus(
     };
     let bytes =
         std::fs::read(&shader).map_err(|e| format!("cannot read {}: {e}", shader.display()))?;
-    dxspv::compile(&bytes, &dxspv::Options::default())
-        .map(Ok)
-        .map_err(|e| format!("compile: {e}"))
+    match dxspv::compile(&bytes, &dxspv::Options::default()) {
+        Ok(o) => Ok(Ok(o)),
+        Err(dxspv::Error::Unsupported(dxspv::Format::Dxil)) => {
+            Ok(Err(graphics::shaders::DXIL_SKIP.into()))
+        }
+        Err(e) => Err(format!("compile: {e}")),
+    }
 }
 
 /// The default corpus folder: `../shared/corpus` relative to the workspace root.
