@@ -1809,6 +1809,12 @@ impl<'a> Emitter<'a> {
                 };
             }
             self.decorate(var, Decoration::BuiltIn, &[sbi as u32]);
+            // Tessellation factors are per patch; Mesa's drivers drop them (and so every
+            // patch) without `Patch`, as GLSL always declares it.
+            if matches!(bi, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner) {
+                info.patch = true;
+                self.decorate(var, Decoration::Patch, &[]);
+            }
             if input && stage == ShaderStage::Pixel && op.ty.base_type().is_some_and(|t| t.is_int())
             {
                 self.decorate(var, Decoration::Flat, &[]);

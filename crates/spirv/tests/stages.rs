@@ -50,7 +50,13 @@ fn hull_shader_patch_constants_after_control_points() {
         "hs",
         include_str!("ir/tessellation_primitive_id_hs_code_dxbc.ir"),
     );
-    let patch: Vec<_> = m.reflection.outputs.iter().filter(|o| o.patch).collect();
+    // User patch constants; the tessellation factors are per-patch built-ins.
+    let patch: Vec<_> = m
+        .reflection
+        .outputs
+        .iter()
+        .filter(|o| o.patch && o.builtin.is_none())
+        .collect();
     assert!(!patch.is_empty());
     for o in patch {
         assert!(o.location.is_some_and(|l| l >= PATCH_LOCATION_OFFSET));
@@ -67,8 +73,56 @@ fn domain_shader_patch_constants_match_hull() {
         .reflection
         .inputs
         .iter()
-        .filter(|i| i.patch)
+        .filter(|i| i.patch && i.builtin.is_none())
         .all(|i| i.location.is_some_and(|l| l >= PATCH_LOCATION_OFFSET)));
+}
+
+/// The tessellation factors (`TessLevelOuter`/`TessLevelInner`) are decorated `Patch` in the
+/// hull shader's outputs and the domain shader's inputs (Mesa's drivers drop every patch
+/// otherwise), and reflected as per-patch.
+#[test]
+fn tessellation_factors_are_patch_variables() {
+    for (name, text) in [
+        (
+            "hs",
+            include_str!("ir/tessellation_primitive_id_hs_code_dxbc.ir"),
+        ),
+        (
+            "ds",
+            include_str!("ir/tessellation_read_tesslevel_ds_code_dxbc.ir"),
+        ),
+    ] {
+        let m = compile(name, text);
+        let io = if name == "hs" {
+            &m.reflection.outputs
+        } else {
+            &m.reflection.inputs
+        };
+        let factors: Vec<_> = io
+            .iter()
+            .filter(|v| matches!(v.builtin, Some("TessFactorOuter" | "TessFactorInner")))
+            .collect();
+        assert!(!factors.is_empty(), "{name}: no tessellation factors");
+        assert!(factors.iter().all(|v| v.patch), "{name}: {factors:?}");
+        // OpDecorate %var BuiltIn TessLevelOuter (decoration 11, built-in 11) and
+        // OpDecorate %var Patch (15) on the same variable.
+        let decorations: Vec<&[u32]> = m
+            .words
+            .windows(4)
+            .filter(|w| w[0] == (4 << 16 | 71) || w[0] == (3 << 16 | 71))
+            .collect();
+        let outer = decorations
+            .iter()
+            .find(|w| w[0] == (4 << 16 | 71) && w[2] == 11 && w[3] == 11)
+            .map(|w| w[1]);
+        let outer = outer.unwrap_or_else(|| panic!("{name}: no TessLevelOuter"));
+        assert!(
+            decorations
+                .iter()
+                .any(|w| w[0] == (3 << 16 | 71) && w[1] == outer && w[2] == 15),
+            "{name}: TessLevelOuter is not Patch"
+        );
+    }
 }
 
 #[test]
