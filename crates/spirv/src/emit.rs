@@ -297,8 +297,8 @@ fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
     })
 }
 
-/// Varying locations a module may use: Direct3D's 32 registers, moved up by 32 for patch
-/// constants and by 32 per geometry stream, with room for arrays; far past what any Vulkan
+/// Varying locations a module may use: Direct3D's 32 registers, moved up by 32 per geometry
+/// stream, with room for arrays (patch constants count down from 31); far past what any Vulkan
 /// device offers, so nothing real is refused, while the overlap check stays a table lookup.
 const MAX_LOCATIONS: usize = 256;
 
@@ -1826,8 +1826,9 @@ impl<'a> Emitter<'a> {
                 && ((stage == ShaderStage::Hull && !input)
                     || (stage == ShaderStage::Domain && input));
             // Patch constants share the location space with control points in TCS outputs /
-            // TES inputs, and non-rasterized GS streams would collide with stream 0: both are
-            // moved past the D3D register range (see `crate::PATCH_LOCATION_OFFSET` and
+            // TES inputs: they count down from `crate::PATCH_LOCATION_TOP` while control
+            // points count up from 0. Non-rasterized GS streams would collide with stream 0:
+            // they are moved past the D3D register range (see
             // `crate::GS_STREAM_LOCATION_STRIDE`).
             let stream = if !input && stage == ShaderStage::Geometry {
                 op.lit(2).unwrap_or(0) as u32
@@ -1835,7 +1836,10 @@ impl<'a> Emitter<'a> {
                 0
             };
             let loc = if patch {
-                reg.saturating_add(crate::PATCH_LOCATION_OFFSET)
+                match crate::PATCH_LOCATION_TOP.checked_sub(reg) {
+                    Some(l) => l,
+                    None => return unsupported(def, op, format!("patch constant register {reg}")),
+                }
             } else {
                 reg.saturating_add(stream.saturating_mul(crate::GS_STREAM_LOCATION_STRIDE))
             };

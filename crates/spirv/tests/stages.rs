@@ -1,7 +1,7 @@
 //! Hull, domain, geometry and image sampling shaders, written as lowered IR text (dumped with
 //! `dxspv ir` from corpus shaders), emitted and checked with `spirv-val`.
 
-use dxspv_spirv::{emit_with_reflection, SpirvOptions, PATCH_LOCATION_OFFSET};
+use dxspv_spirv::{emit_with_reflection, SpirvOptions, PATCH_LOCATION_TOP};
 mod common;
 
 use common::assert_spirv_valid as spirv_val;
@@ -44,37 +44,46 @@ fn compile(name: &str, text: &str) -> dxspv_spirv::SpirvModule {
     m
 }
 
+/// Locations of the user patch variables (location, component) of `vars`.
+fn patch_locations(vars: &[dxspv_spirv::InterfaceVariable]) -> Vec<(u32, u32)> {
+    let mut l: Vec<_> = vars
+        .iter()
+        .filter(|v| v.patch && v.builtin.is_none())
+        .filter_map(|v| Some((v.location?, v.component)))
+        .collect();
+    l.sort_unstable();
+    l
+}
+
+/// Patch constants count down from location 31 (`vpc0.y`, `vpc1.y` at locations 31 and 30)
+/// while control points count up from 0, and hull and domain shader agree. (Patch constants
+/// used to sit at 32 and up, past the 32 locations devices offer, where Mesa mixed them up
+/// with other varyings.)
 #[test]
-fn hull_shader_patch_constants_after_control_points() {
-    let m = compile(
+fn patch_constants_count_down_from_the_top() {
+    let hs = compile(
         "hs",
         include_str!("ir/tessellation_primitive_id_hs_code_dxbc.ir"),
     );
-    // User patch constants; the tessellation factors are per-patch built-ins.
-    let patch: Vec<_> = m
-        .reflection
-        .outputs
-        .iter()
-        .filter(|o| o.patch && o.builtin.is_none())
-        .collect();
-    assert!(!patch.is_empty());
-    for o in patch {
-        assert!(o.location.is_some_and(|l| l >= PATCH_LOCATION_OFFSET));
-    }
-}
-
-#[test]
-fn domain_shader_patch_constants_match_hull() {
-    let m = compile(
+    let ds = compile(
         "ds",
         include_str!("ir/tessellation_primitive_id_ds_code_dxbc.ir"),
     );
-    assert!(m
+    let top = PATCH_LOCATION_TOP;
+    assert_eq!(top, 31);
+    let want = vec![(top - 1, 1), (top, 1)];
+    assert_eq!(patch_locations(&hs.reflection.outputs), want);
+    assert_eq!(patch_locations(&ds.reflection.inputs), want);
+    // Control points keep their registers.
+    let mut cp: Vec<_> = hs
         .reflection
-        .inputs
+        .outputs
         .iter()
-        .filter(|i| i.patch && i.builtin.is_none())
-        .all(|i| i.location.is_some_and(|l| l >= PATCH_LOCATION_OFFSET)));
+        .filter(|o| !o.patch)
+        .filter_map(|o| o.location)
+        .collect();
+    cp.sort_unstable();
+    assert_eq!(cp, vec![0, 1, 2, 2]);
 }
 
 /// The tessellation factors (`TessLevelOuter`/`TessLevelInner`) are decorated `Patch` in the
