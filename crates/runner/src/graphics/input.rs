@@ -403,6 +403,22 @@ impl InputAssembly {
     pub(crate) fn has_indices(&self) -> bool {
         self.indices.is_some()
     }
+
+    /// The index buffer view offset a draw uses (`offset` replaces the run's), in whole
+    /// indices.
+    pub(crate) fn offset_in_indices(&self, offset: Option<u64>) -> Result<u32, String> {
+        let Some(i) = &self.indices else {
+            return Ok(0);
+        };
+        let size = if i.ty == vk::IndexType::UINT16 { 2 } else { 4 };
+        let at = offset.unwrap_or(i.offset);
+        if !at.is_multiple_of(size) {
+            return Err(format!(
+                "index buffer offset {at} is not a multiple of {size}"
+            ));
+        }
+        u32::try_from(at / size).map_err(|_| format!("index buffer offset {at}"))
+    }
 }
 
 /// The indirect arguments of `draw` as words (`VkDrawIndirectCommand` or

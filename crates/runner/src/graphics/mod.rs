@@ -280,9 +280,24 @@ fn execute_inner(gpu: &Gpu, run: &GraphicsRun, cache: &mut ShaderCache) -> Resul
 
     // Indirect arguments, resource updates and root constants per draw, made before
     // recording.
+    // Indexed indirect draws take the index buffer view offset as part of their first index
+    // and bind the index buffer at 0: lavapipe (Mesa 22.3) ignores the bound offset for
+    // vkCmdDrawIndexedIndirect. The same indices are read either way.
     let mut indirect = None;
     if run.draws.iter().any(|d| d.indirect) {
-        let words: Vec<u32> = run.draws.iter().flat_map(indirect_words).collect();
+        let mut words = Vec::new();
+        for (i, d) in run.draws.iter().enumerate() {
+            let mut w = indirect_words(d);
+            if d.indirect && d.method == "draw_indexed" {
+                let skip = input
+                    .offset_in_indices(index_offset_at(run, i))
+                    .map_err(|e| format!("draw {i}: {e}"))?;
+                w[2] = w[2]
+                    .checked_add(skip)
+                    .ok_or_else(|| format!("draw {i}: first index overflows"))?;
+            }
+            words.extend(w);
+        }
         let (buf, ptr) = s.buffer(words.len() as u64 * 4)?;
         write_words(mapped(ptr, words.len() * 4), &words);
         indirect = Some(buf);
@@ -383,7 +398,12 @@ fn execute_inner(gpu: &Gpu, run: &GraphicsRun, cache: &mut ShaderCache) -> Resul
                     );
                 }
             }
-            if let Err(e) = input.record_bind(d, cb, st.topology, draw.index_buffer_offset) {
+            let index_offset = if draw.indirect && draw.method == "draw_indexed" {
+                Some(0)
+            } else {
+                index_offset_at(run, i)
+            };
+            if let Err(e) = input.record_bind(d, cb, st.topology, index_offset) {
                 failure.get_or_insert(format!("draw {i}: {e}"));
             }
             let streams = st.streams_out() && xfb.is_some();
@@ -450,6 +470,15 @@ fn execute_inner(gpu: &Gpu, run: &GraphicsRun, cache: &mut ShaderCache) -> Resul
         return Ok(Outcome::Fail(why));
     }
     Ok(Outcome::Ok)
+}
+
+/// The index buffer view offset set by draw `i` or the latest draw before it that set one
+/// (D3D state persists); `None`: the run's.
+fn index_offset_at(run: &GraphicsRun, i: usize) -> Option<u64> {
+    run.draws[..=i]
+        .iter()
+        .rev()
+        .find_map(|d| d.index_buffer_offset)
 }
 
 /// Byte offset of draw `i`'s indirect arguments.

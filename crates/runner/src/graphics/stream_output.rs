@@ -54,12 +54,15 @@ impl StreamOutput {
             if targets.iter().any(|t: &Target| t.desc.slot == b.slot) {
                 return Err(format!("two stream-output buffers in slot {}", b.slot));
             }
-            match b.view_offset.checked_add(b.view_size) {
-                Some(end) if end <= b.size_bytes && b.view_offset % 4 == 0 => {}
-                _ => return Err(format!(
+            let fits = b
+                .view_offset
+                .checked_add(b.view_size)
+                .is_some_and(|end| end <= b.size_bytes);
+            if !fits || !b.view_offset.is_multiple_of(4) {
+                return Err(format!(
                     "stream-output slot {}: view {}+{} does not fit {} bytes at a 4-byte offset",
                     b.slot, b.view_offset, b.view_size, b.size_bytes
-                )),
+                ));
             }
             let (buffer, ptr, size) = buffer_with(s, b.initial.as_ref(), Some(b.size_bytes))?;
             let (counter, counter_offset, counter_ptr) = match b.filled_size.location.as_str() {
