@@ -171,9 +171,10 @@ pub fn fill_initial(bytes: &mut [u8], d: &Data, layout: &Layout) -> Result<(), S
             let data = seg.data.as_ref().ok_or("a segment without data")?;
             for v in data {
                 let end = at + ty.size();
+                let len = bytes.len();
                 let chunk = bytes
                     .get_mut(at..end)
-                    .ok_or_else(|| format!("segments exceed the {}-byte resource", end - 1))?;
+                    .ok_or_else(|| format!("segments exceed the {len}-byte resource"))?;
                 chunk.copy_from_slice(&ty.bits(v)?.to_le_bytes()[..ty.size()]);
                 at = end;
             }
@@ -469,6 +470,96 @@ mod tests {
             ..Default::default()
         };
         assert!(matches(Ty::F32, &t1, 0x3f80_0000, 0x3f80_0001));
+    }
+
+    fn data(json: &str) -> Data {
+        match serde_json::from_str(json) {
+            Ok(d) => d,
+            Err(e) => panic!("{json}: {e}"),
+        }
+    }
+
+    #[test]
+    fn initial_segments_entries_and_signed_types() {
+        let mut b = vec![0u8; 12];
+        let seg = data(
+            r#"{"segments": [{"type": "f32", "data": [1.0]}, {"type": "i8", "data": [-1, 2]},
+                {"type": "i16", "data": [-2]}]}"#,
+        );
+        fill_initial(&mut b, &seg, &Layout::BUFFER).expect("fills");
+        assert_eq!(&b[..8], &[0, 0, 0x80, 0x3f, 0xff, 2, 0xfe, 0xff]);
+        let mut b = vec![0u8; 8];
+        let ent = data(r#"{"type": "u16", "entries": [{"index": 3, "value": 7}]}"#);
+        fill_initial(&mut b, &ent, &Layout::BUFFER).expect("fills");
+        assert_eq!(b, [0, 0, 0, 0, 0, 0, 7, 0]);
+        let past = data(r#"{"type": "u16", "entries": [{"index": 4, "value": 7}]}"#);
+        assert!(fill_initial(&mut b, &past, &Layout::BUFFER).is_err());
+        // A segment past the end is an error, not a silent cut.
+        let mut b = vec![0u8; 2];
+        assert!(fill_initial(&mut b, &seg, &Layout::BUFFER).is_err());
+    }
+
+    fn words(v: &[u32]) -> Vec<u8> {
+        v.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn expect_first_and_unordered_records() {
+        let b = words(&[9, 9, 1, 2, 3, 4, 5, 6]);
+        let exp = data(r#"{"type": "u32", "first": 2, "data": [1, 2]}"#);
+        assert!(check(&b, &exp, None, &Layout::BUFFER, None).is_ok());
+        let exp = data(r#"{"type": "u32", "first": 1, "data": [1, 2]}"#);
+        assert!(check(&b, &exp, None, &Layout::BUFFER, None).is_err());
+        // Records (3, 4) and (5, 6) and (1, 2) in any order, but whole.
+        let exp = data(
+            r#"{"type": "u32", "unordered": {"first": 1, "count": 3, "record": 2,
+                "values": [5, 6, 1, 2, 3, 4]}}"#,
+        );
+        assert!(check(&b, &exp, None, &Layout::BUFFER, None).is_ok());
+        let exp = data(
+            r#"{"type": "u32", "unordered": {"first": 1, "count": 3, "record": 2,
+                "values": [5, 4, 1, 2, 3, 6]}}"#,
+        );
+        assert!(check(&b, &exp, None, &Layout::BUFFER, None).is_err());
+    }
+
+    #[test]
+    fn primitives_match_up_to_rotation() {
+        // Two triangles of one element per vertex: (1, 2, 3) stored as (2, 3, 1), and
+        // (4, 5, 6) stored reversed (not a rotation).
+        let b = words(&[2, 3, 1, 6, 5, 4]);
+        let first = data(
+            r#"{"type": "u32", "primitives": {"first": 0, "vertices": 3,
+                "elements_per_vertex": 1, "match": "cyclic", "values": [[[1], [2], [3]]]}}"#,
+        );
+        assert!(check(&b, &first, None, &Layout::BUFFER, None).is_ok());
+        let both = data(
+            r#"{"type": "u32", "primitives": {"first": 0, "vertices": 3,
+                "elements_per_vertex": 1, "match": "cyclic",
+                "values": [[[1], [2], [3]], [[4], [5], [6]]]}}"#,
+        );
+        let err = check(&b, &both, None, &Layout::BUFFER, None).unwrap_err();
+        assert!(err.starts_with("primitive 1"), "{err}");
+    }
+
+    #[test]
+    fn regions_and_entries_address_layers() {
+        // 2x1 texels, 2 layers, one u32 per texel.
+        let layout = Layout {
+            width: 2,
+            height: 1,
+            texel_size: 4,
+        };
+        let b = words(&[1, 1, 7, 8]);
+        let exp = data(
+            r#"{"type": "u32", "regions": [{"layer": 1, "x": [1, 2], "y": [0, 1], "value": 8}],
+                "entries": null}"#,
+        );
+        assert!(check(&b, &exp, None, &layout, None).is_ok());
+        let exp = data(r#"{"type": "u32", "entries": [{"layer": 1, "x": 0, "y": 0, "value": 7}]}"#);
+        assert!(check(&b, &exp, None, &layout, None).is_ok());
+        let exp = data(r#"{"type": "u32", "entries": [{"layer": 0, "x": 0, "y": 0, "value": 7}]}"#);
+        assert!(check(&b, &exp, None, &layout, None).is_err());
     }
 
     #[test]

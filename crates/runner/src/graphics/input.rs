@@ -127,6 +127,36 @@ pub(crate) fn topology(name: &str) -> Option<vk::PrimitiveTopology> {
     })
 }
 
+/// How a strip with D3D12 strip cut value `cut` restarts with 32-bit (`wide`) or 16-bit
+/// indices.
+fn restart_mode(cut: &str, wide: bool) -> Result<Restart, String> {
+    Ok(match (cut, wide) {
+        ("disabled", _) | ("0xFFFFFFFF", false) => Restart::Off,
+        ("0xFFFF", false) | ("0xFFFFFFFF", true) => Restart::Native,
+        ("0xFFFF", true) => Restart::Rewritten,
+        (c, _) => return Err(format!("strip cut value `{c}`")),
+    })
+}
+
+/// Copies 32-bit indices from `src` to `dst` with each `0xFFFF` (a cut for D3D12's strip cut
+/// value 0xFFFF) made `0xFFFFFFFF` (Vulkan's cut); an index that is already `0xFFFFFFFF` is
+/// a vertex for D3D12 but would be a cut for Vulkan, so it is refused.
+fn rewrite_cuts(src: &[u8], dst: &mut [u8]) -> Result<(), String> {
+    for (i, (d, w)) in dst.chunks_exact_mut(4).zip(src.chunks_exact(4)).enumerate() {
+        let v = match u32::from_le_bytes([w[0], w[1], w[2], w[3]]) {
+            0xffff => u32::MAX,
+            u32::MAX => {
+                return Err(format!(
+                    "index {i} is 0xFFFFFFFF with strip cut value 0xFFFF: Vulkan would restart there (cannot emulate)"
+                ))
+            }
+            v => v,
+        };
+        d.copy_from_slice(&v.to_le_bytes());
+    }
+    Ok(())
+}
+
 fn index_buffer(
     s: &mut Scratch,
     ib: &IndexBufferDesc,
@@ -137,31 +167,12 @@ fn index_buffer(
         "R32_UINT" => (vk::IndexType::UINT32, true),
         f => return Err(format!("index format {f}")),
     };
-    let restart = match (cut.unwrap_or("disabled"), wide) {
-        ("disabled", _) | ("0xFFFFFFFF", false) => Restart::Off,
-        ("0xFFFF", false) | ("0xFFFFFFFF", true) => Restart::Native,
-        ("0xFFFF", true) => Restart::Rewritten,
-        (c, _) => return Err(format!("strip cut value `{c}`")),
-    };
+    let restart = restart_mode(cut.unwrap_or("disabled"), wide)?;
     let (buffer, ptr, size) = buffer_with(s, Some(&ib.data), None)?;
     let mut rewritten = None;
     if restart == Restart::Rewritten {
         let (copy, cptr) = s.buffer(size as u64)?;
-        let src = mapped(ptr, size);
-        let dst = mapped(cptr, size);
-        for (i, (d, w)) in dst.chunks_exact_mut(4).zip(src.chunks_exact(4)).enumerate() {
-            let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            let v = match v {
-                0xffff => u32::MAX,
-                u32::MAX => {
-                    return Err(format!(
-                        "index {i} is 0xFFFFFFFF with strip cut value 0xFFFF: Vulkan would restart there (cannot emulate)"
-                    ))
-                }
-                v => v,
-            };
-            d.copy_from_slice(&v.to_le_bytes());
-        }
+        rewrite_cuts(mapped(ptr, size), mapped(cptr, size))?;
         rewritten = Some(copy);
     }
     Ok(Ok(Indices {
@@ -439,5 +450,33 @@ pub(crate) fn indirect_words(draw: &DrawCall) -> Vec<u32> {
             draw.start_vertex,
             draw.start_instance,
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strip_cut_values_against_index_sizes() {
+        assert_eq!(restart_mode("disabled", true), Ok(Restart::Off));
+        assert_eq!(restart_mode("0xFFFF", false), Ok(Restart::Native));
+        assert_eq!(restart_mode("0xFFFFFFFF", true), Ok(Restart::Native));
+        // A 16-bit index never equals 0xFFFFFFFF: no restart.
+        assert_eq!(restart_mode("0xFFFFFFFF", false), Ok(Restart::Off));
+        assert_eq!(restart_mode("0xFFFF", true), Ok(Restart::Rewritten));
+        assert!(restart_mode("0xFFFE", true).is_err());
+    }
+
+    #[test]
+    fn cuts_are_rewritten_for_32_bit_indices() {
+        let words = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|w| w.to_le_bytes()).collect() };
+        let src = words(&[0, 1, 0xffff, 2, 0x1_ffff]);
+        let mut dst = vec![0; src.len()];
+        rewrite_cuts(&src, &mut dst).expect("rewrites");
+        assert_eq!(dst, words(&[0, 1, u32::MAX, 2, 0x1_ffff]));
+        let src = words(&[0, u32::MAX]);
+        let err = rewrite_cuts(&src, &mut dst).unwrap_err();
+        assert!(err.contains("index 1"), "{err}");
     }
 }
