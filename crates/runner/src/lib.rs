@@ -1,12 +1,26 @@
-//! `dxspv-runner`: executes the shared Direct3D execution cases (`../shared/exec`) on a real
-//! Vulkan implementation (Mesa's lavapipe on the CPU) and compares the results with what
-//! Direct3D produced.
+//! `dxspv-runner`: executes the shared Direct3D execution cases (`../shared/exec`,
+//! `../shared/exec-stages`) on a real Vulkan implementation (Mesa's lavapipe on the CPU) and
+//! compares the results with what Direct3D produced.
 //!
 //! Valid SPIR-V is not necessarily correct SPIR-V; this crate is the check that it computes the
-//! right values. Compute and pixel-shader cases compiled from DXBC are executed (draws through
-//! Vulkan 1.3 dynamic rendering, with the case's corpus vertex shader or a pass-through one);
-//! DXIL shaders and unsupported sub-features are reported as skipped with a reason, never passed
+//! right values. Shaders a format has no frontend for yet (DXIL: `dxspv::compile` refuses it)
+//! and device features the machine lacks are reported as skipped with the reason, never passed
 //! silently.
+//!
+//! # How a case runs
+//!
+//! [`run_case`] reads a case file. Compute cases ([`case::Case`] with stage `cs`) go to
+//! [`exec::run_compute`]: resources (`resources`: buffers, textures, samplers, root constants,
+//! UAV counters, bound through descriptor sets built from the shader's reflection), one
+//! dispatch list, readback, comparison ([`data`]). Graphics cases (`"kind": "graphics"`,
+//! [`graphics::case`]) and the pixel-shader cases of `../shared/exec` (converted into one
+//! graphics run each) go to [`graphics`]: every stage compiled with its own descriptor sets
+//! (and the stream-output declaration for the last stage before the rasterizer), resources,
+//! render targets, vertex/index and stream-output buffers created, one pipeline per distinct
+//! draw state, all draws recorded in one command buffer, then render targets, resources,
+//! stream-output contents, counters and statistics checked. [`vk::Gpu`] opens the device with
+//! every feature and the extensions the runner uses (robustness2, transform feedback, vertex
+//! attribute divisors); `scratch` owns what a run creates.
 //!
 //! # Unaligned buffer views
 //!
@@ -23,6 +37,12 @@
 //! skipped (`unaligned storage buffer view offset N overlaps another view (...)`): writes
 //! through one would not be seen through the other. UAV counters are separate buffers and are
 //! not affected.
+//!
+//! # Lavapipe workarounds
+//!
+//! Mesa 22.3's lavapipe ignores the index buffer's bound offset in
+//! `vkCmdDrawIndexedIndirect`: indexed indirect draws fold the offset into their first index
+//! and bind the buffer at 0, which reads the same indices on any driver.
 //!
 //! # Unsafe code
 //!

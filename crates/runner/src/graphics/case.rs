@@ -492,3 +492,68 @@ impl GraphicsRun {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pixel_case(vertex_shader: Option<&str>) -> Case {
+        let mut json = serde_json::json!({
+            "name": "p", "shader": "dxbc/x/ps.dxbc", "format": "dxbc", "model": "5_0",
+            "stage": "ps",
+            "draw": {
+                "topology": "triangle_list", "vertex_count": 3, "instance_count": 1,
+                "positions": [[-1, 1, 0, 1], [3, 1, 0, 1], [-1, -3, 0, 1]],
+                "cull_mode": "back"
+            },
+            "render_targets": [{"format": "R8G8B8A8_UNORM", "width": 1, "height": 1}]
+        });
+        if let Some(vs) = vertex_shader {
+            json["vertex_shader"] = serde_json::Value::String(vs.into());
+        }
+        match serde_json::from_value(json) {
+            Ok(c) => c,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A named vertex shader that takes no vertex input (it builds the triangle from
+    /// SV_VertexID) is drawn as it is: no vertex buffer, no input layout.
+    #[test]
+    fn pixel_case_with_a_vertex_shader_without_input() {
+        let case = pixel_case(Some("dxbc/x/vs.dxbc"));
+        let run = GraphicsRun::from_pixel_case(&case, &case.top).expect("converts");
+        assert_eq!(
+            run.shaders.get("vs").map(String::as_str),
+            Some("dxbc/x/vs.dxbc")
+        );
+        assert_eq!(
+            run.shaders.get("ps").map(String::as_str),
+            Some("dxbc/x/ps.dxbc")
+        );
+        assert!(run.vertex_buffers.is_empty());
+        assert!(run.input_layout.is_empty());
+        assert_eq!(run.draws.len(), 1);
+        assert_eq!(run.draws[0].vertex_count, 3);
+        assert_eq!(run.rasterizer.cull_mode.as_deref(), Some("back"));
+    }
+
+    /// Without a vertex shader the pass-through one draws the case's `positions`.
+    #[test]
+    fn pixel_case_without_a_vertex_shader() {
+        let case = pixel_case(None);
+        let run = GraphicsRun::from_pixel_case(&case, &case.top).expect("converts");
+        assert_eq!(
+            run.shaders.get("vs").map(String::as_str),
+            Some(PASSTHROUGH_VS)
+        );
+        assert_eq!(run.vertex_buffers.len(), 1);
+        assert_eq!(run.vertex_buffers[0].stride, 16);
+        let data = run.vertex_buffers[0]
+            .data
+            .as_ref()
+            .and_then(|d| d.data.as_ref());
+        assert_eq!(data.map(Vec::len), Some(12));
+        assert_eq!(run.input_layout[0].format, "R32G32B32A32_FLOAT");
+    }
+}
