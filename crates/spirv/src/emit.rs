@@ -4755,6 +4755,10 @@ impl<'a> Emitter<'a> {
             if !self.modes.iter().any(|m| m.0 == M::OutputVertices as u32) {
                 self.modes.push((M::OutputVertices as u32, [1, 0, 0], 1));
             }
+            // Vulkan wants the invocation count declared, also for one instance.
+            if !self.modes.iter().any(|m| m.0 == M::Invocations as u32) {
+                self.modes.push((M::Invocations as u32, [1, 0, 0], 1));
+            }
         }
         if self.stage == ShaderStage::Pixel {
             self.modes

@@ -134,6 +134,38 @@ fn tessellation_factors_are_patch_variables() {
     }
 }
 
+/// `(mode, first literal)` of every `OpExecutionMode` of a module.
+fn execution_modes(words: &[u32]) -> Vec<(u32, Option<u32>)> {
+    let mut modes = Vec::new();
+    let mut i = 5;
+    while let Some(&w) = words.get(i) {
+        let len = (w >> 16).max(1) as usize;
+        if w & 0xffff == 16 {
+            modes.push((words[i + 2], words.get(i + 3).filter(|_| len > 3).copied()));
+        }
+        i += len;
+    }
+    modes
+}
+
+/// A geometry shader without `dcl_gsinstances` declares one invocation (Vulkan requires the
+/// `Invocations` mode on every geometry entry point).
+#[test]
+fn geometry_shader_declares_one_invocation() {
+    let m = compile(
+        "gs",
+        include_str!("ir/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir"),
+    );
+    let invocations = 0;
+    assert_eq!(
+        execution_modes(&m.words)
+            .iter()
+            .filter(|(mode, _)| *mode == invocations)
+            .collect::<Vec<_>>(),
+        vec![&(invocations, Some(1))]
+    );
+}
+
 #[test]
 fn geometry_shader_streams_do_not_share_locations() {
     let m = compile(
