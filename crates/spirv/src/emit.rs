@@ -4709,6 +4709,14 @@ impl<'a> Emitter<'a> {
         }
         let main = if self.stage == ShaderStage::Hull {
             self.hull_main(entry)?
+        } else if self.stage == ShaderStage::Vertex
+            && !self
+                .refl
+                .outputs
+                .iter()
+                .any(|o| o.builtin == Some(BuiltIn::PointSize.name()))
+        {
+            self.vertex_main(entry)?
         } else {
             match self.entry_fns.first() {
                 Some(f) => self.v(*f),
@@ -4907,6 +4915,48 @@ impl<'a> Emitter<'a> {
 
     /// The joined hull shader entry: control point phase, barrier, patch constants on
     /// invocation 0.
+    /// A vertex shader's entry point: writes `PointSize` 1.0 and calls the shader.
+    ///
+    /// Direct3D 10+ draws points one pixel wide and has no point size output, while Vulkan
+    /// requires a vertex shader that feeds the rasterizer points to write `PointSize`. Writing
+    /// it costs one store and is ignored for other primitives and when another stage follows.
+    fn vertex_main(&mut self, entry: SsaDef) -> R<u32> {
+        let Some(f) = self.entry_fns.first().copied() else {
+            let op = self.b.op(entry);
+            return malformed(entry, op, "entry point without function");
+        };
+        let void = self.void_ty();
+        let fty = self.ty_key(TyKey::Func(smallvec::smallvec![void]));
+        let f32_t = self.scalar_ty(ScalarType::F32).unwrap_or_default();
+        let var = self.id();
+        let p = self.ptr(SC::Output, f32_t);
+        self.global_var(p, SC::Output, var, None);
+        self.decorate(
+            var,
+            Decoration::BuiltIn,
+            &[spirv::BuiltIn::PointSize as u32],
+        );
+        self.refl.outputs.push(InterfaceVariable {
+            location: None,
+            component: 0,
+            builtin: Some(BuiltIn::PointSize.name()),
+            semantic: None,
+            patch: false,
+        });
+        let one = self.const_scalar(ScalarType::F32, u64::from(1.0f32.to_bits()));
+        let main = self.id();
+        let label = self.id();
+        let fv = self.v(f);
+        inst(self.f(), S::Function, &[void, main, 0, fty]);
+        inst(self.f(), S::Label, &[label]);
+        inst(self.f(), S::Store, &[var, one]);
+        let r = self.id();
+        inst(self.f(), S::FunctionCall, &[void, r, fv]);
+        inst(self.f(), S::Return, &[]);
+        inst(self.f(), S::FunctionEnd, &[]);
+        Ok(main)
+    }
+
     fn hull_main(&mut self, entry: SsaDef) -> R<u32> {
         let op = self.b.op(entry);
         let (Some(cp), Some(pc)) = (

@@ -1220,3 +1220,57 @@ fn transform_feedback_decorations() {
         "DclXfb of the entry point",
     );
 }
+
+/// A vertex shader writes `PointSize` 1.0 (Direct3D's point size; Vulkan requires it when a
+/// vertex shader feeds points to the rasterizer) from a wrapper entry function, and lists it
+/// in its reflection; one that writes `PointSize` itself (D3D9 `PSIZE`) gets no wrapper.
+#[test]
+fn vertex_shaders_write_point_size_one() {
+    let text = "
+%1 = EntryPoint %10 Vertex
+%2 = DclOutputBuiltIn vec4<f32> %1 Position 0
+%3 = Constant vec4<f32> 1.0 2.0 3.0 4.0
+%10 = Function void
+%11 = Label None
+%12 = OutputStore %2 null %3
+%13 = Return void null
+%14 = FunctionEnd
+";
+    let m = compile("vs", text);
+    let point_size = 1;
+    let sizes: Vec<_> = m
+        .reflection
+        .outputs
+        .iter()
+        .filter(|o| o.builtin == Some("PointSize"))
+        .collect();
+    assert_eq!(sizes.len(), 1);
+    // OpDecorate %v BuiltIn PointSize, and an OpStore of 1.0 to it.
+    let var = m
+        .words
+        .windows(4)
+        .find(|w| w[0] == (4 << 16 | 71) && w[2] == 11 && w[3] == point_size)
+        .map(|w| w[1])
+        .expect("a PointSize variable");
+    let one = m
+        .words
+        .windows(4)
+        .find(|w| w[0] == (4 << 16 | 43) && w[3] == 1.0f32.to_bits())
+        .map(|w| w[2])
+        .expect("a 1.0 constant");
+    assert!(m.words.windows(3).any(|w| w == [3 << 16 | 62, var, one]));
+    // The entry point is the wrapper, which calls the shader's function.
+    assert!(has_opcode(&m.words, 57));
+
+    let own = text
+        .replace(
+            "%3 = Constant",
+            "%4 = DclOutputBuiltIn f32 %1 PointSize 0\n%5 = Constant f32 2.0\n%3 = Constant",
+        )
+        .replace("%13 = Return", "%15 = OutputStore %4 null %5\n%13 = Return");
+    let m = compile("vs with PointSize", &own);
+    assert!(
+        !has_opcode(&m.words, 57),
+        "no wrapper when the shader writes PointSize"
+    );
+}
