@@ -183,6 +183,10 @@ impl Gpu {
         }
         // SAFETY: the chain holds only structures the device's version/extensions define.
         unsafe { instance.get_physical_device_features2(phys, &mut f2) };
+        // Direct3D 10+ has no point size in geometry or tessellation shaders: without this
+        // feature Vulkan draws their points one pixel wide, as Direct3D does (with it, every
+        // such shader would have to write `PointSize`).
+        f2.features.shader_tessellation_and_geometry_point_size = 0;
         let base = f2.features;
         let mut ext_names = Vec::new();
         if robustness2 {
