@@ -111,6 +111,18 @@ pub struct Options {
     /// It is the costliest part of parsing a small container; a translation layer that never
     /// shows warnings may turn it off.
     pub verify_checksum: bool,
+    /// Direct3D's stream-output declaration for this shader (default: none).
+    ///
+    /// In Direct3D it is pipeline state (`D3D12_STREAM_OUTPUT_DESC`,
+    /// `CreateGeometryShaderWithStreamOutput`), but Vulkan declares transform feedback in the
+    /// shader, so a translation layer passes it here when compiling the last stage before the
+    /// rasterizer (vertex, domain or geometry shader): the captured outputs get
+    /// `XfbBuffer`/`XfbStride`/`Offset` (see [`ir::passes::stream_output`] for how entries map
+    /// to outputs). The pipeline must then enable `VK_EXT_transform_feedback` and bind the
+    /// buffers; the declaration's rasterized stream is the pipeline's
+    /// `rasterizationStream` (`None`: rasterizer discard). Compiling any other stage with a
+    /// declaration is an error.
+    pub stream_output: Option<ir::passes::stream_output::StreamOutput>,
 }
 
 impl Default for Options {
@@ -119,6 +131,7 @@ impl Default for Options {
             passes: Default::default(),
             spirv: Default::default(),
             verify_checksum: true,
+            stream_output: None,
         }
     }
 }
@@ -313,11 +326,12 @@ pub fn compile_ir(
         }));
     }
     times.parse = t.elapsed();
+    let t = Instant::now();
     if stage == IrStage::Raw {
-        let t = Instant::now();
         ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
-        times.passes = t.elapsed();
     }
+    apply_stream_output(&mut builder, opts)?;
+    times.passes = t.elapsed();
     emit(&builder, times, Vec::new(), opts)
 }
 
@@ -358,6 +372,7 @@ pub fn to_ir_timed(bytes: &[u8], stage: IrStage, opts: &Options) -> Result<IrOut
     if stage == IrStage::Lowered {
         let t = Instant::now();
         ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
+        apply_stream_output(&mut builder, opts)?;
         times.passes = t.elapsed();
     }
     Ok(IrOutput {
@@ -365,6 +380,24 @@ pub fn to_ir_timed(bytes: &[u8], stage: IrStage, opts: &Options) -> Result<IrOut
         times,
         warnings,
     })
+}
+
+/// Applies [`Options::stream_output`] to lowered IR (validated afterwards when the options
+/// validate after each pass).
+fn apply_stream_output(builder: &mut ir::Builder, opts: &Options) -> Result<(), Error> {
+    let Some(so) = &opts.stream_output else {
+        return Ok(());
+    };
+    ir::passes::stream_output::run(builder, so)?;
+    if opts.passes.validate_each_pass {
+        if let Err(errors) = ir::validate(builder, ir::Level::Lowered) {
+            return Err(Error::Pass(ir::passes::error::PassError::Validation {
+                pass: "stream_output",
+                errors,
+            }));
+        }
+    }
+    Ok(())
 }
 
 /// Disassembles shader bytes in their format's own assembly syntax (fxc-like text for DXBC).
