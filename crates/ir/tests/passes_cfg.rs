@@ -862,9 +862,7 @@ fn work_grows_linearly() {
     // Time is the best of three runs per size (a loaded machine preempts single runs), and a
     // large program done within 0.3 s counts as linear whatever the ratio of two short times.
     let total = |t: [Duration; 3]| t.iter().sum::<Duration>().as_secs_f64();
-    let best = |ops: usize, first: f64| {
-        (0..2).fold(first, |b, _| b.min(total(measure(ops).2)))
-    };
+    let best = |ops: usize, first: f64| (0..2).fold(first, |b, _| b.min(total(measure(ops).2)));
     let (small, large) = (best(12_500, total(t1)), best(100_000, total(t8)));
     let ratio_time = large / small.max(1e-6);
     assert!(

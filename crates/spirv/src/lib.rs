@@ -155,6 +155,12 @@ pub struct SpirvOptions {
     /// bit on the device; turn this off for devices that lack them (the modes are then
     /// implementation-defined, which D3D tolerates for the FP32 defaults).
     pub float_controls: bool,
+    /// Make vertex shaders that do not write a point size write `PointSize = 1.0`, as Direct3D
+    /// 10+ draws points one pixel wide. Vulkan requires a point size from the vertex shader
+    /// when it feeds points to the rasterizer, unless the device has `maintenance5`
+    /// (VUID-VkGraphicsPipelineCreateInfo-Vertex-07722); a host whose devices all have it
+    /// may turn this off for a smaller module. Default: on.
+    pub vertex_point_size: bool,
 }
 
 impl Default for SpirvOptions {
@@ -164,6 +170,7 @@ impl Default for SpirvOptions {
             strip_debug_names: false,
             bindings: BindingModel::default(),
             float_controls: true,
+            vertex_point_size: true,
         }
     }
 }

@@ -1273,4 +1273,19 @@ fn vertex_shaders_write_point_size_one() {
         !has_opcode(&m.words, 57),
         "no wrapper when the shader writes PointSize"
     );
+
+    // Turned off (a host whose devices have maintenance5): no point size, no wrapper.
+    let b = dxspv_ir::text::parse(text).expect("parse IR text");
+    let opts = SpirvOptions {
+        vertex_point_size: false,
+        ..SpirvOptions::default()
+    };
+    let m = emit_with_reflection(&b, &opts).expect("emit");
+    spirv_val("vs without point size", &m.words);
+    assert!(!has_opcode(&m.words, 57));
+    assert!(!m
+        .reflection
+        .outputs
+        .iter()
+        .any(|o| o.builtin == Some("PointSize")));
 }

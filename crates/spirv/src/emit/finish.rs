@@ -56,6 +56,7 @@ impl<'a> Emitter<'a> {
         let main = if self.stage == ShaderStage::Hull {
             self.hull_main(entry)?
         } else if self.stage == ShaderStage::Vertex
+            && self.opts.vertex_point_size
             && !self
                 .refl
                 .outputs
