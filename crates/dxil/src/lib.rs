@@ -1,0 +1,10 @@
+//! # dxspv-dxil: reading DXIL (Shader Model 6) shaders
+//!
+//! (essay written below once the crate is complete)
+
+pub mod bitstream;
+pub mod error;
+#[cfg(test)]
+mod testing;
+
+pub use error::{Error, Location};
