@@ -13,9 +13,9 @@ use crate::enums::{CustomDataClass, MinPrecision, OperandModifier, ReturnType};
 use crate::error::Error;
 use crate::opcode::{Opcode, ValueKind};
 use crate::operand::{Components, Index, Operand, OperandType, RelativeRegister};
-use crate::rdef::{ResourceDefinitions, VariableType};
-use crate::signature::Signature;
 use crate::words::Words;
+use dxspv_container::Signature;
+use dxspv_container::{ResourceDefinitions, VariableType};
 
 /// Parses a DXBC container and disassembles it.
 pub fn disassemble(bytes: &[u8]) -> Result<String, Error> {

@@ -4,7 +4,7 @@
 //! offset, instruction index) and *what* went wrong, so a caller can point at
 //! the offending bytes of a malformed blob.
 
-use crate::FourCC;
+use dxspv_container::FourCC;
 
 /// Why a token of the shader program could not be decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,24 +69,9 @@ impl core::fmt::Display for DecodeErrorKind {
 /// The error type of every fallible function in this crate.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// The container header or part table is malformed.
-    #[error("container: {what} at byte {offset}")]
-    Container {
-        /// Byte offset in the container.
-        offset: usize,
-        /// What is wrong.
-        what: &'static str,
-    },
-    /// A part (chunk) could not be parsed.
-    #[error("part {fourcc}: {what} at byte {offset} of the part")]
-    Part {
-        /// The part's fourcc.
-        fourcc: FourCC,
-        /// Byte offset inside the part data.
-        offset: usize,
-        /// What is wrong.
-        what: &'static str,
-    },
+    /// The container header, its part table or one of its common parts is malformed.
+    #[error(transparent)]
+    Container(#[from] dxspv_container::Error),
     /// The container holds DXIL (shader model 6) code.
     #[error("DXIL: not supported yet (container has a {fourcc} part)")]
     Dxil {

@@ -44,7 +44,6 @@
 //! The format facts come from Microsoft's `d3d12TokenizedProgramFormat.hpp`
 //! and the container description in LLVM's `DXContainer.rst`.
 
-pub mod checksum;
 pub mod container;
 pub mod convert;
 pub mod decode;
@@ -53,10 +52,6 @@ pub mod enums;
 pub mod error;
 pub mod opcode;
 pub mod operand;
-mod partread;
-pub mod rdef;
-pub mod signature;
-pub mod stat;
 pub mod words;
 
 #[cfg(test)]
@@ -69,14 +64,20 @@ pub mod program {
     pub use crate::decode::{Instruction, Instructions, Program, Stage, Version};
 }
 
-pub use checksum::dxbc_checksum;
-pub use container::{Container, FourCC, ParseOptions, Part, Shader, Warning};
+pub use container::Shader;
 pub use convert::{convert, ConvertError};
 pub use decode::{
     GlobalFlags, Instruction, Instructions, Modifiers, Payload, Program, Stage, SyncFlags, Test,
     UavFlags, Version, MAX_OPERANDS,
 };
 pub use disasm::{disassemble, disassemble_shader};
+/// The container crate, re-exported: SM 4–5 shaders are read through its parts.
+pub use dxspv_container as dxbc_container;
+pub use dxspv_container::{
+    dxbc_checksum, ComponentType, ConstantBuffer, Container, FeatureFlags, FourCC, Member,
+    ParseOptions, Part, ResourceBinding, ResourceDefinitions, Signature, SignatureElement,
+    Statistics, Variable, VariableType, Warning,
+};
 pub use enums::{
     CustomDataClass, Interpolation, MinPrecision, OperandModifier, Primitive, PrimitiveTopology,
     ResInfoReturnType, ResourceDimension, ReturnType, SamplerMode, SystemValue, TessDomain,
@@ -85,9 +86,4 @@ pub use enums::{
 pub use error::{DecodeErrorKind, Error};
 pub use opcode::{Opcode, ValueKind};
 pub use operand::{Components, Index, Operand, OperandType, RelativeRegister};
-pub use rdef::{
-    ConstantBuffer, Member, ResourceBinding, ResourceDefinitions, Variable, VariableType,
-};
-pub use signature::{ComponentType, Signature, SignatureElement};
-pub use stat::{FeatureFlags, Statistics};
 pub use words::Words;

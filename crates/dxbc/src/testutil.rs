@@ -1,9 +1,9 @@
 //! A small DXBC token writer for unit tests: builds opcode and operand
 //! tokens, whole programs and containers (with a valid checksum).
 
-use crate::checksum::dxbc_checksum;
 use crate::opcode::Opcode;
 use crate::operand::OperandType;
+use dxspv_container::dxbc_checksum;
 
 /// Opcode token with the given length and opcode-specific control bits.
 pub fn op_token(op: Opcode, len: usize, controls: u32) -> u32 {

@@ -1,22 +1,48 @@
 //! # dxspv: Direct3D shader bytecode to SPIR-V
 //!
-//! This crate is the facade over the workspace: it detects what kind of bytes it was given
-//! (DXBC container, DXIL container, D3D9 token stream, dxspv IR) and routes them to the right
-//! frontend, the IR passes and the SPIR-V backend. The `dxspv` binary in `main.rs` is a thin
-//! command-line layer over the functions here.
+//! This crate is the library facade over the workspace. It detects what kind of bytes it was
+//! given, hands them to the frontend for that format, runs the IR pass pipeline and the SPIR-V
+//! backend, and returns the SPIR-V with its reflection, the time spent in each stage and any
+//! warnings.
 //!
-//! Today the DXBC reader (container, signatures, RDEF, SM 4.0–5.1 decoder, disassembler) and
-//! the IR (builder, text form, binary form, validator) are in place; conversion to IR and the
-//! SPIR-V backend follow.
-
-use std::fmt;
+//! ## Data flow
+//!
+//! ```text
+//! bytes ─detect_format─▶ Format ─frontend_for─▶ Frontend ─to_raw_ir─▶ raw IR (+ warnings)
+//!       raw IR ─passes::pipeline─▶ lowered IR ─spirv::emit_with_reflection─▶ Output
+//! IR text ─ir::text::parse + validate─▶ IR ─pipeline─▶ … (compile_ir_text)
+//! ```
+//!
+//! * [`detect_format`] tells DXBC (SM 4–5), DXIL (SM 6) and D3D9 (SM 1–3) apart from the first
+//!   bytes and, for containers, the part table.
+//! * The frontend seam (`frontend` module) maps each [`Format`] to the one frontend that reads
+//!   it; [`compile`], [`to_ir`] and [`disassemble`] go through it and nowhere else, so a new
+//!   frontend is one module and one match arm there (its errors join [`Error`]). The module
+//!   doc says why it is a trait.
+//! * Frontends emit the raw IR the contract describes (`../shared/spec/dxbc-ir.md`): scoped
+//!   control flow, temporaries, untyped values. The pipeline (`dxspv_ir::passes`) makes it
+//!   structured, SSA, typed and lowered; the backend (`dxspv_spirv`) writes SPIR-V 1.6 with the
+//!   Vulkan memory model and reports every resource's D3D register and Vulkan binding.
+//! * [`Options`] gathers the pipeline's and the backend's options and what frontends read;
+//!   [`Output`] carries the words, the [`spirv::Reflection`], [`StageTimes`] and [`Warning`]s.
+//!
+//! Every entry point returns `Ok` or an [`Error`] that says where and what; none panics on any
+//! input. The `dxspv` command-line tool (crate `dxspv-cli`) is a thin layer over these
+//! functions.
 
 pub use dxspv_dxbc as dxbc;
 pub use dxspv_ir as ir;
 pub use dxspv_spirv as spirv;
 
+mod error;
+mod frontend;
 mod reflection_json;
+pub use error::{Error, Warning};
 pub use reflection_json::reflection_json;
+
+use frontend::frontend_for;
+use std::fmt;
+use std::time::Instant;
 
 /// The kind of shader bytes, detected from their content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,68 +68,27 @@ impl fmt::Display for Format {
     }
 }
 
-/// Everything that can go wrong turning shader bytes into IR or text.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The DXBC container or program is malformed.
-    #[error("DXBC: {0}")]
-    Dxbc(#[from] dxbc::Error),
-    /// The format was recognised but has no frontend yet.
-    #[error("{0}: not supported yet")]
-    Unsupported(Format),
-    /// DXBC → IR conversion failed or met an unsupported feature.
-    #[error("DXBC -> IR: {0}")]
-    Convert(#[from] dxbc::ConvertError),
-    /// An IR pass rejected the program (names the pass).
-    #[error("IR passes: {0}")]
-    Pass(#[from] ir::passes::error::PassError),
-    /// The SPIR-V backend could not emit the program.
-    #[error("SPIR-V: {0}")]
-    Spirv(#[from] spirv::SpirvError),
-    /// IR text given to [`compile_ir_text`] does not parse.
-    #[error("IR text: {0}")]
-    IrText(#[from] ir::text::ParseError),
-    /// The bytes are not a format dxspv knows.
-    #[error("unrecognised input: not a DXBC or DXIL container nor a D3D9 token stream")]
-    UnknownFormat,
-}
-
-impl Error {
-    /// A short, stable category name for reports (mutation and corpus tests count by it).
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Error::Dxbc(e) => match e {
-                dxbc::Error::Container { .. } => "dxbc-container",
-                dxbc::Error::Part { .. } => "dxbc-part",
-                dxbc::Error::Dxil { .. } => "dxil-unsupported",
-                dxbc::Error::NoProgram => "dxbc-no-program",
-                dxbc::Error::ProgramHeader { .. } => "dxbc-program-header",
-                dxbc::Error::Decode { .. } => "dxbc-decode",
-            },
-            Error::Convert(e) => match e {
-                dxbc::ConvertError::Decode(_) => "dxbc-decode",
-                dxbc::ConvertError::Unsupported { .. } => "convert-unsupported",
-                dxbc::ConvertError::Invalid { .. } => "convert-invalid",
-            },
-            Error::Pass(_) => "pass",
-            Error::Spirv(e) => match e {
-                spirv::SpirvError::Unsupported { .. } => "spirv-unsupported",
-                _ => "spirv-malformed",
-            },
-            Error::IrText(_) => "ir-text",
-            Error::Unsupported(_) => "unsupported-format",
-            Error::UnknownFormat => "unknown-format",
-        }
-    }
-}
-
-/// Options for turning shader bytes into IR (and, later, SPIR-V).
-#[derive(Clone, Debug, Default)]
+/// Options for turning shader bytes into IR and SPIR-V.
+#[derive(Clone, Debug)]
 pub struct Options {
     /// The IR pass pipeline's options (min precision, optimisations, validation after each pass).
     pub passes: ir::passes::options::Options,
     /// The SPIR-V backend's options (binding model, debug names, entry point name).
     pub spirv: spirv::SpirvOptions,
+    /// Compute the container checksum and report a mismatch as a [`Warning`] (default: on).
+    /// It is the costliest part of parsing a small container; a translation layer that never
+    /// shows warnings may turn it off.
+    pub verify_checksum: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            passes: Default::default(),
+            spirv: Default::default(),
+            verify_checksum: true,
+        }
+    }
 }
 
 /// A compiled shader: SPIR-V words and what a program needs to bind its resources.
@@ -115,30 +100,49 @@ pub struct Output {
     pub reflection: spirv::Reflection,
     /// Time per stage.
     pub times: StageTimes,
+    /// What is worth telling the user about the input (a checksum mismatch, ...).
+    pub warnings: Vec<Warning>,
+}
+
+/// IR made from shader bytes by [`to_ir_timed`].
+#[derive(Clone, Debug)]
+pub struct IrOutput {
+    /// The IR, raw or lowered as asked.
+    pub builder: ir::Builder,
+    /// Time per stage (SPIR-V time stays zero).
+    pub times: StageTimes,
+    /// What is worth telling the user about the input.
+    pub warnings: Vec<Warning>,
 }
 
 /// Compiles shader bytes (format detected from the bytes) to SPIR-V.
 pub fn compile(bytes: &[u8], opts: &Options) -> Result<Output, Error> {
-    let (builder, times) = to_ir_timed(bytes, IrStage::Lowered, opts)?;
-    emit(&builder, times, opts)
+    let ir = to_ir_timed(bytes, IrStage::Lowered, opts)?;
+    emit(&ir.builder, ir.times, ir.warnings, opts)
 }
 
 /// The last stage of [`compile`] and [`compile_ir_text`]: lowered IR to SPIR-V, timed.
-fn emit(builder: &ir::Builder, mut times: StageTimes, opts: &Options) -> Result<Output, Error> {
-    let t = std::time::Instant::now();
+fn emit(
+    builder: &ir::Builder,
+    mut times: StageTimes,
+    warnings: Vec<Warning>,
+    opts: &Options,
+) -> Result<Output, Error> {
+    let t = Instant::now();
     let module = spirv::emit_with_reflection(builder, &opts.spirv)?;
     times.spirv = t.elapsed();
     Ok(Output {
         spirv: module.words,
         reflection: module.reflection,
         times,
+        warnings,
     })
 }
 
 /// Compiles IR text (frontend-style or already lowered) through the pass pipeline to SPIR-V.
 pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
     let mut times = StageTimes::default();
-    let t = std::time::Instant::now();
+    let t = Instant::now();
     let mut builder = ir::text::parse(text)?;
     // Text is not trusted like a frontend's output: the passes need structurally valid IR.
     if let Err(errors) = ir::validate(&builder, ir::Level::Structural) {
@@ -148,10 +152,10 @@ pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
         }));
     }
     times.parse = t.elapsed();
-    let t = std::time::Instant::now();
+    let t = Instant::now();
     ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
     times.passes = t.elapsed();
-    emit(&builder, times, opts)
+    emit(&builder, times, Vec::new(), opts)
 }
 
 /// Which IR [`to_ir`] returns.
@@ -179,48 +183,30 @@ pub struct StageTimes {
 /// Translates shader bytes to IR: the frontend's raw output or the lowered result of the pass
 /// pipeline. The format is detected from the bytes.
 pub fn to_ir(bytes: &[u8], stage: IrStage, opts: &Options) -> Result<ir::Builder, Error> {
-    to_ir_timed(bytes, stage, opts).map(|(b, _)| b)
+    to_ir_timed(bytes, stage, opts).map(|ir| ir.builder)
 }
 
-/// [`to_ir`], also reporting the time spent per stage.
-pub fn to_ir_timed(
-    bytes: &[u8],
-    stage: IrStage,
-    opts: &Options,
-) -> Result<(ir::Builder, StageTimes), Error> {
-    use std::time::Instant;
+/// [`to_ir`], also reporting the time spent per stage and the warnings.
+pub fn to_ir_timed(bytes: &[u8], stage: IrStage, opts: &Options) -> Result<IrOutput, Error> {
+    let frontend = frontend_for(detect_format(bytes))?;
     let mut times = StageTimes::default();
-    match detect_format(bytes) {
-        Format::Dxbc => {}
-        Format::Unknown => return Err(Error::UnknownFormat),
-        f => return Err(Error::Unsupported(f)),
-    }
-    let t = Instant::now();
-    // The container checksum only ever yields a warning, which translation does not report;
-    // computing it would be the most expensive part of parsing a small shader.
-    let parse_opts = dxbc::ParseOptions {
-        verify_checksum: false,
-    };
-    let shader = dxbc::Shader::parse_with(bytes, &parse_opts)?;
-    times.parse = t.elapsed();
-    let t = Instant::now();
-    let mut builder = dxbc::convert(&shader)?;
-    times.convert = t.elapsed();
+    let mut warnings = Vec::new();
+    let mut builder = frontend.to_raw_ir(bytes, opts, &mut times, &mut warnings)?;
     if stage == IrStage::Lowered {
         let t = Instant::now();
         ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
         times.passes = t.elapsed();
     }
-    Ok((builder, times))
+    Ok(IrOutput {
+        builder,
+        times,
+        warnings,
+    })
 }
 
-/// Disassembles shader bytes: fxc-like text for DXBC. Other formats are refused by name.
+/// Disassembles shader bytes in their format's own assembly syntax (fxc-like text for DXBC).
 pub fn disassemble(bytes: &[u8]) -> Result<String, Error> {
-    match detect_format(bytes) {
-        Format::Dxbc => Ok(dxbc::disassemble(bytes)?),
-        Format::Unknown => Err(Error::UnknownFormat),
-        f => Err(Error::Unsupported(f)),
-    }
+    frontend_for(detect_format(bytes))?.disassemble(bytes)
 }
 
 /// Detects the format of shader bytes from their first bytes (and, for containers, their part

@@ -24,6 +24,7 @@
 pub mod analysis;
 pub mod builder;
 pub mod enums;
+pub mod frontend;
 pub mod fxhash;
 pub mod op;
 pub mod opcode;

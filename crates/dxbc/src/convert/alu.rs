@@ -5,6 +5,7 @@
 //! Doubles occupy two 32-bit components (low word first): they are assembled from and split
 //! into `vec2<u32>` with `Cast`.
 
+use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{DerivativeMode, Op, OpCode, OpFlags, RoundMode, ScalarType, SsaDef, Type};
 
 use super::registers::{dst_mask, min_ty, swizzle_of, Lanes};

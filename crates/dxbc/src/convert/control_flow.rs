@@ -5,6 +5,7 @@
 //! their end op exists. Conditional forms (`breakc`, `retc`, `discard`, `callc`, ...) become a
 //! `ScopedIf` around the unconditional form.
 
+use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{Op, OpCode, Operand as IrOperand, ScalarType, SsaDef, Type};
 
 use super::{Cf, Converter, R};

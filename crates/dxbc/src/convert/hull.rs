@@ -7,6 +7,7 @@
 //! constant function calls every phase once per instance, in program order, which is what
 //! the IR contract asks for. The maximum tessellation factor clamps every tess factor store.
 
+use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{Op, OpCode, PrimitiveType, ScalarType, SsaDef, TessWindingOrder, Type};
 
 use super::io::IoFile;

@@ -7,6 +7,7 @@
 //! `struct{u32, T}` for sparse feedback; the resource operand's swizzle selects the components
 //! written to the destination.
 
+use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{
     BasicType, BuiltIn, InterpolationModes, Op, OpCode, OpFlags, ResourceKind, ScalarType, SsaDef,
     Type,

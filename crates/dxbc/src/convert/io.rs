@@ -12,6 +12,7 @@
 //! resolved with a scoped switch over the registers of the range, each case doing the static
 //! access, so packed ranges mixing elements and built-ins need no special layout.
 
+use dxspv_ir::frontend::{builtin_of_d3d_name, builtin_shape, FrontendBuilder};
 use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, PrimitiveType, ScalarType, SsaDef, Type};
 
 use super::limits::MAX_IO_REGISTERS;
@@ -20,8 +21,8 @@ use super::{lanes, Converter, NamePart, R};
 use crate::decode::Stage;
 use crate::enums::{Interpolation, Primitive, PrimitiveTopology, SystemValue};
 use crate::operand::{Operand, OperandType};
-use crate::signature::{ComponentType, SignatureElement};
 use crate::Payload;
+use dxspv_container::{ComponentType, SignatureElement};
 
 /// Most registers a dynamically indexed I/O access may span.
 const MAX_DYNAMIC_RANGE: u32 = 64;
@@ -188,52 +189,6 @@ fn builtin_role(b: BuiltIn, stage: Stage, output: bool) -> BuiltinRole {
         BuiltinRole::Varying
     } else {
         BuiltinRole::Invalid
-    }
-}
-
-/// The built-in of a signature element's `D3D_NAME`.
-fn builtin_of_name(name: u32, semantic_index: u32) -> Option<(BuiltIn, Option<u32>)> {
-    Some(match name {
-        1 => (BuiltIn::Position, None),
-        2 => (BuiltIn::ClipDistance, None),
-        3 => (BuiltIn::CullDistance, None),
-        4 => (BuiltIn::LayerIndex, None),
-        5 => (BuiltIn::ViewportIndex, None),
-        6 => (BuiltIn::VertexId, None),
-        7 => (BuiltIn::PrimitiveId, None),
-        8 => (BuiltIn::InstanceId, None),
-        9 => (BuiltIn::IsFrontFace, None),
-        10 => (BuiltIn::SampleId, None),
-        11 | 13 => (BuiltIn::TessFactorOuter, Some(semantic_index.min(3))),
-        12 => (BuiltIn::TessFactorInner, Some(semantic_index.min(1))),
-        14 => (BuiltIn::TessFactorInner, Some(0)),
-        15 => (BuiltIn::TessFactorOuter, Some(1)),
-        16 => (BuiltIn::TessFactorOuter, Some(0)),
-        23 => (BuiltIn::Barycentrics, None),
-        24 => (BuiltIn::ShadingRate, None),
-        25 => (BuiltIn::CullPrimitive, None),
-        65 | 67 | 68 => (BuiltIn::Depth, None),
-        66 => (BuiltIn::SampleMask, None),
-        69 => (BuiltIn::StencilRef, None),
-        70 => (BuiltIn::IsFullyCovered, None),
-        _ => return None,
-    })
-}
-
-/// The scalar type, vector size and array length (0: none) of a built-in.
-fn builtin_shape(b: BuiltIn, clip_count: u32) -> (ScalarType, u8, u32) {
-    use ScalarType as S;
-    match b {
-        BuiltIn::Position | BuiltIn::PixelPosition => (S::F32, 4, 0),
-        BuiltIn::ClipDistance | BuiltIn::CullDistance => (S::F32, 1, clip_count.max(1)),
-        BuiltIn::TessFactorOuter => (S::F32, 1, 4),
-        BuiltIn::TessFactorInner => (S::F32, 1, 2),
-        BuiltIn::TessCoord | BuiltIn::Barycentrics => (S::F32, 3, 0),
-        BuiltIn::WorkgroupId | BuiltIn::GlobalThreadId | BuiltIn::LocalThreadId => (S::U32, 3, 0),
-        BuiltIn::IsFrontFace | BuiltIn::IsFullyCovered | BuiltIn::CullPrimitive => (S::Bool, 1, 0),
-        BuiltIn::Depth | BuiltIn::PointSize | BuiltIn::Fog => (S::F32, 1, 0),
-        BuiltIn::SamplePosition => (S::F32, 2, 0),
-        _ => (S::U32, 1, 0),
     }
 }
 
@@ -467,7 +422,7 @@ impl Converter<'_, '_> {
         }
         let builtin = sv
             .and_then(builtin_of_token)
-            .or_else(|| builtin_of_name(e.system_value, e.semantic_index));
+            .or_else(|| builtin_of_d3d_name(e.system_value, e.semantic_index));
         // SV_Target and friends are plain outputs; a register file cannot hold depth.
         let builtin = builtin.filter(|(b, _)| {
             !matches!(

@@ -6,6 +6,7 @@
 //! one dword access at `base + swizzle component` (loads) or `base + written component`
 //! (stores), so swizzled and partial accesses need no shuffles.
 
+use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{
     AtomicOp, MemoryTypeMask, Op, OpCode, OpFlags, ResourceKind, ScalarType, Scope, SsaDef, Type,
 };

@@ -44,6 +44,8 @@ use crate::decode::{Instruction, Stage};
 use crate::opcode::Opcode;
 use crate::{Payload, Shader};
 
+pub(crate) use dxspv_ir::frontend::{lanes, NamePart};
+use dxspv_ir::frontend::{FrontendBuilder, FrontendState};
 use dxspv_ir::small_map::SmallMap;
 use io::{IoFile, IoSlot};
 use resources::Binding;
@@ -183,16 +185,9 @@ pub(crate) struct Converter<'a, 's> {
     hs: hull::HullState,
     // Flags.
     global_flags: u32,
-    /// Direct-mapped cache of scalar constants made through [`Converter::constant`]: the
-    /// Builder would return the same def (it deduplicates, and the converter removes nothing),
-    /// this only skips its hashing of the full type and literal list.
-    const_cache: [Option<(ScalarType, u64, SsaDef)>; CONST_CACHE],
-    /// Reused buffer for building debug names without `format!`.
-    name_buf: String,
+    /// The shared frontend helpers' state (constant cache, name buffer).
+    fe: FrontendState,
 }
-
-/// Entries of [`Converter::const_cache`] (a power of two).
-const CONST_CACHE: usize = 64;
 
 impl<'a, 's> Converter<'a, 's> {
     fn new(shader: &'a Shader<'s>) -> Self {
@@ -256,8 +251,7 @@ impl<'a, 's> Converter<'a, 's> {
             sample_rate: false,
             hs: hull::HullState::default(),
             global_flags: 0,
-            const_cache: [None; CONST_CACHE],
-            name_buf: String::with_capacity(64),
+            fe: FrontendState::default(),
         }
     }
 
@@ -301,24 +295,6 @@ impl<'a, 's> Converter<'a, 's> {
     // Emission helpers
     // ---------------------------------------------------------------------------------------
 
-    /// Appends a code op, tracking whether the function's last op is a `Return`.
-    #[inline(always)]
-    pub(crate) fn code(&mut self, op: Op) -> SsaDef {
-        self.last_return = op.opcode == OpCode::Return;
-        // Register arrays are what DXBC indexes with immediates (the converter's own extracts
-        // and inserts pick swizzle components, always in range).
-        if op.opcode.addresses_operand_type()
-            && !matches!(
-                op.opcode,
-                OpCode::CompositeExtract | OpCode::CompositeInsert
-            )
-            && self.bad_address.is_none()
-        {
-            self.check_address(&op);
-        }
-        self.b.add(op)
-    }
-
     /// Records an error if `op` indexes its operand (a register array, a vector) with a
     /// constant address past its end: Direct3D leaves such an access undefined and fxc never
     /// writes one, so it is refused rather than guessed at.
@@ -345,111 +321,6 @@ impl<'a, 's> Converter<'a, 's> {
             let what = format!("constant index {index} is outside {}", target.ty);
             self.bad_address = Some(self.invalid(what));
         }
-    }
-
-    /// Appends a declaration.
-    pub(crate) fn decl(&mut self, op: Op) -> SsaDef {
-        self.b.add_decl(op)
-    }
-
-    /// Names `def` for debugging.
-    pub(crate) fn name(&mut self, def: SsaDef, name: &str) {
-        self.b.add_decl(
-            Op::new(OpCode::DebugName, Type::VOID)
-                .with_ref(def)
-                .with_str(name),
-        );
-    }
-
-    /// Names `def` with the concatenation of `parts` (text and decimal numbers), built in a
-    /// reused buffer: debug names are made for most declarations, `format!` is slow.
-    pub(crate) fn name_parts(&mut self, def: SsaDef, parts: &[NamePart<'_>]) {
-        let mut buf = std::mem::take(&mut self.name_buf);
-        buf.clear();
-        for p in parts {
-            match *p {
-                NamePart::S(t) => buf.push_str(t),
-                NamePart::N(n) => push_decimal(&mut buf, n),
-            }
-        }
-        self.name(def, &buf);
-        self.name_buf = buf;
-    }
-
-    /// A scalar constant of type `ty` holding `bits`.
-    pub(crate) fn constant(&mut self, ty: ScalarType, bits: u64) -> SsaDef {
-        let h = (bits ^ (bits >> 29) ^ ((ty as u64) << 3)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let slot = (h >> 58) as usize & (CONST_CACHE - 1);
-        if let Some(Some((t, b, d))) = self.const_cache.get(slot) {
-            if *t == ty && *b == bits {
-                return *d;
-            }
-        }
-        let d = self.b.add_scalar_constant(ty, bits);
-        if let Some(e) = self.const_cache.get_mut(slot) {
-            *e = Some((ty, bits, d));
-        }
-        d
-    }
-
-    /// A `u32` constant.
-    pub(crate) fn c_u32(&mut self, v: u32) -> SsaDef {
-        self.constant(ScalarType::U32, v as u64)
-    }
-
-    /// An `f32` constant.
-    pub(crate) fn c_f32(&mut self, v: f32) -> SsaDef {
-        self.constant(ScalarType::F32, v.to_bits() as u64)
-    }
-
-    /// A one-operand code op.
-    pub(crate) fn op1(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef) -> SsaDef {
-        self.code(Op::new(opc, ty).with_ref(a))
-    }
-
-    /// A two-operand code op.
-    pub(crate) fn op2(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef) -> SsaDef {
-        self.code(Op::new(opc, ty).with_ref(a).with_ref(b))
-    }
-
-    /// A three-operand code op.
-    pub(crate) fn op3(
-        &mut self,
-        opc: OpCode,
-        ty: impl Into<Type>,
-        a: SsaDef,
-        b: SsaDef,
-        c: SsaDef,
-    ) -> SsaDef {
-        self.code(Op::new(opc, ty).with_ref(a).with_ref(b).with_ref(c))
-    }
-
-    /// Extracts member or component `i` of a composite.
-    pub(crate) fn extract(&mut self, ty: impl Into<Type>, v: SsaDef, i: u32) -> SsaDef {
-        let idx = self.c_u32(i);
-        self.op2(OpCode::CompositeExtract, ty, v, idx)
-    }
-
-    /// Builds a vector of `ty` from scalars (a single scalar is returned as is).
-    pub(crate) fn vector(&mut self, ty: ScalarType, parts: &[SsaDef]) -> SsaDef {
-        if let [one] = parts {
-            return *one;
-        }
-        let mut op = Op::new(
-            OpCode::CompositeConstruct,
-            Type::vector(ty, parts.len() as u8),
-        );
-        for &p in parts {
-            op = op.with_ref(p);
-        }
-        self.code(op)
-    }
-
-    /// `cond ? ~0 : 0` as `u32`: D3D's boolean encoding.
-    pub(crate) fn bool_to_mask(&mut self, cond: SsaDef) -> SsaDef {
-        let t = self.c_u32(u32::MAX);
-        let f = self.c_u32(0);
-        self.op3(OpCode::Select, ScalarType::U32, cond, t, f)
     }
 
     // ---------------------------------------------------------------------------------------
@@ -1070,35 +941,31 @@ impl<'a, 's> Converter<'a, 's> {
     }
 }
 
-/// One piece of a debug name for [`Converter::name_parts`].
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum NamePart<'a> {
-    /// Text.
-    S(&'a str),
-    /// A number, in decimal.
-    N(u64),
-}
+/// The shared frontend helpers ([`FrontendBuilder`]), with the converter's own bookkeeping on
+/// every code op.
+impl FrontendBuilder for Converter<'_, '_> {
+    #[inline(always)]
+    fn ir(&mut self) -> (&mut Builder, &mut FrontendState) {
+        (&mut self.b, &mut self.fe)
+    }
 
-/// Appends `n` in decimal.
-fn push_decimal(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+    /// Appends a code op, tracking whether the function's last op is a `Return`.
+    #[inline(always)]
+    fn code(&mut self, op: Op) -> SsaDef {
+        self.last_return = op.opcode == OpCode::Return;
+        // Register arrays are what DXBC indexes with immediates (the converter's own extracts
+        // and inserts pick swizzle components, always in range).
+        if op.opcode.addresses_operand_type()
+            && !matches!(
+                op.opcode,
+                OpCode::CompositeExtract | OpCode::CompositeInsert
+            )
+            && self.bad_address.is_none()
+        {
+            self.check_address(&op);
         }
+        self.b.add(op)
     }
-    for &d in digits.get(i..).unwrap_or_default() {
-        out.push(d as char);
-    }
-}
-
-/// The set lanes of a write mask, in order.
-pub(crate) fn lanes(mask: u8) -> impl Iterator<Item = usize> {
-    (0..4).filter(move |i| mask & (1 << i) != 0)
 }
 
 /// Partitioning as the IR names it.

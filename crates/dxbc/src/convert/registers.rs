@@ -5,6 +5,7 @@
 //! store takes one scalar per written component. Register files with their own concerns
 //! (I/O, constant buffers) are handled by [`super::io`] and [`super::resources`].
 
+use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{Op, OpCode, ScalarType, SsaDef, Type};
 
 use super::{lanes, Converter, NamePart, R};

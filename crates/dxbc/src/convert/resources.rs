@@ -6,6 +6,7 @@
 //! RDEF binding. Every access loads its descriptor with `DescriptorLoad`, indexing into the range
 //! relative to its lower bound and flagged `NonUniform` where the operand says so.
 
+use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{
     Op, OpCode, OpFlags, Operand as IrOperand, ResourceKind, ScalarType, SsaDef, Type, UavFlags,
 };

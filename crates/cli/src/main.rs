@@ -184,8 +184,10 @@ fn run_ir(
             lowered = true;
             IrStage::Lowered
         };
-        dxspv::to_ir(&bytes, stage, &dxspv::Options::default())
-            .map_err(|e| Failure::Input(vec![format!("{name}: {e}")]))?
+        let ir = dxspv::to_ir_timed(&bytes, stage, &dxspv::Options::default())
+            .map_err(|e| Failure::Input(vec![format!("{name}: {e}")]))?;
+        print_warnings(&name, &ir.warnings);
+        ir.builder
     } else {
         let text = std::str::from_utf8(&bytes)
             .map_err(|e| Failure::Input(vec![format!("{name}: not UTF-8 text: {e}")]))?;
@@ -241,6 +243,13 @@ fn compile_bytes(path: &Path, bytes: &[u8], opts: &dxspv::Options) -> Result<Out
     }
 }
 
+/// Prints each warning as `file: warning: what` on standard error.
+fn print_warnings(name: &str, warnings: &[dxspv::Warning]) {
+    for w in warnings {
+        eprintln!("{name}: warning: {w}");
+    }
+}
+
 fn spirv_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
@@ -266,6 +275,7 @@ fn run_compile(
 ) -> Result<(), Failure> {
     let bytes = read(input)?;
     let out = compile_bytes(input, &bytes, opts).map_err(|e| Failure::Input(vec![e]))?;
+    print_warnings(&input.display().to_string(), &out.warnings);
     if timings {
         print_timings(&input.display().to_string(), &out.times);
     }
@@ -311,6 +321,7 @@ fn run_compile_dir(
                 .map_err(|e| format!("{}: {e}", path.display()))
                 .and_then(|bytes| compile_bytes(path, &bytes, opts))
                 .and_then(|out| {
+                    print_warnings(&path.display().to_string(), &out.warnings);
                     if let (Some(dir), Some(stem)) = (output, path.file_stem()) {
                         let target = dir.join(stem).with_extension("spv");
                         std::fs::write(&target, spirv_bytes(&out.spirv))

@@ -6,12 +6,15 @@ use crate::FourCC;
 /// Reads fields from one part, turning every out-of-bounds read into an
 /// [`Error::Part`] that names the part and offset.
 #[derive(Clone, Copy)]
-pub(crate) struct PartReader<'a> {
+pub struct PartReader<'a> {
+    /// The part being read (named in errors).
     pub fourcc: FourCC,
+    /// The part data.
     pub data: &'a [u8],
 }
 
 impl<'a> PartReader<'a> {
+    /// An [`Error::Part`] naming this part and `offset`.
     pub fn err(&self, offset: usize, what: &'static str) -> Error {
         Error::Part {
             fourcc: self.fourcc,
@@ -20,6 +23,7 @@ impl<'a> PartReader<'a> {
         }
     }
 
+    /// The little-endian `u32` at `offset`.
     pub fn u32(&self, offset: usize) -> Result<u32, Error> {
         self.data
             .get(offset..)
@@ -28,6 +32,7 @@ impl<'a> PartReader<'a> {
             .ok_or_else(|| self.err(offset, "read past the part end"))
     }
 
+    /// The little-endian `u16` at `offset`.
     pub fn u16(&self, offset: usize) -> Result<u16, Error> {
         self.data
             .get(offset..)
@@ -36,6 +41,7 @@ impl<'a> PartReader<'a> {
             .ok_or_else(|| self.err(offset, "read past the part end"))
     }
 
+    /// The byte at `offset`.
     pub fn u8(&self, offset: usize) -> Result<u8, Error> {
         self.data
             .get(offset)

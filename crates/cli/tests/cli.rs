@@ -99,3 +99,50 @@ fn bad_usage_exits_2() {
         Some(2)
     );
 }
+
+#[test]
+fn a_checksum_mismatch_is_a_warning_on_stderr_and_still_compiles() {
+    let Some(corpus) = dxspv_testkit::Corpus::open() else {
+        return;
+    };
+    let Some(entry) = corpus
+        .of_format("dxbc")
+        .into_iter()
+        .find(|e| e.stage == "cs")
+    else {
+        panic!("no compute shader in the corpus");
+    };
+    let mut bytes = corpus.read(entry);
+    bytes[4] ^= 0x55;
+    let input = temp("bad-checksum.dxbc");
+    let spv = temp("bad-checksum.spv");
+    std::fs::write(&input, &bytes).expect("temp file");
+    let out = dxspv(&[
+        "compile",
+        &input.display().to_string(),
+        "-o",
+        &spv.display().to_string(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("bad-checksum.dxbc: warning: container checksum mismatch"),
+        "{stderr}"
+    );
+    // The intact shader compiles without a word.
+    std::fs::write(&input, corpus.read(entry)).expect("temp file");
+    let out = dxspv(&[
+        "compile",
+        &input.display().to_string(),
+        "-o",
+        &spv.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&spv);
+}

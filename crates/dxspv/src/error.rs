@@ -1,0 +1,88 @@
+//! What can go wrong, and what is worth saying without failing.
+
+use crate::{dxbc, ir, spirv, Format};
+use std::fmt;
+
+/// Everything that can go wrong turning shader bytes into IR, text or SPIR-V.
+///
+/// Each frontend contributes its read and conversion errors (adding a frontend adds its
+/// variants here and their names in [`Error::kind`]); the rest belong to the shared stages.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The DXBC container or its SM 4–5 program is malformed.
+    #[error("DXBC: {0}")]
+    Dxbc(#[from] dxbc::Error),
+    /// DXBC → IR conversion failed or met an unsupported feature.
+    #[error("DXBC -> IR: {0}")]
+    Convert(#[from] dxbc::ConvertError),
+    /// The format was recognised but has no frontend yet.
+    #[error("{0}: not supported yet")]
+    Unsupported(Format),
+    /// An IR pass rejected the program (names the pass).
+    #[error("IR passes: {0}")]
+    Pass(#[from] ir::passes::error::PassError),
+    /// The SPIR-V backend could not emit the program.
+    #[error("SPIR-V: {0}")]
+    Spirv(#[from] spirv::SpirvError),
+    /// IR text given to [`crate::compile_ir_text`] does not parse.
+    #[error("IR text: {0}")]
+    IrText(#[from] ir::text::ParseError),
+    /// The bytes are not a format dxspv knows.
+    #[error("unrecognised input: not a DXBC or DXIL container nor a D3D9 token stream")]
+    UnknownFormat,
+}
+
+impl Error {
+    /// A short, stable category name for reports (the mutation and corpus tests count by it).
+    pub fn kind(&self) -> &'static str {
+        use dxbc::dxbc_container::Error as ContainerError;
+        match self {
+            Error::Dxbc(e) => match e {
+                dxbc::Error::Container(ContainerError::Container { .. }) => "dxbc-container",
+                dxbc::Error::Container(ContainerError::Part { .. }) => "dxbc-part",
+                dxbc::Error::Dxil { .. } => "dxil-unsupported",
+                dxbc::Error::NoProgram => "dxbc-no-program",
+                dxbc::Error::ProgramHeader { .. } => "dxbc-program-header",
+                dxbc::Error::Decode { .. } => "dxbc-decode",
+            },
+            Error::Convert(e) => match e {
+                dxbc::ConvertError::Decode(_) => "dxbc-decode",
+                dxbc::ConvertError::Unsupported { .. } => "convert-unsupported",
+                dxbc::ConvertError::Invalid { .. } => "convert-invalid",
+            },
+            Error::Pass(_) => "pass",
+            Error::Spirv(e) => match e {
+                spirv::SpirvError::Unsupported { .. } => "spirv-unsupported",
+                _ => "spirv-malformed",
+            },
+            Error::IrText(_) => "ir-text",
+            Error::Unsupported(_) => "unsupported-format",
+            Error::UnknownFormat => "unknown-format",
+        }
+    }
+
+    /// The unsupported feature this error names, if it is a refusal of a feature rather than
+    /// malformed input (the corpus tests count refusals by feature).
+    pub fn unsupported_feature(&self) -> Option<&'static str> {
+        match self {
+            Error::Convert(e) => e.unsupported_feature(),
+            _ => None,
+        }
+    }
+}
+
+/// Something worth telling the user about an input that still translated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Warning {
+    /// A container problem that does not stop reading (checksum mismatch, duplicate part).
+    Container(dxbc::dxbc_container::Warning),
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::Container(w) => w.fmt(f),
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! The frontend seam: one place maps a [`Format`] to the frontend that reads it.
+//!
+//! Each frontend is a zero-sized type implementing [`Frontend`] in its own module: it reads
+//! the bytes, converts them to raw IR (scoped control flow, temporaries, untyped values, the
+//! contract of `dxbc-ir.md`), reports warnings and times its stages, and disassembles. The
+//! facade's entry points ([`crate::compile`], [`crate::to_ir`], [`crate::disassemble`]) only
+//! ever call [`frontend_for`], so adding a frontend is one module and one arm in its `match`.
+//!
+//! Why a trait object rather than a `match` over [`Format`] in each entry point: the glue of
+//! a frontend (its options, its parse → convert order, which warnings it reports) stays in
+//! one module instead of being spread over every entry point, and the exhaustive `match` in
+//! [`frontend_for`] is the one place a new format must be added. The cost is one indirect call
+//! per shader, nothing next to a translation.
+
+mod dxbc;
+
+use crate::{Error, Format, Options, StageTimes, Warning};
+use dxspv_ir::Builder;
+
+/// A shader frontend: bytes of one format to raw IR, or to text.
+pub(crate) trait Frontend: Sync {
+    /// Reads `bytes` and converts them to raw IR. Parse and convert times go to `times`,
+    /// non-fatal findings to `warnings`.
+    fn to_raw_ir(
+        &self,
+        bytes: &[u8],
+        opts: &Options,
+        times: &mut StageTimes,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Builder, Error>;
+
+    /// Disassembles `bytes` into the format's own assembly syntax.
+    fn disassemble(&self, bytes: &[u8]) -> Result<String, Error>;
+}
+
+/// The frontend for `format`, or the error saying why there is none.
+pub(crate) fn frontend_for(format: Format) -> Result<&'static dyn Frontend, Error> {
+    match format {
+        Format::Dxbc => Ok(&dxbc::Dxbc),
+        Format::Dxil | Format::D3d9 => Err(Error::Unsupported(format)),
+        Format::Unknown => Err(Error::UnknownFormat),
+    }
+}

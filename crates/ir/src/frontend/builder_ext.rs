@@ -1,0 +1,171 @@
+//! [`FrontendBuilder`]: the small ops every converter writes, on top of a [`Builder`].
+
+use super::ConstantCache;
+use crate::{Builder, Op, OpCode, ScalarType, SsaDef, Type};
+
+/// What [`FrontendBuilder`]'s provided methods keep between calls.
+#[derive(Clone, Debug)]
+pub struct FrontendState {
+    /// Scalar constants made so far.
+    pub constants: ConstantCache,
+    /// Reused buffer for debug names built from parts.
+    name_buf: String,
+}
+
+impl Default for FrontendState {
+    fn default() -> Self {
+        FrontendState {
+            constants: ConstantCache::default(),
+            name_buf: String::with_capacity(64),
+        }
+    }
+}
+
+/// A piece of a debug name: text, or a number written in decimal.
+#[derive(Clone, Copy, Debug)]
+pub enum NamePart<'a> {
+    /// Text.
+    S(&'a str),
+    /// A decimal number.
+    N(u64),
+}
+
+/// Helpers for writing IR, for any converter that owns a [`Builder`] and a [`FrontendState`].
+///
+/// Implementors provide [`FrontendBuilder::ir`]; every other method has a default.
+pub trait FrontendBuilder {
+    /// The builder being written and the helpers' state.
+    fn ir(&mut self) -> (&mut Builder, &mut FrontendState);
+
+    /// Appends a code op. Override to track something about every op appended (the
+    /// converters of this workspace do: the last op of a function, constant addresses).
+    #[inline]
+    fn code(&mut self, op: Op) -> SsaDef {
+        self.ir().0.add(op)
+    }
+
+    /// Appends a declaration.
+    #[inline]
+    fn decl(&mut self, op: Op) -> SsaDef {
+        self.ir().0.add_decl(op)
+    }
+
+    /// A scalar constant of type `ty` holding `bits`.
+    #[inline]
+    fn constant(&mut self, ty: ScalarType, bits: u64) -> SsaDef {
+        let (b, state) = self.ir();
+        state.constants.get(b, ty, bits)
+    }
+
+    /// A `u32` constant.
+    #[inline]
+    fn c_u32(&mut self, v: u32) -> SsaDef {
+        self.constant(ScalarType::U32, v as u64)
+    }
+
+    /// An `i32` constant.
+    #[inline]
+    fn c_i32(&mut self, v: i32) -> SsaDef {
+        self.constant(ScalarType::I32, v as u32 as u64)
+    }
+
+    /// An `f32` constant.
+    #[inline]
+    fn c_f32(&mut self, v: f32) -> SsaDef {
+        self.constant(ScalarType::F32, v.to_bits() as u64)
+    }
+
+    /// A `bool` constant.
+    #[inline]
+    fn c_bool(&mut self, v: bool) -> SsaDef {
+        self.constant(ScalarType::Bool, v as u64)
+    }
+
+    /// A one-operand code op.
+    #[inline]
+    fn op1(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef) -> SsaDef {
+        self.code(Op::new(opc, ty).with_ref(a))
+    }
+
+    /// A two-operand code op.
+    #[inline]
+    fn op2(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef) -> SsaDef {
+        self.code(Op::new(opc, ty).with_ref(a).with_ref(b))
+    }
+
+    /// A three-operand code op.
+    #[inline]
+    fn op3(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef, c: SsaDef) -> SsaDef {
+        self.code(Op::new(opc, ty).with_ref(a).with_ref(b).with_ref(c))
+    }
+
+    /// Extracts member or component `i` of a composite.
+    #[inline]
+    fn extract(&mut self, ty: impl Into<Type>, v: SsaDef, i: u32) -> SsaDef {
+        let idx = self.c_u32(i);
+        self.op2(OpCode::CompositeExtract, ty, v, idx)
+    }
+
+    /// A vector of `ty` built from scalars; a single scalar is returned as is.
+    fn vector(&mut self, ty: ScalarType, parts: &[SsaDef]) -> SsaDef {
+        if let [one] = parts {
+            return *one;
+        }
+        let mut op = Op::new(
+            OpCode::CompositeConstruct,
+            Type::vector(ty, parts.len() as u8),
+        );
+        for &p in parts {
+            op = op.with_ref(p);
+        }
+        self.code(op)
+    }
+
+    /// `cond ? ~0 : 0` as `u32`: Direct3D's boolean encoding in registers.
+    fn bool_to_mask(&mut self, cond: SsaDef) -> SsaDef {
+        let t = self.c_u32(u32::MAX);
+        let f = self.c_u32(0);
+        self.op3(OpCode::Select, ScalarType::U32, cond, t, f)
+    }
+
+    /// Names `def` for debugging.
+    fn name(&mut self, def: SsaDef, name: &str) {
+        self.decl(
+            Op::new(OpCode::DebugName, Type::VOID)
+                .with_ref(def)
+                .with_str(name),
+        );
+    }
+
+    /// Names `def` with the concatenation of `parts`, built in a reused buffer: debug names
+    /// are made for most declarations, and `format!` is slow.
+    fn name_parts(&mut self, def: SsaDef, parts: &[NamePart<'_>]) {
+        let mut buf = std::mem::take(&mut self.ir().1.name_buf);
+        buf.clear();
+        for p in parts {
+            match *p {
+                NamePart::S(t) => buf.push_str(t),
+                NamePart::N(n) => push_decimal(&mut buf, n),
+            }
+        }
+        self.name(def, &buf);
+        self.ir().1.name_buf = buf;
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(i..).unwrap_or_default() {
+        out.push(d as char);
+    }
+}

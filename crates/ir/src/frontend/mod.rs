@@ -1,0 +1,27 @@
+//! What every frontend needs to write IR, kept once for DXBC, D3D9 and DXIL.
+//!
+//! A frontend walks its program and appends ops to a [`Builder`]. Most of what it writes is
+//! small: scalar constants (the same few, over and over), one- to three-operand code ops,
+//! component extracts, vectors built from scalars, `bool → mask` selects, debug names built
+//! from a prefix and a register number. [`FrontendBuilder`] gives all of that to any converter
+//! that can lend its [`Builder`] and a [`FrontendState`]; a converter overrides
+//! [`FrontendBuilder::code`] when it tracks something about every op it appends.
+//!
+//! [`system_values`] maps Direct3D's system-value names (`D3D_NAME`, as signatures store them)
+//! to IR built-ins, with each built-in's shape; [`lanes`] walks a write mask.
+
+mod builder_ext;
+mod constant_cache;
+pub mod system_values;
+
+pub use builder_ext::{FrontendBuilder, FrontendState, NamePart};
+pub use constant_cache::ConstantCache;
+pub use system_values::{builtin_of_d3d_name, builtin_shape};
+
+/// The set lanes (0–3) of a four-bit write mask, in order.
+pub fn lanes(mask: u8) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |i| mask & (1 << i) != 0)
+}
+
+#[cfg(test)]
+mod tests;
