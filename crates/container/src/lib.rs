@@ -28,6 +28,7 @@
 
 pub mod checksum;
 pub mod container;
+pub mod dxil;
 pub mod error;
 pub mod partread;
 pub mod parts;
@@ -37,6 +38,7 @@ pub mod stat;
 
 pub use checksum::dxbc_checksum;
 pub use container::{Container, FourCC, ParseOptions, Part, Warning};
+pub use dxil::{DxilProgram, ShaderKind};
 pub use error::Error;
 pub use partread::PartReader;
 pub use parts::Parts;

@@ -4,6 +4,7 @@
 
 pub mod bitstream;
 pub mod error;
+pub mod module;
 #[cfg(test)]
 mod testing;
 
