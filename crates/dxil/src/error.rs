@@ -58,14 +58,12 @@ impl fmt::Display for Location {
 /// Everything that can go wrong reading a DXIL container, its bitcode or its metadata.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// The DXBC-style container or the DXIL program header is malformed.
-    #[error("container at byte {offset}: {message}")]
-    Container {
-        /// Byte offset into the container.
-        offset: usize,
-        /// What is wrong.
-        message: String,
-    },
+    /// The DXBC-style container, the DXIL program header or another part is malformed.
+    #[error(transparent)]
+    Container(#[from] dxspv_container::Error),
+    /// The container holds no `DXIL` part.
+    #[error("the container has no DXIL part")]
+    NoDxilPart,
     /// The bitstream or a record in it is malformed (truncated, bad abbreviation, bad
     /// operand, undefined type or value, …).
     #[error("{location}: {message}")]

@@ -3,9 +3,11 @@
 //! (essay written below once the crate is complete)
 
 pub mod bitstream;
+pub mod disasm;
 pub mod error;
 pub mod module;
 #[cfg(test)]
 mod testing;
 
+pub use disasm::disassemble;
 pub use error::{Error, Location};
