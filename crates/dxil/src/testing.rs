@@ -50,11 +50,6 @@ impl BitWriter {
         w
     }
 
-    /// Bits written so far.
-    pub fn len_bits(&self) -> u64 {
-        self.bits
-    }
-
     /// Writes `width` bits of `value`.
     pub fn fixed(&mut self, value: u64, width: u32) {
         for i in 0..width {
@@ -84,7 +79,7 @@ impl BitWriter {
 
     /// Pads with zero bits to a multiple of 32.
     pub fn align32(&mut self) {
-        while self.bits % 32 != 0 {
+        while !self.bits.is_multiple_of(32) {
             self.fixed(0, 1);
         }
     }
@@ -243,11 +238,6 @@ impl BitWriter {
     }
 }
 
-/// Characters of a string as record operands.
-pub fn chars(s: &str) -> Vec<u64> {
-    s.bytes().map(u64::from).collect()
-}
-
 /// Operands followed by the characters of a string.
 pub fn with_chars(head: &[u64], s: &str) -> Vec<u64> {
     let mut v = head.to_vec();
@@ -293,4 +283,64 @@ pub fn container(parts: &[([u8; 4], Vec<u8>)]) -> Vec<u8> {
     let size = out.len() as u32;
     out[24..28].copy_from_slice(&size.to_le_bytes());
     out
+}
+
+/// A record or a block of a bitcode tree written by [`bitcode`].
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// An unabbreviated record: code and operands.
+    Record(u32, Vec<u64>),
+    /// A block: id and contents.
+    Block(u32, Vec<Item>),
+}
+
+/// A record.
+pub fn r(code: u32, ops: &[u64]) -> Item {
+    Item::Record(code, ops.to_vec())
+}
+
+/// A record whose operands end with the bytes of `s`.
+pub fn rs(code: u32, head: &[u64], s: &str) -> Item {
+    Item::Record(code, with_chars(head, s))
+}
+
+/// A block.
+pub fn blk(id: u32, items: Vec<Item>) -> Item {
+    Item::Block(id, items)
+}
+
+fn write_items(w: &mut BitWriter, items: &[Item]) {
+    for item in items {
+        match item {
+            Item::Record(code, ops) => w.record(*code, ops),
+            Item::Block(id, inner) => {
+                w.enter_block(u64::from(*id), 4);
+                write_items(w, inner);
+                w.end_block();
+            }
+        }
+    }
+}
+
+/// Bitcode (magic and the given top-level items, unabbreviated).
+pub fn bitcode(items: &[Item]) -> Vec<u8> {
+    let mut w = BitWriter::with_magic();
+    write_items(&mut w, items);
+    w.finish()
+}
+
+/// Bitcode of a module block holding `VERSION 1` and `items`.
+pub fn module(items: Vec<Item>) -> Vec<u8> {
+    let mut all = vec![r(1, &[1])];
+    all.extend(items);
+    bitcode(&[blk(8, all)])
+}
+
+/// Writes `bytes` to `$DXSPV_DXIL_DUMP/<name>.bc` when that variable is set (to check a
+/// test's bitcode with `llvm-dis-14` by hand).
+pub fn dump(name: &str, bytes: &[u8]) {
+    if let Some(dir) = std::env::var_os("DXSPV_DXIL_DUMP") {
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(std::path::Path::new(&dir).join(format!("{name}.bc")), bytes);
+    }
 }

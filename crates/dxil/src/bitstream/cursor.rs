@@ -273,7 +273,7 @@ impl<'a> Cursor<'a> {
             return true;
         }
         // Trailing zero words after the last top-level block (LLVM stops at the module).
-        pos % 32 == 0
+        pos.is_multiple_of(32)
             && self
                 .data()
                 .get((pos / 8) as usize..)
@@ -642,7 +642,10 @@ mod tests {
     use crate::bitstream::open;
     use crate::testing::{AbbrevOp as W, BitWriter};
 
-    fn read_all(bytes: &[u8]) -> Result<Vec<(u32, Vec<u64>, Vec<u8>)>, Error> {
+    /// Code, operands and blob of a record.
+    type Read = (u32, Vec<u64>, Vec<u8>);
+
+    fn read_all(bytes: &[u8]) -> Result<Vec<Read>, Error> {
         let mut c = open(bytes)?;
         let mut out = Vec::new();
         let mut rec = Record::new();

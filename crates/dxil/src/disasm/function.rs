@@ -300,16 +300,11 @@ impl Printer<'_> {
                 }
             }
             Op::LandingPad {
-                cleanup,
-                personality,
-                clauses,
+                cleanup, clauses, ..
             } => {
+                // An LLVM 3.6 personality operand was moved to the function when reading.
                 self.out.push_str("landingpad ");
                 self.ty(inst.ty);
-                if let Some(p) = personality {
-                    self.out.push_str(" personality ");
-                    self.operand(b, s, p);
-                }
                 if cleanup {
                     self.out.push_str("\n          cleanup");
                 }

@@ -238,12 +238,10 @@ impl Finder<'_> {
                         let value = *value;
                         self.value(Some((scope, b)), value);
                     }
-                    Some(MetadataNode::Tuple { .. }) => {
-                        if self.metadata.insert(op.0) {
-                            stack.push((id, i + 1));
-                            stack.push((op, 0));
-                            break;
-                        }
+                    Some(MetadataNode::Tuple { .. }) if self.metadata.insert(op.0) => {
+                        stack.push((id, i + 1));
+                        stack.push((op, 0));
+                        break;
                     }
                     _ => {}
                 }

@@ -366,7 +366,24 @@ impl Printer<'_> {
             Constant::BlockAddress { function, block } => {
                 self.out.push_str("blockaddress(");
                 self.value(f, function);
-                let _ = write!(self.out, ", %{})", block.0);
+                self.out.push_str(", ");
+                let body = self
+                    .m
+                    .function_of(function)
+                    .and_then(|func| func.body.as_ref());
+                match body.and_then(|b| b.blocks.get(block.index()).map(|bl| (b, bl))) {
+                    Some((_, bl)) if !bl.name.is_empty() => {
+                        llvm_name(&mut self.out, '%', self.m.str(bl.name));
+                    }
+                    Some((b, _)) => {
+                        let slots = LocalSlots::new(self.m, b);
+                        let _ = write!(self.out, "%{}", slots.blocks[block.index()]);
+                    }
+                    None => {
+                        let _ = write!(self.out, "%<bad block {}>", block.0);
+                    }
+                }
+                self.out.push(')');
             }
         }
     }

@@ -273,7 +273,7 @@ impl Attributes {
                         self.attributes.push(Attribute::String { key, value });
                         i = at;
                     }
-                    5 | 6 | 7 => {
+                    5..=7 => {
                         return Err(Error::Unsupported {
                             location: record_location(cursor, rec),
                             feature: "a type or constant-range attribute",

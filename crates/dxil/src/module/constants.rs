@@ -293,14 +293,17 @@ impl ValueScope<'_> {
             None => self.module.get(id.index()),
         }
     }
-
-    /// The absolute id the next value gets.
-    pub fn next_id(&self) -> u32 {
-        self.local_base + self.local.len() as u32
-    }
 }
 
-/// An operand whose type is checked when the block ends.
+/// An operand the record gives an explicit type for, checked when the block ends.
+struct Expected {
+    value: ValueId,
+    ty: TypeId,
+    bit: u64,
+    code: u32,
+}
+
+/// A constant whose operands are checked when the block ends.
 struct Pending {
     constant: u32,
     ty: TypeId,
@@ -320,6 +323,7 @@ pub(crate) fn read_block<'a>(
 ) -> Result<(), Error> {
     let first = constants.items.len();
     let mut pending: Vec<Pending> = Vec::new();
+    let mut expected: Vec<Expected> = Vec::new();
     let mut current = types
         .iter()
         .find(|(_, t)| matches!(t, Type::Integer { width: 32 }))
@@ -362,7 +366,7 @@ pub(crate) fn read_block<'a>(
             continue;
         }
         let ty = current.ok_or_else(|| record_error(cursor, rec, "constant before SETTYPE"))?;
-        let c = read_constant(cursor, rec, types, constants, ty)?;
+        let c = read_constant(cursor, rec, types, constants, ty, &mut expected)?;
         if !matches!(
             c,
             Constant::Null | Constant::Undef | Constant::Integer(_) | Constant::Float(_)
@@ -382,7 +386,24 @@ pub(crate) fn read_block<'a>(
             kind: ValueKind::Constant(index),
         });
     }
-    check_block(cursor, types, constants, scope, outer, first, &pending)
+    check_block(cursor, types, constants, scope, outer, first, &pending)?;
+    for e in &expected {
+        let actual = scope.get(e.value).map(|v| v.ty);
+        if actual != Some(e.ty) {
+            return Err(Error::malformed(
+                Location {
+                    block: cursor.block_id(),
+                    record: Some(e.code),
+                    bit: e.bit,
+                },
+                format!(
+                    "constant operand {} is not of the type the record gives",
+                    e.value.0
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// One constant record.
@@ -392,8 +413,17 @@ fn read_constant(
     types: &TypeTable,
     constants: &mut Constants,
     ty: TypeId,
+    expected: &mut Vec<Expected>,
 ) -> Result<Constant, Error> {
     let missing = || record_error(cursor, rec, "missing operand");
+    let mut expect = |value: ValueId, ty: TypeId| {
+        expected.push(Expected {
+            value,
+            ty,
+            bit: rec.bit,
+            code: rec.code,
+        })
+    };
     let id = |v: u64| -> Result<ValueId, Error> {
         u32::try_from(v)
             .ok()
@@ -539,8 +569,9 @@ fn read_constant(
             let opcode = rec.op(0).ok_or_else(missing)?;
             let op = CastOp::from_code(opcode)
                 .ok_or_else(|| record_error(cursor, rec, format!("cast opcode {opcode}")))?;
-            type_of(rec.op(1).ok_or_else(missing)?)?;
+            let from = type_of(rec.op(1).ok_or_else(missing)?)?;
             let value = id(rec.op(2).ok_or_else(missing)?)?;
+            expect(value, from);
             Constant::Expression(ConstExpr::Cast { op, value })
         }
         code::CE_GEP | code::CE_INBOUNDS_GEP => {
@@ -575,8 +606,10 @@ fn read_constant(
             };
             let mut ids = Vec::with_capacity(rec.ops.len() / 2);
             while i + 1 < rec.ops.len() {
-                type_of(rec.ops[i])?;
-                ids.push(id(rec.ops[i + 1])?);
+                let t = type_of(rec.ops[i])?;
+                let v = id(rec.ops[i + 1])?;
+                expect(v, t);
+                ids.push(v);
                 i += 2;
             }
             Constant::Expression(ConstExpr::GetElementPtr {
@@ -592,12 +625,15 @@ fn read_constant(
         }),
         code::CE_EXTRACTELT => {
             // [opty, opval, idxty, idxval] (LLVM 3.7) or [opty, opval, idxval] (older).
-            type_of(rec.op(0).ok_or_else(missing)?)?;
+            let vty = type_of(rec.op(0).ok_or_else(missing)?)?;
             let vector = id(rec.op(1).ok_or_else(missing)?)?;
+            expect(vector, vty);
             let index = match rec.ops.len() {
                 4 => {
-                    type_of(rec.ops[2])?;
-                    id(rec.ops[3])?
+                    let ity = type_of(rec.ops[2])?;
+                    let index = id(rec.ops[3])?;
+                    expect(index, ity);
+                    index
                 }
                 3 => id(rec.ops[2])?,
                 _ => return Err(record_error(cursor, rec, "malformed extractelement")),
@@ -607,10 +643,13 @@ fn read_constant(
         code::CE_INSERTELT => {
             let vector = id(rec.op(0).ok_or_else(missing)?)?;
             let element = id(rec.op(1).ok_or_else(missing)?)?;
+            expect(vector, ty);
             let index = match rec.ops.len() {
                 4 => {
-                    type_of(rec.ops[2])?;
-                    id(rec.ops[3])?
+                    let ity = type_of(rec.ops[2])?;
+                    let index = id(rec.ops[3])?;
+                    expect(index, ity);
+                    index
                 }
                 3 => id(rec.ops[2])?,
                 _ => return Err(record_error(cursor, rec, "malformed insertelement")),
@@ -623,19 +662,27 @@ fn read_constant(
         }
         code::CE_SHUFFLEVEC | code::CE_SHUFVEC_EX => {
             let at = usize::from(rec.code == code::CE_SHUFVEC_EX);
-            if at == 1 {
-                type_of(rec.op(0).ok_or_else(missing)?)?;
-            }
+            let operand_type = if at == 1 {
+                type_of(rec.op(0).ok_or_else(missing)?)?
+            } else {
+                ty
+            };
+            let first = id(rec.op(at).ok_or_else(missing)?)?;
+            let second = id(rec.op(at + 1).ok_or_else(missing)?)?;
+            expect(first, operand_type);
+            expect(second, operand_type);
             Constant::Expression(ConstExpr::ShuffleVector {
-                first: id(rec.op(at).ok_or_else(missing)?)?,
-                second: id(rec.op(at + 1).ok_or_else(missing)?)?,
+                first,
+                second,
                 mask: id(rec.op(at + 2).ok_or_else(missing)?)?,
             })
         }
         code::CE_CMP => {
-            type_of(rec.op(0).ok_or_else(missing)?)?;
+            let operand_type = type_of(rec.op(0).ok_or_else(missing)?)?;
             let lhs = id(rec.op(1).ok_or_else(missing)?)?;
             let rhs = id(rec.op(2).ok_or_else(missing)?)?;
+            expect(lhs, operand_type);
+            expect(rhs, operand_type);
             let p = rec.op(3).ok_or_else(missing)?;
             let predicate = Predicate::from_code(p)
                 .ok_or_else(|| record_error(cursor, rec, format!("predicate {p}")))?;
@@ -646,8 +693,9 @@ fn read_constant(
             })
         }
         code::BLOCKADDRESS => {
-            type_of(rec.op(0).ok_or_else(missing)?)?;
+            let fn_type = type_of(rec.op(0).ok_or_else(missing)?)?;
             let function = id(rec.op(1).ok_or_else(missing)?)?;
+            expect(function, fn_type);
             let block = rec.op(2).ok_or_else(missing)?;
             let block = u32::try_from(block)
                 .map_err(|_| record_error(cursor, rec, format!("block {block}")))?;

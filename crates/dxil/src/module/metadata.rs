@@ -113,6 +113,8 @@ pub struct Metadata {
     value_checks: Vec<(u32, u64)>,
     /// Bit offsets of the records of tuples, for error locations.
     node_bits: Vec<(u32, u64)>,
+    /// Operands of named metadata and their records' bits.
+    named_bits: Vec<(MetadataOperands, u64)>,
 }
 
 impl Metadata {
@@ -228,6 +230,28 @@ impl Metadata {
                     }
                 }
                 _ => {}
+            }
+        }
+        for &(operands, bit) in &self.named_bits {
+            for &id in self.raw(operands) {
+                let node = u32::try_from(id).ok().and_then(|i| self.get(MetadataId(i)));
+                if !matches!(
+                    node,
+                    Some(
+                        MetadataNode::Tuple { .. }
+                            | MetadataNode::Location { .. }
+                            | MetadataNode::Debug { .. }
+                    )
+                ) {
+                    return Err(Error::malformed(
+                        Location {
+                            block: Some(block),
+                            record: Some(code::NAMED_NODE),
+                            bit,
+                        },
+                        format!("named metadata operand !{id} is not a metadata node"),
+                    ));
+                }
             }
         }
         for &(index, bit) in &self.value_checks {
@@ -383,6 +407,7 @@ pub(crate) fn read_block<'a>(
                     return Err(record_error(cursor, rec, "metadata id out of range"));
                 }
                 let operands = md.push_operands(rec.ops.iter().copied());
+                md.named_bits.push((operands, rec.bit));
                 if let Some(named) = sink.named.as_deref_mut() {
                     named.push(NamedMetadata { name: n, operands });
                 }

@@ -25,6 +25,8 @@ pub mod metadata;
 mod reader;
 pub mod strings;
 mod symtab;
+#[cfg(test)]
+mod tests;
 pub mod types;
 
 pub use attributes::{Attribute, AttributeGroup, Attributes};

@@ -374,6 +374,27 @@ fn read_sub_block<'a>(
                 relative: module.version >= 1,
             };
             let body = read_function_block(cursor, record, &mut ctx, fn_type)?;
+            // LLVM 3.6's landingpad names the personality; from 3.7 on the function does, and
+            // LLVM moves it there when reading (one personality per function).
+            for inst in &body.instructions {
+                if let crate::module::Op::LandingPad {
+                    personality: Some(p),
+                    ..
+                } = inst.op
+                {
+                    let f = &mut module.functions[index];
+                    match f.personality {
+                        None => f.personality = Some(p),
+                        Some(q) if q == p => {}
+                        Some(_) => {
+                            return Err(Error::malformed(
+                                cursor.location(),
+                                "landingpads of one function name different personalities",
+                            ))
+                        }
+                    }
+                }
+            }
             module.functions[index].body = Some(body);
             Ok(())
         }

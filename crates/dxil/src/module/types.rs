@@ -296,11 +296,6 @@ impl TypeTable {
         }
     }
 
-    /// The printing depth of a type.
-    pub(crate) fn depth(&self, id: TypeId) -> u32 {
-        self.depth.get(id.index()).copied().unwrap_or(1)
-    }
-
     fn depth_of(&self, t: &Type, elements: &[TypeId]) -> u32 {
         let d = |id: TypeId| self.depth.get(id.index()).copied().unwrap_or(1);
         match *t {
@@ -677,7 +672,7 @@ impl TypeTable {
         if let Some(id) = self.resolve(raw) {
             return Ok(id);
         }
-        if !expected.is_some_and(|n| raw < n) {
+        if expected.is_none_or(|n| raw >= n) {
             return Err(record_error(
                 cursor,
                 rec,
