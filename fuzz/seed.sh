@@ -21,6 +21,16 @@ for t in dxbc_container dxbc_decode dxbc_disasm dxbc_convert pipeline compile; d
     done
 done
 
+# sm3_decode / sm3_disasm: every Direct3D 9 token stream.
+mapfile -t d3d9 < <(find "$src/d3d9" -name '*.d3d9' -type f | sort)
+echo "seed: ${#d3d9[@]} D3D9 files from $src/d3d9"
+for t in sm3_decode sm3_disasm; do
+    mkdir -p "corpus/$t"
+    for f in "${d3d9[@]}"; do
+        cp -f "$f" "corpus/$t/$(echo "${f#$src/}" | tr '/' '_')"
+    done
+done
+
 # dxbc_decode: also bare program parts (SHDR/SHEX bodies) so the fuzzer can skip the container.
 python3 - "corpus/dxbc_decode" "${dxbc[@]}" <<'PY'
 import struct, sys
@@ -57,7 +67,7 @@ CARGO_TARGET_DIR="$here/target" cargo run --quiet --release --example seed_ir --
     --lowered corpus/ir_compile corpus/ir_compile "$bin_tmp" "${dxbc[@]}"
 rm -rf "$bin_tmp"
 # ... and the hand-written IR of the backend's tests and the kept fuzz finds.
-for f in ../crates/spirv/tests/ir/*.ir ../crates/dxspv/tests/fuzz_inputs/ir_compile/*; do
+for f in ../crates/spirv/tests/golden/*.ir ../crates/dxspv/tests/fuzz_inputs/ir_compile/*; do
     cp -f "$f" "corpus/ir_compile/test_$(basename "$f")"
 done
 

@@ -32,6 +32,15 @@ if [ ! -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] && ! ls /usr/share/vulka
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq mesa-vulkan-drivers libvulkan1 >/dev/null
 fi
 
+# Graphviz renders the CFG pictures of `dxspv ir --dot` in the CLI tests.
+if ! command -v dot >/dev/null 2>&1; then
+    echo "installing graphviz"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq graphviz >/dev/null
+fi
+
 if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo not found: install Rust (https://rustup.rs) first" >&2
     exit 1

@@ -1,13 +1,23 @@
-//! The `dxspv` command-line tool: disassembles DXBC and reads, validates, prints and stores IR.
+//! The `dxspv` command-line tool: compiles Direct3D shaders (DXBC, DXIL, D3D9) and IR to
+//! SPIR-V, one file or a whole tree; prints and stores IR; disassembles; times translations.
 //!
-//! Exit status: 0 on success, 1 when the input is bad (each error on its own line, prefixed with
-//! the file name), 2 for bad usage (unknown flags, unreadable files). It never exits through a
+//! Conventions, as in spirv-tools, glslang and dxc: `-` is standard input for an input and
+//! standard output for `-o` and `--reflect`; a directory input is walked recursively and its
+//! tree mirrored under `-o`; diagnostics are `file: error: what` (see `diag`); `-q` keeps only
+//! errors, `-v` adds notes and per-file lines. Exit status: 0 success, 1 bad input (a file
+//! that does not compile, is missing or is no shader), 2 bad usage. It never exits through a
 //! panic.
 
-use clap::{Parser, Subcommand};
+mod batch;
+mod bench;
+mod diag;
+mod dot;
+mod input;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use diag::{Reporter, Verbosity};
 use dxspv::ir::{self, validate::Level};
-use dxspv::{detect_format, Format, IrStage, Output};
-use std::io::Write;
+use input::Source;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -16,11 +26,26 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print only errors.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Also print notes (skipped files, renamed outputs) and a line per file.
+    #[arg(short, long, global = true)]
+    verbose: bool,
 }
 
-/// Where resources go in Vulkan: `register(xN, spaceM)` → set `M + set_offset`, binding `N + x_shift`.
+/// How HLSL min-precision types are compiled.
+#[derive(Clone, Copy, ValueEnum)]
+enum MinPrecision {
+    /// As 32-bit types (always valid, like Direct3D on most hardware).
+    Promote32,
+    /// As native 16-bit types where the arithmetic allows (needs 16-bit device support).
+    Native16,
+}
+
+/// Translation options, shared by `compile` and `ir`.
 #[derive(clap::Args)]
-struct BindingArgs {
+struct TranslateArgs {
     /// Binding shift for constant buffers (`b` registers), like DXC's `-fvk-b-shift`.
     #[arg(long, value_name = "N")]
     b_shift: Option<u32>,
@@ -39,34 +64,79 @@ struct BindingArgs {
     /// Added to the register space to give the descriptor set.
     #[arg(long, value_name = "N")]
     set_offset: Option<u32>,
+    /// Name of the SPIR-V entry point.
+    #[arg(long, value_name = "NAME", default_value = "main")]
+    entry_point: String,
+    /// Leave out `OpName` debug names.
+    #[arg(long)]
+    no_debug_names: bool,
+    /// Leave out float-controls execution modes (rounding, denormals), for devices without
+    /// the matching float-controls properties.
+    #[arg(long)]
+    no_float_controls: bool,
+    /// How min-precision types are compiled.
+    #[arg(long, value_enum, default_value = "promote32")]
+    min_precision: MinPrecision,
+    /// Do not verify the container checksum (no checksum warnings).
+    #[arg(long)]
+    no_checksum: bool,
+}
+
+impl TranslateArgs {
+    fn options(&self) -> dxspv::Options {
+        let mut opts = dxspv::Options::default();
+        opts.spirv.strip_debug_names = self.no_debug_names;
+        opts.spirv.float_controls = !self.no_float_controls;
+        opts.spirv.entry_point_name = self.entry_point.clone();
+        opts.verify_checksum = !self.no_checksum;
+        opts.passes.min_precision = match self.min_precision {
+            MinPrecision::Promote32 => ir::passes::options::MinPrecisionMode::Promote32,
+            MinPrecision::Native16 => ir::passes::options::MinPrecisionMode::Native16,
+        };
+        let m = &mut opts.spirv.bindings;
+        for (slot, v) in [
+            (&mut m.b_shift, self.b_shift),
+            (&mut m.t_shift, self.t_shift),
+            (&mut m.u_shift, self.u_shift),
+            (&mut m.s_shift, self.s_shift),
+            (&mut m.counter_shift, self.counter_shift),
+            (&mut m.set_offset, self.set_offset),
+        ] {
+            if let Some(v) = v {
+                *slot = v;
+            }
+        }
+        opts
+    }
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compiles a shader (DXBC, or IR text `.ir`) to SPIR-V; a directory compiles every file in
-    /// it on all cores.
+    /// Compiles a shader (DXBC, DXIL, D3D9, or IR text) to SPIR-V; a directory compiles every
+    /// shader under it, on all cores, into the same tree under `-o`.
     Compile {
-        /// Input shader, or a directory of shaders.
+        /// Input file, `-` for standard input, or a directory.
         input: PathBuf,
-        /// Output `.spv` file (a directory for a directory input).
+        /// Output `.spv` file (`-`: standard output), or a directory for a directory input.
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Write the reflection (resource bindings, interface) as JSON to this file.
+        /// Write the reflection (resource bindings, interface) as JSON to FILE (`-`: standard
+        /// output); without FILE, beside each output as `<name>.json`.
+        #[arg(long, value_name = "FILE", num_args = 0..=1)]
+        reflect: Option<Option<PathBuf>>,
+        /// Write the lowered IR's control-flow graph as Graphviz to FILE (single input only).
         #[arg(long, value_name = "FILE")]
-        reflect: Option<PathBuf>,
-        /// Leave out `OpName` debug names.
-        #[arg(long)]
-        no_debug_names: bool,
+        dot: Option<PathBuf>,
         /// Print the time spent in each stage (parse, convert, passes, SPIR-V).
         #[arg(long)]
         timings: bool,
         #[command(flatten)]
-        bindings: BindingArgs,
+        translate: TranslateArgs,
     },
-    /// Prints IR: of a DXBC shader (after the pass pipeline, or `--raw` before it), or of an IR
-    /// file (text `.ir` or binary `.dxir`), validated.
+    /// Prints IR: of a shader (after the pass pipeline, or `--raw` before it), or of an IR file
+    /// (text, or the binary form when it ends in `.dxir`), validated.
     Ir {
-        /// Input file: a DXBC shader, IR text, or the binary IR form when it ends in `.dxir`.
+        /// Input file (`-`: standard input): a shader, IR text, or binary IR (`.dxir`).
         input: PathBuf,
         /// For shaders: print the frontend's output before the pass pipeline.
         #[arg(long)]
@@ -74,7 +144,10 @@ enum Command {
         /// Write the serialized binary form instead of text (needs `-o`).
         #[arg(long)]
         binary: bool,
-        /// Output file (default: standard output, text only).
+        /// Print the control-flow graph as Graphviz instead of IR text.
+        #[arg(long, conflicts_with = "binary")]
+        dot: bool,
+        /// Output file (default and `-`: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Validate at the lowered level (the backend's input) instead of the structural level.
@@ -83,65 +156,143 @@ enum Command {
         /// Skip validation.
         #[arg(long)]
         no_validate: bool,
+        #[command(flatten)]
+        translate: TranslateArgs,
     },
-    /// Disassembles a DXBC shader (SM 4.0–5.1) into fxc-like text.
+    /// Disassembles a shader in its format's assembly syntax (fxc-like text for DXBC).
     Disasm {
-        /// Input DXBC container.
+        /// Input shader (`-`: standard input).
         input: PathBuf,
-        /// Output file (default: standard output).
+        /// Output file (default and `-`: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Times translations: warm (best of N passes over all inputs in one process) or cold
+    /// (each input the first compile of a fresh process); medians per stage and format, or
+    /// JSON per file (`--json`, the contract `../shared/peers/compare.sh` reads).
+    Bench {
+        /// Shader files, or directories to walk for them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Warm passes over all inputs.
+        #[arg(long, default_value_t = 10)]
+        rounds: usize,
+        /// Cold mode: one fresh process per input.
+        #[arg(long)]
+        cold: bool,
+        /// Print JSON (one entry per file) on standard output.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
-/// How a command failed: bad input (exit 1) or bad usage / I/O (exit 2).
-enum Failure {
-    Input(Vec<String>),
+/// How a command failed: bad input (exit 1, already reported) or bad usage (exit 2).
+pub enum Failure {
+    /// Errors were reported for the inputs.
+    Input,
+    /// The command line or the file system is at fault.
     Usage(String),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // A cold-bench child does nothing before its one compile (see `bench`).
+    if let Some(file) = std::env::var_os(bench::COLD_CHILD_ENV) {
+        bench::cold_child(Path::new(&file));
+        return ExitCode::SUCCESS;
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let verbosity = if cli.quiet {
+        Verbosity::Quiet
+    } else if cli.verbose {
+        Verbosity::Verbose
+    } else {
+        Verbosity::Normal
+    };
+    let report = Reporter::new(verbosity);
     let result = match cli.command {
         Command::Compile {
             input,
             output,
             reflect,
-            no_debug_names,
+            dot,
             timings,
-            bindings,
+            translate,
         } => {
-            let opts = compile_options(no_debug_names, &bindings);
+            let opts = translate.options();
             if input.is_dir() {
-                run_compile_dir(&input, output.as_deref(), &opts, timings)
+                if dot.is_some() {
+                    Err(Failure::Usage(
+                        "--dot takes a single input, not a directory".into(),
+                    ))
+                } else {
+                    batch::compile_tree(
+                        &input,
+                        output.as_deref(),
+                        reflect.is_some(),
+                        &opts,
+                        &report,
+                    )
+                }
             } else {
-                run_compile(
-                    &input,
-                    output.as_deref(),
-                    reflect.as_deref(),
-                    &opts,
+                let job = SingleCompile {
+                    input: &input,
+                    output: output.as_deref(),
+                    reflect: reflect.as_ref().map(|r| r.as_deref()),
+                    dot: dot.as_deref(),
                     timings,
-                )
+                };
+                compile_single(&job, &opts, &report)
             }
         }
         Command::Ir {
             input,
             raw,
             binary,
+            dot,
             output,
             lowered,
             no_validate,
-        } => run_ir(&input, raw, binary, output.as_deref(), lowered, no_validate),
-        Command::Disasm { input, output } => run_disasm(&input, output.as_deref()),
+            translate,
+        } => {
+            let job = IrJob {
+                raw,
+                binary,
+                dot,
+                lowered,
+                validate: !no_validate,
+            };
+            run_ir(
+                &input,
+                output.as_deref(),
+                &job,
+                &translate.options(),
+                &report,
+            )
+        }
+        Command::Disasm { input, output } => run_disasm(&input, output.as_deref(), &report),
+        Command::Bench {
+            inputs,
+            rounds,
+            cold,
+            json,
+        } => bench::run(&bench::BenchArgs {
+            inputs,
+            rounds,
+            cold,
+            json,
+        })
+        .map_err(Failure::Usage),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Input(lines)) => {
-            for l in lines {
-                eprintln!("{l}");
-            }
-            ExitCode::from(1)
-        }
+        Ok(()) if report.error_count() == 0 => ExitCode::SUCCESS,
+        Ok(()) | Err(Failure::Input) => ExitCode::from(1),
         Err(Failure::Usage(msg)) => {
             eprintln!("dxspv: {msg}");
             ExitCode::from(2)
@@ -149,112 +300,123 @@ fn main() -> ExitCode {
     }
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, Failure> {
-    std::fs::read(path).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))
+/// Reads an input, reporting a missing or unreadable file as bad input.
+fn read_input(path: &Path, report: &Reporter) -> Result<Vec<u8>, Failure> {
+    input::read(path).map_err(|e| {
+        report.error(&input::display_name(path), &e);
+        Failure::Input
+    })
 }
 
-fn write_out(output: Option<&Path>, bytes: &[u8]) -> Result<(), Failure> {
-    match output {
-        Some(p) => std::fs::write(p, bytes)
-            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", p.display()))),
-        None => std::io::stdout()
-            .write_all(bytes)
-            .map_err(|e| Failure::Usage(format!("cannot write to standard output: {e}"))),
+/// Writes an output; a failure to write is a usage error (the file system's, not the input's).
+fn write_output(path: &Path, bytes: &[u8], binary: bool) -> Result<(), Failure> {
+    input::write(path, bytes, binary).map_err(Failure::Usage)
+}
+
+/// Compiles classified input to SPIR-V.
+pub fn compile_source(source: Source, opts: &dxspv::Options) -> Result<dxspv::Output, String> {
+    match source {
+        Source::Shader(bytes) => dxspv::compile(&bytes, opts).map_err(|e| e.to_string()),
+        Source::IrText(text) => dxspv::compile_ir_text(&text, opts).map_err(|e| e.to_string()),
+        Source::IrBinary(_) => Err(
+            "binary IR cannot be compiled yet: print it as text with `dxspv ir` and compile that"
+                .into(),
+        ),
+        Source::Other(what) => Err(format!("not a shader: {what}")),
     }
 }
 
-fn run_ir(
-    input: &Path,
-    raw: bool,
-    binary: bool,
-    output: Option<&Path>,
-    lowered: bool,
-    no_validate: bool,
+/// One file to compile and where its results go.
+struct SingleCompile<'a> {
+    input: &'a Path,
+    output: Option<&'a Path>,
+    /// `Some(None)`: beside the output.
+    reflect: Option<Option<&'a Path>>,
+    dot: Option<&'a Path>,
+    timings: bool,
+}
+
+fn compile_single(
+    job: &SingleCompile<'_>,
+    opts: &dxspv::Options,
+    report: &Reporter,
 ) -> Result<(), Failure> {
-    let name = input.display().to_string();
-    let bytes = read(input)?;
-    let mut lowered = lowered;
-    let builder = if input.extension().is_some_and(|e| e == "dxir") {
-        ir::serialize::deserialize(&bytes)
-            .map_err(|e| Failure::Input(vec![format!("{name}: {e}")]))?
-    } else if detect_format(&bytes) != Format::Unknown {
-        let stage = if raw {
-            IrStage::Raw
-        } else {
-            lowered = true;
-            IrStage::Lowered
-        };
-        let ir = dxspv::to_ir_timed(&bytes, stage, &dxspv::Options::default())
-            .map_err(|e| Failure::Input(vec![format!("{name}: {e}")]))?;
-        print_warnings(&name, &ir.warnings);
-        ir.builder
-    } else {
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|e| Failure::Input(vec![format!("{name}: not UTF-8 text: {e}")]))?;
-        ir::text::parse(text).map_err(|e| Failure::Input(vec![format!("{name}:{e}")]))?
+    let name = input::display_name(job.input);
+    let output = match job.output {
+        Some(o) if o.is_dir() => {
+            return Err(Failure::Usage(format!(
+                "-o {} is a directory, but the input is a single file",
+                o.display()
+            )))
+        }
+        Some(o) => o.to_path_buf(),
+        None => PathBuf::from("-"),
     };
-    if !no_validate {
-        let level = if lowered {
-            Level::Lowered
-        } else {
-            Level::Structural
-        };
-        if let Err(errors) = ir::validate::validate(&builder, level) {
-            return Err(Failure::Input(
-                errors.iter().map(|e| format!("{name}: {e}")).collect(),
-            ));
-        }
+    let reflect = match job.reflect {
+        Some(None) if input::is_std(&output) => PathBuf::from("-"),
+        Some(None) => output.with_extension("json"),
+        Some(Some(r)) => r.to_path_buf(),
+        None => PathBuf::new(),
+    };
+    if input::is_std(&output) && input::is_std(&reflect) {
+        return Err(Failure::Usage(
+            "SPIR-V and reflection cannot both go to standard output: give -o or --reflect a file"
+                .into(),
+        ));
     }
-    if binary {
-        if output.is_none() {
-            return Err(Failure::Usage("--binary needs -o <file>".into()));
-        }
-        write_out(output, &ir::serialize::serialize(&builder))
-    } else {
-        write_out(output, ir::text::print(&builder).as_bytes())
-    }
-}
-
-fn compile_options(no_debug_names: bool, b: &BindingArgs) -> dxspv::Options {
-    let mut opts = dxspv::Options::default();
-    opts.spirv.strip_debug_names = no_debug_names;
-    let m = &mut opts.spirv.bindings;
-    let set = |slot: &mut u32, v: Option<u32>| {
-        if let Some(v) = v {
-            *slot = v;
+    let bytes = read_input(job.input, report)?;
+    let source = input::classify(job.input, bytes);
+    let out = match compile_source(source, opts) {
+        Ok(out) => out,
+        Err(e) => {
+            report.error(&name, &e);
+            return Err(Failure::Input);
         }
     };
-    set(&mut m.b_shift, b.b_shift);
-    set(&mut m.t_shift, b.t_shift);
-    set(&mut m.u_shift, b.u_shift);
-    set(&mut m.s_shift, b.s_shift);
-    set(&mut m.counter_shift, b.counter_shift);
-    set(&mut m.set_offset, b.set_offset);
-    opts
-}
-
-fn compile_bytes(path: &Path, bytes: &[u8], opts: &dxspv::Options) -> Result<Output, String> {
-    let name = path.display();
-    if path.extension().is_some_and(|e| e == "ir") {
-        let text = std::str::from_utf8(bytes).map_err(|e| format!("{name}: not UTF-8: {e}"))?;
-        dxspv::compile_ir_text(text, opts).map_err(|e| format!("{name}: {e}"))
-    } else {
-        dxspv::compile(bytes, opts).map_err(|e| format!("{name}: {e}"))
+    for w in &out.warnings {
+        report.warning(&name, w);
     }
-}
-
-/// Prints each warning as `file: warning: what` on standard error.
-fn print_warnings(name: &str, warnings: &[dxspv::Warning]) {
-    for w in warnings {
-        eprintln!("{name}: warning: {w}");
+    if job.timings {
+        print_timings(&name, &out.times);
     }
+    if !reflect.as_os_str().is_empty() {
+        write_output(
+            &reflect,
+            dxspv::reflection_json(&out.reflection).as_bytes(),
+            false,
+        )?;
+    }
+    if let Some(dot_path) = job.dot {
+        // The CFG of what the backend compiled: the lowered IR, rebuilt from the input.
+        let bytes = read_input(job.input, report)?;
+        let builder = match input::classify(job.input, bytes) {
+            Source::Shader(b) => {
+                dxspv::to_ir(&b, dxspv::IrStage::Lowered, opts).map_err(|e| e.to_string())
+            }
+            Source::IrText(t) => {
+                ir::text::parse(&t)
+                    .map_err(|e| e.to_string())
+                    .and_then(|mut b| {
+                        ir::passes::pipeline::run_pipeline(&mut b, &opts.passes)
+                            .map(|_| b)
+                            .map_err(|e| e.to_string())
+                    })
+            }
+            _ => Err("no IR to draw".into()),
+        };
+        match builder.and_then(|b| dot::cfg_dot(&b, &name)) {
+            Ok(text) => write_output(dot_path, text.as_bytes(), false)?,
+            Err(e) => {
+                report.error(&name, &e);
+                return Err(Failure::Input);
+            }
+        }
+    }
+    write_output(&output, &input::spirv_bytes(&out.spirv), true)
 }
 
-fn spirv_bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-fn print_timings(name: &str, t: &dxspv::StageTimes) {
+/// Prints per-stage times of one compile.
+pub fn print_timings(name: &str, t: &dxspv::StageTimes) {
     let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
     eprintln!(
         "{name}: parse {:.1} us, convert {:.1} us, passes {:.1} us, spirv {:.1} us, total {:.1} us",
@@ -266,113 +428,85 @@ fn print_timings(name: &str, t: &dxspv::StageTimes) {
     );
 }
 
-fn run_compile(
-    input: &Path,
-    output: Option<&Path>,
-    reflect: Option<&Path>,
-    opts: &dxspv::Options,
-    timings: bool,
-) -> Result<(), Failure> {
-    let bytes = read(input)?;
-    let out = compile_bytes(input, &bytes, opts).map_err(|e| Failure::Input(vec![e]))?;
-    print_warnings(&input.display().to_string(), &out.warnings);
-    if timings {
-        print_timings(&input.display().to_string(), &out.times);
-    }
-    if let Some(r) = reflect {
-        std::fs::write(r, dxspv::reflection_json(&out.reflection))
-            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", r.display())))?;
-    }
-    match output {
-        Some(_) => write_out(output, &spirv_bytes(&out.spirv)),
-        None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => Err(Failure::Usage(
-            "refusing to write binary SPIR-V to a terminal: use -o <file.spv>".into(),
-        )),
-        None => write_out(None, &spirv_bytes(&out.spirv)),
-    }
+/// What `dxspv ir` prints.
+struct IrJob {
+    raw: bool,
+    binary: bool,
+    dot: bool,
+    lowered: bool,
+    validate: bool,
 }
 
-fn run_compile_dir(
-    dir: &Path,
+fn run_ir(
+    path: &Path,
     output: Option<&Path>,
+    job: &IrJob,
     opts: &dxspv::Options,
-    timings: bool,
+    report: &Reporter,
 ) -> Result<(), Failure> {
-    use rayon::prelude::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", dir.display())))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    if let Some(out) = output {
-        std::fs::create_dir_all(out)
-            .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", out.display())))?;
+    let name = input::display_name(path);
+    if job.binary && output.is_none_or(input::is_std) {
+        return Err(Failure::Usage("--binary needs -o <file>".into()));
     }
-    let done = AtomicUsize::new(0);
-    let total = files.len();
-    let start = std::time::Instant::now();
-    let results: Vec<Result<dxspv::StageTimes, String>> = files
-        .par_iter()
-        .map(|path| {
-            let result = std::fs::read(path)
-                .map_err(|e| format!("{}: {e}", path.display()))
-                .and_then(|bytes| compile_bytes(path, &bytes, opts))
-                .and_then(|out| {
-                    print_warnings(&path.display().to_string(), &out.warnings);
-                    if let (Some(dir), Some(stem)) = (output, path.file_stem()) {
-                        let target = dir.join(stem).with_extension("spv");
-                        std::fs::write(&target, spirv_bytes(&out.spirv))
-                            .map_err(|e| format!("{}: {e}", target.display()))?;
-                    }
-                    Ok(out.times)
-                });
-            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if n.is_multiple_of(64) || n == total {
-                eprint!("\r[{n}/{total}]");
+    let bytes = read_input(path, report)?;
+    let mut level = if job.lowered {
+        Level::Lowered
+    } else {
+        Level::Structural
+    };
+    let fail = |e: &dyn std::fmt::Display| {
+        report.error(&name, e);
+        Failure::Input
+    };
+    let builder = match input::classify(path, bytes) {
+        Source::Shader(bytes) => {
+            let stage = if job.raw {
+                dxspv::IrStage::Raw
+            } else {
+                level = Level::Lowered;
+                dxspv::IrStage::Lowered
+            };
+            let ir = dxspv::to_ir_timed(&bytes, stage, opts).map_err(|e| fail(&e))?;
+            for w in &ir.warnings {
+                report.warning(&name, w);
             }
-            result
-        })
-        .collect();
-    eprintln!();
-    let mut errors = Vec::new();
-    let mut sum = dxspv::StageTimes::default();
-    for r in results {
-        match r {
-            Ok(t) => {
-                sum.parse += t.parse;
-                sum.convert += t.convert;
-                sum.passes += t.passes;
-                sum.spirv += t.spirv;
+            ir.builder
+        }
+        Source::IrBinary(bytes) => ir::serialize::deserialize(&bytes).map_err(|e| fail(&e))?,
+        Source::IrText(text) => ir::text::parse(&text).map_err(|e| fail(&e))?,
+        Source::Other(what) => return Err(fail(&format!("not IR text nor a shader: {what}"))),
+    };
+    if job.validate {
+        if let Err(errors) = ir::validate::validate(&builder, level) {
+            for e in &errors {
+                report.error(&name, e);
             }
-            Err(e) => errors.push(e),
+            return Err(Failure::Input);
         }
     }
-    for e in &errors {
-        eprintln!("{e}");
-    }
-    eprintln!(
-        "compiled {}, failed {} of {total} files in {:.1} ms",
-        total - errors.len(),
-        errors.len(),
-        start.elapsed().as_secs_f64() * 1e3
-    );
-    if timings {
-        print_timings("all files (summed over threads)", &sum);
-    }
-    if errors.is_empty() {
-        Ok(())
+    let out = output.unwrap_or(Path::new("-"));
+    if job.binary {
+        write_output(out, &ir::serialize::serialize(&builder), false)
+    } else if job.dot {
+        let text = dot::cfg_dot(&builder, &name).map_err(|e| fail(&e))?;
+        write_output(out, text.as_bytes(), false)
     } else {
-        Err(Failure::Input(Vec::new()))
+        write_output(out, ir::text::print(&builder).as_bytes(), false)
     }
 }
 
-fn run_disasm(input: &Path, output: Option<&Path>) -> Result<(), Failure> {
-    let name = input.display().to_string();
-    let bytes = read(input)?;
-    let text =
-        dxspv::disassemble(&bytes).map_err(|e| Failure::Input(vec![format!("{name}: {e}")]))?;
-    write_out(output, text.as_bytes())
+fn run_disasm(path: &Path, output: Option<&Path>, report: &Reporter) -> Result<(), Failure> {
+    let name = input::display_name(path);
+    let bytes = read_input(path, report)?;
+    match dxspv::disassemble(&bytes) {
+        Ok(text) => write_output(output.unwrap_or(Path::new("-")), text.as_bytes(), false),
+        Err(dxspv::Error::UnknownFormat) => {
+            report.error(&name, &format!("not a shader: {}", input::describe(&bytes)));
+            Err(Failure::Input)
+        }
+        Err(e) => {
+            report.error(&name, &e);
+            Err(Failure::Input)
+        }
+    }
 }

@@ -1,8 +1,6 @@
 //! Control flow nested to SPIR-V's limit (1023) and past it, from scoped IR text through the
 //! passes to the backend.
 
-use std::process::Command;
-
 /// Scoped IR text of a pixel shader with `depth` nested loops, each leaving through an `if`
 /// when a counter reaches an input before the next loop opens: SPIR-V nesting `depth + 1` at
 /// the innermost `if`.
@@ -65,23 +63,12 @@ fn compile(text: &str) -> Result<dxspv::Output, dxspv::Error> {
 /// Runs `spirv-val --target-env vulkan1.3` with `extra` arguments on `words`: whether it
 /// accepts them and what it said; `None` when it is not installed.
 fn spirv_val(words: &[u32], extra: &[&str]) -> Option<(bool, String)> {
-    Command::new("spirv-val").arg("--version").output().ok()?;
-    let path = std::env::temp_dir().join(format!(
-        "dxspv-limits-{}-{:?}.spv",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).expect("write module");
-    let out = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
-        .args(extra)
-        .arg(&path)
-        .output()
-        .expect("run spirv-val");
-    let _ = std::fs::remove_file(&path);
-    let msg = String::from_utf8_lossy(&out.stderr);
-    Some((out.status.success(), msg[..msg.len().min(300)].to_string()))
+    let mut args = vec!["--target-env", "vulkan1.3"];
+    args.extend_from_slice(extra);
+    Some(match dxspv_testkit::spirv_val_with(words, &args)? {
+        Ok(()) => (true, String::new()),
+        Err(msg) => (false, msg.chars().take(300).collect()),
+    })
 }
 
 /// Whether `spirv-val` accepts `words` with its nesting limit lowered to `depth`.

@@ -7,7 +7,6 @@
 use peak_alloc::PeakAlloc;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 #[global_allocator]
@@ -21,48 +20,16 @@ fn heap_bound(len: usize) -> usize {
     16 * 1024 * 1024 + 512 * len
 }
 
-fn corpus_dir() -> PathBuf {
-    Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus"
-    ))
-    .to_path_buf()
-}
-
-fn corpus_files(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for sub in ["dxbc", "dxil", "d3d9"] {
-        let Ok(sources) = std::fs::read_dir(root.join(sub)) else {
-            continue;
-        };
-        for src in sources.flatten() {
-            if let Ok(files) = std::fs::read_dir(src.path()) {
-                out.extend(files.flatten().map(|f| f.path()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// SplitMix64: a tiny deterministic generator so the mutants are the same on every run.
-struct Rng(u64);
+/// The mutation generator's random numbers: [`dxspv_testkit::Rng`] with `usize` bounds.
+struct Rng(dxspv_testkit::Rng);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
+        self.0.below(n as u64) as usize
     }
 }
 
@@ -116,7 +83,7 @@ fn interesting_value(rng: &mut Rng, old: u32) -> u32 {
 
 /// The mutants of one file, each named by how it was made.
 fn mutants(bytes: &[u8], other: &[u8], seed: u64) -> Vec<(&'static str, Vec<u8>)> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(dxspv_testkit::Rng::new(seed));
     let mut out = Vec::new();
     let len = bytes.len();
     for _ in 0..6 {
@@ -195,18 +162,13 @@ fn process(bytes: &[u8]) -> Result<(), &'static str> {
 
 #[test]
 fn mutated_corpus_never_panics_hangs_or_blows_up() {
-    let root = corpus_dir();
-    if !root.exists() {
-        println!("corpus not found at {}, skipping", root.display());
+    let Some(corpus) = dxspv_testkit::Corpus::open() else {
         return;
-    }
-    let files = corpus_files(&root);
-    assert!(
-        !files.is_empty(),
-        "corpus at {} holds no files",
-        root.display()
-    );
-    let blobs: Vec<Vec<u8>> = files.iter().filter_map(|f| std::fs::read(f).ok()).collect();
+    };
+    let mut entries = corpus.entries.iter().collect::<Vec<_>>();
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
+    let files: Vec<&str> = entries.iter().map(|e| e.path.as_str()).collect();
+    let blobs: Vec<Vec<u8>> = entries.iter().map(|e| corpus.read(e)).collect();
 
     // Panics are failures here; keep the default hook from printing each one twice.
     let mut accepted = 0usize;
@@ -236,15 +198,15 @@ fn mutated_corpus_never_panics_hangs_or_blows_up() {
                     *rejected.entry(kind).or_default() += 1;
                     entry.1 += 1;
                 }
-                Err(_) => failures.push(format!("{}: {how}: panicked", path.display())),
+                Err(_) => failures.push(format!("{}: {how}: panicked", path)),
             }
             if took > TIME_BOUND {
-                failures.push(format!("{}: {how}: took {took:?}", path.display()));
+                failures.push(format!("{}: {how}: took {took:?}", path));
             }
             if extra > heap_bound(m.len()) {
                 failures.push(format!(
                     "{}: {how}: used {extra} bytes of heap for {} input bytes",
-                    path.display(),
+                    path,
                     m.len()
                 ));
             }

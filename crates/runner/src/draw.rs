@@ -699,21 +699,6 @@ mod tests {
     fn passthrough_vs_validates() {
         let words = passthrough_vs();
         assert_eq!(words[0], 0x0723_0203);
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let path = std::env::temp_dir().join(format!("dxspv-runner-vs-{}.spv", std::process::id()));
-        if std::fs::write(&path, &bytes).is_err() {
-            return;
-        }
-        let status = std::process::Command::new("spirv-val")
-            .args(["--target-env", "vulkan1.3"])
-            .arg(&path)
-            .status();
-        let _ = std::fs::remove_file(&path);
-        if let Ok(st) = status {
-            assert!(
-                st.success(),
-                "spirv-val rejected the pass-through vertex shader"
-            );
-        }
+        dxspv_testkit::assert_spirv_valid("pass-through vertex shader", &words);
     }
 }

@@ -10,13 +10,33 @@
 //! is redirected through one id map, so forward references (`EntryPoint`, branches, phis) need
 //! no patching.
 //!
-//! Words go into one buffer per logical module section ([`words::Sections`]): capabilities,
-//! extensions, ext-inst imports, memory model, entry point, execution modes, debug names,
-//! annotations, types/constants/globals and function bodies. Instructions are written in
-//! place (header word patched with the final length), so emitting an op allocates nothing
-//! beyond those buffers; the buffers are concatenated once at the end. Types and constants are
-//! deduplicated through hash maps; capabilities and extensions are recorded as the ops that
-//! need them are emitted, never declared in bulk.
+//! Words go into one buffer per section that fills while walking (`words::Sections`):
+//! annotations, types/constants/globals and function bodies. The sections before them
+//! (capabilities, extensions, the `GLSL.std.450` import, memory model, entry point with its
+//! interface, execution modes, debug names) are only known at the end and are written then,
+//! followed by the three buffers. Instructions are written in place (header word patched with
+//! the final length), so emitting an op allocates nothing beyond those buffers. Types and
+//! constants are deduplicated through small maps; capabilities and extensions are recorded
+//! as the ops that need them are emitted, never declared in bulk.
+//!
+//! # Code layout
+//!
+//! The translator (`emit::Emitter`) is split by concept into the modules of `emit/`, after
+//! naga's SPIR-V backend, which keeps the module being written (its `Writer`) apart from the
+//! function being written (its `BlockContext`): `emit::module::Module` is the SPIR-V module
+//! being built (sections, id allocation, capabilities, types in `types.rs`, constants in
+//! `constants.rs`, execution modes) and knows nothing of the IR;
+//! `emit::control_flow::FunctionState` is the state of the function being emitted (the
+//! merge its current header declared, its open constructs); the `Emitter` itself maps IR
+//! defs to SPIR-V ids and keeps what the declarations set up. One `match` over every IR
+//! opcode (`emit/dispatch.rs`, without a fallback arm, so a new opcode does not compile
+//! until the backend handles it) sends each op to its concept: `interface.rs` (inputs,
+//! outputs, built-ins, push data, spec constants), `resources.rs` (descriptors, bindings),
+//! `memory.rs` (access chains, loads and stores), `images.rs`, `atomics.rs` (atomics,
+//! barriers, interlock), `alu.rs` (arithmetic, conversions, comparisons, bit operations,
+//! composites), `control_flow.rs` and `modes.rs`; `hull.rs` writes the hull shader entry
+//! point and `finish.rs` assembles the module. `tests/golden/` holds the backend's SPIR-V
+//! goldens: IR inputs and their `spirv-dis` text, each checked with `spirv-val`.
 //!
 //! Declarations become global variables: shader I/O as `Input`/`Output` variables with
 //! `Location`/`Component` or `BuiltIn` decorations, resources as descriptor variables placed by
@@ -116,7 +136,7 @@ impl Default for BindingModel {
     }
 }
 
-/// Options for [`emit`].
+/// Options for [`emit()`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpirvOptions {
     /// Name of the SPIR-V entry point.
@@ -285,13 +305,13 @@ pub struct SpirvModule {
 
 /// Emits lowered IR as a SPIR-V 1.6 module.
 ///
-/// The builder must pass [`dxspv_ir::validate`] at [`dxspv_ir::Level::Lowered`]; IR the backend
+/// The builder must pass [`dxspv_ir::validate()`] at [`dxspv_ir::Level::Lowered`]; IR the backend
 /// cannot express yields a [`SpirvError`] naming the op and the feature.
 pub fn emit(b: &Builder, opts: &SpirvOptions) -> Result<Vec<u32>, SpirvError> {
     emit_with_reflection(b, opts).map(|m| m.words)
 }
 
-/// Like [`emit`], also returning the [`Reflection`] of the module.
+/// Like [`emit()`], also returning the [`Reflection`] of the module.
 pub fn emit_with_reflection(b: &Builder, opts: &SpirvOptions) -> Result<SpirvModule, SpirvError> {
     let mut e = emit::Emitter::new(b, opts);
     let module = e.run();

@@ -48,7 +48,7 @@ fn compile(name: &str, text: &str) -> dxspv_spirv::SpirvModule {
 fn hull_shader_patch_constants_after_control_points() {
     let m = compile(
         "hs",
-        include_str!("ir/tessellation_primitive_id_hs_code_dxbc.ir"),
+        include_str!("golden/tessellation_primitive_id_hs_code_dxbc.ir"),
     );
     let patch: Vec<_> = m.reflection.outputs.iter().filter(|o| o.patch).collect();
     assert!(!patch.is_empty());
@@ -61,7 +61,7 @@ fn hull_shader_patch_constants_after_control_points() {
 fn domain_shader_patch_constants_match_hull() {
     let m = compile(
         "ds",
-        include_str!("ir/tessellation_primitive_id_ds_code_dxbc.ir"),
+        include_str!("golden/tessellation_primitive_id_ds_code_dxbc.ir"),
     );
     assert!(m
         .reflection
@@ -75,7 +75,7 @@ fn domain_shader_patch_constants_match_hull() {
 fn geometry_shader_streams_do_not_share_locations() {
     let m = compile(
         "gs",
-        include_str!("ir/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir"),
+        include_str!("golden/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir"),
     );
     let mut locs: Vec<_> = m
         .reflection
@@ -91,12 +91,12 @@ fn geometry_shader_streams_do_not_share_locations() {
 
 #[test]
 fn pixel_shader_image_sampling() {
-    compile("ps", include_str!("ir/sample_ps.ir"));
+    compile("ps", include_str!("golden/sample_ps.ir"));
 }
 
 #[test]
 fn geometry_shader_without_input_primitive_is_an_error() {
-    let text = include_str!("ir/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir");
+    let text = include_str!("golden/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir");
     let without: String = text
         .lines()
         .filter(|l| !l.contains("SetGsInputPrimitive"))
@@ -115,7 +115,7 @@ fn structured_ps_with(
     old: &str,
     new: &str,
 ) -> Result<dxspv_spirv::SpirvModule, dxspv_spirv::SpirvError> {
-    let text = include_str!("ir/structured_srv_ps.ir");
+    let text = include_str!("golden/structured_srv_ps.ir");
     assert!(text.contains(old), "{old}");
     emit_text(&text.replace(old, new))
 }
@@ -254,7 +254,7 @@ fn only_numbers_are_bit_cast_into_a_location() {
 
 #[test]
 fn atomics_need_their_location_type() {
-    let text = include_str!("ir/raw_atomics_cs.ir");
+    let text = include_str!("golden/raw_atomics_cs.ir");
     compile("atomics", text);
     let old = "%21 = BufferAtomic u32 %14 %13 %18 And";
     assert!(text.contains(old));
@@ -361,7 +361,7 @@ fn interface_and_resource_declarations_must_suit_vulkan() {
 fn image_coordinates_must_fit_the_image() {
     // From the ir_compile fuzz target: a 2D texture sampled with a scalar coordinate, and a
     // CBV with a runtime array (uniform blocks are sized).
-    let text = include_str!("ir/sample_ps.ir");
+    let text = include_str!("golden/sample_ps.ir");
     let sample = text
         .lines()
         .find(|l| l.contains(" = ImageSample "))
@@ -956,9 +956,9 @@ fn interpolation_functions_take_32_bit_floats() {
 fn mode_counts_are_at_least_one_and_fit_a_word() {
     // From the mode probe: Vulkan takes no zero workgroup dimension, instance count or output
     // vertex count, and a literal past 32 bits was cut to its low word.
-    let cs = include_str!("ir/raw_atomics_cs.ir");
-    let gs = include_str!("ir/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir");
-    let hs = include_str!("ir/tessellation_primitive_id_hs_code_dxbc.ir");
+    let cs = include_str!("golden/raw_atomics_cs.ir");
+    let gs = include_str!("golden/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir");
+    let hs = include_str!("golden/tessellation_primitive_id_hs_code_dxbc.ir");
     let gs_out = "%21 = SetGsOutputVertices %1 12";
     for (text, old, new) in [
         (
@@ -996,7 +996,7 @@ fn mode_counts_are_at_least_one_and_fit_a_word() {
 fn bindings_fit_a_word_and_never_alias() {
     // From a binding probe: a register near 2^32 wrapped past its shift onto a low binding,
     // and a t register 2000 above an s register of its space took the sampler's binding.
-    let text = include_str!("ir/sample_ps.ir");
+    let text = include_str!("golden/sample_ps.ir");
     let srv = "%10 = DclSrv f32 %1 0 0 1 Image2D";
     assert!(text.contains(srv));
     let with = |space_reg: &str| text.replace(srv, &srv.replace("%1 0 0 1", space_reg));

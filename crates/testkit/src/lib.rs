@@ -16,4 +16,4 @@ pub mod spirv_tools;
 
 pub use corpus::{Corpus, Entry};
 pub use rng::Rng;
-pub use spirv_tools::{assert_spirv_valid, spirv_dis, spirv_val, spirv_val_with};
+pub use spirv_tools::{assert_spirv_valid, installed, spirv_dis, spirv_val, spirv_val_with};

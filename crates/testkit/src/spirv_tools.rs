@@ -28,8 +28,8 @@ impl Drop for TempModule {
     }
 }
 
-/// Whether `tool --version` runs.
-fn installed(tool: &str) -> bool {
+/// Whether `tool --version` runs (the tool is installed).
+pub fn installed(tool: &str) -> bool {
     Command::new(tool).arg("--version").output().is_ok()
 }
 

@@ -105,6 +105,34 @@ pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
     })
 }
 
+/// `spirv-dis`'s text of `words` (friendly names, no colour); `None` when it is not installed.
+/// Panics with its message when it refuses the module.
+pub fn spirv_dis(words: &[u32]) -> Option<String> {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new("spirv-dis")
+        .args(["--no-color", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    child
+        .stdin
+        .take()
+        .expect("spirv-dis stdin")
+        .write_all(&bytes)
+        .expect("write to spirv-dis");
+    let out = child.wait_with_output().expect("spirv-dis runs");
+    assert!(
+        out.status.success(),
+        "spirv-dis: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).expect("spirv-dis prints UTF-8"))
+}
+
 /// Asserts that `spirv-val` accepts `words` (the module called `name`); says so and checks
 /// nothing when it is not installed.
 #[track_caller]

@@ -1,0 +1,106 @@
+//! # dxspv-sm3: reading Direct3D 9 shaders (shader models 1.x to 3.0)
+//!
+//! This crate is the reading half of dxspv's Direct3D 9 frontend. It takes the token
+//! stream of a compiled `vs_1_1` … `vs_3_0` / `ps_1_1` … `ps_3_0` shader (what
+//! `CreateVertexShader` / `CreatePixelShader` receive, what fxc writes for the 9.x
+//! profiles, what effect files embed) and exposes it as typed instructions for a
+//! converter, plus the HLSL compiler's constant table and the register limits of each
+//! model. A disassembler renders it in the assembly syntax fxc and
+//! `D3DXDisassembleShader` print.
+//!
+//! ## Data flow
+//!
+//! ```text
+//! &[u8] ──Shader::parse──▶ Version + token view (version … end token)
+//!                          + comments + ConstantTable (from `CTAB`) + warnings
+//! Shader::instructions() ─▶ Iterator<Item = Result<Instruction, Error>>
+//!                           (or Instructions::next_into, reusing one Instruction)
+//! Limits::for_version ────▶ register counts per file
+//! disassemble(&[u8]) ─────▶ String
+//! ```
+//!
+//! Nothing is copied out of the input except the constant table's names. The stream
+//! stays a borrowed [`Words`] view; [`Shader::parse`] walks it once by instruction lengths
+//! (to find the end token, the comments and the constant table) and the iterator decodes
+//! one instruction per step into an [`Instruction`] whose destination, predicate and up to
+//! [`MAX_SOURCES`] sources live inline, so decoding does no heap allocation.
+//!
+//! ```
+//! # fn main() -> Result<(), dxspv_sm3::Error> {
+//! use dxspv_sm3::{Instruction, Opcode, RegisterType, Shader};
+//!
+//! // vs_2_0: mov oPos, c0
+//! let words = [0xFFFE_0200u32, 0x0200_0001, 0xC00F_0000, 0xA0E4_0000, 0x0000_FFFF];
+//! let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let shader = Shader::parse(&bytes)?;
+//! let mut inst = Instruction::default();
+//! let mut it = shader.instructions();
+//! while let Some(r) = it.next_into(&mut inst) {
+//!     r?;
+//!     assert_eq!(inst.opcode, Opcode::Mov);
+//!     assert_eq!(inst.dst.map(|d| d.register.ty), Some(RegisterType::RastOut));
+//!     assert_eq!(inst.sources()[0].register.index, 0);
+//! }
+//! assert_eq!(dxspv_sm3::disassemble(&bytes)?, "    vs_2_0\n    mov oPos, c0\n");
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! ## The format in brief
+//!
+//! Tokens are little-endian 32-bit words. Model 2 and 3 instruction tokens carry their
+//! parameter count; model 1 instructions do not, and their parameters are the following
+//! tokens with bit 31 set (`def`'s raw floats excepted). Register types are split over two
+//! bit fields and mean different files per stage (`a0` / `t#`, `oT#` / `o#`); relative
+//! addressing is implied (`a0.x`) in `vs_1_x` and spelled by an extra token from `vs_2_0`
+//! and `ps_3_0`; a predicated instruction carries its predicate token after the
+//! destination; pixel shader 1.x instructions can be co-issued and shift their results.
+//! The decoder resolves all of that, so the converter sees one representation for every
+//! model. The facts come from Microsoft's `d3d9types.h` token definitions, the Direct3D 9
+//! assembly reference and the D3DX constant table structures.
+//!
+//! ## Main types
+//!
+//! * [`Shader`], [`Version`], [`Stage`]: the parsed shader.
+//! * [`Instruction`], [`Opcode`], [`Payload`] (`def`/`defi`/`defb` values, [`Declaration`]s
+//!   of `dcl`, comments), [`Comparison`], [`TexLoad`].
+//! * [`Destination`], [`Source`], [`Register`], [`RegisterType`], [`Swizzle`],
+//!   [`WriteMask`], [`SourceModifier`], [`RelativeAddress`].
+//! * [`ConstantTable`], [`Constant`], [`TypeInfo`]: the `CTAB` comment. A malformed table
+//!   is a [`Warning`], never an error.
+//! * [`Limits`], [`Limit`]: register counts per model, for converters to refuse shaders
+//!   no device could run.
+//! * [`Error`]: one error type; decode errors carry the token offset and the instruction
+//!   index. Malformed input never panics.
+
+pub mod ctab;
+pub mod decode;
+pub mod disasm;
+pub mod error;
+pub mod limits;
+pub mod opcode;
+pub mod operand;
+pub mod register;
+pub mod version;
+pub mod words;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod testutil;
+
+pub use ctab::{
+    Constant, ConstantTable, Member, ParameterClass, ParameterType, RegisterSet, TypeInfo,
+};
+pub use decode::{
+    Comment, Comparison, Declaration, Instruction, Instructions, Payload, Shader, TexLoad,
+    TextureType, Usage, CTAB_FOURCC, END_TOKEN, MAX_SOURCES,
+};
+pub use disasm::{disassemble, disassemble_shader};
+pub use error::{DecodeErrorKind, Error, Warning};
+pub use limits::{Limit, Limits};
+pub use opcode::{Opcode, Shape};
+pub use operand::{Destination, RelativeAddress, Source, SourceModifier, Swizzle, WriteMask};
+pub use register::{Register, RegisterType};
+pub use version::{Stage, Version};
+pub use words::Words;

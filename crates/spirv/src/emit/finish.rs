@@ -1,0 +1,223 @@
+//! Finishing the module: the sections known only at the end, and the limits checked on the
+//! whole module.
+//!
+//! The header and the first sections (capabilities, extensions, the `GLSL.std.450` import,
+//! the memory model, the entry point with its interface — every global variable, as SPIR-V
+//! 1.4 and later require — execution modes and debug names) are written into the output,
+//! then the annotation, global and function sections appended, and the id bound set.
+//! SPIR-V's universal limits (section 2.17) on the id bound, `Private` variables, string
+//! length and instruction length are checked on the result.
+
+use super::error::{malformed, unsupported, R};
+use super::resources::shared_binding;
+use super::{Emitter, Info};
+use crate::words::packed_str_words;
+use crate::words::{
+    begin, decode_packed_str, end, first_oversized_instruction, inst, packed_str_len,
+    push_packed_str, push_str, str_words,
+};
+use crate::SpirvModule;
+use dxspv_ir::Op;
+use dxspv_ir::{OpCode, ShaderStage, SsaDef};
+use spirv::{Op as S, StorageClass as SC};
+
+/// SPIR-V's universal limits (section 2.17) that spirv-val checks, besides nesting: the id
+/// bound, `(literal, label)` pairs of one `OpSwitch`, parameters of one function, `Private`
+/// variables of a module, and characters of a literal string.
+pub(super) const MAX_ID_BOUND: u32 = 4_194_303;
+
+/// SPIR-V's universal limit on the `Private` variables of a module.
+pub(super) const MAX_PRIVATE_VARIABLES: usize = 65_535;
+
+/// SPIR-V's universal limit on the characters of a literal string (longer names are left
+/// out).
+pub(super) const MAX_STRING_BYTES: usize = 65_535;
+
+impl<'a> Emitter<'a> {
+    /// Writes the module: the push constant block, the hull shader entry point, the
+    /// remaining execution modes, then every section (see the module doc).
+    pub(super) fn finish(&mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
+        self.finish_push_data(entry)?;
+        if let Some((a, b)) = shared_binding(&self.refl.resources) {
+            let r = &self.refl.resources;
+            let op = self.b.op(entry);
+            return unsupported(
+                entry,
+                op,
+                format!(
+                    "{} and {} share descriptor set {}, binding {} (choose other register shifts)",
+                    r[a].register_name(),
+                    r[b].register_name(),
+                    r[a].set,
+                    r[a].binding
+                ),
+            );
+        }
+        let main = if self.stage == ShaderStage::Hull {
+            self.hull_main(entry)?
+        } else {
+            match self.entry_fns.first() {
+                Some(f) => self.v(*f),
+                None => {
+                    let op = self.b.op(entry);
+                    return malformed(entry, op, "entry point without function");
+                }
+            }
+        };
+        self.complete_execution_modes(entry)?;
+        // Everything before the annotations is only known now: write the module in one go.
+        let name = self.opts.entry_point_name.as_str();
+        let glsl_words = if self.module.glsl != 0 { 6 } else { 0 };
+        let head = 5
+            + 2 * self.module.caps.0.len()
+            + self
+                .module
+                .exts
+                .iter()
+                .map(|e| 1 + str_words(e))
+                .sum::<usize>()
+            + glsl_words
+            + 3
+            + 3
+            + str_words(name)
+            + self.module.sections.globals.len() / 4
+            + self.module.modes.iter().map(|m| 3 + m.2).sum::<usize>()
+            + self.names_words;
+        let mut out = Vec::with_capacity(head + self.module.sections.len());
+        out.extend_from_slice(&[spirv::MAGIC_NUMBER, 0x0001_0600, 0, 0, 0]);
+        for c in &self.module.caps.0 {
+            inst(&mut out, S::Capability, &[*c]);
+        }
+        for e in &self.module.exts {
+            let st = begin(&mut out, S::Extension);
+            push_str(&mut out, e);
+            end(&mut out, st);
+        }
+        if self.module.glsl != 0 {
+            let st = begin(&mut out, S::ExtInstImport);
+            out.push(self.module.glsl);
+            push_str(&mut out, "GLSL.std.450");
+            end(&mut out, st);
+        }
+        inst(
+            &mut out,
+            S::MemoryModel,
+            &[
+                spirv::AddressingModel::Logical as u32,
+                spirv::MemoryModel::Vulkan as u32,
+            ],
+        );
+        {
+            let st = begin(&mut out, S::EntryPoint);
+            out.push(model as u32);
+            out.push(main);
+            push_str(&mut out, name);
+            // The interface: every module-scope variable.
+            let g = &self.module.sections.globals;
+            let mut i = 0;
+            while let Some(&w) = g.get(i) {
+                let len = (w >> 16) as usize;
+                if w & 0xffff == S::Variable as u32 {
+                    if let Some(&id) = g.get(i + 2) {
+                        out.push(id);
+                    }
+                }
+                i += len.max(1);
+            }
+            end(&mut out, st);
+        }
+        for (m, args, n) in &self.module.modes {
+            let st = begin(&mut out, S::ExecutionMode);
+            out.push(main);
+            out.push(*m);
+            out.extend_from_slice(&args[..*n]);
+            end(&mut out, st);
+        }
+        // Debug names and semantics, straight from the IR.
+        let mut refl = std::mem::take(&mut self.refl);
+        {
+            for op in self.late.iter().filter_map(|d| self.b.get(*d)) {
+                match op.opcode {
+                    OpCode::DebugName => {
+                        let Some(t) = op.arg(0) else { continue };
+                        let Some(slot) = self.slots.get(t.index()).filter(|s| s.defined) else {
+                            continue;
+                        };
+                        // A name past SPIR-V's string limit is left out (names are optional).
+                        if op.literals().len() * 8 > MAX_STRING_BYTES
+                            && packed_str_len(op.literals()) > MAX_STRING_BYTES
+                        {
+                            continue;
+                        }
+                        let st = begin(&mut out, S::Name);
+                        out.push(slot.id);
+                        if !push_packed_str(&mut out, op.literals()) {
+                            push_str(&mut out, &decode_packed_str(op.literals()));
+                        }
+                        end(&mut out, st);
+                    }
+                    OpCode::Semantic => {
+                        let Some(Info::Var(vi)) = op.arg(0).and_then(|t| self.info(t)) else {
+                            continue;
+                        };
+                        let list = if vi.sc == SC::Input {
+                            &mut refl.inputs
+                        } else {
+                            &mut refl.outputs
+                        };
+                        let Some(info) = (vi.refl as usize)
+                            .checked_sub(1)
+                            .and_then(|i| list.get_mut(i))
+                        else {
+                            continue;
+                        };
+                        let idx = op.lit(0).unwrap_or(0) as u32;
+                        let name = decode_packed_str(op.literals().get(1..).unwrap_or(&[]));
+                        info.semantic = Some((name, idx));
+                    }
+                    // `late` holds the two opcodes above only.
+                    _ => {}
+                }
+            }
+        }
+        self.module.sections.append_to(&mut out);
+        if let Some(b) = out.get_mut(3) {
+            *b = self.module.next_id;
+        }
+        if self.module.next_id > MAX_ID_BOUND || self.module.private_vars > MAX_PRIVATE_VARIABLES {
+            let op = self.b.op(entry);
+            return unsupported(
+                entry,
+                op,
+                format!(
+                    "a module of {} ids and {} private variables (SPIR-V allows {MAX_ID_BOUND} \
+                     and {MAX_PRIVATE_VARIABLES})",
+                    self.module.next_id, self.module.private_vars
+                ),
+            );
+        }
+        if let Some(opcode) = first_oversized_instruction(&out) {
+            let op = self.b.op(entry);
+            let name =
+                S::from_u32(opcode).map_or_else(|| format!("{opcode}"), |o| format!("Op{o:?}"));
+            return unsupported(
+                entry,
+                op,
+                format!("an {name} longer than SPIR-V's 65,535 words (too many operands)"),
+            );
+        }
+        Ok(SpirvModule {
+            words: out,
+            reflection: refl,
+        })
+    }
+
+    /// `DebugName`: names are written at the end, straight from the IR (unless stripped);
+    /// this keeps the op and counts the words its `OpName` may take.
+    pub(super) fn record_debug_name(&mut self, def: SsaDef, op: &Op) {
+        if op.arg(0).is_some() && !self.opts.strip_debug_names {
+            self.names_words += 2 + packed_str_words(op.literals().len());
+            self.late.push(def);
+        }
+    }
+}

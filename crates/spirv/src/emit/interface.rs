@@ -1,0 +1,872 @@
+//! The shader interface: `Input` and `Output` variables for the `DclInput*` and
+//! `DclOutput*` declarations with their `Location`, `Component`, `BuiltIn`, interpolation
+//! and `Patch` decorations, and their loads and stores; the `GLSL.std.450` interpolation
+//! functions; geometry shader vertex and primitive emission; the push constant block; and
+//! specialization constants.
+//!
+//! D3D registers become locations; hull shader patch constants and domain shader patch
+//! inputs move up by [`crate::PATCH_LOCATION_OFFSET`] and geometry shader streams past the
+//! first by [`crate::GS_STREAM_LOCATION_STRIDE`] per stream. Vulkan's location rules are
+//! checked (components 0 to 3, 64-bit values in component pairs, one location per array
+//! element) and overlapping declarations refused. Integer and 64-bit pixel shader inputs
+//! are `Flat`, as Vulkan requires. Built-ins must have the type Vulkan gives them; D3D
+//! built-ins Vulkan lacks or defines differently are adapted: `SV_VertexID` and
+//! `SV_InstanceID` count from the draw's first vertex and instance (`VertexIndex -
+//! BaseVertex`), the pixel shader's `SV_Position.w` is `1 / FragCoord.w`, `SV_Coverage` is
+//! `SampleMask[0]`, and the render target sample count is a spec constant
+//! ([`crate::SAMPLE_COUNT_SPEC_ID`]). Push data is one `Block` struct in `PushConstant`
+//! storage with a member per `DclPushData` at its byte offset (std430).
+
+use super::error::{malformed, unsupported, R};
+use super::types::{block_align, block_type_problem};
+use super::types::{layout_size, scalar_bits};
+use super::{Emitter, Info};
+use crate::words::{begin, end, inst};
+use crate::InterfaceVariable;
+use dxspv_ir::{
+    BasicType, BuiltIn, InterpolationModes, Op, OpCode, ScalarType, ShaderStage, SsaDef, Type,
+};
+use smallvec::SmallVec;
+use spirv::GLOp;
+use spirv::{Capability, Decoration, Op as S, StorageClass as SC};
+
+/// How an interface variable differs from the IR's view of it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum IoWrap {
+    /// The variable holds the IR's value.
+    None,
+    /// Declared as a one-element array (SampleMask).
+    ArrayOfOne,
+    /// Value is the builtin minus another builtin variable (VertexIndex - BaseVertex).
+    SubBase(u32),
+    /// Pixel shader `SV_Position`: Vulkan's `FragCoord.w` is `1 / w_clip`, D3D's is `w_clip`,
+    /// so `w` is reciprocated on load.
+    RcpW,
+}
+
+/// A variable an IR declaration stands for: interface, LDS, scratch or sample count.
+#[derive(Clone, Copy)]
+pub(super) struct VarInfo {
+    /// The `OpVariable`.
+    pub(super) var: u32,
+    /// Its storage class.
+    pub(super) sc: SC,
+    /// The IR type of its contents.
+    pub(super) ty: Type,
+    /// How its contents differ from the IR's value.
+    pub(super) wrap: IoWrap,
+    /// 1 + index into the reflection's inputs (`Input`) or outputs (`Output`); 0 for none.
+    pub(super) refl: u32,
+}
+
+/// Where `InterpolateAt*` interpolates an input.
+#[derive(Clone, Copy)]
+pub(super) enum Interpolation {
+    /// At the pixel's centroid (`InterpolateAtCentroid`).
+    Centroid,
+    /// At a sample (`InterpolateAtSample`).
+    Sample,
+    /// At an offset from the pixel's center (`InterpolateAtOffset`).
+    Offset,
+}
+
+/// Varying locations a module may use: Direct3D's 32 registers, moved up by 32 for patch
+/// constants and by 32 per geometry stream, with room for arrays; far past what any Vulkan
+/// device offers, so nothing real is refused, while the overlap check stays a table lookup.
+pub(super) const MAX_LOCATIONS: usize = 256;
+
+/// True if `ty` is a type Vulkan accepts for the built-in `bi` (per vertex, an array, where
+/// a stage reads or writes arrays of vertices: `arrayed`).
+pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
+    use ScalarType as S;
+    let per_vertex = |want: Type| {
+        *ty == want
+            || (arrayed && ty.dims().len() == 1 && ty.dims()[0] != 0 && ty.element_type() == want)
+    };
+    let int32 = *ty == Type::scalar(S::U32) || *ty == Type::scalar(S::I32);
+    match bi {
+        BuiltIn::Position => per_vertex(Type::vector(S::F32, 4)),
+        BuiltIn::PointSize => per_vertex(Type::scalar(S::F32)),
+        BuiltIn::ClipDistance | BuiltIn::CullDistance => {
+            ty.without_arrays() == Type::scalar(S::F32)
+                && (1..=1 + arrayed as usize).contains(&ty.dims().len())
+                && !ty.dims().contains(&0)
+        }
+        BuiltIn::TessCoord => *ty == Type::vector(S::F32, 3),
+        BuiltIn::TessFactorInner => Type::scalar(S::F32).array_of(2) == Ok(*ty),
+        BuiltIn::TessFactorOuter => Type::scalar(S::F32).array_of(4) == Ok(*ty),
+        BuiltIn::SamplePosition => *ty == Type::vector(S::F32, 2),
+        BuiltIn::IsFrontFace | BuiltIn::IsFullyCovered => *ty == Type::scalar(S::Bool),
+        BuiltIn::Depth => *ty == Type::scalar(S::F32),
+        BuiltIn::WorkgroupId | BuiltIn::GlobalThreadId | BuiltIn::LocalThreadId => {
+            *ty == Type::vector(S::U32, 3) || *ty == Type::vector(S::I32, 3)
+        }
+        BuiltIn::VertexId
+        | BuiltIn::InstanceId
+        | BuiltIn::StartVertexLocation
+        | BuiltIn::StartInstanceLocation
+        | BuiltIn::PrimitiveId
+        | BuiltIn::LayerIndex
+        | BuiltIn::ViewportIndex
+        | BuiltIn::GsInstanceId
+        | BuiltIn::TessControlPointId
+        | BuiltIn::TessControlPointCountIn
+        | BuiltIn::SampleId
+        | BuiltIn::SampleMask
+        | BuiltIn::SampleCount
+        | BuiltIn::StencilRef
+        | BuiltIn::LocalThreadIndex
+        | BuiltIn::ViewId => int32,
+        _ => true,
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// Checks a varying's shape against Vulkan's location rules (components 0..=3, 64-bit
+    /// values in pairs, sized arrays one location per element) and claims its components,
+    /// refusing a declaration that overlaps an earlier one.
+    pub(super) fn claim_io_slots(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        input: bool,
+        patch: bool,
+        loc: u32,
+        comp: u32,
+    ) -> R<()> {
+        let stage = self.stage;
+        let per_vertex = !patch
+            && match stage {
+                ShaderStage::Hull => true,
+                ShaderStage::Domain | ShaderStage::Geometry => input,
+                _ => false,
+            };
+        let ty = if per_vertex && !op.ty.dims().is_empty() {
+            op.ty.element_type()
+        } else {
+            op.ty
+        };
+        let Some(b) = ty.without_arrays().as_basic() else {
+            return unsupported(def, op, format!("varying type {}", op.ty));
+        };
+        if b.base() == ScalarType::Bool {
+            // Vulkan passes numbers between stages; only built-ins are bools.
+            return unsupported(def, op, format!("varying of type {}", op.ty));
+        }
+        let wide = scalar_bits(b.base()) == 64;
+        let used = u32::from(b.vec_size()) * if wide { 2 } else { 1 };
+        if ty.dims().contains(&0) || comp + used > 4 || (wide && !comp.is_multiple_of(2)) {
+            return unsupported(def, op, format!("varying {} at component {comp}", op.ty));
+        }
+        let count = ty
+            .dims()
+            .iter()
+            .fold(1u64, |n, &d| n.saturating_mul(u64::from(d)));
+        if count > 64 {
+            return unsupported(
+                def,
+                op,
+                format!("varying {} (more than 64 locations)", op.ty),
+            );
+        }
+        let end = u64::from(loc) + count;
+        if end > MAX_LOCATIONS as u64 {
+            return unsupported(
+                def,
+                op,
+                format!(
+                    "varying {} at location {loc} (locations end at {MAX_LOCATIONS})",
+                    op.ty
+                ),
+            );
+        }
+        let mask = (((1u32 << used) - 1) << comp) as u8;
+        let first = if input { 0 } else { MAX_LOCATIONS };
+        let slots = &mut self.io_slots[first..first + MAX_LOCATIONS];
+        for (l, taken) in slots[loc as usize..end as usize].iter_mut().enumerate() {
+            if *taken & mask != 0 {
+                let l = loc as usize + l;
+                return malformed(def, op, format!("location {l} overlaps an earlier varying"));
+            }
+            *taken |= mask;
+        }
+        Ok(())
+    }
+
+    /// `DclInput`, `DclOutput` (`builtin` false) and their `BuiltIn` forms: a variable of
+    /// storage class `sc` (`Input` or `Output`) with its decorations and reflection entry.
+    pub(super) fn dcl_io(&mut self, def: SsaDef, op: &Op, sc: SC, builtin: bool) -> R<()> {
+        let input = sc == SC::Input;
+        let ty = op.ty;
+        let mut decl_ty = op.ty;
+        let mut wrap = IoWrap::None;
+        let var = def.id();
+        let stage = self.stage;
+        let mut info = InterfaceVariable {
+            location: None,
+            component: 0,
+            builtin: None,
+            semantic: None,
+            patch: false,
+        };
+        if builtin {
+            let Some(bi) = BuiltIn::from_literal(self.lit(def, op, 0)?) else {
+                return malformed(def, op, "unknown builtin");
+            };
+            if !bi.exists_in(stage, !input) {
+                let dir = if input { "an input" } else { "an output" };
+                return malformed(
+                    def,
+                    op,
+                    format!("built-in {bi} as {dir} of a {stage} shader"),
+                );
+            }
+            if bi == BuiltIn::SampleCount && input {
+                return self.dcl_sample_count(def, op);
+            }
+            info.builtin = Some(bi.name());
+            // Stages that see several vertices read (and hull shaders write) per-vertex
+            // built-ins as arrays.
+            let arrayed = match stage {
+                ShaderStage::Hull => true,
+                ShaderStage::Geometry | ShaderStage::Domain => input,
+                _ => false,
+            };
+            if !builtin_type_ok(bi, &op.ty, arrayed) {
+                return malformed(def, op, format!("built-in {bi} of type {}", op.ty));
+            }
+            use spirv::BuiltIn as B;
+            let sbi = match bi {
+                BuiltIn::Position if stage == ShaderStage::Pixel && input => {
+                    if op.ty.as_basic().is_some_and(|b| b.vec_size() == 4) {
+                        wrap = IoWrap::RcpW;
+                    }
+                    B::FragCoord
+                }
+                BuiltIn::Position => B::Position,
+                BuiltIn::ClipDistance => {
+                    self.module.cap(Capability::ClipDistance);
+                    B::ClipDistance
+                }
+                BuiltIn::CullDistance => {
+                    self.module.cap(Capability::CullDistance);
+                    B::CullDistance
+                }
+                BuiltIn::VertexId | BuiltIn::InstanceId => {
+                    self.module.cap(Capability::DrawParameters);
+                    let (main, base) = if bi == BuiltIn::VertexId {
+                        (B::VertexIndex, B::BaseVertex)
+                    } else {
+                        (B::InstanceIndex, B::BaseInstance)
+                    };
+                    let bvar = self.module.id();
+                    let u = self.module.u32_ty();
+                    let p = self.module.ptr(SC::Input, u);
+                    self.module.global_var(p, SC::Input, bvar, None);
+                    self.module
+                        .decorate(bvar, Decoration::BuiltIn, &[base as u32]);
+                    wrap = IoWrap::SubBase(bvar);
+                    main
+                }
+                BuiltIn::StartVertexLocation => {
+                    self.module.cap(Capability::DrawParameters);
+                    B::BaseVertex
+                }
+                BuiltIn::StartInstanceLocation => {
+                    self.module.cap(Capability::DrawParameters);
+                    B::BaseInstance
+                }
+                BuiltIn::PrimitiveId => {
+                    if stage == ShaderStage::Pixel {
+                        self.module.cap(Capability::Geometry);
+                    }
+                    B::PrimitiveId
+                }
+                BuiltIn::LayerIndex => {
+                    match stage {
+                        ShaderStage::Pixel | ShaderStage::Geometry => {
+                            self.module.cap(Capability::Geometry)
+                        }
+                        _ => self.module.cap(Capability::ShaderLayer),
+                    }
+                    B::Layer
+                }
+                BuiltIn::ViewportIndex => {
+                    match stage {
+                        ShaderStage::Pixel | ShaderStage::Geometry => {
+                            self.module.cap(Capability::MultiViewport)
+                        }
+                        _ => self.module.cap(Capability::ShaderViewportIndex),
+                    }
+                    B::ViewportIndex
+                }
+                BuiltIn::GsInstanceId | BuiltIn::TessControlPointId => {
+                    let scalar = op.ty.base_type().and_then(|b| self.module.scalar_ty(b));
+                    self.invocation_id_var =
+                        Some((var, scalar.unwrap_or_else(|| self.module.u32_ty())));
+                    B::InvocationId
+                }
+                BuiltIn::TessControlPointCountIn => B::PatchVertices,
+                BuiltIn::TessCoord => B::TessCoord,
+                BuiltIn::TessFactorInner => B::TessLevelInner,
+                BuiltIn::TessFactorOuter => B::TessLevelOuter,
+                BuiltIn::SampleId => {
+                    self.module.cap(Capability::SampleRateShading);
+                    B::SampleId
+                }
+                BuiltIn::SamplePosition => {
+                    self.module.cap(Capability::SampleRateShading);
+                    B::SamplePosition
+                }
+                BuiltIn::SampleMask => {
+                    wrap = IoWrap::ArrayOfOne;
+                    B::SampleMask
+                }
+                BuiltIn::IsFrontFace => B::FrontFacing,
+                BuiltIn::Depth => {
+                    self.module
+                        .execution_mode(spirv::ExecutionMode::DepthReplacing, &[]);
+                    B::FragDepth
+                }
+                BuiltIn::StencilRef => {
+                    self.module.cap(Capability::StencilExportEXT);
+                    self.module.ext("SPV_EXT_shader_stencil_export");
+                    self.module
+                        .execution_mode(spirv::ExecutionMode::StencilRefReplacingEXT, &[]);
+                    B::FragStencilRefEXT
+                }
+                BuiltIn::IsFullyCovered => {
+                    self.module.cap(Capability::FragmentFullyCoveredEXT);
+                    self.module.ext("SPV_EXT_fragment_fully_covered");
+                    B::FullyCoveredEXT
+                }
+                BuiltIn::WorkgroupId => B::WorkgroupId,
+                BuiltIn::GlobalThreadId => B::GlobalInvocationId,
+                BuiltIn::LocalThreadId => B::LocalInvocationId,
+                BuiltIn::LocalThreadIndex => B::LocalInvocationIndex,
+                BuiltIn::PointSize => B::PointSize,
+                BuiltIn::ViewId => {
+                    self.module.cap(Capability::MultiView);
+                    B::ViewIndex
+                }
+                _ => return unsupported(def, op, format!("builtin {bi}")),
+            };
+            if wrap == IoWrap::ArrayOfOne {
+                decl_ty = match ty.array_of(1) {
+                    Ok(t) => t,
+                    Err(_) => return unsupported(def, op, "SampleMask array"),
+                };
+            }
+            self.module
+                .decorate(var, Decoration::BuiltIn, &[sbi as u32]);
+            if input && stage == ShaderStage::Pixel && op.ty.base_type().is_some_and(|t| t.is_int())
+            {
+                self.module.decorate(var, Decoration::Flat, &[]);
+            }
+        } else {
+            let reg = self.lit(def, op, 0)? as u32;
+            let comp = self.lit(def, op, 1)? as u32;
+            let patch = op.ty.dims().is_empty()
+                && ((stage == ShaderStage::Hull && !input)
+                    || (stage == ShaderStage::Domain && input));
+            // Patch constants share the location space with control points in TCS outputs /
+            // TES inputs, and non-rasterized GS streams would collide with stream 0: both are
+            // moved past the D3D register range (see `crate::PATCH_LOCATION_OFFSET` and
+            // `crate::GS_STREAM_LOCATION_STRIDE`).
+            let stream = if !input && stage == ShaderStage::Geometry {
+                op.lit(2).unwrap_or(0) as u32
+            } else {
+                0
+            };
+            let loc = if patch {
+                reg.saturating_add(crate::PATCH_LOCATION_OFFSET)
+            } else {
+                reg.saturating_add(stream.saturating_mul(crate::GS_STREAM_LOCATION_STRIDE))
+            };
+            self.claim_io_slots(def, op, input, patch, loc, comp)?;
+            info.location = Some(loc);
+            info.component = comp;
+            self.module.decorate(var, Decoration::Location, &[loc]);
+            if comp != 0 {
+                self.module.decorate(var, Decoration::Component, &[comp]);
+            }
+            if patch {
+                info.patch = true;
+                self.module.decorate(var, Decoration::Patch, &[]);
+            }
+            if input && stage == ShaderStage::Pixel {
+                let m = InterpolationModes(self.lit(def, op, 2)? as u32);
+                let int = op
+                    .ty
+                    .base_type()
+                    .is_some_and(|t| t.is_int() || scalar_bits(t) == 64);
+                if m.contains(InterpolationModes::Flat) || int {
+                    self.module.decorate(var, Decoration::Flat, &[]);
+                }
+                if m.contains(InterpolationModes::NoPerspective) {
+                    self.module.decorate(var, Decoration::NoPerspective, &[]);
+                }
+                if m.contains(InterpolationModes::Centroid) {
+                    self.module.decorate(var, Decoration::Centroid, &[]);
+                }
+                if m.contains(InterpolationModes::Sample) {
+                    self.module.cap(Capability::SampleRateShading);
+                    self.module.decorate(var, Decoration::Sample, &[]);
+                }
+            }
+            if !input && stage == ShaderStage::Geometry {
+                let stream = op.lit(2).unwrap_or(0) as u32;
+                if stream != 0 || self.multi_stream {
+                    self.module.cap(Capability::GeometryStreams);
+                    self.module.decorate(var, Decoration::Stream, &[stream]);
+                }
+            }
+        }
+        if builtin && !input && stage == ShaderStage::Geometry {
+            let stream = op.lit(1).unwrap_or(0) as u32;
+            if stream != 0 {
+                self.module.cap(Capability::GeometryStreams);
+                self.module.decorate(var, Decoration::Stream, &[stream]);
+            }
+        }
+        let Some(t) = self.module.ty(&decl_ty, false) else {
+            return unsupported(def, op, format!("I/O type {}", op.ty));
+        };
+        let p = self.module.ptr(sc, t);
+        self.module.global_var(p, sc, var, None);
+        self.mark(def);
+        let list = if input {
+            &mut self.refl.inputs
+        } else {
+            &mut self.refl.outputs
+        };
+        list.push(info);
+        let refl = list.len() as u32;
+        self.set_info(
+            def,
+            Info::Var(VarInfo {
+                var,
+                sc,
+                ty,
+                wrap,
+                refl,
+            }),
+        );
+        Ok(())
+    }
+
+    /// Loads from pixel shader `SV_Position` (`FragCoord`, `vec4<f32>`) with `w` replaced by
+    /// `1 / FragCoord.w`, the D3D value.
+    pub(super) fn load_frag_coord(&mut self, def: SsaDef, op: &Op, vi: VarInfo) -> R<()> {
+        let id = def.id();
+        let want = self.module.val_ty(def, op)?;
+        let f32t = BasicType::scalar(ScalarType::F32);
+        let (Some(ft), Some(v4)) = (
+            self.module.basic_ty(f32t),
+            self.module.basic_ty(f32t.with_vec_size(4)),
+        ) else {
+            return unsupported(def, op, "FragCoord type");
+        };
+        let one = self
+            .module
+            .const_scalar(ScalarType::F32, 1.0f32.to_bits() as u64);
+        let rcp = |e: &mut Self, w: u32| e.module.un(S::FDiv, ft, &[one, w]);
+        let addr = op.arg(1);
+        let addr_op = addr.and_then(|a| self.op_of(a));
+        // The whole position, or one component of it, as 32-bit numbers (computed as floats,
+        // bit-cast at the end).
+        let size = if addr.is_some() { 1 } else { 4 };
+        let shape_ok = op.ty.as_basic().is_some_and(|b| {
+            b.vec_size() == size && b.base().is_numeric() && scalar_bits(b.base()) == 32
+        });
+        if !shape_ok {
+            return unsupported(
+                def,
+                op,
+                format!("loading {} from the pixel position", op.ty),
+            );
+        }
+        let const_idx = addr_op
+            .filter(|o| {
+                o.opcode == OpCode::Constant && o.ty.as_basic().is_some_and(|b| b.vec_size() == 1)
+            })
+            .and_then(|o| o.lit(0));
+        if addr.is_some() && const_idx.is_some() {
+            let raw = self.module.id();
+            self.load_via(
+                def,
+                op,
+                vi.var,
+                vi.sc,
+                &vi.ty,
+                &[],
+                addr,
+                &Type::scalar(ScalarType::F32),
+                false,
+                raw,
+            )?;
+            let v = if const_idx == Some(3) {
+                rcp(self, raw)
+            } else {
+                raw
+            };
+            if want == ft {
+                inst(self.module.body(), S::CopyObject, &[want, id, v]);
+            } else {
+                self.module.emit_to(S::Bitcast, want, id, &[v]);
+            }
+            return Ok(());
+        }
+        // Whole vector (or dynamic component): fix the vector, then pick.
+        let full = self.module.un(S::Load, v4, &[vi.var]);
+        let w = self.module.un(S::CompositeExtract, ft, &[full, 3]);
+        let w = rcp(self, w);
+        let fixed = self.module.un(S::CompositeInsert, v4, &[w, full, 3]);
+        let picked = match addr {
+            None => fixed,
+            Some(a) => {
+                // One run-time component index (a vector address would go past the vector).
+                if !addr_op.is_some_and(|o| {
+                    o.ty.is_scalar() && o.ty.base_type().is_some_and(|s| s.is_int())
+                }) {
+                    return malformed(def, op, "address does not fit type vec4<f32>");
+                }
+                let a = self.v(a);
+                self.module.un(S::VectorExtractDynamic, ft, &[fixed, a])
+            }
+        };
+        let pt = if addr.is_none() { v4 } else { ft };
+        if pt == want {
+            inst(self.module.body(), S::CopyObject, &[want, id, picked]);
+        } else {
+            self.module.emit_to(S::Bitcast, want, id, &[picked]);
+        }
+        Ok(())
+    }
+
+    /// `DclSpecConstant` → `OpSpecConstant*` decorated with its `SpecId`, used directly as a
+    /// value. Only scalar 32-bit and boolean constants are supported.
+    pub(super) fn dcl_spec_constant(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let spec_id = self.lit(def, op, 0)? as u32;
+        let default = self.lit(def, op, 1)?;
+        let Some(st) = op
+            .ty
+            .as_basic()
+            .filter(|b| b.vec_size() == 1)
+            .map(|b| b.base())
+        else {
+            return unsupported(def, op, "aggregate spec constant");
+        };
+        if st != ScalarType::Bool && scalar_bits(st) != 32 {
+            return unsupported(def, op, "spec constant type");
+        }
+        let Some(t) = self.module.scalar_ty(st) else {
+            return unsupported(def, op, "spec constant type");
+        };
+        let id = def.id();
+        let g = &mut self.module.sections.globals;
+        if st == ScalarType::Bool {
+            let o = if default != 0 {
+                S::SpecConstantTrue
+            } else {
+                S::SpecConstantFalse
+            };
+            inst(g, o, &[t, id]);
+        } else {
+            inst(g, S::SpecConstant, &[t, id, default as u32]);
+        }
+        self.module.decorate(id, Decoration::SpecId, &[spec_id]);
+        self.refl.spec_constants.push(crate::SpecConstantInfo {
+            spec_id,
+            default: default as u32,
+            kind: crate::SpecConstantKind::User,
+        });
+        self.mark(def);
+        Ok(())
+    }
+
+    /// Declares the push constant block: one member per `DclPushData`, at its offset.
+    pub(super) fn finish_push_data(&mut self, entry: SsaDef) -> R<()> {
+        if self.push_var == 0 {
+            return Ok(());
+        }
+        let push = std::mem::take(&mut self.push);
+        let mut members = SmallVec::<[u32; 8]>::with_capacity(push.len());
+        self.refl.push_data.reserve_exact(push.len());
+        for (offset, t) in &push {
+            let Some(id) = self.module.ty(t, true) else {
+                let op = self.b.op(entry);
+                return unsupported(entry, op, format!("push data type {t}"));
+            };
+            members.push(id);
+            self.refl.push_data.push(crate::PushDataRange {
+                offset: *offset,
+                size: layout_size(t),
+            });
+        }
+        let st = self.module.id();
+        let g = &mut self.module.sections.globals;
+        let h = begin(g, S::TypeStruct);
+        g.push(st);
+        g.extend_from_slice(&members);
+        end(g, h);
+        self.module.decorate(st, Decoration::Block, &[]);
+        for (i, (offset, _)) in push.iter().enumerate() {
+            let a = &mut self.module.sections.annotations;
+            inst(
+                a,
+                S::MemberDecorate,
+                &[st, i as u32, Decoration::Offset as u32, *offset],
+            );
+        }
+        let p = self.module.ptr(SC::PushConstant, st);
+        let var = self.push_var;
+        inst(
+            &mut self.module.sections.globals,
+            S::Variable,
+            &[p, var, SC::PushConstant as u32],
+        );
+        Ok(())
+    }
+
+    /// `SampleCount` has no Vulkan built-in: it becomes a `Private` variable initialized
+    /// from a spec constant with id [`crate::SAMPLE_COUNT_SPEC_ID`] (default 1).
+    pub(super) fn dcl_sample_count(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let Some(st) = op
+            .ty
+            .as_basic()
+            .filter(|b| b.vec_size() == 1)
+            .map(|b| b.base())
+        else {
+            return unsupported(def, op, "SampleCount type");
+        };
+        if !st.is_int() || scalar_bits(st) != 32 {
+            return unsupported(def, op, "SampleCount type");
+        }
+        let Some(t) = self.module.scalar_ty(st) else {
+            return unsupported(def, op, "SampleCount type");
+        };
+        let spec = self.module.id();
+        inst(
+            &mut self.module.sections.globals,
+            S::SpecConstant,
+            &[t, spec, 1],
+        );
+        self.module
+            .decorate(spec, Decoration::SpecId, &[crate::SAMPLE_COUNT_SPEC_ID]);
+        self.refl.spec_constants.push(crate::SpecConstantInfo {
+            spec_id: crate::SAMPLE_COUNT_SPEC_ID,
+            default: 1,
+            kind: crate::SpecConstantKind::SampleCount,
+        });
+        let var = def.id();
+        let p = self.module.ptr(SC::Private, t);
+        self.module.global_var(p, SC::Private, var, Some(spec));
+        self.mark(def);
+        self.set_info(
+            def,
+            Info::Var(VarInfo {
+                var,
+                sc: SC::Private,
+                ty: op.ty,
+                wrap: IoWrap::None,
+                refl: 0,
+            }),
+        );
+        Ok(())
+    }
+
+    /// `DclPushData`: a member of the push constant block (declared at the end, see
+    /// [`Self::finish_push_data`]).
+    pub(super) fn dcl_push_data(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let offset = self.lit(def, op, 0)? as u32;
+        let why = block_type_problem(&op.ty, false).or_else(|| {
+            (!offset.is_multiple_of(block_align(&op.ty, false)))
+                .then_some("an offset that breaks std430 alignment")
+        });
+        if let Some(why) = why {
+            return unsupported(
+                def,
+                op,
+                format!("push data type {} at offset {offset} ({why})", op.ty),
+            );
+        }
+        if self.module.ty(&op.ty, true).is_none() {
+            return unsupported(def, op, format!("push data type {}", op.ty));
+        }
+        if self.push_var == 0 {
+            self.push_var = self.module.id();
+        }
+        // A member has no id of its own: a `DebugName` on it names nothing.
+        self.set_info(def, Info::PushMember(self.push.len() as u32));
+        self.push.push((offset, op.ty));
+        Ok(())
+    }
+
+    /// `InputLoad` and `OutputLoad`, with the adaptations of D3D built-ins (see the module
+    /// doc).
+    pub(super) fn io_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let id = def.id();
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not an I/O declaration");
+        };
+        let c0 = self.module.const_u32(0);
+        let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
+            &[c0]
+        } else {
+            &[]
+        };
+        let ty = vi.ty;
+        if vi.wrap == IoWrap::RcpW {
+            return self.load_frag_coord(def, op, vi);
+        }
+        if let IoWrap::SubBase(bvar) = vi.wrap {
+            let u = self.module.u32_ty();
+            let raw = self.module.id();
+            self.load_via(
+                def,
+                op,
+                vi.var,
+                vi.sc,
+                &ty,
+                prefix,
+                op.arg(1),
+                &op.ty,
+                false,
+                raw,
+            )?;
+            let base = self.module.un(S::Load, u, &[bvar]);
+            let t = self.module.val_ty(def, op)?;
+            self.module.emit_to(S::ISub, t, id, &[raw, base]);
+            return Ok(());
+        }
+        self.load_via(
+            def,
+            op,
+            vi.var,
+            vi.sc,
+            &ty,
+            prefix,
+            op.arg(1),
+            &op.ty,
+            false,
+            id,
+        )
+    }
+
+    /// `OutputStore`.
+    pub(super) fn output_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not an output declaration");
+        };
+        let c0 = self.module.const_u32(0);
+        let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
+            &[c0]
+        } else {
+            &[]
+        };
+        let value = self.arg(def, op, 2)?;
+        let ty = vi.ty;
+        self.store_via(def, op, vi.var, vi.sc, &ty, prefix, op.arg(1), value, false)
+    }
+
+    /// `PushDataLoad`: a load through an access chain to the member of the push constant
+    /// block.
+    pub(super) fn push_data_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(&Info::PushMember(m)) = self.info(dcl) else {
+            return malformed(def, op, "not a push data declaration");
+        };
+        let Some(&(_, mty)) = self.push.get(m as usize) else {
+            return malformed(def, op, "not a push data declaration");
+        };
+        let Some(t) = self.module.ty(&mty, true) else {
+            return unsupported(def, op, format!("push data type {mty}"));
+        };
+        let pt = self.module.ptr(SC::PushConstant, t);
+        let mc = self.module.const_u32(m);
+        let base = self.module.un(S::AccessChain, pt, &[self.push_var, mc]);
+        self.load_via(
+            def,
+            op,
+            base,
+            SC::PushConstant,
+            &mty,
+            &[],
+            op.arg(1),
+            &op.ty,
+            true,
+            def.id(),
+        )
+    }
+
+    /// `InterpolateAt*`: the `GLSL.std.450` interpolation function, on a pointer to the
+    /// input (which must be a 32-bit float).
+    pub(super) fn interpolate(&mut self, def: SsaDef, op: &Op, at: Interpolation) -> R<()> {
+        let id = def.id();
+        self.module.cap(Capability::InterpolationFunction);
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not an input");
+        };
+        let ix = self.indices(def, op, op.arg(1))?;
+        let ty = vi.ty;
+        let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, &ty, &[], &ix, false)?;
+        if pt != op.ty {
+            return unsupported(def, op, "interpolating a partial vector");
+        }
+        // GLSL.std.450's interpolation functions take 32-bit floats only.
+        if op.ty.base_type() != Some(ScalarType::F32) {
+            return unsupported(def, op, format!("interpolating a {} input", op.ty));
+        }
+        let t = self.module.val_ty(def, op)?;
+        match at {
+            Interpolation::Centroid => {
+                self.module
+                    .ext_to(GLOp::InterpolateAtCentroid, t, id, &[ptr])
+            }
+            Interpolation::Sample => {
+                let sample = self.arg(def, op, 2)?;
+                let int32 = self
+                    .op_of(sample)
+                    .and_then(|o| o.ty.as_basic())
+                    .is_some_and(|b| {
+                        b.vec_size() == 1 && b.base().is_int() && scalar_bits(b.base()) == 32
+                    });
+                if !int32 {
+                    return malformed(def, op, "the sample index is not a 32-bit integer");
+                }
+                let s = self.v(sample);
+                self.module
+                    .ext_to(GLOp::InterpolateAtSample, t, id, &[ptr, s])
+            }
+            Interpolation::Offset => {
+                let s = self.v(self.arg(def, op, 2)?);
+                self.module
+                    .ext_to(GLOp::InterpolateAtOffset, t, id, &[ptr, s])
+            }
+        }
+        Ok(())
+    }
+
+    /// `EmitVertex` / `EmitPrimitive` of a geometry shader: `stream_op` with the stream
+    /// when the shader writes several streams, `op_one_stream` otherwise.
+    pub(super) fn emit_stream_op(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        stream_op: S,
+        op_one_stream: S,
+    ) -> R<()> {
+        let stream = self.lit(def, op, 0)? as u32;
+        if self.multi_stream {
+            let c = self.module.const_u32(stream);
+            inst(self.module.body(), stream_op, &[c]);
+        } else {
+            inst(self.module.body(), op_one_stream, &[]);
+        }
+        Ok(())
+    }
+}

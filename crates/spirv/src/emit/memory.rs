@@ -1,0 +1,630 @@
+//! Memory access: LDS (`Workgroup`) and scratch (`Private`) variables, access chains built
+//! from IR addresses, and loads and stores through them — of interface variables, LDS,
+//! scratch and constant arrays (copied to `Private` variables), push data and buffers — and
+//! buffer size queries.
+//!
+//! Under the Vulkan memory model, accesses to memory other invocations see (`Workgroup`,
+//! `StorageBuffer`, `Uniform`) are `NonPrivatePointer`, and accesses to a globally coherent
+//! UAV also `MakePointerAvailable` (stores) or `MakePointerVisible` (loads) at `QueueFamily`
+//! scope. A value is bit-cast between numeric types of one width; a vector access to
+//! consecutive scalars (a raw buffer's words, a scalar array) is split into one access per
+//! component; an aggregate read from or written to explicitly laid-out memory is copied
+//! between the laid-out and the plain type with `OpCopyLogical`.
+
+use super::error::{malformed, unsupported, R};
+use super::interface::{IoWrap, VarInfo};
+use super::resources::ResKind;
+use super::types::scalar_bits;
+use super::Emitter;
+use super::Info;
+use crate::words::{begin, end, inst};
+use dxspv_ir::{BasicType, Op, OpCode, OpFlags, ScalarType, SsaDef, Type};
+use spirv::Capability;
+use spirv::{Op as S, StorageClass as SC};
+
+/// Up to six access-chain indices with their constant values where known.
+#[derive(Clone, Copy)]
+pub(super) struct Indices {
+    /// The index ids.
+    pub(super) ids: [u32; 6],
+    /// Their constant values, where known.
+    pub(super) vals: [Option<u64>; 6],
+    /// How many there are.
+    pub(super) len: usize,
+    /// Type of dynamic indices (for `+k` adjustments), and its scalar type.
+    pub(super) idx_ty: u32,
+    /// The scalar type of dynamic indices.
+    pub(super) idx_base: ScalarType,
+}
+
+/// Checks that a value of type `value` can be loaded from or stored to a location of type
+/// `at` (what the address reached): aggregates must match exactly; basic types must have
+/// scalars of one bit size (the access bit-casts between them and splits vectors over
+/// consecutive scalars). Other shapes are malformed IR, or not supported yet (64-bit values
+/// over 32-bit words).
+pub(super) fn access_fits(def: SsaDef, op: &Op, value: &Type, at: &Type, what: &str) -> R<()> {
+    match (value.as_basic(), at.as_basic()) {
+        (Some(v), Some(a)) => {
+            let (vb, ab) = (v.base(), a.base());
+            // Numbers of one bit size are cast; bools, descriptors and the like only meet
+            // their own type.
+            if vb == ab
+                || (vb.is_numeric() && ab.is_numeric() && scalar_bits(vb) == scalar_bits(ab))
+            {
+                Ok(())
+            } else {
+                unsupported(def, op, format!("{what} {value} at {at}"))
+            }
+        }
+        _ if value == at => Ok(()),
+        _ => malformed(
+            def,
+            op,
+            format!("{what} {value} at {at}: the address must reach a location of that type"),
+        ),
+    }
+}
+
+impl Indices {
+    /// Appends index `id` (of constant value `val`, if known); false when all six are taken.
+    pub(super) fn push(&mut self, id: u32, val: Option<u64>) -> bool {
+        if self.len >= 6 {
+            return false;
+        }
+        self.ids[self.len] = id;
+        self.vals[self.len] = val;
+        self.len += 1;
+        true
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// The access-chain indices of the IR address `addr` (a scalar or vector of integers):
+    /// constants where it is constant, its components extracted where it is a run-time vector.
+    pub(super) fn indices(&mut self, def: SsaDef, op: &Op, addr: Option<SsaDef>) -> R<Indices> {
+        let mut ix = Indices {
+            ids: [0; 6],
+            vals: [None; 6],
+            len: 0,
+            idx_ty: self.module.u32_ty(),
+            idx_base: ScalarType::U32,
+        };
+        let Some(a) = addr else {
+            return Ok(ix);
+        };
+        let Some(aop) = self.op_of(a) else {
+            return malformed(def, op, "address operand missing");
+        };
+        let Some(bt) = aop.ty.as_basic().filter(|b| b.base().is_int()) else {
+            return malformed(def, op, format!("address of type {}", aop.ty));
+        };
+        if let Some(t) = self.module.scalar_ty(bt.base()) {
+            ix.idx_ty = t;
+            ix.idx_base = bt.base();
+        }
+        let n = bt.vec_size() as usize;
+        let ok = match aop.opcode {
+            OpCode::Constant => {
+                let mut ok = true;
+                for k in 0..n {
+                    let v = aop.lit(k).unwrap_or(0);
+                    let id = self.module.const_scalar(bt.base(), v);
+                    ok &= ix.push(id, Some(v));
+                }
+                ok
+            }
+            OpCode::CompositeConstruct if n > 1 => {
+                let mut ok = true;
+                for c in aop.refs().flatten() {
+                    let val = self
+                        .op_of(c)
+                        .filter(|o| o.opcode == OpCode::Constant)
+                        .and_then(|o| o.lit(0));
+                    let id = self.v(c);
+                    ok &= ix.push(id, val);
+                }
+                ok
+            }
+            // An address any other op computes is a run-time index (or vector of them).
+            _ if n == 1 => ix.push(self.v(a), None),
+            _ => {
+                let mut ok = true;
+                let st = ix.idx_ty;
+                let av = self.v(a);
+                for k in 0..n {
+                    let id = self.module.un(S::CompositeExtract, st, &[av, k as u32]);
+                    ok &= ix.push(id, None);
+                }
+                ok
+            }
+        };
+        if !ok {
+            return unsupported(def, op, "address with more than six indices");
+        }
+        Ok(ix)
+    }
+
+    /// Access chain from `base` (a pointer to IR type `ty` in `sc`), with `prefix` indices
+    /// first. Returns the pointer (base itself when no indices) and the pointee IR type.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn chain(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        base: u32,
+        sc: SC,
+        ty: &Type,
+        prefix: &[u32],
+        ix: &Indices,
+        layout: bool,
+    ) -> R<(u32, Type)> {
+        let mut t = *ty;
+        for k in 0..ix.len {
+            match t.index_into(ix.vals[k]) {
+                Some(n) => t = n,
+                None => return malformed(def, op, format!("address does not fit type {ty}")),
+            }
+        }
+        if prefix.is_empty() && ix.len == 0 {
+            return Ok((base, t));
+        }
+        let Some(pt) = self.module.ty(&t, layout) else {
+            return unsupported(def, op, format!("type {t}"));
+        };
+        let ptr = self.module.ptr(sc, pt);
+        let id = self.module.id();
+        let f = &mut self.module.sections.functions;
+        let st = begin(f, S::AccessChain);
+        f.extend_from_slice(&[ptr, id, base]);
+        f.extend_from_slice(prefix);
+        f.extend_from_slice(&ix.ids[..ix.len]);
+        end(f, st);
+        Ok((id, t))
+    }
+
+    /// Memory operands of a load (`store == false`) or store through a pointer into `sc`:
+    /// `NonPrivatePointer` for shared memory, plus `MakePointerVisible` /
+    /// `MakePointerAvailable` at `QueueFamily` scope while a globally coherent UAV is
+    /// accessed
+    /// ([`FunctionState::coherent_access`](super::control_flow::FunctionState::coherent_access)).
+    pub(super) fn mem_access(&mut self, sc: SC, store: bool) -> ([u32; 2], usize) {
+        match sc {
+            SC::StorageBuffer if self.function_state.coherent_access => {
+                let scope = self.module.const_u32(spirv::Scope::QueueFamily as u32);
+                let bit = if store { 0x8 } else { 0x10 };
+                ([0x20 | bit, scope], 2)
+            }
+            SC::Workgroup | SC::StorageBuffer | SC::Uniform => ([0x20, 0], 1),
+            _ => ([0, 0], 0),
+        }
+    }
+
+    /// `ix` moved `k` scalars on (its last index plus `k`, in the index's own type): the `k`-th
+    /// scalar of a vector access split over consecutive scalars.
+    pub(super) fn next_scalar(&mut self, ix: &Indices, k: u64) -> Indices {
+        let mut jx = *ix;
+        let Some(last) = ix.len.checked_sub(1).filter(|_| k > 0) else {
+            return jx;
+        };
+        match ix.vals[last] {
+            Some(v) => {
+                jx.ids[last] = self.module.const_scalar(ix.idx_base, v + k);
+                jx.vals[last] = Some(v + k);
+            }
+            None => {
+                let kc = self.module.const_scalar(ix.idx_base, k);
+                jx.ids[last] = self.module.un(S::IAdd, ix.idx_ty, &[ix.ids[last], kc]);
+            }
+        }
+        jx
+    }
+
+    /// Loads the value of IR type `want` through `base` + address, splitting vector accesses
+    /// of scalar targets and bit-casting when the stored scalar type differs.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn load_via(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        base: u32,
+        sc: SC,
+        ty: &Type,
+        prefix: &[u32],
+        addr: Option<SsaDef>,
+        want: &Type,
+        layout: bool,
+        out: u32,
+    ) -> R<()> {
+        let ix = self.indices(def, op, addr)?;
+        let (ptr, pt) = self.chain(def, op, base, sc, ty, prefix, &ix, layout)?;
+        let Some(want_ty) = self.module.ty(want, false) else {
+            return unsupported(def, op, format!("type {want}"));
+        };
+        let ma = self.mem_access(sc, false);
+        access_fits(def, op, want, &pt, "loading")?;
+        let (Some(wb), Some(pb)) = (want.as_basic(), pt.as_basic()) else {
+            // Aggregate: load as is; one laid out for a buffer is copied to the plain type.
+            let Some(at) = self.module.ty(&pt, layout) else {
+                return unsupported(def, op, format!("type {pt}"));
+            };
+            let loaded = if at == want_ty { out } else { self.module.id() };
+            let f = &mut self.module.sections.functions;
+            let st = begin(f, S::Load);
+            f.extend_from_slice(&[at, loaded, ptr]);
+            f.extend_from_slice(&ma.0[..ma.1]);
+            end(f, st);
+            if loaded != out {
+                inst(f, S::CopyLogical, &[want_ty, out, loaded]);
+            }
+            return Ok(());
+        };
+        let n = wb.vec_size() as u32;
+        let m = pb.vec_size() as u32;
+        let Some(pty) = self.module.basic_ty(pb) else {
+            return unsupported(def, op, format!("type {pt}"));
+        };
+        let mut parts = [0u32; 4];
+        let raw = if n == m {
+            let id = self.module.id();
+            let f = &mut self.module.sections.functions;
+            let st = begin(f, S::Load);
+            f.extend_from_slice(&[pty, id, ptr]);
+            f.extend_from_slice(&ma.0[..ma.1]);
+            end(f, st);
+            id
+        } else if m > n {
+            let id = self.module.id();
+            let f = &mut self.module.sections.functions;
+            let st = begin(f, S::Load);
+            f.extend_from_slice(&[pty, id, ptr]);
+            f.extend_from_slice(&ma.0[..ma.1]);
+            end(f, st);
+            let Some(sub) = self.module.basic_ty(pb.with_vec_size(n as u8)) else {
+                return unsupported(def, op, "vector type");
+            };
+            if n == 1 {
+                self.module.un(S::CompositeExtract, sub, &[id, 0])
+            } else {
+                let args = [id, id, 0, 1, 2, 3];
+                self.module
+                    .un(S::VectorShuffle, sub, &args[..2 + n as usize])
+            }
+        } else if m == 1 && ix.len > 0 {
+            // Consecutive scalars: bump the last index.
+            for (k, part) in parts.iter_mut().enumerate().take(n as usize) {
+                let jx = self.next_scalar(&ix, k as u64);
+                let (p, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
+                let id = self.module.id();
+                let f = &mut self.module.sections.functions;
+                let st = begin(f, S::Load);
+                f.extend_from_slice(&[pty, id, p]);
+                f.extend_from_slice(&ma.0[..ma.1]);
+                end(f, st);
+                *part = id;
+            }
+            let Some(vt) = self.module.basic_ty(pb.with_vec_size(n as u8)) else {
+                return unsupported(def, op, "vector type");
+            };
+            self.module
+                .un(S::CompositeConstruct, vt, &parts[..n as usize])
+        } else {
+            return unsupported(def, op, format!("loading {want} from {pt}"));
+        };
+        if wb.base() == pb.base() {
+            // Same type: copy through a no-op bitcast-free path.
+            let f = &mut self.module.sections.functions;
+            inst(f, S::CopyObject, &[want_ty, out, raw]);
+        } else {
+            self.module.emit_to(S::Bitcast, want_ty, out, &[raw]);
+        }
+        Ok(())
+    }
+
+    /// Stores `value` through `base` + address, like [`Self::load_via`] in reverse.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store_via(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        base: u32,
+        sc: SC,
+        ty: &Type,
+        prefix: &[u32],
+        addr: Option<SsaDef>,
+        value: SsaDef,
+        layout: bool,
+    ) -> R<()> {
+        let ix = self.indices(def, op, addr)?;
+        let (ptr, pt) = self.chain(def, op, base, sc, ty, prefix, &ix, layout)?;
+        let Some(vop) = self.op_of(value) else {
+            return malformed(def, op, "value missing");
+        };
+        let val = self.v(value);
+        let ma = self.mem_access(sc, true);
+        access_fits(def, op, &vop.ty, &pt, "storing")?;
+        let (Some(vb), Some(pb)) = (vop.ty.as_basic(), pt.as_basic()) else {
+            // Aggregate: stored as is, or copied to the buffer's laid-out type first.
+            let (Some(at), Some(vt)) =
+                (self.module.ty(&pt, layout), self.module.ty(&vop.ty, false))
+            else {
+                return unsupported(def, op, format!("type {pt}"));
+            };
+            let val = if at == vt {
+                val
+            } else {
+                self.module.un(S::CopyLogical, at, &[val])
+            };
+            let f = &mut self.module.sections.functions;
+            let st = begin(f, S::Store);
+            f.extend_from_slice(&[ptr, val]);
+            f.extend_from_slice(&ma.0[..ma.1]);
+            end(f, st);
+            return Ok(());
+        };
+        let n = vb.vec_size() as u32;
+        let m = pb.vec_size() as u32;
+        let conv = |e: &mut Self, v: u32, from: BasicType, to: BasicType| -> R<u32> {
+            if from.base() == to.base() {
+                return Ok(v);
+            }
+            match e.module.basic_ty(to) {
+                Some(t) => Ok(e.module.un(S::Bitcast, t, &[v])),
+                None => unsupported(def, op, "store type"),
+            }
+        };
+        if n == m {
+            let v = conv(self, val, vb, pb)?;
+            let f = &mut self.module.sections.functions;
+            let st = begin(f, S::Store);
+            f.extend_from_slice(&[ptr, v]);
+            f.extend_from_slice(&ma.0[..ma.1]);
+            end(f, st);
+            return Ok(());
+        }
+        if m != 1 || ix.len == 0 {
+            return unsupported(def, op, format!("storing {} to {pt}", vop.ty));
+        }
+        let Some(sty) = self.module.scalar_ty(vb.base()) else {
+            return unsupported(def, op, "store type");
+        };
+        for k in 0..n {
+            let jx = self.next_scalar(&ix, u64::from(k));
+            let (p, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
+            let c = self.module.un(S::CompositeExtract, sty, &[val, k]);
+            let c = conv(self, c, BasicType::scalar(vb.base()), pb)?;
+            let f = &mut self.module.sections.functions;
+            let st = begin(f, S::Store);
+            f.extend_from_slice(&[p, c]);
+            f.extend_from_slice(&ma.0[..ma.1]);
+            end(f, st);
+        }
+        Ok(())
+    }
+
+    /// `BufferLoad`: a load from a CBV or storage buffer block, or a texel fetch of a typed
+    /// buffer; a sparse one gets the "fully resident" code (see [`crate::SPARSE_BUFFER_FEEDBACK`]).
+    pub(super) fn buffer_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let d = self.desc_of(def, op, 0)?;
+        let id = def.id();
+        match d.res.kind {
+            ResKind::Cbv | ResKind::Ssbo => {
+                let sc = if d.res.kind == ResKind::Cbv {
+                    SC::Uniform
+                } else {
+                    SC::StorageBuffer
+                };
+                let c0 = self.module.const_u32(0);
+                let data = d.res.data;
+                if op.flags.contains(OpFlags::SPARSE_FEEDBACK) {
+                    // Vulkan has no residency query for buffers: the load is plain and the
+                    // feedback is `SPARSE_BUFFER_FEEDBACK` ("fully resident", see
+                    // `CheckSparseAccess`).
+                    let Some(&texel) = op.ty.members().get(1) else {
+                        return malformed(def, op, "sparse result is not a struct");
+                    };
+                    let texel_ty = Type::from(texel);
+                    let val = self.module.id();
+                    self.load_via(
+                        def,
+                        op,
+                        d.ptr,
+                        sc,
+                        &data,
+                        &[c0],
+                        op.arg(1),
+                        &texel_ty,
+                        true,
+                        val,
+                    )?;
+                    let want = self.module.val_ty(def, op)?;
+                    let code = self.module.const_u32(crate::SPARSE_BUFFER_FEEDBACK);
+                    self.module
+                        .emit_to(S::CompositeConstruct, want, id, &[code, val]);
+                    self.resident_feedback.push(def);
+                    return Ok(());
+                }
+                self.load_via(
+                    def,
+                    op,
+                    d.ptr,
+                    sc,
+                    &data,
+                    &[c0],
+                    op.arg(1),
+                    &op.ty,
+                    true,
+                    id,
+                )
+            }
+            ResKind::TexelBuffer => {
+                let addr = self.v(self.arg(def, op, 1)?);
+                self.texel_read(def, op, d, addr, 0, None)
+            }
+            _ => unsupported(def, op, "buffer load from this descriptor"),
+        }
+    }
+
+    /// `BufferStore`: a store to a storage buffer block, or a texel write to a typed buffer.
+    pub(super) fn buffer_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let d = self.desc_of(def, op, 0)?;
+        let value = self.arg(def, op, 2)?;
+        match d.res.kind {
+            ResKind::Ssbo => {
+                let c0 = self.module.const_u32(0);
+                let data = d.res.data;
+                self.store_via(
+                    def,
+                    op,
+                    d.ptr,
+                    SC::StorageBuffer,
+                    &data,
+                    &[c0],
+                    op.arg(1),
+                    value,
+                    true,
+                )
+            }
+            ResKind::TexelBuffer => {
+                let coord = self.v(self.arg(def, op, 1)?);
+                self.texel_write(def, op, d, coord, value)
+            }
+            _ => unsupported(def, op, "buffer store to this descriptor"),
+        }
+    }
+
+    /// `DclLds` (`sc` `Workgroup`) and `DclScratch` (`Private`): a module-scope variable.
+    pub(super) fn dcl_variable(&mut self, def: SsaDef, op: &Op, sc: SC) -> R<()> {
+        let Some(t) = self.module.ty(&op.ty, false) else {
+            return unsupported(def, op, format!("type {}", op.ty));
+        };
+        let p = self.module.ptr(sc, t);
+        self.module.global_var(p, sc, def.id(), None);
+        self.mark(def);
+        self.set_info(
+            def,
+            Info::Var(VarInfo {
+                var: def.id(),
+                sc,
+                ty: op.ty,
+                wrap: IoWrap::None,
+                refl: 0,
+            }),
+        );
+        Ok(())
+    }
+
+    /// `LdsLoad` and `ScratchLoad`.
+    pub(super) fn variable_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not a variable");
+        };
+        let ty = vi.ty;
+        self.load_via(
+            def,
+            op,
+            vi.var,
+            vi.sc,
+            &ty,
+            &[],
+            op.arg(1),
+            &op.ty,
+            false,
+            def.id(),
+        )
+    }
+
+    /// `LdsStore` and `ScratchStore`.
+    pub(super) fn variable_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(dcl) else {
+            return malformed(def, op, "not a variable");
+        };
+        let value = self.arg(def, op, 2)?;
+        let ty = vi.ty;
+        self.store_via(def, op, vi.var, vi.sc, &ty, &[], op.arg(1), value, false)
+    }
+
+    /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first
+    /// load), since SPIR-V indexes composites at run time only through pointers.
+    pub(super) fn constant_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let c = self.arg(def, op, 0)?;
+        let Some(cop) = self.op_of(c) else {
+            return malformed(def, op, "constant missing");
+        };
+        let var = match self.info(c) {
+            Some(&Info::ConstVar(v)) => v,
+            _ => {
+                let Some(t) = self.module.ty(&cop.ty, false) else {
+                    return unsupported(def, op, "constant type");
+                };
+                let p = self.module.ptr(SC::Private, t);
+                let var = self.module.id();
+                let init = self.v(c);
+                self.module.global_var(p, SC::Private, var, Some(init));
+                self.set_info(c, Info::ConstVar(var));
+                var
+            }
+        };
+        let ty = cop.ty;
+        self.load_via(
+            def,
+            op,
+            var,
+            SC::Private,
+            &ty,
+            &[],
+            op.arg(1),
+            &op.ty,
+            false,
+            def.id(),
+        )
+    }
+
+    /// Runs `access`, a `BufferLoad` or `BufferStore`, with
+    /// [`FunctionState::coherent_access`](super::control_flow::FunctionState::coherent_access)
+    /// set when its descriptor is a globally coherent UAV.
+    pub(super) fn buffer_access(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        access: impl FnOnce(&mut Self) -> R<()>,
+    ) -> R<()> {
+        self.function_state.coherent_access = self
+            .desc_of(def, op, 0)
+            .is_ok_and(|d| d.res.uav && d.res.coherent);
+        let r = access(self);
+        self.function_state.coherent_access = false;
+        r
+    }
+
+    /// `BufferQuerySize`: `OpArrayLength` of a raw or structured buffer's run-time array,
+    /// `OpImageQuerySize` of a typed buffer.
+    pub(super) fn buffer_query_size(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let id = def.id();
+        let d = self.desc_of(def, op, 0)?;
+        let u = self.module.u32_ty();
+        match d.res.kind {
+            ResKind::Ssbo => {
+                // Only a run-time array has a length to ask for.
+                if !d.res.data.is_unbounded() {
+                    return malformed(
+                        def,
+                        op,
+                        format!(
+                            "size query of a {} buffer, not a run-time array",
+                            d.res.data
+                        ),
+                    );
+                }
+                inst(self.module.body(), S::ArrayLength, &[u, id, d.ptr, 0]);
+            }
+            ResKind::TexelBuffer => {
+                self.module.cap(Capability::ImageQuery);
+                self.module.emit_to(S::ImageQuerySize, u, id, &[d.value]);
+            }
+            _ => return unsupported(def, op, "size query on this descriptor"),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,398 @@
+//! The translator from lowered IR to SPIR-V words, one module per concept.
+//!
+//! [`Emitter::run`] counts the ops, sizes the buffers, then walks the IR once in program
+//! order, handing each op to [`dispatch`], which sends it to the module of its concept; at
+//! the end [`finish`] assembles the words. The state is kept in three places, as naga's
+//! SPIR-V backend keeps its `Writer` apart from its `BlockContext`:
+//! - [`Module`] (`module.rs`): the SPIR-V module being built, knowing nothing of the IR —
+//!   section buffers, id allocation, capabilities and extensions, deduplicated types
+//!   (`types.rs`) and constants (`constants.rs`), execution modes.
+//! - [`FunctionState`] (`control_flow.rs`): the code being emitted — the merge its current
+//!   header declared, its open constructs, whether the current access is coherent.
+//! - [`Emitter`] itself: what each IR def is in SPIR-V ([`Slot`], [`Info`]) and what the
+//!   declarations set up (interface locations, the push constant block, parameters,
+//!   reflection).
+//!
+//! The concepts: `interface.rs` (inputs, outputs, built-ins, push data, spec constants),
+//! `resources.rs` (descriptors and bindings), `memory.rs` (access chains, loads and stores
+//! of variables and buffers), `images.rs`, `atomics.rs`, `alu.rs` (arithmetic, conversions,
+//! comparisons, bit operations, composites), `control_flow.rs`, `modes.rs` (execution
+//! modes), `hull.rs` (the hull shader entry point), `finish.rs` and `error.rs`.
+
+use crate::words::{decode_packed_str, Sections};
+use crate::{Reflection, SpirvModule, SpirvOptions};
+use dxspv_ir::{Builder, Op, OpCode, ShaderStage, SsaDef, Type};
+use smallvec::SmallVec;
+use spirv::Capability;
+use std::cell::Cell;
+
+mod alu;
+mod atomics;
+mod constants;
+mod control_flow;
+mod dispatch;
+mod error;
+mod finish;
+mod hull;
+mod images;
+mod interface;
+mod memory;
+mod modes;
+mod module;
+mod resources;
+mod types;
+
+use control_flow::FunctionState;
+pub use error::SpirvError;
+use error::{malformed, unsupported, R};
+use interface::{VarInfo, MAX_LOCATIONS};
+use modes::exec_model;
+use module::Module;
+use resources::{DescInfo, ResInfo};
+
+/// What an IR def stands for beyond its SPIR-V id (see [`Slot::info`]).
+#[derive(Clone, Copy)]
+enum Info {
+    /// An I/O, LDS, scratch or sample-count variable.
+    Var(VarInfo),
+    /// A resource declaration.
+    Res(ResInfo),
+    /// A `DescriptorLoad`.
+    Desc(DescInfo),
+    /// A constant read through `ConstantLoad`: its `Private` copy.
+    ConstVar(u32),
+    /// A `DclPushData`: its member index in the push constant block.
+    PushMember(u32),
+}
+
+/// Per-IR-def state, indexed by [`SsaDef::index`].
+#[derive(Clone, Copy)]
+struct Slot {
+    /// The SPIR-V id of the def's value.
+    id: u32,
+    /// 1 + index into [`Emitter::infos`]; 0 when the def has no [`Info`].
+    info: u32,
+    /// Whether the def has a SPIR-V definition (for `OpName`).
+    defined: bool,
+    /// Whether the def is a label that a header named as its merge block and that has not
+    /// been reached yet (see [`FunctionState::open_merges`]).
+    merge_pending: bool,
+}
+
+/// Buffers an [`Emitter`] leaves to the next one on the same thread (see
+/// [`Emitter::recycle`]): a warm compile allocates little beyond its output.
+#[derive(Default)]
+struct Scratch {
+    /// [`Emitter::slots`].
+    slots: Vec<Slot>,
+    /// [`Emitter::infos`].
+    infos: Vec<Info>,
+    /// [`Module::sections`].
+    sections: Sections,
+    /// [`Emitter::io_slots`].
+    io_slots: Vec<u8>,
+}
+
+/// Largest buffers (in words) kept for reuse, so one huge shader does not pin its memory.
+const SCRATCH_LIMIT: usize = 1 << 16;
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
+}
+
+/// Counts from a first walk over the IR, for sizing buffers.
+#[derive(Default)]
+struct Census {
+    /// Ops of the program.
+    ops: usize,
+    /// Ops that may get an [`Info`].
+    infos: usize,
+    /// Input declarations.
+    inputs: usize,
+    /// Output declarations.
+    outputs: usize,
+    /// Resource declarations.
+    resources: usize,
+    /// Function calls (recursion is checked only when there are some).
+    calls: usize,
+}
+
+/// The translator: walks the IR and writes the [`Module`], keeping per-def state (the SPIR-V
+/// id of each IR def and what it stands for) and what the declarations set up.
+pub(crate) struct Emitter<'a> {
+    /// The IR.
+    b: &'a Builder,
+    /// The options.
+    opts: &'a SpirvOptions,
+    /// The module being built.
+    module: Module,
+    /// The function being emitted.
+    function_state: FunctionState,
+    /// Per-def state, indexed by [`SsaDef::index`].
+    slots: Vec<Slot>,
+    /// What defs stand for beyond their ids (see [`Slot::info`]).
+    infos: Vec<Info>,
+    /// The shader stage (from the `EntryPoint`).
+    stage: ShaderStage,
+    /// The `EntryPoint` op.
+    entry: Option<SsaDef>,
+    /// Its functions (two for a hull shader: control point and patch constant phases).
+    entry_fns: SmallVec<[SsaDef; 2]>,
+    /// `(function, DclParam, OpFunctionParameter id)`.
+    params: Vec<(SsaDef, SsaDef, u32)>,
+    /// Upper bound of the words of the `OpName`s (written at the end from the IR).
+    names_words: usize,
+    /// `DebugName` (unless stripped) and `Semantic` ops, applied at the end.
+    late: SmallVec<[SsaDef; 16]>,
+    /// A geometry shader writing several streams (vertex emission names its stream).
+    multi_stream: bool,
+    /// Sparse-feedback buffer loads whose feedback is the constant "fully resident" code.
+    resident_feedback: Vec<SsaDef>,
+    /// The push constant block variable (0 until a `DclPushData` is seen).
+    push_var: u32,
+    /// Push constant block members: offset and IR type, in declaration order.
+    push: Vec<(u32, Type)>,
+    /// The `InvocationId` built-in's variable and the SPIR-V type it holds (`i32` or `u32`).
+    invocation_id_var: Option<(u32, u32)>,
+    /// Components taken per location by the interface variables so far, so that two
+    /// declarations cannot share one: inputs at `0..MAX_LOCATIONS`, outputs after them.
+    io_slots: Vec<u8>,
+    /// The reflection, filled as declarations are emitted.
+    refl: Reflection,
+}
+
+impl<'a> Emitter<'a> {
+    /// An emitter of the module `b` with the options `opts`.
+    pub(crate) fn new(b: &'a Builder, opts: &'a SpirvOptions) -> Self {
+        let bound = b.id_bound().max(1);
+        Self {
+            b,
+            opts,
+            module: Module::new(bound as u32),
+            function_state: FunctionState::default(),
+            slots: Vec::new(),
+            infos: Vec::new(),
+            stage: ShaderStage::Compute,
+            entry: None,
+            entry_fns: SmallVec::new(),
+            params: Vec::new(),
+            names_words: 0,
+            late: SmallVec::new(),
+            multi_stream: false,
+            resident_feedback: Vec::new(),
+            push_var: 0,
+            push: Vec::new(),
+            invocation_id_var: None,
+            io_slots: Vec::new(),
+            refl: Reflection::default(),
+        }
+    }
+
+    /// Sizes the buffers and tables for the module from the first walk's [`Census`], reusing
+    /// the ones the thread's previous module left behind.
+    fn reserve(&mut self, c: &Census) {
+        let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        self.slots = scratch.slots;
+        self.infos = scratch.infos;
+        self.module.sections = scratch.sections;
+        self.io_slots = scratch.io_slots;
+        self.io_slots.clear();
+        self.io_slots.resize(2 * MAX_LOCATIONS, 0);
+        let bound = self.module.next_id;
+        self.slots.clear();
+        self.slots.extend((0..bound).map(|id| Slot {
+            id,
+            info: 0,
+            defined: false,
+            merge_pending: false,
+        }));
+        self.infos.clear();
+        self.infos.reserve(c.infos);
+        self.module.sections.reset(c.ops);
+        self.refl.inputs = Vec::with_capacity(c.inputs);
+        self.refl.outputs = Vec::with_capacity(c.outputs);
+        self.refl.resources = Vec::with_capacity(c.resources);
+    }
+
+    /// Leaves the reusable buffers to the next emitter on this thread.
+    pub(crate) fn recycle(&mut self) {
+        let slots = std::mem::take(&mut self.slots);
+        let words = slots.capacity() * (size_of::<Slot>() / 4)
+            + self.infos.capacity() * (size_of::<Info>() / 4)
+            + self.module.sections.capacity();
+        if words > SCRATCH_LIMIT {
+            return;
+        }
+        let scratch = Scratch {
+            slots,
+            infos: std::mem::take(&mut self.infos),
+            sections: std::mem::take(&mut self.module.sections),
+            io_slots: std::mem::take(&mut self.io_slots),
+        };
+        // Fails only while the thread is being torn down; the buffers are then just dropped.
+        let _ = SCRATCH.try_with(|c| c.set(scratch));
+    }
+
+    /// SPIR-V id of an IR value.
+    #[inline]
+    fn v(&self, def: SsaDef) -> u32 {
+        self.slots.get(def.index()).map_or(def.id(), |s| s.id)
+    }
+
+    /// Reference operand `i` of `op`, which must be there.
+    fn arg(&self, def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
+        match op.arg(i) {
+            Some(a) => Ok(a),
+            None => malformed(def, op, format!("operand {i} missing")),
+        }
+    }
+
+    /// Literal operand `i` of `op`, which must be there.
+    fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
+        match op.lit(i) {
+            Some(a) => Ok(a),
+            None => malformed(def, op, format!("literal {i} missing")),
+        }
+    }
+
+    /// Literal `i` as a count of at least one that fits a SPIR-V word: workgroup sizes,
+    /// instance and vertex counts (Vulkan refuses zero for each).
+    fn count_lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u32> {
+        match u32::try_from(self.lit(def, op, i)?) {
+            Ok(n) if n > 0 => Ok(n),
+            _ => unsupported(def, op, format!("count {}", op.lit(i).unwrap_or(0))),
+        }
+    }
+
+    /// The op defining `def`.
+    fn op_of(&self, def: SsaDef) -> Option<&'a Op> {
+        self.b.get(def)
+    }
+
+    /// Marks `def` as having a SPIR-V definition (a `DebugName` on it becomes an `OpName`).
+    fn mark(&mut self, def: SsaDef) {
+        if let Some(s) = self.slots.get_mut(def.index()) {
+            s.defined = true;
+        }
+    }
+
+    /// Makes `id` the SPIR-V value of `def`.
+    fn set_map(&mut self, def: SsaDef, id: u32) {
+        if let Some(s) = self.slots.get_mut(def.index()) {
+            s.id = id;
+        }
+    }
+
+    /// Attaches `info` to `def`.
+    fn set_info(&mut self, def: SsaDef, info: Info) {
+        if let Some(s) = self.slots.get_mut(def.index()) {
+            self.infos.push(info);
+            s.info = self.infos.len() as u32;
+        }
+    }
+
+    /// The first `DebugName` of `def` (like [`dxspv_ir::text::debug_name`]).
+    fn debug_name(&self, def: SsaDef) -> Option<String> {
+        self.b
+            .uses(def)
+            .filter(|u| u.operand == 0)
+            .filter_map(|u| Some((u.user, self.b.get(u.user)?)))
+            .filter(|(_, op)| op.opcode == OpCode::DebugName)
+            .min_by_key(|(user, _)| *user)
+            .map(|(_, op)| decode_packed_str(op.literals()))
+    }
+
+    /// What `def` stands for, if anything beyond its id.
+    fn info(&self, def: SsaDef) -> Option<&Info> {
+        let i = self.slots.get(def.index())?.info;
+        self.infos.get(i.checked_sub(1)? as usize)
+    }
+
+    /// The variable `def` declared, if it declared one.
+    fn var_info(&self, def: SsaDef) -> Option<VarInfo> {
+        match self.info(def) {
+            Some(Info::Var(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The resource `def` declared, if it declared one.
+    fn res_info(&self, def: SsaDef) -> Option<ResInfo> {
+        match self.info(def) {
+            Some(Info::Res(r)) => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// Emits the whole module: counts the ops, finds the entry point, walks every op through
+    /// [`Self::op`] and [`Self::finish`]es.
+    pub(crate) fn run(&mut self) -> R<SpirvModule> {
+        self.module.cap(Capability::Shader);
+        self.module.cap(Capability::VulkanMemoryModel);
+        // Find the entry point first (stage decides builtin mapping) and size the buffers.
+        let mut census = Census::default();
+        for (def, op) in self.b.iter() {
+            census.ops += 1;
+            match op.opcode {
+                OpCode::EntryPoint => {
+                    let lit = op.literals().first().map(|l| l.0).unwrap_or(u64::MAX);
+                    let Some(stage) = ShaderStage::from_literal(lit) else {
+                        return malformed(def, op, "bad shader stage");
+                    };
+                    self.stage = stage;
+                    self.entry = Some(def);
+                    self.entry_fns = op.refs().flatten().collect();
+                }
+                OpCode::DclInput | OpCode::DclInputBuiltIn => {
+                    census.inputs += 1;
+                    census.infos += 1;
+                }
+                OpCode::DclOutput | OpCode::DclOutputBuiltIn => {
+                    census.outputs += 1;
+                    census.infos += 1;
+                }
+                OpCode::DclCbv
+                | OpCode::DclSrv
+                | OpCode::DclUav
+                | OpCode::DclSampler
+                | OpCode::DclUavCounter => {
+                    census.resources += 1;
+                    census.infos += 1;
+                }
+                OpCode::DclLds
+                | OpCode::DclScratch
+                | OpCode::DclPushData
+                | OpCode::DescriptorLoad
+                | OpCode::ConstantLoad => census.infos += 1,
+                OpCode::FunctionCall => census.calls += 1,
+                // Every other op only counts as an op (the dispatch, not this count, must
+                // handle each opcode).
+                _ => {}
+            }
+        }
+        if census.calls > 0 {
+            if let Some(call) = dxspv_ir::analysis::recursive_call(self.b) {
+                return malformed(call, self.b.op(call), "recursion (Vulkan has none)");
+            }
+        }
+        self.reserve(&census);
+        let Some(entry) = self.entry else {
+            return Err(SpirvError::NoEntryPoint);
+        };
+        let Some(model) = exec_model(self.stage) else {
+            let op = self.b.op(entry);
+            return unsupported(entry, op, format!("{} shaders", self.stage));
+        };
+        match self.stage {
+            ShaderStage::Geometry => self.module.cap(Capability::Geometry),
+            ShaderStage::Hull | ShaderStage::Domain => self.module.cap(Capability::Tessellation),
+            _ => {}
+        }
+        for (def, op) in self.b.iter() {
+            self.op(def, op)?;
+        }
+        self.finish(entry, model)
+    }
+}
+
+impl Module {}

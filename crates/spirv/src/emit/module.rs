@@ -1,0 +1,176 @@
+//! The module being built ([`Module`]): section buffers, id allocation, capabilities and
+//! extensions, decorations, global variables, the `GLSL.std.450` import, and the writers of
+//! function-body instructions.
+//!
+//! The rules it keeps: ids past the IR's id bound are allocated here (an IR def keeps its
+//! number as its result id); capabilities and extensions are recorded when the instruction
+//! needing them is written and kept sorted, so output is deterministic; every `OpVariable`
+//! goes to the globals section, where [`super::finish`] collects the entry point interface
+//! (SPIR-V 1.4 and later list every global variable there); the `GLSL.std.450` import id
+//! is taken on first use and the import written at the end. Instructions are written in
+//! place with [`crate::words`]: nothing is allocated per instruction.
+
+use super::types::TyKey;
+use crate::words::{begin, end, inst, Sections};
+use dxspv_ir::small_map::SmallMap;
+use smallvec::SmallVec;
+use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
+
+/// Capabilities recorded so far: a small sorted set.
+#[derive(Default)]
+pub(super) struct CapSet(pub(super) SmallVec<[u32; 16]>);
+
+/// The SPIR-V module being built, apart from anything about the IR: the section buffers, the
+/// id counter, the capabilities and extensions, the deduplicated types and constants, the
+/// `GLSL.std.450` import and the execution modes. [`Emitter`](super::Emitter) maps IR defs
+/// onto it.
+pub(super) struct Module {
+    /// The annotation, global and function-body sections (the others are written at the end).
+    pub(super) sections: Sections,
+    /// Capabilities, sorted.
+    pub(super) caps: CapSet,
+    /// Extensions, sorted.
+    pub(super) exts: SmallVec<[&'static str; 2]>,
+    /// The next free id (the module's id bound at the end).
+    pub(super) next_id: u32,
+    /// SPIR-V type id per IR basic type ([`basic_index`](super::types::basic_index)); 0
+    /// until declared.
+    pub(super) basic: [u32; 128],
+    /// Types other than scalars, vectors and pointers.
+    pub(super) types: SmallMap<TyKey, u32, 8>,
+    /// Pointer types by `(storage class, pointee)`.
+    pub(super) ptrs: SmallMap<(u32, u32), u32, 16>,
+    /// Scalar constants by `(type, bits)`.
+    pub(super) consts: SmallMap<(u32, u64), u32, 16>,
+    /// Composite constants by type and constituents.
+    pub(super) composites: SmallMap<SmallVec<[u32; 5]>, u32, 8>,
+    /// The `GLSL.std.450` import id; 0 until an instruction needs it.
+    pub(super) glsl: u32,
+    /// `Private` variables declared so far (SPIR-V allows
+    /// [`MAX_PRIVATE_VARIABLES`](super::finish::MAX_PRIVATE_VARIABLES)).
+    pub(super) private_vars: usize,
+    /// Execution modes: mode, literal operands and how many of them there are.
+    pub(super) modes: SmallVec<[(u32, [u32; 3], usize); 4]>,
+}
+
+impl CapSet {
+    /// Adds capability `c`.
+    pub(super) fn insert(&mut self, c: u32) {
+        if let Err(at) = self.0.binary_search(&c) {
+            self.0.insert(at, c);
+        }
+    }
+}
+
+impl Module {
+    /// An empty module whose own ids start at `first_id` (past the IR's ids).
+    pub(super) fn new(first_id: u32) -> Self {
+        Self {
+            sections: Sections::default(),
+            caps: CapSet::default(),
+            exts: SmallVec::new(),
+            next_id: first_id,
+            basic: [0; 128],
+            types: SmallMap::default(),
+            ptrs: SmallMap::default(),
+            consts: SmallMap::default(),
+            composites: SmallMap::default(),
+            glsl: 0,
+            private_vars: 0,
+            modes: SmallVec::new(),
+        }
+    }
+
+    /// A fresh id.
+    pub(super) fn id(&mut self) -> u32 {
+        let i = self.next_id;
+        self.next_id += 1;
+        i
+    }
+
+    /// Records that the module needs capability `c`.
+    pub(super) fn cap(&mut self, c: Capability) {
+        self.caps.insert(c as u32);
+    }
+
+    /// Records that the module needs extension `e`.
+    pub(super) fn ext(&mut self, e: &'static str) {
+        if let Err(at) = self.exts.binary_search(&e) {
+            self.exts.insert(at, e);
+        }
+    }
+
+    /// The `GLSL.std.450` import (declared at the end, see
+    /// [`Emitter::finish`](super::Emitter::finish)).
+    pub(super) fn glsl(&mut self) -> u32 {
+        if self.glsl == 0 {
+            self.glsl = self.id();
+        }
+        self.glsl
+    }
+
+    /// The function-body section, where code is written.
+    pub(super) fn body(&mut self) -> &mut Vec<u32> {
+        &mut self.sections.functions
+    }
+
+    /// Emits `result = op(args)` with a fresh id.
+    pub(super) fn un(&mut self, op: S, ty: u32, args: &[u32]) -> u32 {
+        let id = self.id();
+        self.emit_to(op, ty, id, args);
+        id
+    }
+
+    /// Emits `id = op(args)` of type `ty`.
+    pub(super) fn emit_to(&mut self, op: S, ty: u32, id: u32, args: &[u32]) {
+        let f = &mut self.sections.functions;
+        let st = begin(f, op);
+        f.push(ty);
+        f.push(id);
+        f.extend_from_slice(args);
+        end(f, st);
+    }
+
+    /// Emits `id = GLSL.std.450 gl(args)` of type `ty`.
+    pub(super) fn ext_to(&mut self, gl: GLOp, ty: u32, id: u32, args: &[u32]) {
+        let set = self.glsl();
+        let f = &mut self.sections.functions;
+        let st = begin(f, S::ExtInst);
+        f.extend_from_slice(&[ty, id, set, gl as u32]);
+        f.extend_from_slice(args);
+        end(f, st);
+    }
+
+    /// Decorates `id` with `d` and its extra operands.
+    pub(super) fn decorate(&mut self, id: u32, d: Decoration, extra: &[u32]) {
+        let a = &mut self.sections.annotations;
+        let st = begin(a, S::Decorate);
+        a.push(id);
+        a.push(d as u32);
+        a.extend_from_slice(extra);
+        end(a, st);
+    }
+
+    /// Declares a module-scope variable. Every `OpVariable` in the globals section is listed
+    /// in the entry point's interface ([`Emitter::finish`](super::Emitter::finish) collects them).
+    pub(super) fn global_var(&mut self, ptr_ty: u32, sc: SC, id: u32, init: Option<u32>) {
+        if sc == SC::Private {
+            self.private_vars += 1;
+        }
+        let g = &mut self.sections.globals;
+        match init {
+            Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
+            None => inst(g, S::Variable, &[ptr_ty, id, sc as u32]),
+        }
+    }
+
+    /// Records the execution mode `mode` with its literal operands (at most three).
+    pub(super) fn execution_mode(&mut self, mode: spirv::ExecutionMode, operands: &[u32]) {
+        let mut words = [0; 3];
+        for (w, o) in words.iter_mut().zip(operands) {
+            *w = *o;
+        }
+        self.modes
+            .push((mode as u32, words, operands.len().min(words.len())));
+    }
+}

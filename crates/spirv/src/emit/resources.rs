@@ -1,0 +1,441 @@
+//! Resources: descriptor variables for `DclCbv`, `DclSrv`, `DclUav`, `DclSampler` and
+//! `DclUavCounter`, placed by the [`crate::BindingModel`], and `DescriptorLoad`.
+//!
+//! CBVs are `Uniform` `Block` structs; raw and structured buffers and UAV counters are
+//! `StorageBuffer` `Block` structs (an SRV's member `NonWritable`); typed buffers and
+//! textures are `OpTypeImage`s in `UniformConstant` storage, `Sampled` 1 for SRVs and 2 for
+//! UAVs, of format `Unknown` unless a UAV's format is fixed (texel atomics need `R32`).
+//! Read-only and write-only UAVs are `NonWritable` / `NonReadable`. Descriptor arrays are
+//! `OpTypeArray`s, run-time ones `OpTypeRuntimeArray`s (`RuntimeDescriptorArray`); a
+//! non-uniform index decorates the access chain and the loaded descriptor `NonUniform` and
+//! adds the `*ArrayNonUniformIndexing` capability of the descriptor type. Two resources on
+//! one descriptor set and binding are refused (Vulkan would alias them).
+
+use super::error::{malformed, unsupported, word_lit, R};
+use super::types::{block_type_problem, TyKey, L_BLOCK, L_BLOCK_RO};
+use super::{Emitter, Info};
+use crate::{DescriptorType, RegisterClass, ResourceBinding};
+use dxspv_ir::{Op, OpFlags, ResourceKind, ScalarType, SsaDef, Type, UavFlags};
+use spirv::{Capability, Decoration, Op as S, StorageClass as SC};
+
+/// What kind of descriptor a resource declaration declared.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum ResKind {
+    /// A constant buffer: a `Uniform` block.
+    Cbv,
+    /// A raw or structured buffer: a `StorageBuffer` block.
+    Ssbo,
+    /// A typed buffer: a `Buffer` image.
+    TexelBuffer,
+    /// A texture or storage image of the kind.
+    Image(ResourceKind),
+    /// A sampler.
+    Sampler,
+    /// A UAV counter: a `StorageBuffer` block of one `u32`.
+    Counter,
+}
+
+/// A resource declaration: its descriptor variable and what it holds.
+#[derive(Clone, Copy)]
+pub(super) struct ResInfo {
+    /// The descriptor variable (of one descriptor or an array of them).
+    pub(super) var: u32,
+    /// What the descriptors are.
+    pub(super) kind: ResKind,
+    /// Whether it is a UAV.
+    pub(super) uav: bool,
+    /// Descriptors in the array: 1 for one, 0 for a run-time array.
+    pub(super) count: u32,
+    /// Type of one descriptor (the struct for buffers, the image type, ...).
+    pub(super) elem_ty: u32,
+    /// IR type of the data (CBV / SSBO contents, texel scalar).
+    pub(super) data: Type,
+    /// A globally coherent UAV (`UavFlags::Coherent`).
+    pub(super) coherent: bool,
+    /// A typed UAV declared with the format its data type names (`UavFlags::FixedFormat`),
+    /// which texel atomics need: Vulkan has them on `R32`/`R64` formats only.
+    pub(super) fixed_format: bool,
+}
+
+/// A `DescriptorLoad`: the descriptor (one element of an array) and its loaded value.
+#[derive(Clone, Copy)]
+pub(super) struct DescInfo {
+    /// The declaration.
+    pub(super) res: ResInfo,
+    /// Pointer to the descriptor (or buffer block).
+    pub(super) ptr: u32,
+    /// Loaded image / sampler (0 for buffers).
+    pub(super) value: u32,
+    /// Whether the index into the array is non-uniform.
+    pub(super) nonuniform: bool,
+}
+
+/// The first two resources that share a Vulkan descriptor set and binding, if any (two
+/// registers of different classes whose shifts land on one binding): Vulkan would alias
+/// them. Small lists are compared pairwise, longer ones sorted, so the check stays
+/// `O(n log n)` without allocating for the usual handful.
+pub(super) fn shared_binding(resources: &[ResourceBinding]) -> Option<(usize, usize)> {
+    let key = |r: &ResourceBinding| (r.set, r.binding);
+    if resources.len() <= 32 {
+        return (0..resources.len()).find_map(|j| {
+            (0..j)
+                .find(|&i| key(&resources[i]) == key(&resources[j]))
+                .map(|i| (i, j))
+        });
+    }
+    let mut order: Vec<usize> = (0..resources.len()).collect();
+    order.sort_unstable_by_key(|&i| (key(&resources[i]), i));
+    order
+        .windows(2)
+        .find(|w| key(&resources[w[0]]) == key(&resources[w[1]]))
+        .map(|w| (w[0], w[1]))
+}
+
+impl<'a> Emitter<'a> {
+    /// `DclCbv`, `DclSrv`, `DclUav`, `DclSampler` and `DclUavCounter` (`class`): the
+    /// descriptor variable, its set and binding, and its reflection entry.
+    pub(super) fn dcl_resource(&mut self, def: SsaDef, op: &Op, class: RegisterClass) -> R<()> {
+        let bm = &self.opts.bindings;
+        let (space, reg, count) = match class {
+            // A counter is placed by the register of its UAV.
+            RegisterClass::UavCounter => {
+                let uav = self.arg(def, op, 1)?;
+                let Some(uop) = self.op_of(uav) else {
+                    return malformed(def, op, "missing UAV");
+                };
+                (
+                    word_lit(def, op, uop.lit(0).unwrap_or(0))?,
+                    word_lit(def, op, uop.lit(1).unwrap_or(0))?,
+                    word_lit(def, op, uop.lit(2).unwrap_or(1))?,
+                )
+            }
+            RegisterClass::Cbv
+            | RegisterClass::Srv
+            | RegisterClass::Uav
+            | RegisterClass::Sampler => (
+                word_lit(def, op, self.lit(def, op, 0)?)?,
+                word_lit(def, op, self.lit(def, op, 1)?)?,
+                word_lit(def, op, self.lit(def, op, 2)?)?,
+            ),
+        };
+        let shift = match class {
+            RegisterClass::Cbv => bm.b_shift,
+            RegisterClass::Srv => bm.t_shift,
+            RegisterClass::Uav => bm.u_shift,
+            RegisterClass::Sampler => bm.s_shift,
+            RegisterClass::UavCounter => bm.counter_shift,
+        };
+        let (Some(set), Some(binding)) = (space.checked_add(bm.set_offset), reg.checked_add(shift))
+        else {
+            return unsupported(
+                def,
+                op,
+                format!("space {space}, register {reg}: its set or binding is past 2^32 - 1"),
+            );
+        };
+        let uav = class == RegisterClass::Uav;
+        let flags = if uav {
+            UavFlags(op.lit(4).unwrap_or(0) as u32)
+        } else {
+            UavFlags::empty()
+        };
+        let rk = if matches!(class, RegisterClass::Srv | RegisterClass::Uav) {
+            match ResourceKind::from_literal(self.lit(def, op, 3)?) {
+                Some(k) => Some(k),
+                None => return malformed(def, op, "bad resource kind"),
+            }
+        } else {
+            None
+        };
+        let (kind, sc, elem_ty, dtype) = match (class, rk) {
+            (RegisterClass::Cbv, _) => {
+                let why = block_type_problem(&op.ty, true)
+                    .or_else(|| op.ty.dims().contains(&0).then_some("unsized"));
+                if let Some(why) = why {
+                    return unsupported(def, op, format!("CBV type {} ({why})", op.ty));
+                }
+                let Some(inner) = self.module.ty(&op.ty, true) else {
+                    return unsupported(def, op, format!("CBV type {}", op.ty));
+                };
+                let st = self.module.block(inner, L_BLOCK);
+                (ResKind::Cbv, SC::Uniform, st, DescriptorType::UniformBuffer)
+            }
+            (RegisterClass::UavCounter, _) => {
+                let u = self.module.u32_ty();
+                let st = self.module.block(u, L_BLOCK);
+                (
+                    ResKind::Counter,
+                    SC::StorageBuffer,
+                    st,
+                    DescriptorType::StorageBuffer,
+                )
+            }
+            (RegisterClass::Sampler, _) => {
+                let t = self.module.ty_key(TyKey::Sampler);
+                (
+                    ResKind::Sampler,
+                    SC::UniformConstant,
+                    t,
+                    DescriptorType::Sampler,
+                )
+            }
+            (_, Some(ResourceKind::BufferRaw | ResourceKind::BufferStructured)) => {
+                if let Some(why) = block_type_problem(&op.ty, false) {
+                    return unsupported(def, op, format!("buffer type {} ({why})", op.ty));
+                }
+                let Some(inner) = self.module.ty(&op.ty, true) else {
+                    return unsupported(def, op, format!("buffer type {}", op.ty));
+                };
+                let st = self
+                    .module
+                    .block(inner, if uav { L_BLOCK } else { L_BLOCK_RO });
+                (
+                    ResKind::Ssbo,
+                    SC::StorageBuffer,
+                    st,
+                    DescriptorType::StorageBuffer,
+                )
+            }
+            (_, Some(k)) => {
+                // Vulkan images and texel buffers hold 32-bit scalars (64-bit integers need
+                // an extension dxspv does not use).
+                let st = match op.ty.as_basic() {
+                    Some(b)
+                        if !b.is_vector()
+                            && matches!(
+                                b.base(),
+                                ScalarType::F32 | ScalarType::U32 | ScalarType::I32
+                            ) =>
+                    {
+                        b.base()
+                    }
+                    _ => return unsupported(def, op, format!("texel type {}", op.ty)),
+                };
+                let Some(sampled) = self.module.scalar_ty(st) else {
+                    return unsupported(def, op, format!("texel type {}", op.ty));
+                };
+                use spirv::Dim as D;
+                let (dim, arrayed, ms) = match k {
+                    ResourceKind::BufferTyped => (D::DimBuffer, 0, 0),
+                    ResourceKind::Image1D => (D::Dim1D, 0, 0),
+                    ResourceKind::Image1DArray => (D::Dim1D, 1, 0),
+                    ResourceKind::Image2D => (D::Dim2D, 0, 0),
+                    ResourceKind::Image2DArray => (D::Dim2D, 1, 0),
+                    ResourceKind::Image2DMS => (D::Dim2D, 0, 1),
+                    ResourceKind::Image2DMSArray => (D::Dim2D, 1, 1),
+                    ResourceKind::ImageCube => (D::DimCube, 0, 0),
+                    ResourceKind::ImageCubeArray => (D::DimCube, 1, 0),
+                    ResourceKind::Image3D => (D::Dim3D, 0, 0),
+                    _ => return unsupported(def, op, format!("resource kind {k}")),
+                };
+                match (dim, uav) {
+                    (D::DimBuffer, false) => self.module.cap(Capability::SampledBuffer),
+                    (D::DimBuffer, true) => self.module.cap(Capability::ImageBuffer),
+                    (D::Dim1D, false) => self.module.cap(Capability::Sampled1D),
+                    (D::Dim1D, true) => self.module.cap(Capability::Image1D),
+                    (D::DimCube, false) if arrayed == 1 => {
+                        self.module.cap(Capability::SampledCubeArray)
+                    }
+                    (D::DimCube, true) if arrayed == 1 => {
+                        self.module.cap(Capability::ImageCubeArray)
+                    }
+                    _ => {}
+                }
+                if uav && ms == 1 {
+                    self.module.cap(Capability::StorageImageMultisample);
+                    if arrayed == 1 {
+                        self.module.cap(Capability::ImageMSArray);
+                    }
+                }
+                let fmt = if uav && flags.contains(UavFlags::FixedFormat) {
+                    match st {
+                        ScalarType::U32 => spirv::ImageFormat::R32ui,
+                        ScalarType::I32 => spirv::ImageFormat::R32i,
+                        ScalarType::F32 => spirv::ImageFormat::R32f,
+                        _ => spirv::ImageFormat::Unknown,
+                    }
+                } else {
+                    spirv::ImageFormat::Unknown
+                };
+                let t = self.module.ty_key(TyKey::Image([
+                    sampled,
+                    dim as u32,
+                    0,
+                    arrayed,
+                    ms,
+                    if uav { 2 } else { 1 },
+                    fmt as u32,
+                ]));
+                let dt = match (k == ResourceKind::BufferTyped, uav) {
+                    (true, false) => DescriptorType::UniformTexelBuffer,
+                    (true, true) => DescriptorType::StorageTexelBuffer,
+                    (false, false) => DescriptorType::SampledImage,
+                    (false, true) => DescriptorType::StorageImage,
+                };
+                let rkind = if k == ResourceKind::BufferTyped {
+                    ResKind::TexelBuffer
+                } else {
+                    ResKind::Image(k)
+                };
+                (rkind, SC::UniformConstant, t, dt)
+            }
+            _ => return malformed(def, op, "resource kind"),
+        };
+        let var_ty = match count {
+            1 => elem_ty,
+            0 => {
+                self.module.cap(Capability::RuntimeDescriptorArray);
+                self.module.ty_key(TyKey::RtArray(elem_ty, 0))
+            }
+            n => {
+                let len = self.module.const_u32(n);
+                self.module.ty_key(TyKey::Array(elem_ty, len, 0))
+            }
+        };
+        let p = self.module.ptr(sc, var_ty);
+        let var = def.id();
+        self.module.global_var(p, sc, var, None);
+        self.mark(def);
+        self.module.decorate(var, Decoration::DescriptorSet, &[set]);
+        self.module.decorate(var, Decoration::Binding, &[binding]);
+        if uav && kind != ResKind::Ssbo {
+            if flags.contains(UavFlags::ReadOnly) {
+                self.module.decorate(var, Decoration::NonWritable, &[]);
+            }
+            if flags.contains(UavFlags::WriteOnly) {
+                self.module.decorate(var, Decoration::NonReadable, &[]);
+            }
+        }
+        self.set_info(
+            def,
+            Info::Res(ResInfo {
+                var,
+                kind,
+                uav,
+                count,
+                elem_ty,
+                data: op.ty,
+                coherent: flags.contains(UavFlags::Coherent),
+                fixed_format: uav && flags.contains(UavFlags::FixedFormat),
+            }),
+        );
+        self.refl.resources.push(ResourceBinding {
+            class,
+            space,
+            register: reg,
+            count,
+            set,
+            binding,
+            descriptor_type: dtype,
+            name: self.debug_name(def),
+        });
+        Ok(())
+    }
+
+    /// The `DescriptorLoad` that is operand `i` of `op`.
+    pub(super) fn desc_of(&self, def: SsaDef, op: &Op, i: usize) -> R<DescInfo> {
+        let d = self.arg(def, op, i)?;
+        match self.info(d) {
+            Some(Info::Desc(x)) => Ok(*x),
+            _ => malformed(def, op, "descriptor operand is not a DescriptorLoad"),
+        }
+    }
+
+    /// `DescriptorLoad`: a pointer to the descriptor (an access chain into an array of them,
+    /// `NonUniform` when the index is) and, for images, texel buffers and samplers, its value.
+    pub(super) fn descriptor_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let dcl = self.arg(def, op, 0)?;
+        let Some(res) = self.res_info(dcl) else {
+            return malformed(def, op, "not a resource declaration");
+        };
+        let nonuniform = op.flags.contains(OpFlags::NON_UNIFORM);
+        let sc = match res.kind {
+            ResKind::Cbv => SC::Uniform,
+            ResKind::Ssbo | ResKind::Counter => SC::StorageBuffer,
+            _ => SC::UniformConstant,
+        };
+        let ptr = if res.count == 1 {
+            res.var
+        } else {
+            let idx = self.v(self.arg(def, op, 1)?);
+            let pt = self.module.ptr(sc, res.elem_ty);
+            let p = self.module.un(S::AccessChain, pt, &[res.var, idx]);
+            if nonuniform {
+                self.module.cap(Capability::ShaderNonUniform);
+                self.module.cap(match (res.kind, res.uav) {
+                    (ResKind::Cbv, _) => Capability::UniformBufferArrayNonUniformIndexing,
+                    (ResKind::Ssbo | ResKind::Counter, _) => {
+                        Capability::StorageBufferArrayNonUniformIndexing
+                    }
+                    (ResKind::TexelBuffer, false) => {
+                        Capability::UniformTexelBufferArrayNonUniformIndexing
+                    }
+                    (ResKind::TexelBuffer, true) => {
+                        Capability::StorageTexelBufferArrayNonUniformIndexing
+                    }
+                    (ResKind::Image(_), true) => Capability::StorageImageArrayNonUniformIndexing,
+                    (ResKind::Image(_), false) | (ResKind::Sampler, _) => {
+                        Capability::SampledImageArrayNonUniformIndexing
+                    }
+                });
+                self.module.decorate(p, Decoration::NonUniform, &[]);
+            }
+            p
+        };
+        let value = match res.kind {
+            ResKind::Image(_) | ResKind::TexelBuffer | ResKind::Sampler => {
+                let v = self.module.un(S::Load, res.elem_ty, &[ptr]);
+                if nonuniform {
+                    self.module.cap(Capability::ShaderNonUniform);
+                    self.module.decorate(v, Decoration::NonUniform, &[]);
+                }
+                v
+            }
+            _ => 0,
+        };
+        self.set_map(def, if value != 0 { value } else { ptr });
+        self.set_info(
+            def,
+            Info::Desc(DescInfo {
+                res,
+                ptr,
+                value,
+                nonuniform,
+            }),
+        );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resource(class: RegisterClass, register: u32, binding: u32) -> ResourceBinding {
+        ResourceBinding {
+            class,
+            space: 0,
+            register,
+            count: 1,
+            set: 0,
+            binding,
+            descriptor_type: DescriptorType::SampledImage,
+            name: None,
+        }
+    }
+
+    #[test]
+    fn shared_bindings_are_found_in_short_and_long_lists() {
+        // Short lists are compared pairwise, long ones sorted: both find the first clash.
+        for n in [3u32, 32, 33, 500] {
+            let mut list: Vec<_> = (0..n)
+                .map(|r| resource(RegisterClass::Srv, r, r + 1000))
+                .collect();
+            assert_eq!(shared_binding(&list), None, "{n}");
+            list.push(resource(RegisterClass::Sampler, 1, 1001));
+            assert_eq!(shared_binding(&list), Some((1, n as usize)), "{n}");
+            list[n as usize].set = 1;
+            assert_eq!(shared_binding(&list), None, "{n}");
+        }
+    }
+}

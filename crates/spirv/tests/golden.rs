@@ -1,0 +1,102 @@
+//! SPIR-V goldens: every `golden/NAME.ir` (lowered IR text) is validated at
+//! [`Level::Lowered`], emitted with the default [`SpirvOptions`], checked with
+//! `spirv-val --target-env vulkan1.3` and disassembled with `spirv-dis`; the text must equal
+//! `golden/NAME.spvasm`. Run with `UPDATE_GOLDEN=1` to rewrite the `.spvasm` files (then read
+//! the diff: each golden is a reviewed statement of what the backend emits).
+//!
+//! The goldens were written with SPIRV-Tools v2023.1's `spirv-dis`; another version may name
+//! ids differently, in which case regenerate them and check that only names changed. Without
+//! `spirv-dis` and `spirv-val` the test says so and checks nothing.
+
+use dxspv_ir::validate::{validate, Level};
+use dxspv_spirv::{emit, SpirvOptions};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+mod common;
+
+/// The `.ir` inputs of the golden directory, sorted by name.
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let mut irs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("golden directory")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
+        .collect();
+    irs.sort();
+    irs
+}
+
+/// The first line where `got` and `want` differ, with a little context, for the failure.
+fn first_difference(got: &str, want: &str) -> String {
+    let (g, w): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
+    let at = (0..g.len().max(w.len()))
+        .find(|&i| g.get(i) != w.get(i))
+        .unwrap_or(0);
+    let show = |lines: &[&str]| {
+        lines
+            .iter()
+            .enumerate()
+            .skip(at.saturating_sub(2))
+            .take(5)
+            .map(|(i, l)| format!("  {:4} {l}", i + 1))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    format!(
+        "first difference at line {}:\n expected:\n{}\n got:\n{}",
+        at + 1,
+        show(&w),
+        show(&g)
+    )
+}
+
+#[test]
+fn goldens_match() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let installed = |tool: &str| Command::new(tool).arg("--version").output().is_ok();
+    if !installed("spirv-dis") || !installed("spirv-val") {
+        println!("spirv-dis or spirv-val not installed: SPIR-V goldens not checked");
+        return;
+    }
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
+    let mut failures = Vec::new();
+    let irs = inputs(&dir);
+    assert!(!irs.is_empty(), "no goldens in {}", dir.display());
+    for ir in &irs {
+        let name = ir.file_stem().expect("file name").to_string_lossy();
+        let text = std::fs::read_to_string(ir).expect("read .ir");
+        let b = dxspv_ir::text::parse(&text).unwrap_or_else(|e| panic!("{name}.ir: {e}"));
+        if let Err(errors) = validate(&b, Level::Lowered) {
+            panic!("{name}.ir is not lowered IR: {errors:?}");
+        }
+        let words = emit(&b, &SpirvOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        common::assert_spirv_valid(&name, &words);
+        let got = common::spirv_dis(&words).expect("spirv-dis is installed");
+        let golden = ir.with_extension("spvasm");
+        if update {
+            std::fs::write(&golden, &got).expect("write golden");
+            continue;
+        }
+        match std::fs::read_to_string(&golden) {
+            Ok(want) if want == got => {}
+            Ok(want) => failures.push(format!("{name}: {}", first_difference(&got, &want))),
+            Err(_) => failures.push(format!(
+                "{name}: no {name}.spvasm (run with UPDATE_GOLDEN=1)"
+            )),
+        }
+    }
+    // Every golden has its input.
+    for entry in std::fs::read_dir(&dir).expect("golden directory") {
+        let p = entry.expect("directory entry").path();
+        if p.extension().is_some_and(|x| x == "spvasm") && !p.with_extension("ir").exists() {
+            failures.push(format!("{} has no .ir input", p.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} goldens differ (UPDATE_GOLDEN=1 rewrites them):\n{}",
+        failures.len(),
+        irs.len(),
+        failures.join("\n")
+    );
+}
