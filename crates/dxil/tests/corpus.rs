@@ -1,9 +1,12 @@
 //! Every DXIL shader of the shared corpus reads completely (container, program header,
 //! bitstream, module, DXIL metadata), and what the metadata says agrees with what the
 //! container's other parts (written by the same compiler) say: the program header's shader
-//! model and the manifest's stage, and every element of the ISG1/OSG1/PSG1 signatures.
+//! model and the manifest's stage, every element of the ISG1/OSG1/PSG1 signatures, and the
+//! PSV0 part's stage, resource bindings, packed signature elements, thread counts and entry
+//! name.
 
-use dxspv_dxil::dx::{ShaderKind, SignatureElement};
+use dxspv_container::psv::PsvSignatureElement;
+use dxspv_dxil::dx::{DxilMetadata, EntryPoint, ShaderKind, SignatureElement};
 use dxspv_dxil::Shader;
 use dxspv_testkit::Corpus;
 
@@ -65,6 +68,70 @@ fn check_entry(
     }
 }
 
+/// Checks a PSV0 part against the DXIL metadata.
+fn check_psv(
+    path: &str,
+    psv: &dxspv_container::PipelineStateValidation,
+    md: &DxilMetadata,
+    entry: &EntryPoint,
+    kind: u16,
+) {
+    assert_eq!(
+        psv.shader_stage.map(u16::from),
+        Some(kind),
+        "{path}: PSV0 stage"
+    );
+    let resources: Vec<_> = md.resources.iter().collect();
+    assert_eq!(
+        psv.resources.len(),
+        resources.len(),
+        "{path}: PSV0 resource count"
+    );
+    for b in &psv.resources {
+        let found = resources.iter().any(|r| {
+            let upper = if r.range_size == u32::MAX {
+                u32::MAX
+            } else {
+                r.lower_bound + r.range_size - 1
+            };
+            r.space == b.space && r.lower_bound == b.lower_bound && upper == b.upper_bound
+        });
+        assert!(found, "{path}: PSV0 binding {b:?} is not in dx.resources");
+    }
+    let sigs = [
+        (&psv.input_elements, &entry.signatures.input),
+        (&psv.output_elements, &entry.signatures.output),
+        (
+            &psv.patch_constant_elements,
+            &entry.signatures.patch_constant,
+        ),
+    ];
+    for (packed, dxil) in sigs {
+        assert_eq!(packed.len(), dxil.len(), "{path}: PSV0 element count");
+        for (p, d) in packed.iter().zip(dxil) {
+            let same = |p: &PsvSignatureElement, d: &SignatureElement| {
+                // PSV0 stores no name for system values (the kind names them).
+                (p.name == d.name || (p.name.is_empty() && p.semantic_kind != 0))
+                    // (PSV0 keeps one index per row, see the mesh shader case above.)
+                    && d.semantic_indices.get(..p.semantic_indices.len()) == Some(&p.semantic_indices[..])
+                    && u32::from(p.rows) == d.rows
+                    && p.cols == d.cols
+                    && u32::from(p.semantic_kind) == d.semantic_kind.to_u32()
+                    && u32::from(p.interpolation_mode) == d.interpolation.to_u32()
+                    && u32::from(p.output_stream) == d.output_stream
+                    && (!p.allocated || (i32::from(p.start_row), p.start_col as i8) == (d.start_row, d.start_col))
+            };
+            assert!(same(p, d), "{path}: PSV0 element {p:?} differs from {d:?}");
+        }
+    }
+    if let (Some(t), Some(m)) = (psv.num_threads, entry.properties.thread_group_size()) {
+        assert_eq!(t, m, "{path}: PSV0 thread counts");
+    }
+    if let Some(name) = &psv.entry_function_name {
+        assert_eq!(name, &entry.name, "{path}: PSV0 entry name");
+    }
+}
+
 #[test]
 fn every_corpus_shader_reads_and_agrees_with_its_container() {
     let Some(corpus) = Corpus::open() else {
@@ -72,6 +139,7 @@ fn every_corpus_shader_reads_and_agrees_with_its_container() {
     };
     let entries = corpus.of_format("dxil");
     let (mut records, mut instructions, mut elements, mut resources) = (0, 0, 0, 0);
+    let mut psv_checked = 0;
     for e in &entries {
         let bytes = corpus.read(e);
         let shader = Shader::parse(&bytes).unwrap_or_else(|err| panic!("{}: {err}", e.path));
@@ -119,6 +187,11 @@ fn every_corpus_shader_reads_and_agrees_with_its_container() {
                 e.path
             );
         }
+        if let Some(psv) = &shader.parts.pipeline_state {
+            let kind = (shader.program.program_version >> 16) as u16;
+            check_psv(&e.path, psv, md, entry, kind);
+            psv_checked += 1;
+        }
         let sigs = &entry.signatures;
         let pairs = [
             ("input", &shader.parts.input_signature, &sigs.input),
@@ -140,7 +213,7 @@ fn every_corpus_shader_reads_and_agrees_with_its_container() {
         }
     }
     println!(
-        "{} shaders: {records} records, {instructions} instructions, {elements} signature entries checked, {resources} resources",
+        "{} shaders: {records} records, {instructions} instructions, {elements} signature entries checked, {resources} resources, {psv_checked} PSV0 parts checked",
         entries.len()
     );
 }
