@@ -136,6 +136,33 @@ impl<'a> BitReader<'a> {
     pub fn read_vbr(&mut self, width: u32) -> Result<u64, BitError> {
         debug_assert!((2..=32).contains(&width));
         let high = 1u64 << (width - 1);
+        let byte = (self.pos >> 3) as usize;
+        // Fast path: the value ends within the 57+ bits of one 8-byte load.
+        if let Some(chunk) = self.data.get(byte..).and_then(|s| s.first_chunk::<8>()) {
+            let shift = (self.pos & 7) as u32;
+            let window = u64::from_le_bytes(*chunk) >> shift;
+            let available = 64 - shift;
+            let piece_mask = (1u64 << width) - 1;
+            let mut value = 0u64;
+            let mut used = 0u32;
+            let mut bit = 0u32;
+            while used + width <= available {
+                let piece = (window >> used) & piece_mask;
+                value |= (piece & (high - 1)) << bit;
+                used += width;
+                if piece & high == 0 {
+                    self.pos += u64::from(used);
+                    return Ok(value);
+                }
+                bit += width - 1;
+            }
+        }
+        self.read_vbr_slow(width)
+    }
+
+    /// [`BitReader::read_vbr`] one chunk at a time, with overflow checks.
+    fn read_vbr_slow(&mut self, width: u32) -> Result<u64, BitError> {
+        let high = 1u64 << (width - 1);
         let mut piece = self.read(width)?;
         if piece & high == 0 {
             return Ok(piece);

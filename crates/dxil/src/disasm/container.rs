@@ -213,3 +213,45 @@ fn psv_element(out: &mut String, which: &str, e: &PsvSignatureElement) {
     }
     out.push('\n');
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{blk, dxil_container, module, r, rs};
+
+    #[test]
+    fn lists_the_parts_then_the_module() {
+        let bitcode = module(vec![
+            blk(17, vec![r(1, &[2]), r(2, &[]), r(21, &[0, 0])]),
+            r(8, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+            blk(14, vec![rs(1, &[0], "main")]),
+            blk(12, vec![r(1, &[1]), r(10, &[])]),
+        ]);
+        let text = disassemble(&dxil_container(&bitcode, 5, 6)).expect("disassembles");
+        let header = format!(
+            "; DXIL container: {} bytes, 1 parts, checksum unsigned\n",
+            32 + 4 + 8 + 24 + bitcode.len()
+        );
+        assert!(text.starts_with(&header), "{text}");
+        assert!(text.contains(&format!(
+            ";   DXIL ({} bytes): cs_6_6, DXIL 1.0, bitcode of {} bytes at offset 16\n",
+            24 + bitcode.len(),
+            bitcode.len()
+        )));
+        assert!(
+            text.ends_with("\ndefine void @main() {\n  ret void\n}\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn containers_without_dxil_or_with_bad_parts_are_errors() {
+        let c = crate::testing::container(&[(*b"SFI0", vec![0; 8])]);
+        assert_eq!(disassemble(&c), Err(Error::NoDxilPart));
+        let c = crate::testing::container(&[(*b"DXIL", vec![0; 8])]);
+        assert!(matches!(disassemble(&c), Err(Error::Container(_))));
+        let c = crate::testing::container(&[(*b"PSV0", vec![1, 2]), (*b"DXIL", vec![0; 30])]);
+        let e = disassemble(&c).unwrap_err().to_string();
+        assert!(e.contains("PSV0"), "{e}");
+    }
+}

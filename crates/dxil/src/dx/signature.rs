@@ -128,7 +128,7 @@ fn read_element(r: &Reader<'_>, ops: &[MetadataRef], ctx: &str) -> Result<Signat
         tags: Vec::new(),
     };
     if let Some(tags) = r.optional_tuple(ops.get(10).copied().flatten(), &field(10, "tags"))? {
-        if tags.len() % 2 != 0 {
+        if !tags.len().is_multiple_of(2) {
             return Err(md_error(
                 &field(10, "tags"),
                 "has an odd number of operands",

@@ -12,6 +12,7 @@
 //! of that walk is bounded by [`MAX_TYPE_DEPTH`].
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::bitstream::names::ty as code;
 use crate::bitstream::{Cursor, Entry, Record};
@@ -34,7 +35,8 @@ impl TypeId {
     }
 }
 
-/// A range of [`TypeTable::elements`]: a struct's fields or a function's parameters.
+/// A range of the type table's element buffer: a struct's fields or a function's parameters
+/// (see [`TypeTable::list`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct TypeList {
     start: u32,
@@ -142,6 +144,43 @@ enum Key {
     },
 }
 
+/// A multiply-rotate hasher for the small integer keys of the type table (type ids and
+/// widths): much cheaper than SipHash, and the keys are not attacker-chosen hash-flooding
+/// material beyond the size of the input.
+#[derive(Default)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(u64::from(v));
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// The hash map the type table uses.
+pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
 /// All types of a module.
 #[derive(Clone, Debug, Default)]
 pub struct TypeTable {
@@ -154,7 +193,7 @@ pub struct TypeTable {
     depth: Vec<u32>,
     /// Number of types the bitcode defines (the rest were added by the reader).
     defined: usize,
-    uniqued: HashMap<Key, TypeId>,
+    uniqued: IdMap<Key, TypeId>,
 }
 
 impl TypeTable {
