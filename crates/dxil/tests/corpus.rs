@@ -140,17 +140,31 @@ fn every_corpus_shader_reads_and_agrees_with_its_container() {
     let entries = corpus.of_format("dxil");
     let (mut records, mut instructions, mut elements, mut resources) = (0, 0, 0, 0);
     let mut psv_checked = 0;
+    let mut dx_ops = 0;
     for e in &entries {
         let bytes = corpus.read(e);
         let shader = Shader::parse(&bytes).unwrap_or_else(|err| panic!("{}: {err}", e.path));
         records += dxspv_dxil::bitstream::walk(shader.program.bitcode)
             .unwrap_or_else(|err| panic!("{}: {err}", e.path))
             .records;
-        instructions += shader
-            .module
-            .definitions()
-            .map(|(_, b)| b.instructions.len())
-            .sum::<usize>();
+        for (_, body) in shader.module.definitions() {
+            instructions += body.instructions.len();
+            for inst in &body.instructions {
+                let callee = match inst.op {
+                    dxspv_dxil::module::Op::Call { callee, .. } => {
+                        shader.module.global_name(callee)
+                    }
+                    _ => continue,
+                };
+                if callee.starts_with(b"dx.op.") {
+                    let (code, _) = shader.module.dx_op(body, &inst.op).unwrap_or_else(|| {
+                        panic!("{}: dx.op call without a constant opcode", e.path)
+                    });
+                    assert!(code < 512, "{}: dx.op opcode {code}", e.path);
+                    dx_ops += 1;
+                }
+            }
+        }
         let md = &shader.metadata;
         let sm = md
             .shader_model
@@ -213,7 +227,7 @@ fn every_corpus_shader_reads_and_agrees_with_its_container() {
         }
     }
     println!(
-        "{} shaders: {records} records, {instructions} instructions, {elements} signature entries checked, {resources} resources, {psv_checked} PSV0 parts checked",
+        "{} shaders: {records} records, {instructions} instructions, {elements} signature entries checked, {resources} resources, {psv_checked} PSV0 parts checked, {dx_ops} dx.op calls",
         entries.len()
     );
 }

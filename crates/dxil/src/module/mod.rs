@@ -474,6 +474,22 @@ impl Module {
         }
     }
 
+    /// For a call to a `dx.op.*` function (a DXIL operation): the opcode (the call's first
+    /// argument, a constant) and the callee's name (`dx.op.sample.f32`). `None` for other
+    /// instructions and calls.
+    pub fn dx_op<'m>(&'m self, body: &FunctionBody, op: &Op) -> Option<(u32, &'m [u8])> {
+        let Op::Call { callee, args, .. } = *op else {
+            return None;
+        };
+        let name = self.global_name(callee);
+        if !name.starts_with(b"dx.op.") {
+            return None;
+        }
+        let first = *body.operands(args).first()?;
+        let code = self.constant_int(Some(body), ValueId(first))?;
+        Some((u32::try_from(code).ok()?, name))
+    }
+
     /// The function a value id names (through no casts), if it names one.
     pub fn function_of(&self, id: ValueId) -> Option<&Function> {
         match self.values.get(id.index())?.kind {

@@ -869,3 +869,58 @@ fn malformed_tables_are_errors() {
     ));
     assert!(e.contains("has no body"), "{e}");
 }
+
+#[test]
+fn bulk_metadata_strings_identification_and_wrapper() {
+    // METADATA_STRINGS (LLVM 4+ writers): the lengths as VBR6 in a bitstream, then the
+    // characters; written with an abbreviation since the record carries a blob.
+    use crate::testing::{AbbrevOp as A, BitWriter};
+    let mut lengths = BitWriter::new();
+    lengths.vbr(2, 6);
+    lengths.vbr(5, 6);
+    let mut blob = lengths.finish();
+    let offset = blob.len() as u64;
+    blob.extend_from_slice(b"dxhello");
+    let mut w = BitWriter::with_magic();
+    w.enter_block(13, 3); // IDENTIFICATION
+    w.record(1, &crate::testing::with_chars(&[], "LLVM3.7"));
+    w.record(2, &[0]);
+    w.end_block();
+    w.enter_block(8, 3);
+    w.record(1, &[1]);
+    w.enter_block(15, 4);
+    let a = w.define_abbrev(&[A::Literal(35), A::Vbr(6), A::Vbr(6), A::Blob]);
+    w.abbrev_record(a, &[35, 2, offset], &blob);
+    w.record(3, &[1, 2]); // !{!"dx", !"hello"}
+    w.record(4, &crate::testing::with_chars(&[], "n"));
+    w.record(10, &[2]);
+    w.end_block();
+    w.end_block();
+    let bitcode = w.finish();
+    crate::testing::dump("bulk_strings", &bitcode);
+    let m = Module::read(&bitcode).expect("reads");
+    assert_eq!(
+        m.producer.map(|p| m.text(p).into_owned()),
+        Some("LLVM3.7".into())
+    );
+    let text = module_to_string(&m);
+    assert!(
+        text.ends_with("!n = !{!0}\n\n!0 = !{!\"dx\", !\"hello\"}\n"),
+        "{text}"
+    );
+    // The same bitcode behind the bitcode wrapper header.
+    let mut wrapped = Vec::new();
+    for word in [0x0B17_C0DEu32, 0, 20, bitcode.len() as u32, 0] {
+        wrapped.extend_from_slice(&word.to_le_bytes());
+    }
+    wrapped.extend_from_slice(&bitcode);
+    assert_eq!(
+        module_to_string(&Module::read(&wrapped).expect("reads")),
+        text
+    );
+    // A wrapper pointing past its data, and a missing magic.
+    wrapped[12] = 0xFF;
+    assert!(Module::read(&wrapped).is_err());
+    let e = Module::read(b"BCxx\0\0\0\0").unwrap_err().to_string();
+    assert!(e.contains("magic"), "{e}");
+}
