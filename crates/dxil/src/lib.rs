@@ -48,6 +48,25 @@
 //! created from the ids in `shader.metadata.resources`. Value types come from
 //! [`module::Module::value_info`] and the [`module::TypeTable`].
 //!
+//! ```no_run
+//! use dxspv_dxil::{module::Op, Shader};
+//!
+//! let bytes = std::fs::read("shader.dxil").unwrap();
+//! let shader = Shader::parse(&bytes).unwrap();
+//! let (m, md) = (&shader.module, &shader.metadata);
+//! let entry = &md.entry_points[0];
+//! let function = m.function_of(entry.function.unwrap()).unwrap();
+//! let body = function.body.as_ref().unwrap();
+//! for inst in &body.instructions {
+//!     if let Some((opcode, name)) = m.dx_op(body, &inst.op) {
+//!         println!("dx.op {opcode} ({})", String::from_utf8_lossy(name));
+//!     } else if let Op::Binary { op, lhs, rhs, .. } = inst.op {
+//!         println!("{} {} {}", op.name(), lhs.0, rhs.0);
+//!     }
+//! }
+//! print!("{}", dxspv_dxil::disassemble(&bytes).unwrap());
+//! ```
+//!
 //! ## Errors and limits
 //!
 //! Malformed input is an [`Error`], never a panic: bitcode errors name the block, the record
@@ -56,7 +75,8 @@
 //! metadata errors name the node. Every count read from the input is checked against the
 //! bits left before anything is allocated for it. Documented limits, each an
 //! [`Error::Limit`]: bitcode size ([`module::MAX_BITCODE_BYTES`], 256 MiB), block nesting
-//! ([`bitstream::cursor::MAX_BLOCK_DEPTH`], 32), operands per abbreviation
+//! ([`bitstream::cursor::MAX_BLOCK_DEPTH`], 32), operands per record
+//! ([`bitstream::cursor::MAX_RECORD_OPERANDS`], 16 Mi), operands per abbreviation
 //! ([`bitstream::cursor::MAX_ABBREV_OPS`], 256), abbreviations in scope
 //! ([`bitstream::cursor::MAX_ABBREVS`], 65,536), type nesting
 //! ([`module::types::MAX_TYPE_DEPTH`], 64) and constant nesting

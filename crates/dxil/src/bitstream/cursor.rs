@@ -20,6 +20,9 @@ pub const MAX_BLOCK_DEPTH: usize = 32;
 pub const MAX_ABBREV_OPS: u64 = 256;
 /// Most abbreviations defined inside the open blocks, and in `BLOCKINFO`, each.
 pub const MAX_ABBREVS: usize = 1 << 16;
+/// Most operands in one record (16 Mi): a record's operands are kept as `u64`s, so this
+/// bounds the memory one record can take (128 MiB) whatever its encoding packs into a bit.
+pub const MAX_RECORD_OPERANDS: u64 = 1 << 24;
 
 /// Abbreviation ids with a fixed meaning.
 const END_BLOCK: u64 = 0;
@@ -544,6 +547,9 @@ impl<'a> Cursor<'a> {
             record.code = u32::try_from(code)
                 .map_err(|_| self.err(format!("record code {code} does not fit 32 bits")))?;
             let count = self.vbr(6)?;
+            if count > MAX_RECORD_OPERANDS {
+                return Err(self.limit("operands in one record", MAX_RECORD_OPERANDS as usize));
+            }
             if count > self.bits.remaining() / 6 {
                 return Err(Error::malformed(
                     self.location().with_record(record.code),
@@ -569,6 +575,11 @@ impl<'a> Cursor<'a> {
                 AbbrevOp::Array => {
                     let elt = self.op_in(from_blockinfo, i + 1)?;
                     let count = self.vbr(6)?;
+                    if count.saturating_add(record.ops.len() as u64) > MAX_RECORD_OPERANDS {
+                        return Err(
+                            self.limit("operands in one record", MAX_RECORD_OPERANDS as usize)
+                        );
+                    }
                     if count > self.bits.remaining() / elt.min_bits().max(1) {
                         return Err(self.err(format!(
                             "array of {count} elements cannot fit in the rest of the bitcode"
@@ -826,12 +837,20 @@ mod tests {
         w.enter_block(8, 3);
         w.abbrev_id(3);
         w.vbr(1, 6);
-        w.vbr(1 << 40, 6);
+        w.vbr(1 << 20, 6);
         w.end_block();
         assert!(read_all(&w.finish())
             .unwrap_err()
             .to_string()
             .contains("cannot fit"));
+        // ... and more than a record may have, whatever the input's size.
+        let mut w = BitWriter::with_magic();
+        w.enter_block(8, 3);
+        w.abbrev_id(3);
+        w.vbr(1, 6);
+        w.vbr(1 << 40, 6);
+        w.end_block();
+        assert!(matches!(read_all(&w.finish()), Err(Error::Limit { .. })));
         // Nesting beyond the limit.
         let mut w = BitWriter::with_magic();
         for _ in 0..=MAX_BLOCK_DEPTH {

@@ -474,8 +474,9 @@ impl TypeTable {
                 let n = rec
                     .op(0)
                     .ok_or_else(|| record_error(cursor, rec, "no count"))?;
-                // Each type record takes at least 4 bits: bound the count before reserving.
-                if n > cursor.data().len() as u64 * 2 {
+                // Each type record takes at least 3 bits (an abbreviation id of all-literal
+                // operands): bound the count before reserving.
+                if n > cursor.data().len() as u64 * 8 / 3 {
                     return Err(record_error(
                         cursor,
                         rec,

@@ -395,8 +395,8 @@ impl Builder<'_, '_> {
                 if self.declared.is_some() {
                     return Err(record_error(cursor, rec, "blocks declared twice"));
                 }
-                // Each block needs a terminator record of at least 4 bits.
-                if n > cursor.data().len() as u64 * 2 {
+                // Each block needs a terminator record of at least 3 bits.
+                if n > cursor.data().len() as u64 * 8 / 3 {
                     return Err(record_error(
                         cursor,
                         rec,
