@@ -484,8 +484,10 @@ impl TypeTable {
                     ));
                 }
                 expected = Some(n);
-                self.types.reserve(n as usize);
-                self.canonical.reserve(n as usize);
+                // Reserve what a real table needs; a larger count grows as records arrive.
+                let hint = n.min(1 << 12) as usize;
+                self.types.reserve(hint);
+                self.canonical.reserve(hint);
                 continue;
             }
             let this = self.canonical.len() as u64;

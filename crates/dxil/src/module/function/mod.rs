@@ -404,7 +404,7 @@ impl Builder<'_, '_> {
                     ));
                 }
                 self.declared = Some(n as u32);
-                self.body.blocks.reserve(n as usize);
+                self.body.blocks.reserve(n.min(1 << 12) as usize);
                 return Ok(());
             }
             code::DEBUG_LOC => {
