@@ -93,8 +93,11 @@ pub(crate) struct Printer<'m> {
     /// Metadata node slots by metadata id, and the ids in slot order.
     md_slots: HashMap<u32, u32>,
     md_order: Vec<u32>,
-    /// Attribute group numbers by their printed text, in numbering order.
+    /// Attribute group texts in numbering order, and their numbers by text.
     attribute_sets: Vec<String>,
+    attribute_numbers: HashMap<String, usize>,
+    /// Slot tables of functions whose blocks `blockaddress` constants name.
+    block_slots: HashMap<u32, LocalSlots>,
     /// The body being printed (for constants of the function).
     current_body: Option<&'m FunctionBody>,
 }
@@ -155,6 +158,8 @@ impl<'m> Printer<'m> {
             md_slots: HashMap::new(),
             md_order: Vec::new(),
             attribute_sets: Vec::new(),
+            attribute_numbers: HashMap::new(),
+            block_slots: HashMap::new(),
             current_body: None,
         };
         p.number_metadata();
@@ -184,13 +189,13 @@ impl<'m> Printer<'m> {
         if text.is_empty() {
             return None;
         }
-        match self.attribute_sets.iter().position(|t| *t == text) {
-            Some(i) => Some(i),
-            None => {
-                self.attribute_sets.push(text);
-                Some(self.attribute_sets.len() - 1)
-            }
+        if let Some(&i) = self.attribute_numbers.get(&text) {
+            return Some(i);
         }
+        let i = self.attribute_sets.len();
+        self.attribute_numbers.insert(text.clone(), i);
+        self.attribute_sets.push(text);
+        Some(i)
     }
 
     /// The attributes of one slot of a list, as LLVM 14 prints them: keywords sorted by

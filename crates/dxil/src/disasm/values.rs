@@ -376,8 +376,13 @@ impl Printer<'_> {
                         llvm_name(&mut self.out, '%', self.m.str(bl.name));
                     }
                     Some((b, _)) => {
-                        let slots = LocalSlots::new(self.m, b);
-                        let _ = write!(self.out, "%{}", slots.blocks[block.index()]);
+                        let m = self.m;
+                        let slots = self
+                            .block_slots
+                            .entry(function.0)
+                            .or_insert_with(|| LocalSlots::new(m, b));
+                        let slot = slots.blocks.get(block.index()).copied().unwrap_or(u32::MAX);
+                        let _ = write!(self.out, "%{slot}");
                     }
                     None => {
                         let _ = write!(self.out, "%<bad block {}>", block.0);
