@@ -26,13 +26,25 @@ fn corpus_containers_read_and_checksums_agree_with_the_manifest() {
         }
         assert!(parts.warnings.is_empty(), "{p}: {:?}", parts.warnings);
         let has = |f: FourCC| parts.container.part(f).is_some();
-        assert_eq!(has(FourCC::PSV0), parts.pipeline_state.is_some(), "{p}: PSV0");
-        assert_eq!(has(FourCC::RTS0), parts.root_signature.is_some(), "{p}: RTS0");
+        assert_eq!(
+            has(FourCC::PSV0),
+            parts.pipeline_state.is_some(),
+            "{p}: PSV0"
+        );
+        assert_eq!(
+            has(FourCC::RTS0),
+            parts.root_signature.is_some(),
+            "{p}: RTS0"
+        );
         assert_eq!(has(FourCC::HASH), parts.hash.is_some(), "{p}: HASH");
         if let Some(rs) = &parts.root_signature {
             root_signatures += 1;
             // A root signature a Direct3D 12 runtime accepts binds something or is empty.
-            assert!((1..=3).contains(&rs.version), "{p}: RTS0 version {}", rs.version);
+            assert!(
+                (1..=3).contains(&rs.version),
+                "{p}: RTS0 version {}",
+                rs.version
+            );
         }
         checked += 1;
     }
