@@ -31,6 +31,7 @@
 //! functions.
 
 pub use dxspv_dxbc as dxbc;
+pub use dxspv_dxil as dxil;
 pub use dxspv_ir as ir;
 pub use dxspv_spirv as spirv;
 
