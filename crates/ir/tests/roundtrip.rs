@@ -62,6 +62,8 @@ fn literal(kind: LitKind, i: usize) -> u64 {
         LitKind::RovScope => 1,
         LitKind::TessWindingOrder => 1,
         LitKind::TessPartitioning => 3,
+        LitKind::WaveOp => 12,
+        LitKind::QuadDirection => 2,
     }
 }
 

@@ -255,6 +255,31 @@ impl<'a> Emitter<'a> {
             O::CompositeExtract => self.composite_access(def, op, false),
             O::CompositeInsert => self.composite_access(def, op, true),
 
+            // Shader Model 6 operations the backend does not emit yet.
+            O::WaveIsFirstLane
+            | O::WaveAllEqual
+            | O::WaveBallot
+            | O::WaveReadLaneAt
+            | O::WaveReadLaneFirst
+            | O::WaveActiveOp
+            | O::WavePrefixOp
+            | O::WaveMultiPrefixOp
+            | O::WaveBallotBitCount
+            | O::WaveBallotPrefixBitCount
+            | O::WaveMatch
+            | O::IsHelperLane
+            | O::SetWaveSize
+            | O::QuadReadLaneAt
+            | O::QuadReadAcross
+            | O::QuadAny
+            | O::QuadAll
+            | O::SetMsOutputs
+            | O::DclMeshPayload
+            | O::MeshSetOutputCounts
+            | O::DispatchMesh
+            | O::SDot4x8Packed
+            | O::UDot4x8Packed => unsupported(def, op, "opcode"),
+
             // Raw pointers: Vulkan has them only with buffer device addresses.
             O::Pointer | O::MemoryLoad | O::MemoryStore | O::MemoryAtomic => {
                 unsupported(def, op, "raw pointers")

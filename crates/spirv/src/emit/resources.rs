@@ -196,6 +196,13 @@ impl<'a> Emitter<'a> {
                     DescriptorType::StorageBuffer,
                 )
             }
+            (_, Some(k @ (ResourceKind::FeedbackImage2D | ResourceKind::FeedbackImage2DArray))) => {
+                return unsupported(
+                    def,
+                    op,
+                    format!("sampler feedback map ({k}): Vulkan has no sampler feedback"),
+                )
+            }
             (_, Some(k)) => {
                 // Vulkan images and texel buffers hold 32-bit scalars (64-bit integers need
                 // an extension dxspv does not use).
