@@ -1,4 +1,5 @@
-//! SPIR-V backend: lowered dxspv IR in, SPIR-V 1.6 words (Vulkan memory model) out.
+//! SPIR-V backend: lowered dxspv IR in, SPIR-V words for a target environment out (by
+//! default `vulkan1.3`: SPIR-V 1.6 with the Vulkan memory model).
 //!
 //! # Design
 //!
@@ -51,15 +52,29 @@
 //! function runs, a workgroup barrier orders its outputs, and invocation 0 runs the patch
 //! constant function.
 //!
+//! # Target environments
+//!
+//! [`SpirvOptions::target_env`] picks a [`TargetEnv`]: `vulkan1.0` to `vulkan1.3` (SPIR-V
+//! 1.0, 1.3, 1.5, 1.6) or `spirv1.0` to `spirv1.6`. The emitter is written once, in the
+//! newest forms; the module being built knows the target and answers the questions whose
+//! answer depends on it (which memory model, the global scope, the storage class of
+//! buffers, whether a capability needs an extension), and the few instructions with no
+//! older form (`OpCopyLogical`, `OpSelect` of composites) are expanded where they are
+//! emitted. `target.rs` documents every difference and the memory model chosen per target.
+//! The header's generator word is [`SpirvOptions::generator`] (0 by default: dxspv has no
+//! registered id).
+//!
 //! [`emit_with_reflection`] additionally returns a [`Reflection`]: every resource with its D3D
 //! register and its Vulkan set/binding/descriptor type, and the shader interface.
 
 mod emit;
+mod target;
 mod words;
 
 use dxspv_ir::Builder;
 
 pub use emit::SpirvError;
+pub use target::{TargetEnv, UnknownTargetEnv};
 
 /// Location offset of hull shader patch-constant outputs and domain shader patch-constant
 /// inputs.
@@ -152,6 +167,19 @@ pub struct SpirvOptions {
     /// bit on the device; turn this off for devices that lack them (the modes are then
     /// implementation-defined, which D3D tolerates for the FP32 defaults).
     pub float_controls: bool,
+    /// The environment the module is written for: its SPIR-V version, memory model and the
+    /// extensions or other forms older versions need (see [`TargetEnv`]). Default
+    /// `vulkan1.3`: SPIR-V 1.6 with the Vulkan memory model.
+    pub target_env: TargetEnv,
+    /// The generator word of the SPIR-V header: the registered tool id in the high 16 bits,
+    /// the tool's version in the low 16.
+    ///
+    /// Default 0. Khronos' registry of generator ids (SPIRV-Headers' `spir-v.xml`) has no
+    /// entry for dxspv, and the SPIR-V specification allows 0 for an unregistered tool; an
+    /// unregistered number could collide with a tool registered later and mislead consumers
+    /// that key workarounds on the generator. A program that registers an id, or wants to
+    /// tag its modules, sets it here (`dxspv compile --generator-id N`).
+    pub generator: u32,
 }
 
 impl Default for SpirvOptions {
@@ -161,6 +189,8 @@ impl Default for SpirvOptions {
             strip_debug_names: false,
             bindings: BindingModel::default(),
             float_controls: true,
+            target_env: TargetEnv::default(),
+            generator: 0,
         }
     }
 }
@@ -303,7 +333,8 @@ pub struct SpirvModule {
     pub reflection: Reflection,
 }
 
-/// Emits lowered IR as a SPIR-V 1.6 module.
+/// Emits lowered IR as a SPIR-V module for [`SpirvOptions::target_env`] (SPIR-V 1.6 by
+/// default).
 ///
 /// The builder must pass [`dxspv_ir::validate()`] at [`dxspv_ir::Level::Lowered`]; IR the backend
 /// cannot express yields a [`SpirvError`] naming the op and the feature.

@@ -168,7 +168,7 @@ impl<'a> Emitter<'a> {
         Self {
             b,
             opts,
-            module: Module::new(bound as u32),
+            module: Module::new(bound as u32, opts.target_env),
             function_state: FunctionState::default(),
             slots: Vec::new(),
             infos: Vec::new(),
@@ -328,7 +328,9 @@ impl<'a> Emitter<'a> {
     /// [`Self::op`] and [`Self::finish`]es.
     pub(crate) fn run(&mut self) -> R<SpirvModule> {
         self.module.cap(Capability::Shader);
-        self.module.cap(Capability::VulkanMemoryModel);
+        if self.module.vulkan_memory_model() {
+            self.module.cap(Capability::VulkanMemoryModel);
+        }
         // Find the entry point first (stage decides builtin mapping) and size the buffers.
         let mut census = Census::default();
         for (def, op) in self.b.iter() {

@@ -2,7 +2,10 @@
 //! `DclUavCounter`, placed by the [`crate::BindingModel`], and `DescriptorLoad`.
 //!
 //! CBVs are `Uniform` `Block` structs; raw and structured buffers and UAV counters are
-//! `StorageBuffer` `Block` structs (an SRV's member `NonWritable`); typed buffers and
+//! `StorageBuffer` `Block` structs (an SRV's member `NonWritable`; before SPIR-V 1.3,
+//! `Uniform` `BufferBlock` structs, which every Vulkan 1.0 device takes without an
+//! extension); a globally coherent UAV is `Coherent` under the `GLSL450` memory model
+//! (the Vulkan memory model makes its accesses available and visible instead); typed buffers and
 //! textures are `OpTypeImage`s in `UniformConstant` storage, `Sampled` 1 for SRVs and 2 for
 //! UAVs, of format `Unknown` unless a UAV's format is fixed (texel atomics need `R32`).
 //! Read-only and write-only UAVs are `NonWritable` / `NonReadable`. Descriptor arrays are
@@ -13,6 +16,7 @@
 
 use super::error::{malformed, unsupported, word_lit, R};
 use super::types::{block_type_problem, TyKey, L_BLOCK, L_BLOCK_RO};
+use super::types::{L_BUFFER_BLOCK, L_BUFFER_BLOCK_RO};
 use super::{Emitter, Info};
 use crate::{DescriptorType, RegisterClass, ResourceBinding};
 use dxspv_ir::{Op, OpFlags, ResourceKind, ScalarType, SsaDef, Type, UavFlags};
@@ -162,13 +166,9 @@ impl<'a> Emitter<'a> {
             }
             (RegisterClass::UavCounter, _) => {
                 let u = self.module.u32_ty();
-                let st = self.module.block(u, L_BLOCK);
-                (
-                    ResKind::Counter,
-                    SC::StorageBuffer,
-                    st,
-                    DescriptorType::StorageBuffer,
-                )
+                let (sc, flavour) = self.buffer_block(true);
+                let st = self.module.block(u, flavour);
+                (ResKind::Counter, sc, st, DescriptorType::StorageBuffer)
             }
             (RegisterClass::Sampler, _) => {
                 let t = self.module.ty_key(TyKey::Sampler);
@@ -186,15 +186,9 @@ impl<'a> Emitter<'a> {
                 let Some(inner) = self.module.ty(&op.ty, true) else {
                     return unsupported(def, op, format!("buffer type {}", op.ty));
                 };
-                let st = self
-                    .module
-                    .block(inner, if uav { L_BLOCK } else { L_BLOCK_RO });
-                (
-                    ResKind::Ssbo,
-                    SC::StorageBuffer,
-                    st,
-                    DescriptorType::StorageBuffer,
-                )
+                let (sc, flavour) = self.buffer_block(uav);
+                let st = self.module.block(inner, flavour);
+                (ResKind::Ssbo, sc, st, DescriptorType::StorageBuffer)
             }
             (_, Some(k)) => {
                 // Vulkan images and texel buffers hold 32-bit scalars (64-bit integers need
@@ -298,6 +292,11 @@ impl<'a> Emitter<'a> {
         self.mark(def);
         self.module.decorate(var, Decoration::DescriptorSet, &[set]);
         self.module.decorate(var, Decoration::Binding, &[binding]);
+        if uav && flags.contains(UavFlags::Coherent) && !self.module.vulkan_memory_model() {
+            // GLSL450: coherence is a decoration (the Vulkan memory model makes each access
+            // available or visible instead, and forbids the decoration).
+            self.module.decorate(var, Decoration::Coherent, &[]);
+        }
         if uav && kind != ResKind::Ssbo {
             if flags.contains(UavFlags::ReadOnly) {
                 self.module.decorate(var, Decoration::NonWritable, &[]);
@@ -332,6 +331,20 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
+    /// The storage class and block flavour of a raw or structured buffer or a UAV counter
+    /// (`writable` false: an SRV's, whose member is `NonWritable`): a `StorageBuffer`
+    /// `Block`, or a `Uniform` `BufferBlock` before SPIR-V 1.3.
+    fn buffer_block(&self, writable: bool) -> (SC, u8) {
+        let sc = self.module.buffer_class();
+        let flavour = match (sc == SC::StorageBuffer, writable) {
+            (true, true) => L_BLOCK,
+            (true, false) => L_BLOCK_RO,
+            (false, true) => L_BUFFER_BLOCK,
+            (false, false) => L_BUFFER_BLOCK_RO,
+        };
+        (sc, flavour)
+    }
+
     /// The `DescriptorLoad` that is operand `i` of `op`.
     pub(super) fn desc_of(&self, def: SsaDef, op: &Op, i: usize) -> R<DescInfo> {
         let d = self.arg(def, op, i)?;
@@ -351,7 +364,7 @@ impl<'a> Emitter<'a> {
         let nonuniform = op.flags.contains(OpFlags::NON_UNIFORM);
         let sc = match res.kind {
             ResKind::Cbv => SC::Uniform,
-            ResKind::Ssbo | ResKind::Counter => SC::StorageBuffer,
+            ResKind::Ssbo | ResKind::Counter => self.module.buffer_class(),
             _ => SC::UniformConstant,
         };
         let ptr = if res.count == 1 {
