@@ -64,16 +64,24 @@
 //! The header's generator word is [`SpirvOptions::generator`] (0 by default: dxspv has no
 //! registered id).
 //!
-//! [`emit_with_reflection`] additionally returns a [`Reflection`]: every resource with its D3D
-//! register and its Vulkan set/binding/descriptor type, and the shader interface.
+//! [`emit_with_reflection`] additionally returns a [`Reflection`] (`reflection.rs`), filled
+//! as the declarations are emitted: the stage, entry point and workgroup size, every
+//! resource with its D3D register and its Vulkan set/binding/descriptor type and shape, the
+//! push data, spec constants and the shader interface with types and D3D semantics.
 
 mod emit;
+mod reflection;
 mod target;
 mod words;
 
 use dxspv_ir::Builder;
 
 pub use emit::SpirvError;
+pub use reflection::{
+    d3d_system_value, DescriptorType, ImageDim, ImageFormat, ImageInfo, InterfaceVariable,
+    PushDataRange, Reflection, RegisterClass, ResourceBinding, ScalarKind, SpecConstantInfo,
+    SpecConstantKind,
+};
 pub use target::{TargetEnv, UnknownTargetEnv};
 
 /// Location offset of hull shader patch-constant outputs and domain shader patch-constant
@@ -193,135 +201,6 @@ impl Default for SpirvOptions {
             generator: 0,
         }
     }
-}
-
-/// The D3D register class of a resource.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RegisterClass {
-    /// Constant buffer, `b` register.
-    Cbv,
-    /// Shader resource view, `t` register.
-    Srv,
-    /// Unordered access view, `u` register.
-    Uav,
-    /// Sampler, `s` register.
-    Sampler,
-    /// Hidden counter of the UAV in `u` register.
-    UavCounter,
-}
-
-/// The Vulkan descriptor type a resource is bound as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DescriptorType {
-    /// `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER`.
-    UniformBuffer,
-    /// `VK_DESCRIPTOR_TYPE_STORAGE_BUFFER`.
-    StorageBuffer,
-    /// `VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE`.
-    SampledImage,
-    /// `VK_DESCRIPTOR_TYPE_STORAGE_IMAGE`.
-    StorageImage,
-    /// `VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER`.
-    UniformTexelBuffer,
-    /// `VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER`.
-    StorageTexelBuffer,
-    /// `VK_DESCRIPTOR_TYPE_SAMPLER`.
-    Sampler,
-}
-
-/// One resource binding: where D3D declared it and where Vulkan expects it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResourceBinding {
-    /// Register class.
-    pub class: RegisterClass,
-    /// D3D register space.
-    pub space: u32,
-    /// D3D register (first register of an array).
-    pub register: u32,
-    /// Descriptor array size; `0` for unbounded.
-    pub count: u32,
-    /// Vulkan descriptor set.
-    pub set: u32,
-    /// Vulkan binding.
-    pub binding: u32,
-    /// Vulkan descriptor type.
-    pub descriptor_type: DescriptorType,
-    /// Debug name from the IR, if any.
-    pub name: Option<String>,
-}
-
-impl ResourceBinding {
-    /// The D3D register as written in HLSL, with its space: `t3, space 1`; a UAV counter is
-    /// named after its UAV.
-    pub fn register_name(&self) -> String {
-        let (prefix, letter) = match self.class {
-            RegisterClass::Cbv => ("", 'b'),
-            RegisterClass::Srv => ("", 't'),
-            RegisterClass::Uav => ("", 'u'),
-            RegisterClass::Sampler => ("", 's'),
-            RegisterClass::UavCounter => ("the counter of ", 'u'),
-        };
-        format!("{prefix}{letter}{}, space {}", self.register, self.space)
-    }
-}
-
-/// One shader input or output.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InterfaceVariable {
-    /// `Location` for user varyings; `None` for built-ins.
-    pub location: Option<u32>,
-    /// First component.
-    pub component: u32,
-    /// The IR built-in name for built-ins.
-    pub builtin: Option<&'static str>,
-    /// D3D semantic name and index, if declared.
-    pub semantic: Option<(String, u32)>,
-    /// Whether this is a per-patch variable (hull outputs / domain inputs).
-    pub patch: bool,
-}
-
-/// One push data range.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PushDataRange {
-    /// Byte offset in the push constant block.
-    pub offset: u32,
-    /// Size in bytes.
-    pub size: u32,
-}
-
-/// What a spec constant of the module stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpecConstantKind {
-    /// Declared by the shader (`DclSpecConstant`).
-    User,
-    /// The render target sample count, see [`SAMPLE_COUNT_SPEC_ID`].
-    SampleCount,
-}
-
-/// One scalar specialization constant of the module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SpecConstantInfo {
-    /// The `SpecId` decoration (`VkSpecializationMapEntry::constantID`).
-    pub spec_id: u32,
-    /// Default value bits (32-bit; booleans are 0 or 1).
-    pub default: u32,
-    /// What the constant stands for.
-    pub kind: SpecConstantKind,
-}
-
-/// What a host needs to know to bind the emitted module.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Reflection {
-    /// Every descriptor the module declares.
-    pub resources: Vec<ResourceBinding>,
-    /// Push data ranges.
-    pub push_data: Vec<PushDataRange>,
-    /// Specialization constants.
-    pub spec_constants: Vec<SpecConstantInfo>,
-    /// Shader inputs.
-    pub inputs: Vec<InterfaceVariable>,
-    /// Shader outputs.
-    pub outputs: Vec<InterfaceVariable>,
 }
 
 /// A finished module: SPIR-V words plus reflection.

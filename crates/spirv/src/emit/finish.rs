@@ -19,7 +19,7 @@ use crate::words::{
     push_packed_str, push_str, str_words,
 };
 use crate::SpirvModule;
-use dxspv_ir::Op;
+use dxspv_ir::{BuiltIn, Op};
 use dxspv_ir::{OpCode, ShaderStage, SsaDef};
 use spirv::{Op as S, StorageClass as SC};
 
@@ -198,6 +198,7 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+        self.finish_reflection(&mut refl);
         self.module.sections.append_to(&mut out);
         if let Some(b) = out.get_mut(3) {
             *b = self.module.next_id;
@@ -228,6 +229,43 @@ impl<'a> Emitter<'a> {
             words: out,
             reflection: refl,
         })
+    }
+
+    /// Completes the reflection with what is known only at the end: the capabilities and
+    /// extensions, and the system-value semantic of each built-in the signature did not
+    /// name (the depth output's variant from the depth execution mode).
+    fn finish_reflection(&self, refl: &mut crate::Reflection) {
+        refl.capabilities = self
+            .module
+            .caps
+            .0
+            .iter()
+            .map(|&c| match spirv::Capability::from_u32(c) {
+                Some(c) => format!("{c:?}"),
+                None => c.to_string(),
+            })
+            .collect();
+        refl.extensions = self.module.exts.to_vec();
+        let has = |m: spirv::ExecutionMode| self.module.modes.iter().any(|x| x.0 == m as u32);
+        let depth = if has(spirv::ExecutionMode::DepthGreater) {
+            Some("SV_DepthGreaterEqual")
+        } else if has(spirv::ExecutionMode::DepthLess) {
+            Some("SV_DepthLessEqual")
+        } else {
+            None
+        };
+        for v in refl.inputs.iter_mut().chain(refl.outputs.iter_mut()) {
+            if v.semantic.is_some() {
+                continue;
+            }
+            let sv = v
+                .builtin
+                .and_then(BuiltIn::from_name)
+                .and_then(|b| crate::d3d_system_value(b, depth));
+            if let Some(sv) = sv {
+                v.semantic = Some((sv.to_string(), 0));
+            }
+        }
     }
 
     /// `DebugName`: names are written at the end, straight from the IR (unless stripped);

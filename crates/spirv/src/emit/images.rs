@@ -537,6 +537,13 @@ impl<'a> Emitter<'a> {
         let dims = kind.coord_components();
         let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
         let dref = if is_sample { op.arg(10) } else { op.arg(5) };
+        if dref.is_some() {
+            // Only a comparison sampler may compare (see `ResourceBinding::comparison`).
+            let sampler = self.desc_of(def, op, 1)?.res.refl;
+            if let Some(r) = self.refl.resources.get_mut(sampler as usize) {
+                r.comparison = true;
+            }
+        }
         let f32 = |t: ScalarType| t == ScalarType::F32;
         self.scalar_operand(
             def,

@@ -381,6 +381,9 @@ impl<'a> Emitter<'a> {
         let Some(entry) = self.entry else {
             return Err(SpirvError::NoEntryPoint);
         };
+        self.refl.stage = Some(self.stage);
+        self.refl.entry_point = self.opts.entry_point_name.clone();
+        self.refl.target_env = self.opts.target_env;
         let Some(model) = exec_model(self.stage) else {
             let op = self.b.op(entry);
             return unsupported(entry, op, format!("{} shaders", self.stage));

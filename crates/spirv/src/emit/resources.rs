@@ -15,10 +15,12 @@
 //! one descriptor set and binding are refused (Vulkan would alias them).
 
 use super::error::{malformed, unsupported, word_lit, R};
+use super::types::layout_size;
 use super::types::{block_type_problem, TyKey, L_BLOCK, L_BLOCK_RO};
 use super::types::{L_BUFFER_BLOCK, L_BUFFER_BLOCK_RO};
 use super::{Emitter, Info};
-use crate::{DescriptorType, RegisterClass, ResourceBinding};
+use crate::ScalarKind;
+use crate::{DescriptorType, ImageDim, ImageFormat, ImageInfo, RegisterClass, ResourceBinding};
 use dxspv_ir::{Op, OpFlags, ResourceKind, ScalarType, SsaDef, Type, UavFlags};
 use spirv::{Capability, Decoration, Op as S, StorageClass as SC};
 
@@ -59,6 +61,8 @@ pub(super) struct ResInfo {
     /// A typed UAV declared with the format its data type names (`UavFlags::FixedFormat`),
     /// which texel atomics need: Vulkan has them on `R32`/`R64` formats only.
     pub(super) fixed_format: bool,
+    /// Index of its entry in [`Reflection::resources`](crate::Reflection::resources).
+    pub(super) refl: u32,
 }
 
 /// A `DescriptorLoad`: the descriptor (one element of an array) and its loaded value.
@@ -151,6 +155,7 @@ impl<'a> Emitter<'a> {
         } else {
             None
         };
+        let mut image = None;
         let (kind, sc, elem_ty, dtype) = match (class, rk) {
             (RegisterClass::Cbv, _) => {
                 let why = block_type_problem(&op.ty, true)
@@ -251,6 +256,28 @@ impl<'a> Emitter<'a> {
                 } else {
                     spirv::ImageFormat::Unknown
                 };
+                image = Some(ImageInfo {
+                    dim: match dim {
+                        D::DimBuffer => ImageDim::Buffer,
+                        D::Dim1D => ImageDim::Dim1D,
+                        D::Dim3D => ImageDim::Dim3D,
+                        D::DimCube => ImageDim::Cube,
+                        _ => ImageDim::Dim2D,
+                    },
+                    arrayed: arrayed == 1,
+                    multisampled: ms == 1,
+                    format: match fmt {
+                        spirv::ImageFormat::R32f => ImageFormat::R32f,
+                        spirv::ImageFormat::R32i => ImageFormat::R32i,
+                        spirv::ImageFormat::R32ui => ImageFormat::R32ui,
+                        _ => ImageFormat::Unknown,
+                    },
+                    sampled_type: match st {
+                        ScalarType::I32 => ScalarKind::Sint,
+                        ScalarType::U32 => ScalarKind::Uint,
+                        _ => ScalarKind::Float,
+                    },
+                });
                 let t = self.module.ty_key(TyKey::Image([
                     sampled,
                     dim as u32,
@@ -316,8 +343,22 @@ impl<'a> Emitter<'a> {
                 data: op.ty,
                 coherent: flags.contains(UavFlags::Coherent),
                 fixed_format: uav && flags.contains(UavFlags::FixedFormat),
+                refl: self.refl.resources.len() as u32,
             }),
         );
+        // Sizes as laid out in the block: a CBV's whole contents, a buffer's array element.
+        let (size, stride) = match kind {
+            ResKind::Cbv => (Some(layout_size(&op.ty)), None),
+            ResKind::Ssbo => {
+                let element = if op.ty.is_array() {
+                    op.ty.element_type()
+                } else {
+                    op.ty
+                };
+                (None, Some(layout_size(&element)))
+            }
+            _ => (None, None),
+        };
         self.refl.resources.push(ResourceBinding {
             class,
             space,
@@ -327,6 +368,10 @@ impl<'a> Emitter<'a> {
             binding,
             descriptor_type: dtype,
             name: self.debug_name(def),
+            image,
+            comparison: false,
+            size,
+            stride,
         });
         Ok(())
     }
@@ -434,6 +479,10 @@ mod tests {
             binding,
             descriptor_type: DescriptorType::SampledImage,
             name: None,
+            image: None,
+            comparison: false,
+            size: None,
+            stride: None,
         }
     }
 
