@@ -312,7 +312,7 @@ pub fn compile_ir(
     if let Err(errors) = ir::validate(&builder, level) {
         return Err(Error::Pass(ir::passes::error::PassError::Validation {
             pass: "input",
-            errors: errors.iter().map(ToString::to_string).collect(),
+            errors,
         }));
     }
     times.parse = t.elapsed();
