@@ -60,7 +60,7 @@
 //! answer depends on it (which memory model, the global scope, the storage class of
 //! buffers, whether a capability needs an extension), and the few instructions with no
 //! older form (`OpCopyLogical`, `OpSelect` of composites) are expanded where they are
-//! emitted. `target.rs` documents every difference and the memory model chosen per target.
+//! emitted. [`TargetEnv`] documents every difference and the memory model chosen per target.
 //! The header's generator word is [`SpirvOptions::generator`] (0 by default: dxspv has no
 //! registered id).
 //!

@@ -1,64 +1,66 @@
-//! Target environments: which SPIR-V version a module is written in, which memory model it
-//! uses, and what each version lacks that the backend needs an extension or another form for.
-//!
-//! The names are those of `spirv-val --target-env` and glslang: `vulkan1.0` to `vulkan1.3`
-//! (the SPIR-V version each Vulkan version accepts at most: 1.0, 1.3, 1.5, 1.6) and
-//! `spirv1.0` to `spirv1.6` (that SPIR-V version, for a consumer that says which version it
-//! reads rather than which Vulkan; spirv-val's spelling `spv1.N` is accepted too). The
-//! default is `vulkan1.3`.
-//!
-//! # Memory model
-//!
-//! The Vulkan memory model is used where the target guarantees it: `vulkan1.3` (Vulkan 1.3
-//! requires the `vulkanMemoryModel` feature) and `spirv1.5`/`spirv1.6` (core SPIR-V there;
-//! the consumer asked for that version as such). Every other target gets the `GLSL450`
-//! memory model: on `vulkan1.2` the Vulkan memory model is core SPIR-V but an optional
-//! device feature, so the model every Vulkan 1.2 device runs is the safer default (a program
-//! that knows its device has the feature can ask for `spirv1.5`, which `spirv-val
-//! --target-env vulkan1.2` accepts too). Under `GLSL450` the backend's Vulkan-memory-model
-//! forms become their older equivalents: no `NonPrivatePointer`/`NonPrivateTexel` operands
-//! (all shared memory is non-private there), a globally coherent UAV is decorated
-//! `Coherent` instead of making each access available or visible, `QueueFamily` scope
-//! becomes `Device`, barriers lose `MakeAvailable`/`MakeVisible`, and the hull shader's
-//! output barrier is a plain `OpControlBarrier Workgroup Invocation None` (outputs are
-//! ordered by the barrier itself there, as GLSL's `barrier()` in a tessellation control
-//! shader).
-//!
-//! # What each version lacks
-//!
-//! - `StorageBuffer` storage class (core in 1.3): before, `Uniform` with `BufferBlock`
-//!   structs, which every Vulkan 1.0 device takes without an extension.
-//! - `DrawParameters`, `MultiView` (1.3): `SPV_KHR_shader_draw_parameters`,
-//!   `SPV_KHR_multiview`.
-//! - The entry point's interface lists every global variable from 1.4, only the `Input`
-//!   and `Output` ones before.
-//! - `OpCopyLogical` (1.4): before, an aggregate is copied member by member
-//!   (`OpCompositeExtract`, `OpCompositeConstruct`).
-//! - `OpSelect` of composites and with a scalar condition for vectors (1.4): before, an
-//!   aggregate is selected member by member and the condition splatted to a vector.
-//! - Float controls (`DenormPreserve`, `RoundingModeRTE`, ...; 1.4): `SPV_KHR_float_controls`.
-//! - Descriptor indexing (`RuntimeDescriptorArray`, `ShaderNonUniform`, the
-//!   `*ArrayNonUniformIndexing` capabilities; 1.5): `SPV_EXT_descriptor_indexing`.
-//! - `ShaderLayer`, `ShaderViewportIndex` (1.5): `ShaderViewportIndexLayerEXT` with
-//!   `SPV_EXT_shader_viewport_index_layer`.
-//! - `VulkanMemoryModel` (1.5): the `GLSL450` memory model (see above).
-//! - `OpDemoteToHelperInvocation` (1.6): `SPV_EXT_demote_to_helper_invocation` (D3D's
-//!   `discard` leaves the invocation running as a helper for its quad's derivatives, which
-//!   `OpKill` would not; so demote is kept on every target, through its extension).
-//!
-//! The backend emits no `OpTerminateInvocation`, image operands `SignExtend`/`ZeroExtend`
-//! or 8- and 16-bit storage capabilities, so their versions do not matter to it.
-//!
-//! Subgroup scope has no form before SPIR-V 1.3 in Vulkan (Vulkan 1.0 has no subgroups): a
-//! quad- or subgroup-scope barrier is refused for `vulkan1.0`, naming the feature.
+//! Target environments ([`TargetEnv`]): the SPIR-V version, memory model and extensions of
+//! each, and the questions the emitter asks of them (documented on the type, where rustdoc
+//! shows them).
 
 use spirv::Capability;
 use std::fmt;
 use std::str::FromStr;
 
-/// The environment a module is written for: a Vulkan version or a SPIR-V version (see the
-/// module docs of `target.rs`, shown on [`SpirvOptions::target_env`](crate::SpirvOptions)).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The environment a module is written for: which SPIR-V version it is in, which memory
+/// model it uses, and what that version lacks that the backend needs an extension or another
+/// form for.
+///
+/// The names are those of `spirv-val --target-env` and glslang: `vulkan1.0` to `vulkan1.3`
+/// (the SPIR-V version each Vulkan version accepts at most: 1.0, 1.3, 1.5, 1.6) and
+/// `spirv1.0` to `spirv1.6` (that SPIR-V version, for a consumer that says which version it
+/// reads rather than which Vulkan; spirv-val's spelling `spv1.N` is accepted too). The
+/// default is `vulkan1.3`.
+///
+/// # Memory model
+///
+/// The Vulkan memory model is used where the target guarantees it: `vulkan1.3` (Vulkan 1.3
+/// requires the `vulkanMemoryModel` feature) and `spirv1.5`/`spirv1.6` (core SPIR-V there;
+/// the consumer asked for that version as such). Every other target gets the `GLSL450`
+/// memory model: on `vulkan1.2` the Vulkan memory model is core SPIR-V but an optional
+/// device feature, so the model every Vulkan 1.2 device runs is the safer default (a program
+/// that knows its device has the feature can ask for `spirv1.5`, which `spirv-val
+/// --target-env vulkan1.2` accepts too). Under `GLSL450` the backend's Vulkan-memory-model
+/// forms become their older equivalents: no `NonPrivatePointer`/`NonPrivateTexel` operands
+/// (all shared memory is non-private there), a globally coherent UAV is decorated
+/// `Coherent` instead of making each access available or visible, `QueueFamily` scope
+/// becomes `Device`, barriers lose `MakeAvailable`/`MakeVisible`, and the hull shader's
+/// output barrier is a plain `OpControlBarrier Workgroup Invocation None` (outputs are
+/// ordered by the barrier itself there, as GLSL's `barrier()` in a tessellation control
+/// shader).
+///
+/// # What each version lacks
+///
+/// - `StorageBuffer` storage class (core in 1.3): before, `Uniform` with `BufferBlock`
+///   structs, which every Vulkan 1.0 device takes without an extension.
+/// - `DrawParameters`, `MultiView` (1.3): `SPV_KHR_shader_draw_parameters`,
+///   `SPV_KHR_multiview`.
+/// - The entry point's interface lists every global variable from 1.4, only the `Input`
+///   and `Output` ones before.
+/// - `OpCopyLogical` (1.4): before, an aggregate is copied member by member
+///   (`OpCompositeExtract`, `OpCompositeConstruct`).
+/// - `OpSelect` of composites and with a scalar condition for vectors (1.4): before, an
+///   aggregate is selected member by member and the condition splatted to a vector.
+/// - Float controls (`DenormPreserve`, `RoundingModeRTE`, ...; 1.4): `SPV_KHR_float_controls`.
+/// - Descriptor indexing (`RuntimeDescriptorArray`, `ShaderNonUniform`, the
+///   `*ArrayNonUniformIndexing` capabilities; 1.5): `SPV_EXT_descriptor_indexing`.
+/// - `ShaderLayer`, `ShaderViewportIndex` (1.5): `ShaderViewportIndexLayerEXT` with
+///   `SPV_EXT_shader_viewport_index_layer`.
+/// - `VulkanMemoryModel` (1.5): the `GLSL450` memory model (see above).
+/// - `OpDemoteToHelperInvocation` (1.6): `SPV_EXT_demote_to_helper_invocation` (D3D's
+///   `discard` leaves the invocation running as a helper for its quad's derivatives, which
+///   `OpKill` would not; so demote is kept on every target, through its extension).
+///
+/// The backend emits no `OpTerminateInvocation`, image operands `SignExtend`/`ZeroExtend`
+/// or 8- and 16-bit storage capabilities, so their versions do not matter to it.
+///
+/// Subgroup scope has no form before SPIR-V 1.3 in Vulkan (Vulkan 1.0 has no subgroups): a
+/// quad- or subgroup-scope barrier is refused for `vulkan1.0`, naming the feature.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TargetEnv {
     /// Vulkan 1.0: SPIR-V 1.0, `GLSL450` memory model.
     Vulkan1_0,
@@ -161,7 +163,7 @@ impl TargetEnv {
         (u32::from(major) << 16) | (u32::from(minor) << 8)
     }
 
-    /// True if the module uses the Vulkan memory model, false for `GLSL450` (see the module
+    /// True if the module uses the Vulkan memory model, false for `GLSL450` (see the type's
     /// docs for the choice).
     pub fn vulkan_memory_model(self) -> bool {
         matches!(
@@ -209,7 +211,7 @@ impl TargetEnv {
     }
 
     /// The capability to declare for `c` in this version, and the extension it needs there,
-    /// if any (see the module docs' table).
+    /// if any (see the type's docs).
     pub(crate) fn capability(self, c: Capability) -> (Capability, Option<&'static str>) {
         use Capability as C;
         let ext = match c {
