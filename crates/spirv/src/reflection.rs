@@ -259,7 +259,8 @@ impl Reflection {
 /// The D3D system-value semantic of a built-in (`SV_Position`, `SV_Depth`, `SV_Coverage`,
 /// ...; the D3D9 ones `PSIZE`, `FOG`, `VPOS`), or `None` for the values D3D reads through
 /// intrinsics rather than a signature (`GetRenderTargetSampleCount()`,
-/// `GetRenderTargetSamplePosition()`, the input patch size). `depth` names the depth
+/// `GetRenderTargetSamplePosition()`, the input patch size, `WaveGetLaneIndex()`,
+/// `WaveGetLaneCount()`) and a mesh shader's `indices` array. `depth` names the depth
 /// output's variant: `SV_DepthGreaterEqual`/`SV_DepthLessEqual` when the shader declared
 /// one.
 pub fn d3d_system_value(builtin: BuiltIn, depth: Option<&'static str>) -> Option<&'static str> {
@@ -296,9 +297,12 @@ pub fn d3d_system_value(builtin: BuiltIn, depth: Option<&'static str>) -> Option
         BuiltIn::PointSize => "PSIZE",
         BuiltIn::Fog => "FOG",
         BuiltIn::PixelPosition => "VPOS",
-        BuiltIn::SampleCount | BuiltIn::SamplePosition | BuiltIn::TessControlPointCountIn => {
-            return None
-        }
+        BuiltIn::SampleCount
+        | BuiltIn::SamplePosition
+        | BuiltIn::TessControlPointCountIn
+        | BuiltIn::WaveLaneIndex
+        | BuiltIn::WaveLaneCount
+        | BuiltIn::PrimitiveIndices => return None,
     })
 }
 
