@@ -152,7 +152,11 @@ fn interface(out: &mut String, vars: &[InterfaceVariable]) {
 /// - `stage` is the D3D stage (`Vertex`, `Hull`, `Domain`, `Geometry`, `Pixel`, `Compute`),
 ///   `execution_model` its SPIR-V execution model, `entry_point` the SPIR-V entry point's
 ///   name; `target_env` and `spirv_version` say what the module was written for;
-///   `workgroup_size` is `[x, y, z]` for a compute shader, else `null`.
+///   `workgroup_size` is `[x, y, z]` for a compute shader, else `null`. A shader that
+///   names its wave sizes (`[WaveSize]`, SM 6.6) has `"wave_size": {"min": 16, "max": 64,
+///   "preferred": 32}` after it (`preferred` may be `null`): the host requires one of them as
+///   the pipeline's subgroup size (`dxspv_spirv::WaveSizeRange::choose`); other shaders
+///   have no `wave_size` key.
 /// - `capabilities` (SPIR-V names) and `extensions` are what the module declares: each
 ///   capability beyond `Shader` may need a device feature, each extension its Vulkan
 ///   extension.
@@ -196,6 +200,15 @@ pub fn reflection_json(r: &Reflection) -> String {
             let _ = write!(out, "[{x}, {y}, {z}]");
         }
         None => out.push_str("null"),
+    }
+    if let Some(w) = r.wave_size {
+        let _ = write!(
+            out,
+            ",\n  \"wave_size\": {{\"min\": {}, \"max\": {}, \"preferred\": ",
+            w.min, w.max
+        );
+        opt_u32(&mut out, w.preferred);
+        out.push('}');
     }
     out.push_str(",\n  \"capabilities\": [");
     for (i, c) in r.capabilities.iter().enumerate() {
@@ -345,6 +358,7 @@ mod tests {
                 components: 1,
                 array: vec![],
             }],
+            wave_size: None,
         }
     }
 

@@ -118,7 +118,9 @@ pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
         | BuiltIn::SampleCount
         | BuiltIn::StencilRef
         | BuiltIn::LocalThreadIndex
-        | BuiltIn::ViewId => int32,
+        | BuiltIn::ViewId
+        | BuiltIn::WaveLaneIndex
+        | BuiltIn::WaveLaneCount => int32,
         _ => true,
     }
 }
@@ -373,6 +375,25 @@ impl<'a> Emitter<'a> {
                 BuiltIn::ViewId => {
                     self.module.cap(Capability::MultiView);
                     B::ViewIndex
+                }
+                BuiltIn::WaveLaneIndex | BuiltIn::WaveLaneCount => {
+                    if !self.module.target.at_least(1, 3) {
+                        let target = self.module.target;
+                        return unsupported(
+                            def,
+                            op,
+                            format!("{bi} on {target} (waves need SPIR-V 1.3, vulkan1.1)"),
+                        );
+                    }
+                    self.module.cap(Capability::GroupNonUniform);
+                    if bi == BuiltIn::WaveLaneIndex {
+                        if op.ty == Type::scalar(ScalarType::U32) {
+                            self.note_lane_index_var(var);
+                        }
+                        B::SubgroupLocalInvocationId
+                    } else {
+                        B::SubgroupSize
+                    }
                 }
                 _ => return unsupported(def, op, format!("builtin {bi}")),
             };

@@ -17,7 +17,8 @@
 //! `resources.rs` (descriptors and bindings), `memory.rs` (access chains, loads and stores
 //! of variables and buffers), `images.rs`, `atomics.rs`, `alu.rs` (arithmetic, conversions,
 //! comparisons, bit operations, composites), `control_flow.rs`, `modes.rs` (execution
-//! modes), `hull.rs` (the hull shader entry point), `finish.rs` and `error.rs`.
+//! modes), `subgroups.rs` (wave and quad ops), `hull.rs` (the hull shader entry point),
+//! `finish.rs` and `error.rs`.
 
 use crate::words::{decode_packed_str, Sections};
 use crate::{Reflection, SpirvModule, SpirvOptions};
@@ -40,6 +41,7 @@ mod memory;
 mod modes;
 mod module;
 mod resources;
+mod subgroups;
 mod types;
 mod vertex;
 
@@ -160,6 +162,8 @@ pub(crate) struct Emitter<'a> {
     io_slots: Vec<u8>,
     /// The reflection, filled as declarations are emitted.
     refl: Reflection,
+    /// What the wave and quad ops keep: their helper functions, the lane index input.
+    subgroup: subgroups::SubgroupState,
 }
 
 impl<'a> Emitter<'a> {
@@ -186,6 +190,7 @@ impl<'a> Emitter<'a> {
             invocation_id_var: None,
             io_slots: Vec::new(),
             refl: Reflection::default(),
+            subgroup: subgroups::SubgroupState::default(),
         }
     }
 
