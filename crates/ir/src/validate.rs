@@ -1,8 +1,14 @@
 //! The IR validator: checks a [`Builder`] against the contract of `shared/spec/dxbc-ir.md`.
 //!
-//! Two levels:
+//! Three levels:
 //! - [`Level::Structural`]: what every program must satisfy at any stage, including frontend
 //!   output with scoped control flow, temporaries and `Unknown` types.
+//! - [`Level::Unstructured`]: structural rules, except that a block-form function none of
+//!   whose labels declares a construct is *unstructured block form* (frontend output from an
+//!   arbitrary CFG, such as DXIL's, before `structurize`): its blocks may come in any order
+//!   after the entry block and reference values of other blocks before their definition in
+//!   program order; SSA dominance, phi predecessors and phi dominance are checked as usual,
+//!   block order and SPIR-V's structured control flow rules are not.
 //! - [`Level::Lowered`]: structural rules plus everything the spec says must be gone before the
 //!   target IR (scoped control flow, temporaries, `ConsumeAs`, dot products, legacy float ops,
 //!   `MinValue`/`MaxValue`, `Unknown` types, no-op conversions), with every function in
@@ -48,6 +54,13 @@ pub enum Level {
     /// Structural rules plus the target-IR rules: nothing the spec says must be lowered remains,
     /// no `Unknown` types, and every function is in structured block form.
     Lowered,
+    /// Structural rules, with unstructured block form allowed: a function in block form whose
+    /// labels all declare `Construct::None` may have any control flow graph, blocks in any
+    /// order after the entry block and references to values of other blocks that come later in
+    /// program order. SSA dominance, phis and the entry block (no branch targets it) are
+    /// checked; block order and SPIR-V's structure rules are not. The input form of
+    /// `passes::structurize`.
+    Unstructured,
 }
 
 /// Defines [`Rule`] with its stable short descriptions in one list.
@@ -287,6 +300,8 @@ struct FuncInfo {
     has_scoped: bool,
     /// Number of `Label`s in the body.
     labels: u32,
+    /// Number of those that declare a construct (not `Construct::None`).
+    constructs: u32,
 }
 
 impl FuncInfo {
@@ -294,6 +309,12 @@ impl FuncInfo {
     /// no scoped control flow and more than one block.
     fn block_form(&self, level: Level) -> bool {
         level == Level::Lowered || (!self.has_scoped && self.labels > 1)
+    }
+
+    /// True if the function is checked as unstructured block form: at
+    /// [`Level::Unstructured`], in block form with no label declaring a construct.
+    fn unstructured(&self, level: Level) -> bool {
+        level == Level::Unstructured && self.block_form(level) && self.constructs == 0
     }
 }
 
@@ -670,7 +691,7 @@ impl<'a> Validator<'a> {
     }
 
     fn unknown_ok(&self) -> bool {
-        self.level == Level::Structural
+        self.level != Level::Lowered
     }
 
     /// True if `s` satisfies `pred`, or is `Unknown` where that is allowed.
@@ -780,6 +801,7 @@ impl<'a> Validator<'a> {
                         end: u32::MAX,
                         has_scoped: false,
                         labels: 0,
+                        constructs: 0,
                     });
                 }
                 OpCode::FunctionEnd => {
@@ -796,6 +818,9 @@ impl<'a> Validator<'a> {
                             f.has_scoped = true;
                         } else if code == OpCode::Label {
                             f.labels += 1;
+                            if op.construct() != Some(Construct::None) {
+                                f.constructs += 1;
+                            }
                         }
                     }
                 }
@@ -916,7 +941,10 @@ impl<'a> Validator<'a> {
                 continue;
             };
             let tp = self.pos_of(t);
-            if tp == p {
+            // A phi's value may be the phi itself: a value a loop carries unchanged on that
+            // edge (SPIR-V and LLVM allow it).
+            let own_value = op.opcode == OpCode::Phi && i % 2 == 1;
+            if tp == p && !own_value {
                 self.err_at(
                     def,
                     op,
@@ -924,7 +952,7 @@ impl<'a> Validator<'a> {
                     Rule::ForwardReference,
                     "references itself".into(),
                 );
-            } else if tp > p && !forward_allowed(op.opcode, i) {
+            } else if tp > p && !forward_allowed(op.opcode, i) && !self.unstructured_code(tp) {
                 self.err_at(def, op, i, Rule::ForwardReference, format!("{t} is later"));
             }
             let Some(top) = self.b.get(t) else { continue };
@@ -951,6 +979,16 @@ impl<'a> Validator<'a> {
             }
             self.check_ref_opcode(def, op, i, t, top);
         }
+    }
+
+    /// True if the op at position `tp` is in the current function and that function is in
+    /// unstructured block form, where values of other blocks may come later in program order
+    /// (SSA dominance is checked on the control flow graph instead).
+    fn unstructured_code(&self, tp: u32) -> bool {
+        self.func
+            .as_ref()
+            .and_then(|f| self.funcs.get(f.index))
+            .is_some_and(|f| f.unstructured(self.level) && f.start < tp && tp < f.end)
     }
 
     /// The opcode a reference operand must name, per operand role.

@@ -137,7 +137,7 @@ fn check_with(
         bad,
     } = s;
     if cfg
-        .rebuild_with(b, Edges::Branches, skip_scoped(funcs, level))
+        .rebuild_with(b, Edges::Branches, skip_scoped(funcs, level, false))
         .is_err()
         || cfg.is_empty()
     {
@@ -146,6 +146,31 @@ fn check_with(
     dom.rebuild(cfg);
     blocks.clear();
     blocks.resize(cfg.len(), BlockInfo::default());
+    let unstructured = funcs.iter().filter(|f| f.unstructured(level)).count();
+    if unstructured > 0 {
+        // Unstructured functions: values and phis, and no branch to an entry block. Block
+        // order and structure are checked for the other block-form functions only, on graphs
+        // built without the unstructured ones.
+        let mut c = Checker {
+            b,
+            cfg,
+            errors: &mut *errors,
+            blocks: &mut *blocks,
+        };
+        c.check_values(dom);
+        c.check_entry_targets();
+        let structured = funcs.iter().filter(|f| f.block_form(level)).count() - unstructured;
+        if structured == 0
+            || cfg
+                .rebuild_with(b, Edges::Branches, skip_scoped(funcs, level, true))
+                .is_err()
+        {
+            return;
+        }
+        dom.rebuild(cfg);
+        blocks.clear();
+        blocks.resize(cfg.len(), BlockInfo::default());
+    }
     let mut c = Checker {
         b,
         cfg,
@@ -153,9 +178,11 @@ fn check_with(
         blocks,
     };
     c.check_block_order(dom);
-    c.check_values(dom);
+    if unstructured == 0 {
+        c.check_values(dom);
+    }
     if scfg
-        .rebuild_with(b, Edges::Structural, skip_scoped(funcs, level))
+        .rebuild_with(b, Edges::Structural, skip_scoped(funcs, level, true))
         .is_err()
         || scfg.len() != cfg.len()
     {
@@ -176,11 +203,18 @@ fn check_with(
 }
 
 /// The function filter for [`Cfg::rebuild_with`]: skips the functions that are not in block
-/// form (the `k`-th call is about the `k`-th function).
-fn skip_scoped(funcs: &[FuncInfo], level: Level) -> impl FnMut(SsaDef) -> bool + '_ {
+/// form, and with `structured_only` those in unstructured block form too (the `k`-th call is
+/// about the `k`-th function).
+fn skip_scoped(
+    funcs: &[FuncInfo],
+    level: Level,
+    structured_only: bool,
+) -> impl FnMut(SsaDef) -> bool + '_ {
     let mut k = 0;
     move |_| {
-        let skip = !funcs.get(k).is_some_and(|f| f.block_form(level));
+        let skip = !funcs
+            .get(k)
+            .is_some_and(|f| f.block_form(level) && !(structured_only && f.unstructured(level)));
         k += 1;
         skip
     }
@@ -492,7 +526,15 @@ impl Checker<'_> {
                         let Some((d, db)) = d.and_then(|d| Some((d, self.def_block(d)?))) else {
                             continue;
                         };
-                        if db != ub && !dom.dominates(db, ub) {
+                        let later_in_block = db == ub
+                            && self.cfg.position(d).unwrap_or(0)
+                                >= self.cfg.position(def).unwrap_or(0);
+                        if later_in_block {
+                            // (Only unstructured functions get here: elsewhere a later
+                            // definition is a forward reference.)
+                            let detail = format!("{d} comes later in its block");
+                            self.err(def, Rule::SsaDominance, Some(i), detail);
+                        } else if db != ub && !dom.dominates(db, ub) {
                             let detail = format!(
                                 "{d} is defined in block {}, which does not dominate this use \
                                  in block {}",
@@ -504,6 +546,22 @@ impl Checker<'_> {
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// No branch targets a function's entry block (checked here for unstructured functions;
+    /// `check_headers` checks the others).
+    fn check_entry_targets(&mut self) {
+        let cfg = self.cfg;
+        for blk in cfg.blocks() {
+            for &s in cfg.succs(blk) {
+                if cfg.is_entry(s) {
+                    let term = cfg.terminator(blk);
+                    let operand = self.target_operand(term, s);
+                    let detail = format!("{} is the entry block of its function", self.label(s));
+                    self.err(term, Rule::EntryBlockTarget, operand, detail);
+                }
             }
         }
     }
@@ -1734,6 +1792,107 @@ mod tests {
             &cont("%25 = Branch %22"),
             "",
         ));
+    }
+
+    /// An unstructured loop with two exits, blocks out of order: the body (%14) comes first
+    /// and uses the header's phi (%21) before it is defined in program order.
+    const UNSTRUCTURED_LOOP: &str = "%10 = Label None
+%11 = Branch %20
+%14 = Label None
+%15 = IAdd u32 %21 %7
+%16 = BranchConditional %3 %20 %30
+%30 = Label None
+%31 = Return void null
+%20 = Label None
+%21 = Phi u32 %10 %6 %14 %15
+%22 = BranchConditional %3 %14 %32
+%32 = Label None
+%33 = Branch %30
+";
+
+    #[test]
+    fn unstructured_block_form_is_checked_for_values_only() {
+        assert!(errors(UNSTRUCTURED_LOOP, Level::Unstructured).is_empty());
+        // The structural level still refuses it (back edge to a plain block, forward use).
+        let errs = errors(UNSTRUCTURED_LOOP, Level::Structural);
+        assert!(
+            errs.iter().any(|e| e.rule == Rule::ForwardReference),
+            "{}",
+            dump(&errs)
+        );
+        // A construct label makes the function structured: every rule applies again.
+        let labelled =
+            UNSTRUCTURED_LOOP.replace("%32 = Label None", "%32 = Label %30 StructuredSelection");
+        let errs = errors(&labelled, Level::Unstructured);
+        assert!(
+            errs.iter().any(|e| e.rule == Rule::ForwardReference),
+            "{}",
+            dump(&errs)
+        );
+        // SSA dominance: the exit block cannot use the body's value (reached from the header).
+        let bad =
+            UNSTRUCTURED_LOOP.replace("%33 = Branch %30", "%34 = Drain u32 %15\n%33 = Branch %30");
+        let errs = errors(&bad, Level::Unstructured);
+        assert!(
+            errs.iter()
+                .any(|e| e.rule == Rule::SsaDominance && e.def.map(SsaDef::id) == Some(34)),
+            "{}",
+            dump(&errs)
+        );
+        // Within a block, a definition still comes before its uses.
+        let bad = UNSTRUCTURED_LOOP.replace(
+            "%15 = IAdd u32 %21 %7",
+            "%15 = IAdd u32 %17 %7\n%17 = IAdd u32 %21 %7",
+        );
+        let errs = errors(&bad, Level::Unstructured);
+        assert!(
+            errs.iter()
+                .any(|e| e.rule == Rule::SsaDominance && e.def.map(SsaDef::id) == Some(15)),
+            "{}",
+            dump(&errs)
+        );
+        // Phis name their predecessors, and no branch targets the entry block.
+        let bad = UNSTRUCTURED_LOOP.replace("%21 = Phi u32 %10 %6 %14 %15", "%21 = Phi u32 %10 %6");
+        let errs = errors(&bad, Level::Unstructured);
+        assert!(
+            errs.iter().any(|e| e.rule == Rule::PhiPredecessors),
+            "{}",
+            dump(&errs)
+        );
+        let bad = UNSTRUCTURED_LOOP.replace("%33 = Branch %30", "%33 = Branch %10");
+        let errs = errors(&bad, Level::Unstructured);
+        assert!(
+            errs.iter().any(|e| e.rule == Rule::EntryBlockTarget),
+            "{}",
+            dump(&errs)
+        );
+    }
+
+    #[test]
+    fn a_phi_may_carry_itself_around_a_loop() {
+        let body = "%10 = Label None
+%11 = Branch %20
+%20 = Label %30 %25 StructuredLoop
+%21 = Phi u32 %10 %6 %25 %21
+%22 = BranchConditional %3 %25 %30
+%25 = Label None
+%26 = Branch %20
+%30 = Label None
+%31 = Drain u32 %21
+%32 = Return void null
+";
+        expect_ok(body);
+        // Any other op naming itself is still refused (the text form cannot even say it).
+        let mut b = crate::text::parse(&program(body)).unwrap();
+        let drain = SsaDef::new(31).unwrap();
+        b.set_operand(drain, 0, crate::Operand::from_def(drain));
+        let errs = validate(&b, Level::Structural).err().unwrap_or_default();
+        assert!(
+            errs.iter()
+                .any(|e| e.rule == Rule::ForwardReference && e.def == Some(drain)),
+            "{}",
+            dump(&errs)
+        );
     }
 
     #[test]
