@@ -15,6 +15,8 @@
 
 mod common;
 
+use std::time::Instant;
+
 use common::{check_structured, interpret_with, no_temporaries, validate_at, Outcome, DEMOTE};
 use dxspv_ir::analysis::Cfg;
 use dxspv_ir::passes::{run_pipeline, ssa_construction, structurize, Options};
@@ -29,7 +31,7 @@ const BOOL: Type = Type::scalar(ScalarType::Bool);
 const NONE: usize = usize::MAX;
 
 /// The inputs every program runs with.
-const INPUTS: [u32; 4] = [0, 1, 6, 13];
+const INPUTS: [u32; 5] = [0, 1, 6, 13, 100];
 
 // ------------------------------------------------------------------------------------------
 // Generator of reducible CFGs
@@ -462,7 +464,7 @@ fn runs(b: &Builder) -> Vec<(Vec<u32>, Outcome)> {
 /// Structures `input` and checks everything; returns the structured program.
 fn structure_and_check(input: &Builder, expected: &[(Vec<u32>, Outcome)]) -> Builder {
     let mut b = input.clone();
-    structurize::run_to_ssa(&mut b)
+    structurize::run(&mut b)
         .unwrap_or_else(|e| panic!("{e}\n--- input ---\n{}", text::print(input)));
     let show = || {
         format!(
@@ -578,4 +580,461 @@ fn random_graphs_make_valid_spirv() {
         let out = pipeline_and_check(&input, &expected);
         spirv_valid(&out, &format!("seed {seed}"));
     }
+}
+
+#[test]
+fn larger_random_graphs() {
+    let shape = Shape {
+        blocks: 300,
+        max_depth: 6,
+        max_loop: 60,
+        ..SMALL
+    };
+    for seed in 100..130 {
+        let (input, expected) = check_seed(seed, shape);
+        structure_and_check(&input, &expected);
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Classic shapes
+// ------------------------------------------------------------------------------------------
+
+/// A pixel shader around `body`: the entry block `%10` has loaded the flat `u32` input into
+/// `%11`; `%5..%9` are the `u32` constants 0, 1, 2, 3, 10 and `%15..%17` 4, 5, 7.
+fn shader(body: &str) -> String {
+    format!(
+        "%1 = EntryPoint %2 Pixel
+%3 = DclInput u32 %1 0 0 Flat
+%4 = DclOutput u32 %1 0 0 0
+%5 = Constant u32 0
+%6 = Constant u32 1
+%7 = Constant u32 2
+%8 = Constant u32 3
+%9 = Constant u32 10
+%15 = Constant u32 4
+%16 = Constant u32 5
+%17 = Constant u32 7
+%2 = Function void
+%10 = Label None
+%11 = InputLoad u32 %3 null
+{body}%999 = FunctionEnd
+"
+    )
+}
+
+/// Checks the shape end to end (see the file's documentation) for the inputs 0, 1, 6, 13 and
+/// 100; returns the structured program.
+fn shape(body: &str) -> Builder {
+    let text = shader(body);
+    let input = text::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    validate_at(&input, Level::Unstructured, "parsing");
+    let expected: Vec<_> = INPUTS.iter().map(|&i| interpret_with(&input, i)).collect();
+    for (_, outcome) in &expected {
+        assert_eq!(*outcome, Outcome::Returned, "{text}");
+    }
+    let out = structure_and_check(&input, &expected);
+    let lowered = pipeline_and_check(&input, &expected);
+    spirv_valid(&lowered, "shape");
+    out
+}
+
+fn count(b: &Builder, what: &str) -> usize {
+    text::print(b).matches(what).count()
+}
+
+#[test]
+fn if_else_diamond_keeps_its_phi_and_blocks() {
+    let out = shape(
+        "%12 = ULt bool %11 %7
+%13 = BranchConditional %12 %20 %30
+%30 = Label None
+%31 = IAdd u32 %11 %9
+%32 = Branch %40
+%20 = Label None
+%21 = IAdd u32 %11 %6
+%22 = Branch %40
+%40 = Label None
+%41 = Phi u32 %20 %21 %30 %31
+%42 = Drain u32 %41
+%43 = Return void null
+",
+    );
+    assert_eq!(
+        count(&out, "Label"),
+        4,
+        "no block added\n{}",
+        text::print(&out)
+    );
+    assert_eq!(count(&out, "%10 = Label %40 StructuredSelection"), 1);
+    assert_eq!(count(&out, "Phi"), 1);
+    assert_eq!(count(&out, "DclTmp"), 0);
+}
+
+#[test]
+fn if_without_else() {
+    let out = shape(
+        "%12 = ULt bool %11 %7
+%13 = BranchConditional %12 %20 %40
+%40 = Label None
+%41 = Phi u32 %10 %11 %20 %21
+%42 = Drain u32 %41
+%43 = Return void null
+%20 = Label None
+%21 = IAdd u32 %11 %6
+%22 = Branch %40
+",
+    );
+    assert_eq!(count(&out, "Label"), 3);
+    assert_eq!(count(&out, "%10 = Label %40 StructuredSelection"), 1);
+}
+
+#[test]
+fn loop_with_break_and_continue() {
+    // i = 0; while (i < 10) { i++; if (i & 1) continue; demote; drain(i); if (i == x + 3)
+    // break; } drain(i)
+    let out = shape(
+        "%13 = Branch %20
+%20 = Label None
+%21 = Phi u32 %10 %5 %30 %25 %40 %25
+%22 = ULt bool %21 %9
+%23 = BranchConditional %22 %24 %50
+%24 = Label None
+%25 = IAdd u32 %21 %6
+%26 = IAnd u32 %25 %6
+%27 = INe bool %26 %5
+%28 = BranchConditional %27 %30 %40
+%30 = Label None
+%31 = Branch %20
+%40 = Label None
+%39 = Demote
+%41 = Drain u32 %25
+%42 = IAdd u32 %11 %8
+%43 = IEq bool %25 %42
+%44 = BranchConditional %43 %50 %20
+%50 = Label None
+%51 = Phi u32 %20 %21 %40 %25
+%52 = Drain u32 %51
+%53 = Return void null
+",
+    );
+    assert_eq!(count(&out, "StructuredLoop"), 1);
+}
+
+#[test]
+fn nested_loops_with_a_break_out_of_both() {
+    // for (i < 4) { for (j < 4) { t = 4i + j; if (t == x) goto done; drain(j) } drain(i) }
+    // drain(10)... done: drain(t or 10)
+    let out = shape(
+        "%13 = Branch %20
+%20 = Label None
+%21 = Phi u32 %10 %5 %45 %47
+%22 = ULt bool %21 %15
+%23 = BranchConditional %22 %30 %60
+%30 = Label None
+%32 = Branch %31
+%31 = Label None
+%34 = Phi u32 %30 %5 %40 %42
+%35 = ULt bool %34 %15
+%36 = BranchConditional %35 %33 %45
+%33 = Label None
+%37 = IMul u32 %21 %15
+%38 = IAdd u32 %37 %34
+%39 = IEq bool %38 %11
+%43 = BranchConditional %39 %70 %40
+%40 = Label None
+%41 = Drain u32 %34
+%42 = IAdd u32 %34 %6
+%44 = Branch %31
+%45 = Label None
+%46 = Drain u32 %21
+%47 = IAdd u32 %21 %6
+%48 = Branch %20
+%60 = Label None
+%61 = Branch %70
+%70 = Label None
+%71 = Phi u32 %33 %38 %60 %9
+%72 = Drain u32 %71
+%73 = Return void null
+",
+    );
+    assert_eq!(count(&out, "StructuredLoop"), 2);
+    // The inner loop's merge block dispatches: out of the outer loop too, or on in it.
+    assert!(count(&out, "IEq") >= 2, "{}", text::print(&out));
+}
+
+#[test]
+fn switch_with_fall_through() {
+    // switch (x & 3) { case 0: a = x + 1; (falls through) case 1: a += 2; break;
+    // case 2: drain(10); return; default: a = x + 7 } drain(a)
+    let out = shape(
+        "%12 = IAnd u32 %11 %8
+%13 = Switch %12 %50 %5 %20 %6 %30 %7 %40
+%20 = Label None
+%21 = IAdd u32 %11 %6
+%22 = Branch %30
+%30 = Label None
+%31 = Phi u32 %10 %11 %20 %21
+%32 = IAdd u32 %31 %7
+%33 = Branch %60
+%40 = Label None
+%41 = Drain u32 %9
+%42 = Return void null
+%50 = Label None
+%51 = IAdd u32 %11 %17
+%52 = Branch %60
+%60 = Label None
+%61 = Phi u32 %30 %32 %50 %51
+%62 = Drain u32 %61
+%63 = Return void null
+",
+    );
+    assert_eq!(count(&out, "Switch"), 1);
+}
+
+#[test]
+fn return_from_inside_a_loop() {
+    // i = 0; loop { if (i == x) { drain(i); return } i++; if (i >= 5) break } drain(7)
+    shape(
+        "%13 = Branch %20
+%20 = Label None
+%21 = Phi u32 %10 %5 %30 %31
+%22 = IEq bool %21 %11
+%23 = BranchConditional %22 %25 %30
+%25 = Label None
+%26 = Drain u32 %21
+%27 = Return void null
+%30 = Label None
+%31 = IAdd u32 %21 %6
+%32 = UGe bool %31 %16
+%33 = BranchConditional %32 %40 %20
+%40 = Label None
+%41 = Drain u32 %17
+%42 = Return void null
+",
+    );
+}
+
+#[test]
+fn early_returns_through_one_exit_block() {
+    // As dxc emits returns: every return branches to one exit block, whose phi picks the
+    // value to store. Two early returns, one from inside a loop.
+    shape(
+        "%12 = ULt bool %11 %6
+%13 = BranchConditional %12 %90 %20
+%20 = Label None
+%21 = Phi u32 %10 %5 %30 %31
+%22 = IEq bool %21 %11
+%23 = BranchConditional %22 %90 %30
+%30 = Label None
+%31 = IAdd u32 %21 %6
+%32 = UGe bool %31 %9
+%33 = BranchConditional %32 %40 %20
+%40 = Label None
+%41 = Drain u32 %31
+%42 = Branch %90
+%90 = Label None
+%91 = Phi u32 %10 %17 %20 %21 %40 %9
+%92 = OutputStore %4 null %91
+%93 = Return void null
+",
+    );
+}
+
+#[test]
+fn loop_with_three_exits() {
+    let out = shape(
+        "%13 = Branch %20
+%20 = Label None
+%21 = Phi u32 %10 %5 %34 %35
+%22 = IEq bool %21 %11
+%23 = BranchConditional %22 %40 %30
+%30 = Label None
+%31 = IAdd u32 %21 %11
+%32 = IEq bool %31 %9
+%33 = BranchConditional %32 %50 %34
+%34 = Label None
+%35 = IAdd u32 %21 %6
+%36 = ULt bool %35 %17
+%37 = BranchConditional %36 %20 %60
+%40 = Label None
+%41 = Drain u32 %21
+%42 = Branch %70
+%50 = Label None
+%51 = Drain u32 %31
+%52 = Branch %70
+%60 = Label None
+%61 = Drain u32 %35
+%62 = Branch %70
+%70 = Label None
+%71 = Phi u32 %40 %21 %50 %31 %60 %35
+%72 = Drain u32 %71
+%73 = Return void null
+",
+    );
+    // The loop's merge block dispatches to the three exits.
+    assert_eq!(count(&out, "StructuredLoop"), 1);
+    assert_eq!(count(&out, "Switch"), 1, "{}", text::print(&out));
+}
+
+#[test]
+fn continue_of_the_outer_loop_from_the_inner_one() {
+    shape(
+        "%13 = Branch %20
+%20 = Label None
+%21 = Phi u32 %10 %5 %35 %24 %45 %24
+%22 = ULt bool %21 %8
+%23 = BranchConditional %22 %25 %60
+%25 = Label None
+%24 = IAdd u32 %21 %6
+%26 = Branch %30
+%30 = Label None
+%31 = Phi u32 %25 %5 %40 %41
+%32 = IAdd u32 %11 %21
+%33 = IAnd u32 %32 %6
+%34 = IEq bool %31 %33
+%36 = BranchConditional %34 %35 %40
+%35 = Label None
+%37 = Drain u32 %9
+%38 = Branch %20
+%40 = Label None
+%42 = Drain u32 %31
+%41 = IAdd u32 %31 %6
+%43 = ULt bool %41 %8
+%44 = BranchConditional %43 %30 %45
+%45 = Label None
+%46 = Drain u32 %21
+%47 = Branch %20
+%60 = Label None
+%61 = Drain u32 %21
+%62 = Return void null
+",
+    );
+}
+
+#[test]
+fn a_phi_carrying_itself_and_unreachable_blocks() {
+    // v = x; loop { if (i == 3) break; i++ } with v carried unchanged (v = phi(x, v)); a dead
+    // block branches into the exit and names itself in its phi.
+    let out = shape(
+        "%13 = Branch %20
+%20 = Label None
+%21 = Phi u32 %10 %11 %30 %21
+%22 = Phi u32 %10 %5 %30 %31
+%23 = IEq bool %22 %8
+%24 = BranchConditional %23 %40 %30
+%30 = Label None
+%31 = IAdd u32 %22 %6
+%32 = Branch %20
+%80 = Label None
+%81 = Branch %40
+%40 = Label None
+%41 = Phi u32 %20 %21 %80 %5
+%42 = Drain u32 %41
+%43 = Return void null
+",
+    );
+    assert_eq!(count(&out, "%80"), 0, "{}", text::print(&out));
+}
+
+#[test]
+fn irreducible_graphs_are_refused_naming_the_block() {
+    // Two entries into the cycle %20 <-> %30.
+    let text = shader(
+        "%12 = ULt bool %11 %7
+%13 = BranchConditional %12 %20 %30
+%20 = Label None
+%21 = Branch %30
+%30 = Label None
+%31 = BranchConditional %12 %20 %40
+%40 = Label None
+%41 = Return void null
+",
+    );
+    let mut b = text::parse(&text).unwrap();
+    validate_at(&b, Level::Unstructured, "parsing");
+    let err = structurize::run(&mut b).unwrap_err().to_string();
+    assert!(err.contains("irreducible"), "{err}");
+    assert!(err.contains("%20"), "{err}");
+    assert!(err.contains("%30"), "{err}");
+}
+
+#[test]
+fn structured_and_scoped_programs_are_left_alone() {
+    // A structured diamond, and the same with the header's construct: no unstructured
+    // function, nothing changes.
+    let structured = shader(
+        "%12 = ULt bool %11 %7
+%13 = BranchConditional %12 %20 %40
+%20 = Label None
+%21 = Branch %40
+%40 = Label None
+%41 = Return void null
+",
+    )
+    .replace("%10 = Label None", "%10 = Label %40 StructuredSelection");
+    let mut b = text::parse(&structured).unwrap();
+    assert!(structurize::unstructured_functions(&b).is_empty());
+    assert!(!structurize::run(&mut b).unwrap());
+    assert_eq!(
+        text::print(&b),
+        text::print(&text::parse(&structured).unwrap())
+    );
+    // One block: nothing to structure either.
+    let single = shader("%41 = Return void null\n");
+    let mut b = text::parse(&single).unwrap();
+    assert!(!structurize::run(&mut b).unwrap());
+}
+
+// ------------------------------------------------------------------------------------------
+// Scale
+// ------------------------------------------------------------------------------------------
+
+/// Seconds `structurize::run` takes on a generated graph of `blocks` blocks (the best of
+/// three runs), and the number of blocks of the result.
+fn time_structurize(blocks: usize) -> (f64, usize) {
+    let shape = Shape {
+        blocks,
+        max_depth: 6,
+        max_loop: 40,
+        ..SMALL
+    };
+    let input = random_cfg(77, shape);
+    let mut best = f64::MAX;
+    let mut out_blocks = 0;
+    for _ in 0..3 {
+        let mut b = input.clone();
+        let t = Instant::now();
+        structurize::run(&mut b).unwrap();
+        best = best.min(t.elapsed().as_secs_f64());
+        out_blocks = count(&b, "Label");
+    }
+    (best, out_blocks)
+}
+
+#[test]
+fn ten_thousand_blocks_take_linear_time() {
+    let (t1, n1) = time_structurize(2_500);
+    let (t4, n4) = time_structurize(10_000);
+    println!(
+        "structurize: 2,500 blocks in {t1:.4} s ({n1} after), 10,000 in {t4:.4} s ({n4} after)"
+    );
+    // Four times the blocks: well under 16 times the time (quadratic), or fast anyway.
+    assert!(
+        t4 < 0.25 || t4 < 8.0 * t1,
+        "2,500 blocks: {t1:.4} s, 10,000 blocks: {t4:.4} s"
+    );
+    assert!(n4 < 4 * 10_000, "{n4} blocks after structuring 10,000");
+}
+
+#[test]
+fn ten_thousand_blocks_are_structured_correctly() {
+    let shape = Shape {
+        blocks: 10_000,
+        max_depth: 6,
+        max_loop: 40,
+        ..SMALL
+    };
+    let (input, expected) = check_seed(4242, shape);
+    structure_and_check(&input, &expected);
 }

@@ -19,11 +19,10 @@
 //! header with a merge block and a continue target before every loop, one back edge per loop
 //! (from its continue target), branches out of a construct only to its merge block or to the
 //! innermost loop's merge block or continue target, no switch fall-through, blocks in an
-//! order where every block follows its dominators. What the pass adds are blocks (loop headers,
-//! continue targets, merge blocks, dispatch blocks, edge blocks) and a `u32` temporary, the
-//! *route*, that says where a branch leaving several constructs is going; values and phis
-//! that the new blocks disturb become temporaries too (module `repair`). [`run`] leaves those
-//! temporaries to `ssa_construction` (the pipeline's next step); [`run_to_ssa`] runs it.
+//! order where every block follows its dominators, and still in SSA form. What the pass adds
+//! are blocks (loop headers, continue targets, merge blocks, dispatch blocks, edge blocks), a
+//! `u32` value, the *route*, that says where a branch leaving several constructs is going, and
+//! phis for the route and for the values and phis the new blocks disturb (module `repair`).
 //!
 //! # Algorithm
 //! A loop-nest plus dominator-tree structurization, in three steps per function:
@@ -46,12 +45,16 @@
 //!    dominator tree, so no guard is made where every path goes to the same place.
 //! 3. **Write and repair** (modules `write`, `repair`): new blocks and terminators, the route
 //!    stores, the new block order (the walk's, which puts every block after its dominators and
-//!    every construct before its merge block), then phis and values whose dominance changed.
+//!    every construct before its merge block), then SSA values for the route and for the phis
+//!    and values whose predecessors or dominance changed, by an SSA updater on the iterated
+//!    dominance frontiers of the new graph.
 //!
 //! # Cost
-//! Linear in the size of the function apart from a sort of the loop exits that cross loops
-//! and the dominator intersections of the region DAGs: every dominance question is an O(1)
-//! query on a numbered tree, every walk is iterative (deep nesting cannot overflow the stack).
+//! Linear in the size of the function apart from sorts of the loop exits that cross loops
+//! and of the dominance frontiers, the dominator intersections of the region DAGs, and the
+//! SSA repair, which walks the dominator tree from each disturbed use to its nearest
+//! definition: every dominance question is an O(1) query on a numbered tree, every walk is
+//! iterative (deep nesting cannot overflow the stack).
 //! The output grows by a few blocks per loop and per fork whose paths do not all meet again in
 //! the fork's dominator subtree; a branch that leaves `d` nested constructs passes `d` merge
 //! blocks, as SPIR-V requires.
@@ -72,7 +75,6 @@ use crate::enums::Construct;
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::ssa_construction;
 use crate::passes::util::is_debug;
 use crate::types::{ScalarType, Type};
 
@@ -80,24 +82,50 @@ const PASS: &str = "structurize";
 const NONE: u32 = u32::MAX;
 
 /// Structures every function of `b` that is in unstructured block form (see the module
-/// documentation); other functions are not touched. Returns whether anything changed.
-///
-/// The result may hold temporaries (`DclTmp`, `TmpLoad`, `TmpStore`) for the route and for
-/// values the new blocks disturb: `ssa_construction` turns them into SSA values and phis (the
-/// pipeline runs it next; [`run_to_ssa`] runs it here).
+/// documentation), in SSA form; other functions are not touched. Returns whether anything
+/// changed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
-    run_inner(b).map(|(changed, _)| changed)
-}
-
-/// [`run`], then `ssa_construction` if the structuring added temporaries, so the result is
-/// in SSA form again. The program must then have no other temporaries or scoped functions
-/// (`ssa_construction` turns every temporary into SSA values).
-pub fn run_to_ssa(b: &mut Builder) -> Result<bool, PassError> {
-    let (changed, temps) = run_inner(b)?;
-    if temps {
-        ssa_construction::run(b)?;
+    let funcs = unstructured_functions(b);
+    if funcs.is_empty() {
+        return Ok(false);
     }
-    Ok(changed)
+    let entry_point = b
+        .iter()
+        .take_while(|(_, op)| op.opcode != OpCode::Function)
+        .find(|(_, op)| op.opcode == OpCode::EntryPoint)
+        .map(|(d, _)| d)
+        .ok_or_else(|| PassError::invalid(PASS, None, "the program has no EntryPoint"))?;
+    let mut shared = Shared {
+        entry_point,
+        route: None,
+        route_stores: Vec::new(),
+        route_loads: Vec::new(),
+        undefs: SmallVec::new(),
+    };
+    let skip = |funcs: &[SsaDef]| {
+        let mut k = 0;
+        let funcs = funcs.to_vec();
+        move |f: SsaDef| {
+            let target = funcs.get(k) == Some(&f);
+            if target {
+                k += 1;
+            }
+            !target
+        }
+    };
+    let mut cfg = Cfg::default();
+    cfg.rebuild_with(b, Edges::Branches, skip(&funcs))?;
+    let dom = DominatorTree::build(&cfg);
+    let mut phis = Vec::new();
+    let entries = cfg.entries().to_vec();
+    for (i, &entry) in entries.iter().enumerate() {
+        let end = entries.get(i + 1).map_or(cfg.len(), |e| e.index());
+        structurize_function(b, &cfg, &dom, entry, end, &mut shared, &mut phis)?;
+    }
+    cfg.rebuild_with(b, Edges::Branches, skip(&funcs))?;
+    let dom = DominatorTree::build(&cfg);
+    repair::repair(b, &cfg, &dom, &phis, &mut shared)?;
+    Ok(true)
 }
 
 /// The functions of `b` in unstructured block form, in program order: block form (no scoped
@@ -132,73 +160,38 @@ pub fn unstructured_functions(b: &Builder) -> Vec<SsaDef> {
     out
 }
 
-/// State shared by the functions of one run: the entry point (which temporaries name) and the
-/// temporaries made so far.
+/// State shared by the functions of one run: the entry point (which the route temporary
+/// names), the route's stores and loads, and the `Undef`s made.
 pub(super) struct Shared {
     entry_point: SsaDef,
     route: Option<SsaDef>,
-    temps: bool,
+    route_stores: Vec<SsaDef>,
+    route_loads: Vec<SsaDef>,
+    undefs: SmallVec<[(Type, SsaDef); 4]>,
 }
 
 impl Shared {
-    /// The route temporary, declared on first use.
+    /// The route temporary (a `u32` `DclTmp`, gone again after `repair`), declared on first
+    /// use.
     fn route(&mut self, b: &mut Builder) -> SsaDef {
         if let Some(r) = self.route {
             return r;
         }
-        let r = self.temporary(b, Type::scalar(ScalarType::U32));
+        let ty = Type::scalar(ScalarType::U32);
+        let r = b.add_decl(Op::new(OpCode::DclTmp, ty).with_ref(self.entry_point));
         self.route = Some(r);
         r
     }
 
-    /// A new temporary of type `ty`.
-    fn temporary(&mut self, b: &mut Builder, ty: Type) -> SsaDef {
-        self.temps = true;
-        b.add_decl(Op::new(OpCode::DclTmp, ty).with_ref(self.entry_point))
-    }
-}
-
-/// [`run`]; also says whether temporaries were added.
-fn run_inner(b: &mut Builder) -> Result<(bool, bool), PassError> {
-    let funcs = unstructured_functions(b);
-    if funcs.is_empty() {
-        return Ok((false, false));
-    }
-    let entry_point = b
-        .iter()
-        .take_while(|(_, op)| op.opcode != OpCode::Function)
-        .find(|(_, op)| op.opcode == OpCode::EntryPoint)
-        .map(|(d, _)| d)
-        .ok_or_else(|| PassError::invalid(PASS, None, "the program has no EntryPoint"))?;
-    let mut shared = Shared {
-        entry_point,
-        route: None,
-        temps: false,
-    };
-    let skip = |funcs: &[SsaDef]| {
-        let mut k = 0;
-        let funcs = funcs.to_vec();
-        move |f: SsaDef| {
-            let target = funcs.get(k) == Some(&f);
-            if target {
-                k += 1;
-            }
-            !target
+    /// An `Undef` of type `ty`.
+    fn undef(&mut self, b: &mut Builder, ty: Type) -> SsaDef {
+        if let Some(&(_, u)) = self.undefs.iter().find(|(t, _)| *t == ty) {
+            return u;
         }
-    };
-    let mut cfg = Cfg::default();
-    cfg.rebuild_with(b, Edges::Branches, skip(&funcs))?;
-    let dom = DominatorTree::build(&cfg);
-    let mut phis = Vec::new();
-    let entries = cfg.entries().to_vec();
-    for (i, &entry) in entries.iter().enumerate() {
-        let end = entries.get(i + 1).map_or(cfg.len(), |e| e.index());
-        structurize_function(b, &cfg, &dom, entry, end, &mut shared, &mut phis)?;
+        let u = b.add_decl(Op::new(OpCode::Undef, ty));
+        self.undefs.push((ty, u));
+        u
     }
-    cfg.rebuild_with(b, Edges::Branches, skip(&funcs))?;
-    let dom = DominatorTree::build(&cfg);
-    repair::repair(b, &cfg, &dom, &phis, &mut shared)?;
-    Ok((true, shared.temps))
 }
 
 /// Structures the function whose blocks are `entry..end` in `cfg`, appending its phis (which

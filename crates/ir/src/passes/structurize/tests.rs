@@ -28,7 +28,7 @@ fn structure(body: &str) -> String {
     if let Err(e) = validate(&b, Level::Unstructured) {
         panic!("input: {e:#?}\n{text}");
     }
-    let changed = run_to_ssa(&mut b).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let changed = run(&mut b).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let out = print(&b);
     assert!(changed);
     if let Err(e) = validate(&b, Level::Structural) {

@@ -9,7 +9,7 @@
 //! block for a switch case), and only where a block that reads it (a guard, a loop merge that
 //! dispatches) lies ahead on the chain of merge blocks the branch goes through. Nothing between
 //! that store and the read is an original block, so no other store intervenes. The stores and
-//! loads become SSA values and phis in `ssa_construction`, like any temporary.
+//! loads are written as a temporary's, which `repair` turns into SSA values and phis.
 
 use smallvec::SmallVec;
 
@@ -251,21 +251,29 @@ impl Writer<'_, '_> {
     /// Stores `value` (a def) to the route before `pos`.
     fn store_before(&mut self, pos: SsaDef, value: SsaDef) {
         let r = self.route();
-        self.b.add_before(
+        let s = self.b.add_before(
             pos,
             Op::new(OpCode::TmpStore, Type::VOID)
                 .with_ref(r)
                 .with_ref(value),
         );
+        self.shared.route_stores.push(s);
+    }
+
+    /// Loads the route before `pos`.
+    fn load_before(&mut self, pos: SsaDef) -> SsaDef {
+        let r = self.route();
+        let l = self
+            .b
+            .add_before(pos, Op::new(OpCode::TmpLoad, U32).with_ref(r));
+        self.shared.route_loads.push(l);
+        l
     }
 
     /// `route == v`, computed right before `pos`.
     fn route_equals(&mut self, pos: SsaDef, v: u32) -> SsaDef {
-        let r = self.route();
         let k = self.constant(v);
-        let load = self
-            .b
-            .add_before(pos, Op::new(OpCode::TmpLoad, U32).with_ref(r));
+        let load = self.load_before(pos);
         self.b
             .add_before(pos, Op::new(OpCode::IEq, BOOL).with_ref(load).with_ref(k))
     }
@@ -461,10 +469,7 @@ impl Writer<'_, '_> {
                     .with_ref(els),
             );
         } else {
-            let r = self.route();
-            let load = self
-                .b
-                .add_before(t, Op::new(OpCode::TmpLoad, U32).with_ref(r));
+            let load = self.load_before(t);
             let target = |w: &mut Self, g: &Group| {
                 let to = (w.label_of)(g.0)?;
                 Ok::<SsaDef, PassError>(if g.1 { w.edge_block(x, to, None) } else { to })
