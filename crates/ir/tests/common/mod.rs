@@ -20,6 +20,9 @@ pub enum Outcome {
     Returned,
     Unreachable,
     OutOfFuel,
+    /// A branch, switch or trace read a value computed from an `Undef`: what the program does
+    /// is undefined, so no other run needs to match it.
+    Undefined,
 }
 
 /// Marks a `Demote` in a trace.
@@ -34,8 +37,24 @@ pub fn interpret(b: &Builder) -> (Vec<u32>, Outcome) {
 /// returns the trace (values passed to `Drain` or stored by `OutputStore`, [`DEMOTE`] for each
 /// `Demote`) and how the run ended.
 pub fn interpret_with(b: &Builder, input: u32) -> (Vec<u32>, Outcome) {
+    run_with(b, input, false, 2_000_000)
+}
+
+/// [`interpret_with`], giving up after `fuel` ops.
+pub fn interpret_with_fuel(b: &Builder, input: u32, fuel: u32) -> (Vec<u32>, Outcome) {
+    run_with(b, input, false, fuel)
+}
+
+/// The labels of the blocks a run passes (for debugging a failed comparison).
+pub fn block_trace(b: &Builder, input: u32) -> Vec<u32> {
+    run_with(b, input, true, 2_000_000).0
+}
+
+fn run_with(b: &Builder, input: u32, blocks: bool, fuel: u32) -> (Vec<u32>, Outcome) {
     let mut vals: HashMap<SsaDef, u32> = HashMap::new();
     let mut regs: HashMap<SsaDef, u32> = HashMap::new();
+    // Values computed from an `Undef` (and registers holding one).
+    let mut tainted: HashSet<SsaDef> = HashSet::new();
     let mut trace = Vec::new();
     for (d, op) in b.iter() {
         if op.opcode == OpCode::Constant {
@@ -43,6 +62,7 @@ pub fn interpret_with(b: &Builder, input: u32) -> (Vec<u32>, Outcome) {
         }
         if op.opcode == OpCode::Undef {
             vals.insert(d, 0xdead);
+            tainted.insert(d);
         }
     }
     let func = b
@@ -63,14 +83,41 @@ pub fn interpret_with(b: &Builder, input: u32) -> (Vec<u32>, Outcome) {
             .filter(|&u| b.op(u).opcode == opcode)
             .collect()
     };
-    for _ in 0..2_000_000 {
+    for _ in 0..fuel {
         let Some(p) = pc else {
             panic!("fell off the program")
         };
         let op = b.op(p);
         let mut next = b.next(p);
+        // An op reading a tainted value is tainted; a branch, switch or trace reading one
+        // makes the run undefined.
+        if !matches!(
+            op.opcode,
+            OpCode::Label | OpCode::Phi | OpCode::TmpStore | OpCode::TmpLoad
+        ) {
+            let reads_taint = op.refs().flatten().any(|r| tainted.contains(&r));
+            if reads_taint {
+                if matches!(
+                    op.opcode,
+                    OpCode::BranchConditional
+                        | OpCode::Switch
+                        | OpCode::Drain
+                        | OpCode::OutputStore
+                        | OpCode::Return
+                ) || op.opcode.is_scoped()
+                {
+                    return (trace, Outcome::Undefined);
+                }
+                tainted.insert(p);
+            } else {
+                tainted.remove(&p);
+            }
+        }
         match op.opcode {
             OpCode::Label => {
+                if blocks {
+                    trace.push(p.id());
+                }
                 let prev_block = cur_block;
                 cur_block = Some(p);
                 // All phis of the block read their operands at once.
@@ -86,10 +133,18 @@ pub fn interpret_with(b: &Builder, input: u32) -> (Vec<u32>, Outcome) {
                         .chunks(2)
                         .find(|c| c[0].def() == prev_block)
                         .unwrap_or_else(|| panic!("{d} has no operand for {prev_block:?}"));
-                    phis.push((d, vals[&pair[1].def().unwrap()]));
+                    let v = pair[1].def().unwrap();
+                    phis.push((d, vals[&v], tainted.contains(&v)));
                     q = b.next(d);
                 }
-                vals.extend(phis);
+                for (d, v, t) in phis {
+                    vals.insert(d, v);
+                    if t {
+                        tainted.insert(d);
+                    } else {
+                        tainted.remove(&d);
+                    }
+                }
                 next = q;
             }
             OpCode::IAdd => {
@@ -159,11 +214,23 @@ pub fn interpret_with(b: &Builder, input: u32) -> (Vec<u32>, Outcome) {
             }
             OpCode::Demote => trace.push(DEMOTE),
             OpCode::TmpLoad => {
-                let x = *regs.get(&op.arg(0).unwrap()).unwrap_or(&0xdead);
+                let r = op.arg(0).unwrap();
+                let x = *regs.get(&r).unwrap_or(&0xdead);
                 vals.insert(p, x);
+                if !regs.contains_key(&r) || tainted.contains(&r) {
+                    tainted.insert(p);
+                } else {
+                    tainted.remove(&p);
+                }
             }
             OpCode::TmpStore => {
-                regs.insert(op.arg(0).unwrap(), v(&vals, op, 1));
+                let r = op.arg(0).unwrap();
+                regs.insert(r, v(&vals, op, 1));
+                if tainted.contains(&op.arg(1).unwrap()) {
+                    tainted.insert(r);
+                } else {
+                    tainted.remove(&r);
+                }
             }
             OpCode::Branch => next = op.arg(0),
             OpCode::BranchConditional => {

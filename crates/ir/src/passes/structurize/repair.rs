@@ -40,6 +40,12 @@ pub(super) fn repair(
     shared: &mut Shared,
 ) -> Result<(), PassError> {
     let mut u = Updater::new(cfg, dom);
+    for blk in cfg.blocks() {
+        u.loop_header[blk.index()] = b
+            .get(cfg.label(blk))
+            .and_then(Op::construct)
+            .is_some_and(|c| c == crate::enums::Construct::StructuredLoop);
+    }
     // Phis of blocks whose predecessors changed.
     let mut mark = vec![NONE; cfg.len()];
     let mut defs: Vec<(BlockId, u32)> = Vec::new();
@@ -76,6 +82,11 @@ pub(super) fn repair(
         }
         u.frontier_of(defs.iter().map(|d| d.0));
         u.scope(defs.iter().map(|d| d.0).chain([blk]));
+        // The old header of a loop: its phis become the new header's.
+        u.wanted_header = match preds {
+            [h] if u.loop_header[h.index()] => Some(*h),
+            _ => None,
+        };
         for &phi in group {
             let op = b.op(phi).clone();
             let ty = op.ty;
@@ -110,6 +121,7 @@ pub(super) fn repair(
             stores.push((blk, v));
         }
         u.begin(&stores);
+        u.wanted_header = None;
         let mut load_blocks = Vec::with_capacity(shared.route_loads.len());
         for &l in &shared.route_loads {
             load_blocks.push(
@@ -202,6 +214,7 @@ pub(super) fn repair(
         }
         let blk = BlockId(blk_of(def));
         u.begin(&[(blk, def)]);
+        u.wanted_header = None;
         let uses = broken[i..]
             .iter()
             .take_while(|x| x.0 == def)
@@ -245,6 +258,14 @@ struct Updater<'a> {
     /// The current variable's scope: the nearest common dominator of its definitions and
     /// uses. Nothing above it matters (see [`Updater::scope`]).
     top_block: BlockId,
+    /// Per block: a loop header. A loop header's phi carries a value from one iteration to the
+    /// next, which only the phis of the loop's old header need: a phi's predecessor runs right
+    /// before its block, a route store right before its dispatch, and a value defined in a
+    /// loop is defined again on every path from the header to a use it dominated. So other
+    /// variables walk past loop headers (the value found is never read on a path that runs).
+    loop_header: Vec<bool>,
+    /// The loop header whose phi the current variable needs, if any.
+    wanted_header: Option<BlockId>,
     /// Dominator tree depth and jump pointers (`up[k][x]` is the ancestor 2^k levels up, the
     /// root for less), for nearest common dominators in O(log n); built with the frontiers.
     depth: Vec<u32>,
@@ -277,6 +298,8 @@ impl<'a> Updater<'a> {
             end_val: vec![None; n],
             path: Vec::new(),
             top_block: BlockId(0),
+            loop_header: vec![false; n],
+            wanted_header: None,
             depth: Vec::new(),
             up: Vec::new(),
             def_at: vec![0; n],
@@ -465,7 +488,7 @@ impl<'a> Updater<'a> {
             if x == self.top_block {
                 break shared.undef(b, ty);
             }
-            if self.idf[x.index()] == self.idf_serial {
+            if self.needs_phi(x) {
                 break self.phi(b, x, ty);
             }
             self.path.push(x);
@@ -486,13 +509,20 @@ impl<'a> Updater<'a> {
         if blk == self.top_block {
             return shared.undef(b, ty);
         }
-        if self.idf[blk.index()] == self.idf_serial {
+        if self.needs_phi(blk) {
             return self.phi(b, blk, ty);
         }
         match self.dom.idom(blk) {
             Some(d) => self.end(b, shared, d, ty),
             None => shared.undef(b, ty),
         }
+    }
+
+    /// True if the current variable has a phi at `blk`: it is in the iterated dominance
+    /// frontier, and no loop header other than the one wanted.
+    fn needs_phi(&self, blk: BlockId) -> bool {
+        self.idf[blk.index()] == self.idf_serial
+            && (!self.loop_header[blk.index()] || self.wanted_header == Some(blk))
     }
 
     /// The variable's phi at `blk`, made (without operands yet) on first use.
