@@ -299,12 +299,30 @@ pub fn check_structured(b: &Builder) {
     let cfg = Cfg::build(b).unwrap_or_else(|e| panic!("{e}\n{}", show()));
     let dom = DominatorTree::build(&cfg);
     let mut merges = HashSet::new();
+    // Loops' merge blocks and continue targets: a conditional branch between two of them (a
+    // break or continue either way) needs no header.
+    let mut loop_exits = HashSet::new();
+    for blk in cfg.blocks() {
+        let label = b.op(cfg.label(blk));
+        if construct(label) == Construct::StructuredLoop {
+            loop_exits.extend(label.refs().flatten());
+        }
+    }
     for blk in cfg.blocks() {
         let label = b.op(cfg.label(blk));
         let term = b.op(cfg.terminator(blk));
         let kind = construct(label);
         let reachable = cfg.is_reachable(blk);
-        if reachable && matches!(term.opcode, OpCode::BranchConditional | OpCode::Switch) {
+        let loop_exit_only = term.opcode == OpCode::BranchConditional
+            && term
+                .refs()
+                .skip(1)
+                .flatten()
+                .all(|t| loop_exits.contains(&t));
+        if reachable
+            && matches!(term.opcode, OpCode::BranchConditional | OpCode::Switch)
+            && !loop_exit_only
+        {
             assert_eq!(
                 kind,
                 Construct::StructuredSelection,

@@ -276,7 +276,14 @@ fn structurize_function(
             ),
         )
     })?;
-    let plan = plan::Plan::build(&succs, &nest)
+    let switches: Vec<bool> = nodes
+        .iter()
+        .map(|&blk| {
+            b.get(cfg.terminator(blk))
+                .is_some_and(|op| op.opcode == OpCode::Switch)
+        })
+        .collect();
+    let plan = plan::Plan::build(&succs, &switches, &nest)
         .map_err(|e| PassError::invalid(PASS, cfg.label(entry), format!("internal error: {e}")))?;
     let labels: Vec<SsaDef> = nodes.iter().map(|&blk| cfg.label(blk)).collect();
     let terminators: Vec<SsaDef> = nodes.iter().map(|&blk| cfg.terminator(blk)).collect();

@@ -88,6 +88,8 @@ pub(super) struct Node {
     pub outs: SmallVec<[Out; 2]>,
     /// The construct's merge block if the node heads one (a fork or a loop header).
     pub merge: u32,
+    /// For an original block: it ends in a `Switch` (which SPIR-V only allows in a header).
+    pub switch: bool,
 }
 
 impl Node {
@@ -97,6 +99,7 @@ impl Node {
             succ: SmallVec::new(),
             outs: SmallVec::new(),
             merge: NONE,
+            switch: false,
         }
     }
 }
@@ -137,8 +140,13 @@ impl Plan {
     }
 
     /// Plans the function whose `n` reachable blocks (in reverse post-order, entry first) have
-    /// the distinct successors `succs` (in terminator order) and the loops `nest`.
-    pub fn build(succs: &[SmallVec<[u32; 2]>], nest: &LoopNest) -> Result<Plan, PlanError> {
+    /// the distinct successors `succs` (in terminator order), end in a `Switch` where
+    /// `switches` says so, and have the loops `nest`.
+    pub fn build(
+        succs: &[SmallVec<[u32; 2]>],
+        switches: &[bool],
+        nest: &LoopNest,
+    ) -> Result<Plan, PlanError> {
         let n = succs.len();
         let nloops = nest.len();
         let mut plan = Plan {
@@ -147,8 +155,10 @@ impl Plan {
             order: Vec::with_capacity(n + 3 * nloops + n / 4 + 4),
             body: nest.header.clone(),
         };
-        for _ in 0..n {
-            plan.nodes.push(Node::new(Kind::Block));
+        for &switch in switches.iter().take(n) {
+            let mut node = Node::new(Kind::Block);
+            node.switch = switch;
+            plan.nodes.push(node);
         }
         for l in 0..nloops as u32 {
             plan.nodes.push(Node::new(Kind::LoopHeader(l)));
@@ -355,6 +365,15 @@ impl Plan {
         let k = joins.len();
         let segs = dag.segments(x);
         let mut merge_arm = NONE;
+        // A conditional branch to the loop's continue target and merge block (a loop's latch,
+        // say) needs no construct of its own: SPIR-V allows it outside a header.
+        let node = &mut self.nodes[x as usize];
+        if node.outs.len() == 2 && !node.switch && node.outs.iter().all(|o| !o.dag) {
+            for o in node.outs.iter_mut() {
+                o.target = o.to;
+            }
+            return Ok(());
+        }
         // Dispatch points P0..Pk; `fresh[i]` when Pi is a new block.
         let mut points: SmallVec<[u32; 4]> = SmallVec::new();
         let mut fresh: SmallVec<[bool; 4]> = SmallVec::new();

@@ -363,10 +363,11 @@ impl Writer<'_, '_> {
                             .with_ref(tt)
                             .with_ref(tf),
                     );
-                    let m = merge.ok_or_else(|| {
-                        PassError::invalid(PASS, t, "conditional branch without a merge block")
-                    })?;
-                    self.b.rewrite(lbl, selection_label(m));
+                    // (Without a merge block: both targets are the loop's continue target
+                    // and merge block, which needs no construct.)
+                    if let Some(m) = merge {
+                        self.b.rewrite(lbl, selection_label(m));
+                    }
                 }
             }
             OpCode::Switch => {
@@ -456,9 +457,19 @@ impl Writer<'_, '_> {
                     .unwrap_or(0)
             });
         let default = groups.remove(d);
-        let m =
-            merge.ok_or_else(|| PassError::invalid(PASS, lbl, "dispatch without a merge block"))?;
-        if groups.len() == 1 && groups[0].2.len() == 1 {
+        let two_way = groups.len() == 1 && groups[0].2.len() == 1;
+        let m = match merge {
+            Some(m) => Some(m),
+            None if two_way => None,
+            None => {
+                return Err(PassError::invalid(
+                    PASS,
+                    lbl,
+                    "dispatch without a merge block",
+                ))
+            }
+        };
+        if two_way {
             let (then, els) = ((self.label_of)(groups[0].0)?, (self.label_of)(default.0)?);
             let c = self.route_equals(t, groups[0].2[0]);
             self.b.rewrite(
@@ -487,7 +498,9 @@ impl Writer<'_, '_> {
             }
             self.b.rewrite(t, sw);
         }
-        self.b.rewrite(lbl, selection_label(m));
+        if let Some(m) = m {
+            self.b.rewrite(lbl, selection_label(m));
+        }
         Ok(t)
     }
 }
