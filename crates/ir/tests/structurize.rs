@@ -1088,9 +1088,10 @@ fn ten_thousand_blocks_take_linear_time() {
     println!(
         "structurize: 2,500 blocks in {t1:.4} s ({n1} after), 10,000 in {t4:.4} s ({n4} after)"
     );
-    // Four times the blocks: well under 16 times the time (quadratic), or fast anyway.
+    // Four times the blocks: well under 16 times the time (quadratic), or fast anyway (a
+    // second on a loaded machine; the repair through temporaries that this replaced took 90).
     assert!(
-        t4 < 0.25 || t4 < 8.0 * t1,
+        t4 < 1.0 || t4 < 8.0 * t1,
         "2,500 blocks: {t1:.4} s, 10,000 blocks: {t4:.4} s"
     );
     assert!(n4 < 4 * 10_000, "{n4} blocks after structuring 10,000");

@@ -14,7 +14,8 @@
 //! the pass is a no-op on structured and scoped programs. Blocks no path reaches are removed.
 //!
 //! # Output
-//! The same function in structured block form ([`Level::Structural`], with SPIR-V's rules): a
+//! The same function in structured block form (valid at
+//! [`Level::Structural`](crate::validate::Level::Structural), with SPIR-V's rules): a
 //! selection header with a merge block before every conditional branch and switch, a loop
 //! header with a merge block and a continue target before every loop, one back edge per loop
 //! (from its continue target), branches out of a construct only to its merge block or to the
