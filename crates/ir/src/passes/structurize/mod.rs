@@ -330,7 +330,9 @@ fn remove_unreachable(
             }
             let mut d = b.next(cfg.label(s));
             while let Some(phi) = d.filter(|&d| b.get(d).is_some_and(|o| o.opcode == OpCode::Phi)) {
-                let mut op = b.op(phi).clone();
+                let Some(mut op) = b.get(phi).cloned() else {
+                    break;
+                };
                 let before = op.operands.len();
                 let kept: SmallVec<[crate::Operand; 4]> = op
                     .operands
@@ -365,7 +367,7 @@ fn remove_unreachable(
     let mut debug: Vec<SsaDef> = Vec::new();
     for &def in &doomed {
         for u in b.uses(def) {
-            let user = b.op(u.user);
+            let Some(user) = b.get(u.user) else { continue };
             if is_debug(user.opcode) {
                 debug.push(u.user);
             } else if !cfg.block_of(u.user).is_some_and(dead) {

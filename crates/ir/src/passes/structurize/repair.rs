@@ -67,7 +67,7 @@ pub(super) fn repair(
         for &p in preds {
             mark[p.index()] = serial;
         }
-        let op = b.op(group[0]);
+        let op = live(b, group[0])?;
         let mut same = op.operands.len() / 2 == preds.len();
         defs.clear();
         for c in op.operands.chunks(2) {
@@ -88,7 +88,7 @@ pub(super) fn repair(
             _ => None,
         };
         for &phi in group {
-            let op = b.op(phi).clone();
+            let op = live(b, phi)?.clone();
             let ty = op.ty;
             u.begin_values();
             for c in op.operands.chunks(2) {
@@ -201,7 +201,7 @@ pub(super) fn repair(
     let mut i = 0;
     while i < broken.len() {
         let (def, _, _, _) = broken[i];
-        let ty = b.op(def).ty;
+        let ty = live(b, def)?.ty;
         if ty.members().iter().any(|m| m.base().is_descriptor()) {
             return Err(PassError::invalid(
                 PASS,
@@ -222,7 +222,7 @@ pub(super) fn repair(
         u.scope(uses.chain([blk]));
         while i < broken.len() && broken[i].0 == def {
             let (_, user, operand, ub) = broken[i];
-            let value = if b.op(user).opcode == OpCode::Phi {
+            let value = if live(b, user)?.opcode == OpCode::Phi {
                 u.end(b, shared, BlockId(ub), ty)
             } else {
                 u.top(b, shared, BlockId(ub), ty)
@@ -234,6 +234,12 @@ pub(super) fn repair(
     }
     u.remove_trivial_phis(b, shared);
     Ok(())
+}
+
+/// The op of `def`, which the repair knows to be live.
+fn live(b: &Builder, def: SsaDef) -> Result<&Op, PassError> {
+    b.get(def)
+        .ok_or_else(|| PassError::invalid(PASS, def, "op is not live"))
 }
 
 /// The SSA updater: one variable at a time ([`Updater::begin`]), queried for its value at
