@@ -64,8 +64,10 @@ struct Shape {
     ret: u64,
     switch: u64,
     cond: u64,
-    /// Largest forward jump for most edges (some go anywhere ahead).
+    /// Largest forward jump for most edges.
     near: usize,
+    /// Percent of forward edges that go anywhere ahead instead.
+    far: u64,
     /// Percent of blocks with one target replaced by any block but the entry (which may make
     /// the graph irreducible, or loop without end).
     wild: u64,
@@ -81,6 +83,7 @@ const SMALL: Shape = Shape {
     switch: 14,
     cond: 42,
     near: 6,
+    far: 16,
     wild: 0,
 };
 
@@ -165,7 +168,7 @@ impl CfgGen {
     fn forward(&mut self, u: usize) -> usize {
         let n = self.loop_of.len();
         for _ in 0..8 {
-            let v = if self.rng.chance(1, 6) {
+            let v = if self.rng.chance(self.shape.far, 100) {
                 self.rng.range(u as u64 + 1, n as u64 - 1) as usize
             } else {
                 (u + 1 + self.rng.below(self.shape.near as u64) as usize).min(n - 1)
@@ -1059,13 +1062,14 @@ fn structured_and_scoped_programs_are_left_alone() {
 // Scale
 // ------------------------------------------------------------------------------------------
 
-/// Seconds `structurize::run` takes on a generated graph of `blocks` blocks (the best of
-/// three runs), and the number of blocks of the result.
-fn time_structurize(blocks: usize) -> (f64, usize) {
+/// Seconds `structurize::run` takes on a generated graph of `blocks` blocks with `far` percent
+/// of far jumps (the best of three runs), and the number of blocks of the result.
+fn time_structurize(blocks: usize, far: u64) -> (f64, usize) {
     let shape = Shape {
         blocks,
         max_depth: 6,
         max_loop: 40,
+        far,
         ..SMALL
     };
     let input = random_cfg(77, shape);
@@ -1083,18 +1087,23 @@ fn time_structurize(blocks: usize) -> (f64, usize) {
 
 #[test]
 fn ten_thousand_blocks_take_linear_time() {
-    let (t1, n1) = time_structurize(2_500);
-    let (t4, n4) = time_structurize(10_000);
-    println!(
-        "structurize: 2,500 blocks in {t1:.4} s ({n1} after), 10,000 in {t4:.4} s ({n4} after)"
-    );
-    // Four times the blocks: well under 16 times the time (quadratic), or fast anyway (a
-    // second on a loaded machine; the repair through temporaries that this replaced took 90).
-    assert!(
-        t4 < 1.0 || t4 < 8.0 * t1,
-        "2,500 blocks: {t1:.4} s, 10,000 blocks: {t4:.4} s"
-    );
-    assert!(n4 < 4 * 10_000, "{n4} blocks after structuring 10,000");
+    // Mostly nested shapes (2% far jumps), then a stress shape where one forward edge in six
+    // jumps anywhere ahead (long ladders everywhere).
+    for far in [2, 16] {
+        let (t1, n1) = time_structurize(2_500, far);
+        let (t4, n4) = time_structurize(10_000, far);
+        println!(
+            "structurize ({far}% far jumps): 2,500 blocks in {t1:.4} s ({n1} after), \
+             10,000 in {t4:.4} s ({n4} after)"
+        );
+        // Four times the blocks: well under 16 times the time (quadratic), or fast anyway (a
+        // second on a loaded machine; the repair through temporaries this replaced took 90).
+        assert!(
+            t4 < 1.0 || t4 < 8.0 * t1,
+            "2,500 blocks: {t1:.4} s, 10,000 blocks: {t4:.4} s"
+        );
+        assert!(n4 < 4 * 10_000, "{n4} blocks after structuring 10,000");
+    }
 }
 
 #[test]
@@ -1107,4 +1116,27 @@ fn ten_thousand_blocks_are_structured_correctly() {
     };
     let (input, expected) = check_seed(4242, shape);
     structure_and_check(&input, &expected);
+}
+
+/// For profilers: structures one generated graph of `STRUCTURIZE_BLOCKS` blocks (default
+/// 10,000) with `STRUCTURIZE_FAR` percent of far jumps (default 2):
+/// `valgrind --tool=callgrind <test binary> --ignored --exact profile_one_graph`.
+#[test]
+#[ignore]
+fn profile_one_graph() {
+    let var = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let shape = Shape {
+        blocks: var("STRUCTURIZE_BLOCKS", 10_000) as usize,
+        max_depth: 6,
+        max_loop: 40,
+        far: var("STRUCTURIZE_FAR", 2),
+        ..SMALL
+    };
+    let mut b = random_cfg(77, shape);
+    structurize::run(&mut b).unwrap();
 }
