@@ -32,6 +32,7 @@
 
 pub use dxspv_dxbc as dxbc;
 pub use dxspv_ir as ir;
+pub use dxspv_sm3 as sm3;
 pub use dxspv_spirv as spirv;
 
 mod error;
@@ -79,6 +80,11 @@ pub struct Options {
     /// It is the costliest part of parsing a small container; a translation layer that never
     /// shows warnings may turn it off.
     pub verify_checksum: bool,
+    /// The Direct3D 9 frontend's options: the application state a D3D9 translation is made
+    /// for (sampler types, depth-compare samplers, flat shading, float emulation). See
+    /// [`sm3::Options`], whose module also lists the specialization constants and the push
+    /// constant layout of the state that needs no new translation.
+    pub d3d9: sm3::Options,
 }
 
 impl Default for Options {
@@ -87,6 +93,7 @@ impl Default for Options {
             passes: Default::default(),
             spirv: Default::default(),
             verify_checksum: true,
+            d3d9: sm3::Options::default(),
         }
     }
 }
