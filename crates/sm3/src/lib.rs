@@ -87,6 +87,8 @@ pub mod version;
 pub mod words;
 
 #[cfg(test)]
+mod testasm;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod testutil;

@@ -50,44 +50,84 @@ impl Converter<'_, '_> {
     // Products under the float emulation mode
     // -------------------------------------------------------------------------------------
 
+    /// The value of `d` if it is a scalar `f32` constant.
+    fn known(&self, d: SsaDef) -> Option<f32> {
+        let op = self.b.get(d)?;
+        if op.opcode != OpCode::Constant || op.ty != dxspv_ir::Type::scalar(F) {
+            return None;
+        }
+        Some(f32::from_bits(op.lit(0)? as u32))
+    }
+
+    /// Whether `d` is a constant that is neither zero nor infinite nor NaN: multiplying by
+    /// it follows the zero rule anyway (`0 × c = 0`), so no legacy product is needed.
+    fn ordinary(&self, d: SsaDef) -> bool {
+        self.known(d).is_some_and(|c| c.is_finite() && c != 0.0)
+    }
+
+    /// Whether `d` is the constant ±0.
+    fn zero(&self, d: SsaDef) -> bool {
+        self.known(d) == Some(0.0)
+    }
+
+    /// `a * b` with the zero rule (`legacy`) or IEEE arithmetic.
+    fn product(&mut self, legacy: bool, a: SsaDef, b: SsaDef) -> SsaDef {
+        if legacy {
+            if self.zero(a) || self.zero(b) {
+                return self.c_f32(0.0);
+            }
+            if !(self.ordinary(a) || self.ordinary(b)) {
+                return self.op2(OpCode::FMulLegacy, F, a, b);
+            }
+        }
+        self.op2(OpCode::FMul, F, a, b)
+    }
+
     /// A product written as an instruction of its own (`mul`, `mad`, `lrp`, `crs`).
     pub(crate) fn mul(&mut self, a: SsaDef, b: SsaDef) -> SsaDef {
-        let op = match self.opts.float_emulation {
-            FloatEmulation::Strict => OpCode::FMulLegacy,
-            _ => OpCode::FMul,
-        };
-        self.op2(op, F, a, b)
+        let legacy = self.opts.float_emulation == FloatEmulation::Strict;
+        self.product(legacy, a, b)
     }
 
     /// `a * b + c` written as an instruction of its own.
     pub(crate) fn mad(&mut self, a: SsaDef, b: SsaDef, c: SsaDef) -> SsaDef {
-        let op = match self.opts.float_emulation {
-            FloatEmulation::Strict => OpCode::FMadLegacy,
-            _ => OpCode::FMad,
-        };
-        self.op3(op, F, a, b, c)
+        if self.opts.float_emulation == FloatEmulation::Strict {
+            // A zero factor leaves `c` (D3D9: 0 + c).
+            if self.zero(a) || self.zero(b) {
+                return c;
+            }
+            if !(self.ordinary(a) || self.ordinary(b)) {
+                return self.op3(OpCode::FMadLegacy, F, a, b, c);
+            }
+        }
+        self.op3(OpCode::FMad, F, a, b, c)
     }
 
     /// A product inside an instruction (`lit`, `dst`, `nrm`, texture matrices).
     pub(crate) fn inner_mul(&mut self, a: SsaDef, b: SsaDef) -> SsaDef {
-        let op = match self.opts.float_emulation {
-            FloatEmulation::Off => OpCode::FMul,
-            _ => OpCode::FMulLegacy,
-        };
-        self.op2(op, F, a, b)
+        let legacy = self.opts.float_emulation != FloatEmulation::Off;
+        self.product(legacy, a, b)
     }
 
     /// The dot product of two equally long lists of scalars.
     pub(crate) fn dot(&mut self, a: &[SsaDef], b: &[SsaDef]) -> SsaDef {
-        let op = match self.opts.float_emulation {
-            FloatEmulation::Off => OpCode::FDot,
-            _ => OpCode::FDotLegacy,
-        };
         if a.len() == 1 {
             return self.inner_mul(a[0], b[0]);
         }
+        let legacy = self.opts.float_emulation != FloatEmulation::Off
+            && !(a.iter().all(|&x| self.ordinary(x)) || b.iter().all(|&x| self.ordinary(x)));
         let va = self.vector(F, a);
         let vb = self.vector(F, b);
+        self.dot_vectors(legacy, va, vb)
+    }
+
+    /// The dot product of two vectors.
+    pub(crate) fn dot_vectors(&mut self, legacy: bool, va: SsaDef, vb: SsaDef) -> SsaDef {
+        let op = if legacy {
+            OpCode::FDotLegacy
+        } else {
+            OpCode::FDot
+        };
         self.op2(op, F, va, vb)
     }
 
@@ -463,6 +503,8 @@ impl Converter<'_, '_> {
         let m = mask_of(inst);
         let a = self.src4(self.source(inst, 0)?)?;
         let base = *self.source(inst, 1)?;
+        let legacy_a = !a[..n].iter().all(|&x| self.ordinary(x));
+        let va = self.vector(F, &a[..n]);
         let mut out: Lanes = [None; 4];
         for (row, o) in out.iter_mut().enumerate().take(rows) {
             if m & (1 << row) == 0 {
@@ -473,7 +515,11 @@ impl Converter<'_, '_> {
                 ..base
             };
             let r = self.src4(&s)?;
-            *o = Some(self.dot(&a[..n], &r[..n]));
+            let legacy = self.opts.float_emulation != FloatEmulation::Off
+                && legacy_a
+                && !r[..n].iter().all(|&x| self.ordinary(x));
+            let vr = self.vector(F, &r[..n]);
+            *o = Some(self.dot_vectors(legacy, va, vr));
         }
         Ok(out)
     }

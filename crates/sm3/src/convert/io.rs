@@ -473,7 +473,8 @@ impl Converter<'_, '_> {
     }
 
     /// Stores component `l` of output `r` at run-time index `idx` (`o[aL + n]`): every
-    /// output register from `r` on takes the value if the index names it.
+    /// declared output register from `r` on takes the value if the index names it (an
+    /// undeclared one is written nowhere).
     pub(crate) fn store_output_indexed(
         &mut self,
         r: Register,
@@ -481,15 +482,25 @@ impl Converter<'_, '_> {
         l: u8,
         v: SsaDef,
     ) -> R<()> {
-        let mut i = r.index;
-        while let Some(slot) = out_slot(self.version, r.ty, i) {
+        let mut regs: smallvec::SmallVec<[u32; 16]> = self
+            .pre
+            .dcls
+            .iter()
+            .filter(|d| d.ty == r.ty && d.reg >= r.index)
+            .map(|d| d.reg)
+            .collect();
+        regs.sort_unstable();
+        regs.dedup();
+        for i in regs {
+            let Some(slot) = out_slot(self.version, r.ty, i) else {
+                continue;
+            };
             let t = self.slot_shadow(slot, l)?;
             let old = self.load_tmp(t, ScalarType::F32);
             let k = self.c_i32((i - r.index) as i32);
             let hit = self.op2(OpCode::IEq, ScalarType::Bool, idx, k);
             let nv = self.select_f(hit, v, old);
             self.store_tmp(t, nv);
-            i += 1;
         }
         Ok(())
     }
@@ -607,10 +618,18 @@ impl Converter<'_, '_> {
                 .map(|i| (SLOT_D0 + i, Usage::Color, i as u8))
                 .chain((0..8).map(|i| (SLOT_T0 + i, Usage::TexCoord, i as u8)))
             {
-                let vals = self.slot_vec4(slot, usage == Usage::Color);
+                let val = if self.slot_written(slot) {
+                    let vals = self.slot_vec4(slot, usage == Usage::Color);
+                    self.vec4(vals)
+                } else {
+                    // The default, a constant (within [0, 1]).
+                    let lits: Vec<u64> = (0..4)
+                        .map(|c| u64::from(self.output_default(slot, c).to_bits()))
+                        .collect();
+                    self.b.add_constant(Type::vector(ScalarType::F32, 4), &lits)
+                };
                 let loc = varying_location(usage, index).unwrap_or(0);
                 let d = self.varying_output(loc, usage, index);
-                let val = self.vec4(vals);
                 self.output_store(d, val);
             }
             let fog = self.shadow_value(SLOT_FOG, 0);

@@ -37,6 +37,8 @@ mod state;
 mod texture;
 
 #[cfg(test)]
+mod eval;
+#[cfg(test)]
 mod tests;
 
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState};

@@ -63,7 +63,14 @@ pub(crate) struct ConstantFiles {
     /// `def`'d registers reachable by relative addressing: the constant arrays of their
     /// values and of which registers are defined, their first register and their span.
     defs: Option<(SsaDef, SsaDef, u32, u32)>,
+    /// The index of the last relative read (address, base register, instruction count
+    /// when computed, index, in range, clamped index): the components of one source share
+    /// it.
+    rel_cache: Option<RelCache>,
 }
+
+/// See `ConstantFiles::rel_cache`.
+type RelCache = (RelativeAddress, u32, u32, SsaDef, SsaDef, SsaDef);
 
 /// `1 << i` for a scale shift of `s` (`_x2` is 1, `_d2` is -1).
 fn shift_factor(s: i8) -> f32 {
@@ -318,16 +325,24 @@ impl Converter<'_, '_> {
             return Ok(if clamp { self.clamp_unit(v) } else { v });
         };
         // c[index + rel]: the buffer read at a clamped index, zero past the file, and the
-        // def'd registers' literals where the index names one.
+        // def'd registers' literals where the index names one. The index is computed once
+        // per source operand.
         self.consts.float_relative = true;
-        let count = self.limits.float_const.max;
-        let r = self.relative_value(rel)?;
-        let base = self.c_i32(index as i32);
-        let idx = self.op2(OpCode::IAdd, ScalarType::I32, r, base);
-        let idx = self.op1(OpCode::Cast, ScalarType::U32, idx);
-        let last = self.c_u32(count.saturating_sub(1));
-        let in_range = self.op2(OpCode::ULe, ScalarType::Bool, idx, last);
-        let clamped = self.op2(OpCode::UMin, ScalarType::U32, idx, last);
+        let (idx, in_range, clamped) = match self.consts.rel_cache {
+            Some((r, i, k, a, b, c)) if r == *rel && i == index && k == self.converted => (a, b, c),
+            _ => {
+                let count = self.limits.float_const.max;
+                let r = self.relative_value(rel)?;
+                let base = self.c_i32(index as i32);
+                let idx = self.op2(OpCode::IAdd, ScalarType::I32, r, base);
+                let idx = self.op1(OpCode::Cast, ScalarType::U32, idx);
+                let last = self.c_u32(count.saturating_sub(1));
+                let in_range = self.op2(OpCode::ULe, ScalarType::Bool, idx, last);
+                let clamped = self.op2(OpCode::UMin, ScalarType::U32, idx, last);
+                self.consts.rel_cache = Some((*rel, index, self.converted, idx, in_range, clamped));
+                (idx, in_range, clamped)
+            }
+        };
         let desc = self.float_buffer();
         let loaded = self.buffer_load_f32(desc, clamped, c);
         let zero = self.c_f32(0.0);
@@ -342,8 +357,7 @@ impl Converter<'_, '_> {
             let zero = self.c_u32(0);
             let defined = self.op2(OpCode::INe, ScalarType::Bool, flag, zero);
             let defined = self.op2(OpCode::BAnd, ScalarType::Bool, defined, inside);
-            let cc = self.c_u32(u32::from(c & 3));
-            let addr = self.vector(ScalarType::U32, &[off, cc]);
+            let addr = self.addr2(off, u32::from(c & 3));
             let lit = self.op2(OpCode::ConstantLoad, ScalarType::F32, vals, addr);
             v = self.select_f(defined, lit, v);
         }
@@ -395,10 +409,27 @@ impl Converter<'_, '_> {
         self.consts.defs
     }
 
+    /// The address (`row`, `c`) of a component of a `vec4` array: a constant when `row` is.
+    pub(crate) fn addr2(&mut self, row: SsaDef, c: u32) -> SsaDef {
+        let known = self
+            .b
+            .get(row)
+            .filter(|op| op.opcode == OpCode::Constant && op.ty == Type::scalar(ScalarType::U32))
+            .and_then(|op| op.lit(0));
+        match known {
+            Some(r) => self
+                .b
+                .add_constant(Type::vector(ScalarType::U32, 2), &[r, u64::from(c)]),
+            None => {
+                let cc = self.c_u32(c);
+                self.vector(ScalarType::U32, &[row, cc])
+            }
+        }
+    }
+
     /// A `BufferLoad` of component `c` of row `row` (a `u32` def) of a `vec4` buffer.
     fn buffer_load_f32(&mut self, desc: SsaDef, row: SsaDef, c: u8) -> SsaDef {
-        let cc = self.c_u32(u32::from(c & 3));
-        let addr = self.vector(ScalarType::U32, &[row, cc]);
+        let addr = self.addr2(row, u32::from(c & 3));
         self.code(
             Op::new(OpCode::BufferLoad, ScalarType::F32)
                 .with_ref(desc)
@@ -458,8 +489,7 @@ impl Converter<'_, '_> {
             }
         };
         let row = self.c_u32(index);
-        let cc = self.c_u32(u32::from(c & 3));
-        let addr = self.vector(ScalarType::U32, &[row, cc]);
+        let addr = self.addr2(row, u32::from(c & 3));
         Ok(self.code(
             Op::new(OpCode::BufferLoad, ScalarType::I32)
                 .with_ref(desc)
@@ -492,8 +522,7 @@ impl Converter<'_, '_> {
         };
         let word = index / 32;
         let row = self.c_u32(word / 4);
-        let cc = self.c_u32(word % 4);
-        let addr = self.vector(ScalarType::U32, &[row, cc]);
+        let addr = self.addr2(row, word % 4);
         let w = self.code(
             Op::new(OpCode::BufferLoad, ScalarType::U32)
                 .with_ref(desc)

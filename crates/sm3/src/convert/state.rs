@@ -73,16 +73,15 @@ impl Converter<'_, '_> {
         )
     }
 
-    /// Component `c` of element `i` of a `vecN<f32>[n]` push member.
-    fn push_array_comp(&mut self, offset: u32, ty: Type, name: &str, i: u32, c: u32) -> SsaDef {
+    /// Element `i` of a `vecN<f32>[n]` push member, as a vector.
+    fn push_row(&mut self, offset: u32, ty: Type, name: &str, i: u32) -> SsaDef {
         let d = self.push_member(offset, ty, name);
+        let row_ty = ty.element_type();
         let ii = self.c_u32(i);
-        let cc = self.c_u32(c);
-        let addr = self.vector(ScalarType::U32, &[ii, cc]);
         self.code(
-            Op::new(OpCode::PushDataLoad, ScalarType::F32)
+            Op::new(OpCode::PushDataLoad, row_ty)
                 .with_ref(d)
-                .with_ref(addr),
+                .with_ref(ii),
         )
     }
 
@@ -106,15 +105,10 @@ impl Converter<'_, '_> {
         let ty = Type::vector(ScalarType::F32, 4)
             .array_of(6)
             .map_err(|e| self.invalid(e.to_string()))?;
-        let mut m = [self.c_f32(0.0); 4];
+        let row = self.push_row(push::BUMP_ENV_MATRICES, ty, "bump_env_matrices", stage);
+        let mut m = [row; 4];
         for (c, x) in m.iter_mut().enumerate() {
-            *x = self.push_array_comp(
-                push::BUMP_ENV_MATRICES,
-                ty,
-                "bump_env_matrices",
-                stage,
-                c as u32,
-            );
+            *x = self.extract(ScalarType::F32, row, c as u32);
         }
         Ok(m)
     }
@@ -127,8 +121,9 @@ impl Converter<'_, '_> {
         let ty = Type::vector(ScalarType::F32, 2)
             .array_of(4)
             .map_err(|e| self.invalid(e.to_string()))?;
-        let s = self.push_array_comp(push::BUMP_ENV_LUMINANCE, ty, "bump_env_luminance", stage, 0);
-        let o = self.push_array_comp(push::BUMP_ENV_LUMINANCE, ty, "bump_env_luminance", stage, 1);
+        let row = self.push_row(push::BUMP_ENV_LUMINANCE, ty, "bump_env_luminance", stage);
+        let s = self.extract(ScalarType::F32, row, 0);
+        let o = self.extract(ScalarType::F32, row, 1);
         Ok([s, o])
     }
 
@@ -154,14 +149,10 @@ impl Converter<'_, '_> {
             .map_err(|e| self.invalid(e.to_string()))?;
         let out = self.builtin_output(BuiltIn::ClipDistance, out_ty, "CLIPDISTANCE");
         let zero = self.c_f32(0.0);
+        let a = self.vector(ScalarType::F32, &pos);
         for i in 0..6u32 {
-            let mut p = [zero; 4];
-            for (c, x) in p.iter_mut().enumerate() {
-                *x = self.push_array_comp(push::CLIP_PLANES, ty, "clip_planes", i, c as u32);
-            }
-            let a = self.vector(ScalarType::F32, &pos);
-            let b = self.vector(ScalarType::F32, &p);
-            let d = self.op2(OpCode::FDot, ScalarType::F32, a, b);
+            let plane = self.push_row(push::CLIP_PLANES, ty, "clip_planes", i);
+            let d = self.dot_vectors(false, a, plane);
             let on = self.spec_bit(mask, i);
             let v = self.select_f(on, d, zero);
             let idx = self.c_u32(i);
