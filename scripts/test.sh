@@ -23,6 +23,16 @@ if [ ! -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] && ! ls /usr/share/vulka
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq mesa-vulkan-drivers libvulkan1 >/dev/null
 fi
 
+# A C and a C++ compiler and pkg-config: the C API test (crates/capi/tests/install.rs) installs
+# the library with scripts/install-lib.sh and builds examples/c/compile.c and the C++ wrapper test.
+if ! command -v cc >/dev/null 2>&1 || ! command -v g++ >/dev/null 2>&1 || ! command -v pkg-config >/dev/null 2>&1; then
+    echo "installing gcc g++ pkg-config"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq gcc g++ pkg-config >/dev/null
+fi
+
 # Graphviz renders the CFG pictures of `dxspv ir --dot` in the CLI tests.
 if ! command -v dot >/dev/null 2>&1; then
     echo "installing graphviz"

@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     };
     // A pass that reports a problem (`InvalidIr`) is fine; a pass that leaves IR the
     // validator rejects is the bug `validate_each_pass` exists to catch.
-    if let Err(PassError::Validation { pass, errors }) = run_pipeline(&mut b, &opts) {
-        panic!("pass {pass} corrupted the IR: {}", errors.join("; "));
+    if let Err(e @ PassError::Validation { pass, .. }) = run_pipeline(&mut b, &opts) {
+        panic!("pass {pass} corrupted the IR: {e}");
     }
 });

@@ -70,6 +70,38 @@ impl fmt::Display for Format {
 }
 
 /// Options for turning shader bytes into IR and SPIR-V.
+///
+/// Start from the defaults (correct D3D behaviour, every optimisation, the binding model of
+/// [`spirv::BindingModel`]) and change the fields that matter:
+///
+/// ```
+/// use dxspv::ir::passes::options::MinPrecisionMode;
+///
+/// let mut opts = dxspv::Options::default();
+/// // Lower min16float and friends to real 16-bit arithmetic (needs shaderFloat16/Int16).
+/// opts.passes.min_precision = MinPrecisionMode::Native16;
+/// // Put register(tN, spaceM) at set M + 1, binding N + 16.
+/// opts.spirv.bindings.t_shift = 16;
+/// opts.spirv.bindings.set_offset = 1;
+/// opts.spirv.entry_point_name = "cs_main".into();
+/// opts.spirv.strip_debug_names = true;
+/// // Skip the container checksum (a translation layer that never shows warnings).
+/// opts.verify_checksum = false;
+///
+/// let text = "\
+/// %1 = EntryPoint %3 Compute
+/// %2 = SetCsWorkgroupSize %1 1 1 1
+/// %3 = Function void
+/// %4 = Label None
+/// %5 = Return void null
+/// %6 = FunctionEnd
+/// ";
+/// let out = dxspv::compile_ir_text(text, &opts)?;
+/// // OpEntryPoint GLCompute %id "cs_main": the name is in the words.
+/// let name: Vec<u8> = out.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
+/// assert!(name.windows(8).any(|w| w == b"cs_main\0"));
+/// # Ok::<(), dxspv::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Options {
     /// The IR pass pipeline's options (min precision, optimisations, validation after each pass).
@@ -123,6 +155,54 @@ pub struct IrOutput {
 }
 
 /// Compiles shader bytes (format detected from the bytes) to SPIR-V.
+///
+/// The result carries the SPIR-V words, the [`spirv::Reflection`] a program binds resources
+/// with, the time per stage and any [`Warning`]s; bad or unsupported input is an [`Error`]
+/// saying where and what.
+///
+/// ```
+/// use dxspv::spirv::{DescriptorType, RegisterClass};
+///
+/// // A cs_5_0 program, assembled by hand:
+/// //   dcl_uav_raw u0
+/// //   dcl_thread_group 1, 1, 1
+/// //   store_raw u0.x, l(0), l(42)
+/// //   ret
+/// let program: [u32; 17] = [
+///     0x0005_0050, 17,                   // cs_5_0, length in tokens
+///     0x0300_009d, 0x0011_e000, 0,       // dcl_uav_raw u0
+///     0x0400_009b, 1, 1, 1,              // dcl_thread_group 1, 1, 1
+///     0x0700_00a6, 0x0011_e012, 0,       // store_raw u0.x,
+///     0x0000_4001, 0, 0x0000_4001, 42,   //   l(0), l(42)
+///     0x0100_003e,                       // ret
+/// ];
+/// // In a DXBC container with one SHEX part (an all-zero checksum means "unsigned").
+/// let mut bytes = b"DXBC".to_vec();
+/// bytes.extend_from_slice(&[0; 16]);
+/// let total = 32 + 4 + 8 + program.len() * 4;
+/// for word in [1, total as u32, 1, 36] {
+///     bytes.extend_from_slice(&u32::to_le_bytes(word)); // version, size, part count, offset
+/// }
+/// bytes.extend_from_slice(b"SHEX");
+/// bytes.extend_from_slice(&u32::to_le_bytes(program.len() as u32 * 4));
+/// bytes.extend(program.iter().flat_map(|w| w.to_le_bytes()));
+///
+/// let mut opts = dxspv::Options::default();
+/// opts.spirv.bindings.u_shift = 100; // u registers go to binding 100 + N
+/// let out = dxspv::compile(&bytes, &opts)?;
+///
+/// assert_eq!(out.spirv[0], 0x0723_0203); // the SPIR-V magic number
+/// assert!(out.warnings.is_empty());
+/// let uav = &out.reflection.resources[0];
+/// assert_eq!((uav.class, uav.space, uav.register), (RegisterClass::Uav, 0, 0));
+/// assert_eq!((uav.set, uav.binding), (0, 100));
+/// assert_eq!(uav.descriptor_type, DescriptorType::StorageBuffer);
+///
+/// // Bytes that are no shader are an error, never a panic.
+/// let err = dxspv::compile(b"not a shader", &opts).unwrap_err();
+/// assert_eq!(err.kind(), "unknown-format");
+/// # Ok::<(), dxspv::Error>(())
+/// ```
 pub fn compile(bytes: &[u8], opts: &Options) -> Result<Output, Error> {
     let ir = to_ir_timed(bytes, IrStage::Lowered, opts)?;
     emit(&ir.builder, ir.times, ir.warnings, opts)
@@ -147,21 +227,104 @@ fn emit(
 }
 
 /// Compiles IR text (frontend-style or already lowered) through the pass pipeline to SPIR-V.
+///
+/// The text is checked by the validator before any pass runs; text that does not parse or
+/// breaks a structural rule is an [`Error`] saying which line or op.
+///
+/// ```
+/// let text = "\
+/// %1 = EntryPoint %6 Compute
+/// %2 = DebugName %1 \"main\"
+/// %3 = SetCsWorkgroupSize %1 8 1 1
+/// %4 = Constant f32 1.5
+/// %5 = Constant f32 2.25
+/// %6 = Function void
+/// %7 = Label None
+/// %8 = FAdd f32 %4 %5
+/// %9 = Return void null
+/// %10 = FunctionEnd
+/// ";
+/// let out = dxspv::compile_ir_text(text, &dxspv::Options::default())?;
+/// assert_eq!(out.spirv[0], 0x0723_0203); // the SPIR-V magic number
+///
+/// // Text that does not parse is an error naming the line.
+/// let err = dxspv::compile_ir_text("%1 = NoSuchOp", &dxspv::Options::default()).unwrap_err();
+/// assert_eq!(err.kind(), "ir-text");
+/// # Ok::<(), dxspv::Error>(())
+/// ```
 pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
+    let t = Instant::now();
+    let builder = ir::text::parse(text)?;
+    let mut out = compile_ir(builder, IrStage::Raw, opts)?;
+    out.times.parse = t.elapsed();
+    Ok(out)
+}
+
+/// Compiles IR held in a [`ir::Builder`] to SPIR-V: the second half of [`compile`], for IR
+/// that was made earlier and kept, typically as bytes ([`ir::serialize::serialize`] of
+/// [`to_ir`]'s output, read back with [`ir::serialize::deserialize`]) in a shader cache.
+///
+/// `stage` says what the IR is. [`IrStage::Raw`] IR (a frontend's output) is checked at the
+/// validator's structural level and runs through the pass pipeline; [`IrStage::Lowered`] IR
+/// (the pipeline's output) is checked at the lowered level and goes straight to the backend,
+/// which is what makes a cache of lowered IR worth keeping. The IR is not trusted: IR the
+/// validator rejects is an [`Error::Pass`] from the pass named `input`, listing each problem.
+/// Warnings and frontend times are the frontend's and do not survive in IR, so
+/// [`Output::warnings`] is empty; the validation time counts as parse time.
+///
+/// ```
+/// use dxspv::{ir, IrStage, Options};
+///
+/// let text = "\
+/// %1 = EntryPoint %4 Compute
+/// %2 = SetCsWorkgroupSize %1 1 1 1
+/// %3 = Constant f32 2.0
+/// %4 = Function void
+/// %5 = Label None
+/// %6 = FMul f32 %3 %3
+/// %7 = Return void null
+/// %8 = FunctionEnd
+/// ";
+/// let opts = Options::default();
+/// // Lower once and keep the IR as bytes ...
+/// let mut lowered = ir::text::parse(text)?;
+/// ir::passes::pipeline::run_pipeline(&mut lowered, &opts.passes)?;
+/// let cached: Vec<u8> = ir::serialize::serialize(&lowered);
+///
+/// // ... and later turn the bytes into SPIR-V without running the passes again.
+/// let builder = ir::serialize::deserialize(&cached)?;
+/// let out = dxspv::compile_ir(builder, IrStage::Lowered, &opts)?;
+/// assert_eq!(out.spirv[0], 0x0723_0203);
+///
+/// // Damaged bytes are an error saying where, never a crash.
+/// assert!(ir::serialize::deserialize(&cached[..cached.len() - 1]).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compile_ir(
+    mut builder: ir::Builder,
+    stage: IrStage,
+    opts: &Options,
+) -> Result<Output, Error> {
     let mut times = StageTimes::default();
     let t = Instant::now();
-    let mut builder = ir::text::parse(text)?;
-    // Text is not trusted like a frontend's output: the passes need structurally valid IR.
-    if let Err(errors) = ir::validate(&builder, ir::Level::Structural) {
+    let level = match stage {
+        IrStage::Raw => ir::Level::Structural,
+        IrStage::Lowered => ir::Level::Lowered,
+    };
+    // IR from outside is not trusted like a frontend's output: the passes need structurally
+    // valid IR and the backend lowered IR.
+    if let Err(errors) = ir::validate(&builder, level) {
         return Err(Error::Pass(ir::passes::error::PassError::Validation {
             pass: "input",
-            errors: errors.iter().map(ToString::to_string).collect(),
+            errors,
         }));
     }
     times.parse = t.elapsed();
-    let t = Instant::now();
-    ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
-    times.passes = t.elapsed();
+    if stage == IrStage::Raw {
+        let t = Instant::now();
+        ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
+        times.passes = t.elapsed();
+    }
     emit(&builder, times, Vec::new(), opts)
 }
 
@@ -299,6 +462,96 @@ mod tests {
         c[32..36].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(detect_format(&c), Format::Dxbc);
         assert_eq!(detect_format(b"DXBC"), Format::Dxbc);
+    }
+
+    /// An unsigned cs_5_0 container whose raw IR has a temporary for the pipeline to lower:
+    /// `dcl_uav_raw u0; dcl_temps 1; dcl_thread_group 1, 1, 1; mov r0.x, l(42);
+    /// store_raw u0.x, l(0), r0.x; ret`.
+    fn tiny_compute_shader() -> Vec<u8> {
+        let program: [u32; 24] = [
+            0x0005_0050,
+            24, // cs_5_0, length
+            0x0300_009d,
+            0x0011_e000,
+            0, // dcl_uav_raw u0
+            0x0200_0068,
+            1, // dcl_temps 1
+            0x0400_009b,
+            1,
+            1,
+            1, // dcl_thread_group 1, 1, 1
+            0x0500_0036,
+            0x0010_0012,
+            0,
+            0x0000_4001,
+            42, // mov r0.x, l(42)
+            0x0700_00a6,
+            0x0011_e012,
+            0,
+            0x0000_4001,
+            0,
+            0x0010_000a,
+            0,           // store_raw
+            0x0100_003e, // ret
+        ];
+        let mut bytes = b"DXBC".to_vec();
+        bytes.extend_from_slice(&[0; 16]);
+        let total = 32 + 4 + 8 + program.len() * 4;
+        for word in [1, total as u32, 1, 36, u32::from_le_bytes(*b"SHEX"), 96] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes.extend(program.iter().flat_map(|w| w.to_le_bytes()));
+        bytes
+    }
+
+    #[test]
+    fn tiny_compute_shader_is_what_its_comment_says() {
+        let text = disassemble(&tiny_compute_shader()).unwrap();
+        assert_eq!(
+            text,
+            "//\ncs_5_0\ndcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n\
+             mov r0.x, l(42)\nstore_raw u0.x, l(0), r0.x\nret \n"
+        );
+    }
+
+    /// The opcode of every instruction of a SPIR-V module, in order.
+    fn opcodes(words: &[u32]) -> Vec<u16> {
+        let mut at = 5;
+        let mut out = Vec::new();
+        while let Some(&w) = words.get(at) {
+            out.push(w as u16);
+            at += (w >> 16).max(1) as usize;
+        }
+        out
+    }
+
+    #[test]
+    fn compile_ir_of_kept_ir_gives_what_compile_gives() {
+        let bytes = tiny_compute_shader();
+        let opts = Options::default();
+        let direct = compile(&bytes, &opts).unwrap();
+        for stage in [IrStage::Raw, IrStage::Lowered] {
+            let kept = ir::serialize::serialize(&to_ir(&bytes, stage, &opts).unwrap());
+            let builder = ir::serialize::deserialize(&kept).unwrap();
+            let out = compile_ir(builder, stage, &opts).unwrap();
+            // Serialization renumbers the ops, so the ids differ; the instructions do not.
+            assert_eq!(opcodes(&out.spirv), opcodes(&direct.spirv), "{stage:?}");
+            assert_eq!(out.spirv.len(), direct.spirv.len(), "{stage:?}");
+            dxspv_testkit::assert_spirv_valid(&format!("{stage:?}"), &out.spirv);
+            assert_eq!(out.reflection, direct.reflection, "{stage:?}");
+        }
+    }
+
+    #[test]
+    fn compile_ir_refuses_raw_ir_given_as_lowered() {
+        let raw = to_ir(&tiny_compute_shader(), IrStage::Raw, &Options::default()).unwrap();
+        match compile_ir(raw, IrStage::Lowered, &Options::default()) {
+            Err(Error::Pass(ir::passes::error::PassError::Validation { pass, errors })) => {
+                assert_eq!(pass, "input");
+                assert!(!errors.is_empty());
+            }
+            other => panic!("expected an input validation error, got {other:?}"),
+        }
     }
 
     #[test]

@@ -6,9 +6,12 @@
 //! ## Main types
 //! - [`Type`]: a small `Copy` value: void, scalar or vector ([`BasicType`]), structs of those,
 //!   arrays of up to three dimensions (the outermost may be unbounded).
-//! - [`OpCode`] and [`OpInfo`]: the instruction set, declared once as a table in [`opcode`]. Each
-//!   row gives an opcode's reference operands, its literal operands (always last) and the rule for
-//!   its result type. Printer, parser, serializer and validator all read that table.
+//! - [`OpCode`] and [`OpInfo`]: the instruction set, declared once as a table in [`opcode`], the
+//!   one place that states facts about an opcode. Each row gives its reference operands (each
+//!   with a [`Role`], a [`TypeRule`] and whether it may be null), its literal operands (always
+//!   last), the rule for its result type and its [`Traits`] (removable, pure, terminator, must
+//!   be lowered, ...); its documentation states the Direct3D semantics the backend implements.
+//!   Printer, parser, serializer, validator and passes all read that table.
 //! - [`Op`]: opcode, [`OpFlags`], result type and inline operands ([`Operand`]: a reference to an
 //!   [`SsaDef`], `0` meaning null, or a 64-bit literal).
 //! - [`Builder`]: owns the ops in a flat `Vec` indexed by [`SsaDef`], with program order as a
@@ -19,7 +22,9 @@
 //! before code, code in scoped control flow with temporaries and `Unknown` types. The passes
 //! turn that into structured, SSA, fully typed IR that the *lowered* validator accepts. The
 //! [`serialize`] module stores a program compactly; [`text`] prints and parses the readable form
-//! used by tests and the `dxspv ir` command.
+//! used by tests and the `dxspv ir` command. The passes are tested by file tests:
+//! `tests/filetests/<pass>/*.ir` hold IR text, the pass to run and `; check:` lines on the
+//! printed result (`tests/filetests.rs` documents the format).
 
 pub mod analysis;
 pub mod builder;
@@ -39,7 +44,9 @@ pub mod validate;
 pub use builder::{Builder, OpIter, Use, UseIter};
 pub use enums::*;
 pub use op::{Op, OpFlags, Operand, Operands, SsaDef};
-pub use opcode::{LitKind, OpClass, OpCode, OpInfo, RefKind, ResultRule};
+pub use opcode::{
+    Like, LitKind, OpClass, OpCode, OpInfo, RefInfo, RefKind, ResultRule, Role, Traits, TypeRule,
+};
 pub use serialize::{DeserializeError, DeserializeErrorKind};
 pub use text::{ParseError, ParseErrorKind};
 pub use types::{BasicType, ScalarType, Type, TypeError, MAX_ARRAY_DIMS, MAX_STRUCT_MEMBERS};

@@ -1,21 +1,283 @@
-//! The instruction set, declared once as data.
+//! The instruction set, declared once as data: every fact about an opcode is in its row.
 //!
-//! Every opcode of the spec has one row in [`opcodes!`]: its code, its SSA operands (required or
-//! nullable, optionally followed by any number of further references), its literal operands
-//! (always last, optionally a variadic tail such as a string) and the rule its result type
-//! follows. The printer, the parser, the serializer and the validator all read [`OpCode::info`];
-//! adding an opcode is adding one row.
+//! Every opcode of the spec has one row in the `opcodes!` table below:
+//!
+//! ```text
+//! FAdd = 139 (a: v(Ty::Result), b: v(Ty::Result)) [] -> Float, C, PURE.and(COMMUTATIVE);
+//! ```
+//!
+//! - its serialized code;
+//! - its reference operands, each named, with its [`Role`] (a value, a block, a declaration of
+//!   given kinds, a descriptor, a function, ...), its [`TypeRule`] (and [`Like`], a relation
+//!   to an earlier operand) and whether it may be null ([`RefKind`]); `..( ... )` is a group
+//!   repeated any number of times after them (a switch's cases, a phi's incoming values);
+//! - its literal operands, named, with their [`LitKind`] (always after the references);
+//!   `..[ ... ]` is a variadic literal tail such as a string;
+//! - the rule its result type follows ([`ResultRule`]), where it may appear ([`OpClass`]);
+//! - its [`Traits`]: removable when unused, pure (may be merged with an equal op), commutative,
+//!   terminator, block-form control flow, scoped control flow, must be lowered before the
+//!   backend, declaration, mode setting, annotation, conversion, not a value.
+//!
+//! The stages an op is bound to are [`OpCode::stages`]. The printer, the parser, the
+//! serializer, the validator and the passes all read [`OpCode::info`] and these facts; adding
+//! an opcode is adding one row, and the test at the end checks every row for facts that
+//! contradict each other.
+//!
+//! Each opcode's documentation states the semantics the IR promises, which are Direct3D's
+//! (where SPIR-V differs, the backend emits the extra code: masked shift counts, division by
+//! zero, saturating float-to-integer conversions, bit-field ranges), so that a frontend author
+//! knows what to emit.
 
 use crate::enums::ShaderStageMask;
 use std::fmt;
 
-/// How an SSA reference operand may be used.
+/// Whether a reference operand may be null.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefKind {
     /// Must reference an op.
     Required,
     /// May be null (`0`), e.g. an absent address or optional image operand.
     Optional,
+}
+
+/// What a reference operand names, which decides the ops it may reference, whether it may
+/// reference a later op and whether it may name a declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A value computed earlier in program order.
+    Value,
+    /// A phi's incoming value: computed in the predecessor block, so it may come later in
+    /// program order.
+    Incoming,
+    /// A block (a `Label` of the same function) branched to or come from; may come later.
+    Block,
+    /// The merge block or continue target a `Label` declares (a `Label` of the same
+    /// function); may come later.
+    Merge,
+    /// Any op, given a debug name; may come later.
+    Named,
+    /// A value or declaration whose struct member is given a name; may come later.
+    MemberNamed,
+    /// A value or declaration, passed through unchanged (`Drain`).
+    Drained,
+    /// The entry point (the one mode settings and declarations belong to).
+    EntryPoint,
+    /// A function the entry point runs: no parameters, no result; may come later.
+    StageFunction,
+    /// The function a call calls; may come later.
+    Callee,
+    /// The function the op is in (`ParamLoad`).
+    EnclosingFunction,
+    /// A `DclParam` the enclosing function lists (`ParamLoad`).
+    Param,
+    /// A declaration of one of these opcodes.
+    Decl(&'static [OpCode]),
+    /// A descriptor: the result of a `DescriptorLoad`.
+    Descriptor,
+    /// A raw pointer: the result of a `Pointer`.
+    Pointer,
+    /// A `Constant` (one indexed at run time, or an offset that must be known when compiling).
+    Constant,
+    /// A switch case value: a `Constant` of the selector's type.
+    CaseValue,
+    /// The end op of the scoped construct this op opens; may come later.
+    ScopeEnd,
+    /// The opener of the scoped construct this op belongs to.
+    ScopeOpener,
+}
+
+impl Role {
+    /// True if the operand may reference an op that comes later in program order (the spec's
+    /// exceptions to "no forward references").
+    pub const fn may_be_later(self) -> bool {
+        matches!(
+            self,
+            Role::Incoming
+                | Role::Block
+                | Role::Merge
+                | Role::Named
+                | Role::MemberNamed
+                | Role::StageFunction
+                | Role::Callee
+                | Role::ScopeEnd
+        )
+    }
+
+    /// True if the operand may name a declaration ([`OpCode::is_dcl`]): annotations, `Drain`,
+    /// and the operands that ask for one.
+    pub const fn takes_declaration(self) -> bool {
+        matches!(
+            self,
+            Role::Named | Role::MemberNamed | Role::Drained | Role::Decl(_) | Role::Param
+        )
+    }
+
+    /// The opcodes the operand must reference, where the role fixes them.
+    pub const fn opcodes(self) -> Option<&'static [OpCode]> {
+        Some(match self {
+            Role::Block | Role::Merge => &[OpCode::Label],
+            Role::EntryPoint => &[OpCode::EntryPoint],
+            Role::StageFunction | Role::Callee | Role::EnclosingFunction => &[OpCode::Function],
+            Role::Param => &[OpCode::DclParam],
+            Role::Decl(dcls) => dcls,
+            Role::Descriptor => &[OpCode::DescriptorLoad],
+            Role::Pointer => &[OpCode::Pointer],
+            Role::Constant | Role::CaseValue => &[OpCode::Constant],
+            _ => return None,
+        })
+    }
+}
+
+/// The type a reference operand must have, as the validator checks it and type resolution
+/// reads it (`Unknown` scalars stand for any number or bool before types are resolved).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeRule {
+    /// Nothing the table states (the op's own rule checks it, if anything does).
+    Any,
+    /// The op's result type.
+    Result,
+    /// An integer scalar or vector of the result's vector size and bit size (signedness may
+    /// differ).
+    IntLikeResult,
+    /// An integer scalar or vector of the result's vector size, any bit size (shift amounts,
+    /// bit-field offsets and counts, the operand of a bit count or an integer conversion).
+    IntPerComponent,
+    /// A float scalar or vector of the result's vector size (the operand of a float
+    /// conversion).
+    FloatPerComponent,
+    /// `bool`, or a `bool` vector of the result's vector size (a select's condition).
+    BoolPerComponent,
+    /// A `bool` scalar.
+    BoolScalar,
+    /// An integer scalar.
+    IntScalar,
+    /// An integer scalar compared with the other operand (whose bit size it has).
+    ComparedInt,
+    /// A 32-bit integer scalar.
+    Int32Scalar,
+    /// A float scalar.
+    FloatScalar,
+    /// A float vector.
+    FloatVector,
+    /// `u32`.
+    U32,
+    /// `u64`.
+    U64,
+    /// `vec2<f32>`.
+    Vec2F32,
+    /// An address into the type of operand 0 (a variable, a constant, a composite): an
+    /// integer scalar or vector, one index per level; a constant one stays inside the type.
+    Address,
+    /// An address into the resource or memory operand 0 gives access to: an integer scalar
+    /// or vector.
+    ResourceAddress,
+    /// Image texel coordinates: 32-bit integers, one per coordinate component of the image's
+    /// kind.
+    TexelCoord,
+    /// Image sampling coordinates: `f32`, one per coordinate component of the image's kind.
+    SampleCoord,
+    /// The array layer of a texel access: present exactly for layered images, a scalar of the
+    /// coordinates' type.
+    TexelLayer,
+    /// The array layer of a sampling op: as [`TypeRule::TexelLayer`].
+    SampleLayer,
+    /// A texel offset: 32-bit integers, one per offset component of the image's kind.
+    Offset,
+    /// A sampling gradient: the coordinates' type.
+    Gradient,
+}
+
+impl TypeRule {
+    /// True for the image operand rules, which need the image's kind to check.
+    pub const fn is_image_operand(self) -> bool {
+        matches!(
+            self,
+            TypeRule::TexelCoord
+                | TypeRule::SampleCoord
+                | TypeRule::TexelLayer
+                | TypeRule::SampleLayer
+                | TypeRule::Offset
+                | TypeRule::Gradient
+        )
+    }
+}
+
+/// How a reference operand's type relates to an earlier operand's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Like {
+    /// No relation.
+    Free,
+    /// The type of operand `n`.
+    TypeOf(u8),
+    /// The vector size and bit size of operand `n` (integers of either signedness).
+    BitsOf(u8),
+}
+
+/// What the table says about one reference operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefInfo {
+    /// The operand's name (as in the spec's tables).
+    pub name: &'static str,
+    /// What it names.
+    pub role: Role,
+    /// The type it must have.
+    pub ty: TypeRule,
+    /// Its type's relation to an earlier operand.
+    pub like: Like,
+    /// Whether it may be null.
+    pub kind: RefKind,
+}
+
+/// Effect and category flags of an opcode (a set; combine with [`Traits::and`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Traits(u16);
+
+impl Traits {
+    /// No flag.
+    pub const NONE: Traits = Traits(0);
+    /// No effect besides its result: an op whose result nothing uses may be removed (loads
+    /// included; stores, atomics, barriers, calls and control flow are not). Declarations with
+    /// this flag are the ones that are not the shader's interface.
+    pub const REMOVABLE: Traits = Traits(1);
+    /// Removable, and two ops with equal type, flags and operands give the same value
+    /// wherever both are available, so one may replace the other: no memory reads that a
+    /// store may change, no derivatives or helper-lane dependence, no phis.
+    pub const PURE: Traits = Traits(1 | 2);
+    /// Swapping its two operands never changes its result.
+    pub const COMMUTATIVE: Traits = Traits(4);
+    /// Ends a block.
+    pub const TERMINATOR: Traits = Traits(8);
+    /// Block-form control flow: labels, branches and phis, which a function with scoped
+    /// control flow must not have.
+    pub const CONTROL_FLOW: Traits = Traits(16);
+    /// Scoped control flow (`Scoped*`).
+    pub const SCOPED: Traits = Traits(32);
+    /// Must be lowered before the backend: gone in [`crate::Level::Lowered`] IR.
+    pub const LOWER: Traits = Traits(64);
+    /// A `Dcl*` declaration that the ops accessing it name (loads, stores, descriptor loads,
+    /// queries), never used as a value (a specialization constant is a value, read directly).
+    pub const DCL: Traits = Traits(128);
+    /// A mode setting of the entry point (`Set*`); it has no value (the type of `SetFpMode`
+    /// names the float type it sets).
+    pub const MODE: Traits = Traits(256);
+    /// Attaches a name to another op (a debug name, a member name, a semantic): no use of the
+    /// op's value, and it goes when the op goes.
+    pub const ANNOTATION: Traits = Traits(512);
+    /// Converts its one operand to the result type; a no-op when the two types are equal.
+    pub const CONVERSION: Traits = Traits(1024);
+    /// A function, block or entry point: named by the operands that ask for one, never a
+    /// value.
+    pub const NOT_A_VALUE: Traits = Traits(2048);
+
+    /// Both sets.
+    pub const fn and(self, other: Traits) -> Traits {
+        Traits(self.0 | other.0)
+    }
+
+    /// True if every flag of `other` is set.
+    pub const fn contains(self, other: Traits) -> bool {
+        self.0 & other.0 == other.0
+    }
 }
 
 /// What a literal operand holds; decides how it is printed, parsed and validated.
@@ -119,20 +381,32 @@ pub struct OpInfo {
     /// The opcode's name as in the spec and the text form.
     pub name: &'static str,
     /// Fixed leading reference operands.
-    pub refs: &'static [RefKind],
-    /// True if any number of further (required) references follow the fixed ones.
-    pub var_refs: bool,
+    pub refs: &'static [RefInfo],
+    /// A group of reference operands repeated any number of times after the fixed ones
+    /// (empty: none). An op may end in the middle of a group; the validator checks the shape.
+    pub ref_tail: &'static [RefInfo],
     /// Fixed literal operands, after all references.
     pub lits: &'static [LitKind],
+    /// The names of the fixed literal operands.
+    pub lit_names: &'static [&'static str],
     /// A variadic literal tail after the fixed literals, if any.
     pub var_lits: Option<LitKind>,
+    /// The name of the variadic literal tail.
+    pub var_lit_name: Option<&'static str>,
     /// The result type rule.
     pub result: ResultRule,
     /// Where the op may appear.
     pub class: OpClass,
+    /// Effect and category flags.
+    pub traits: Traits,
 }
 
 impl OpInfo {
+    /// True if any number of further references follow the fixed ones.
+    pub const fn var_refs(&self) -> bool {
+        !self.ref_tail.is_empty()
+    }
+
     /// Number of reference operands of an op of this opcode with `count` operands in total,
     /// or `None` if `count` does not fit the opcode's shape.
     pub fn ref_count(&self, count: usize) -> Option<usize> {
@@ -141,7 +415,7 @@ impl OpInfo {
             return None;
         }
         let extra = count - fixed;
-        match (self.var_refs, self.var_lits.is_some()) {
+        match (self.var_refs(), self.var_lits.is_some()) {
             (false, false) => (extra == 0).then_some(self.refs.len()),
             (true, false) => Some(self.refs.len() + extra),
             (false, true) => Some(self.refs.len()),
@@ -150,21 +424,154 @@ impl OpInfo {
         }
     }
 
+    /// What the table says about reference operand `i` (a fixed one or one of the repeated
+    /// group), or `None` past the references the shape allows.
+    #[inline]
+    pub const fn ref_info(&self, i: usize) -> Option<&'static RefInfo> {
+        let fixed = self.refs.len();
+        if i < fixed {
+            return Some(&self.refs[i]);
+        }
+        let tail = self.ref_tail.len();
+        if tail == 0 {
+            return None;
+        }
+        Some(&self.ref_tail[(i - fixed) % tail])
+    }
+
     /// The kind of literal at literal position `i` (0 = first literal), if any.
     pub fn lit_kind(&self, i: usize) -> Option<LitKind> {
         self.lits.get(i).copied().or(self.var_lits)
     }
 }
 
-use LitKind as L;
+/// Short constructors of the table's operands (only the table uses them).
+mod row {
+    use super::{Like, OpCode, RefInfo, RefKind, Role, Traits, TypeRule};
+
+    /// A required operand of `role` and type `ty`, unnamed (the table names it).
+    const fn op(role: Role, ty: TypeRule, kind: RefKind) -> RefInfo {
+        RefInfo {
+            name: "",
+            role,
+            ty,
+            like: Like::Free,
+            kind,
+        }
+    }
+    /// A required value of type `ty`.
+    pub const fn v(ty: TypeRule) -> RefInfo {
+        op(Role::Value, ty, RefKind::Required)
+    }
+    /// An optional value of type `ty`.
+    pub const fn ov(ty: TypeRule) -> RefInfo {
+        op(Role::Value, ty, RefKind::Optional)
+    }
+    /// A required value of type `ty` and of the type of operand `n`.
+    pub const fn v_like(ty: TypeRule, n: u8) -> RefInfo {
+        RefInfo {
+            like: Like::TypeOf(n),
+            ..v(ty)
+        }
+    }
+    /// A required value of type `ty` and of the bit size of operand `n`.
+    pub const fn v_bits(ty: TypeRule, n: u8) -> RefInfo {
+        RefInfo {
+            like: Like::BitsOf(n),
+            ..v(ty)
+        }
+    }
+    /// A required operand of `role`.
+    pub const fn r(role: Role) -> RefInfo {
+        op(role, TypeRule::Any, RefKind::Required)
+    }
+    /// A required declaration of one of `dcls`.
+    pub const fn decl(dcls: &'static [OpCode]) -> RefInfo {
+        r(Role::Decl(dcls))
+    }
+    /// The entry point.
+    pub const fn entry() -> RefInfo {
+        r(Role::EntryPoint)
+    }
+    /// A descriptor.
+    pub const fn desc() -> RefInfo {
+        r(Role::Descriptor)
+    }
+    /// A block.
+    pub const fn block() -> RefInfo {
+        r(Role::Block)
+    }
+    /// A scoped construct's opener.
+    pub const fn opener() -> RefInfo {
+        r(Role::ScopeOpener)
+    }
+    /// A scoped construct's end op.
+    pub const fn end() -> RefInfo {
+        r(Role::ScopeEnd)
+    }
+    /// A `Constant` offset of type `ty`, or null.
+    pub const fn oconst(ty: TypeRule) -> RefInfo {
+        op(Role::Constant, ty, RefKind::Optional)
+    }
+
+    pub const NONE: Traits = Traits::NONE;
+    pub const REMOVABLE: Traits = Traits::REMOVABLE;
+    pub const PURE: Traits = Traits::PURE;
+    pub const COMMUTATIVE: Traits = Traits::COMMUTATIVE;
+    pub const TERMINATOR: Traits = Traits::TERMINATOR;
+    pub const CONTROL_FLOW: Traits = Traits::CONTROL_FLOW;
+    pub const SCOPED: Traits = Traits::SCOPED.and(Traits::LOWER);
+    pub const LOWER: Traits = Traits::LOWER;
+    pub const DCL: Traits = Traits::DCL;
+    pub const MODE: Traits = Traits::MODE;
+    pub const ANNOTATION: Traits = Traits::ANNOTATION;
+    pub const CONVERSION: Traits = Traits::CONVERSION;
+    pub const NOT_A_VALUE: Traits = Traits::NOT_A_VALUE;
+}
+
+use row::*;
 use OpClass::{Anywhere as A, Code as C, Declaration as D};
-use RefKind::{Optional as O, Required as R};
-use ResultRule as T;
+use OpCode as O;
+use Role as K;
+use TypeRule as Ty;
+
+const INPUTS: &[OpCode] = &[O::DclInput, O::DclInputBuiltIn];
+const OUTPUTS: &[OpCode] = &[O::DclOutput, O::DclOutputBuiltIn];
+const IO: &[OpCode] = &[
+    O::DclInput,
+    O::DclInputBuiltIn,
+    O::DclOutput,
+    O::DclOutputBuiltIn,
+];
+const DESCRIPTORS: &[OpCode] = &[
+    O::DclSampler,
+    O::DclCbv,
+    O::DclSrv,
+    O::DclUav,
+    O::DclUavCounter,
+];
+
+/// `None`, or the one optional expression given.
+macro_rules! opt {
+    () => {
+        None
+    };
+    ($e:expr) => {
+        $e
+    };
+}
 
 /// Declares the opcode enum and its info table from one list of rows:
-/// `Name = code: [fixed refs] var_refs?, [fixed lits] var_lit?, result, class;`
+/// `Name = code (ref: info, ...) ..(repeated: info, ...) [lit: Kind, ...] ..[tail: Kind]
+/// -> ResultRule, class, traits;`
 macro_rules! opcodes {
-    ($($(#[$doc:meta])* $name:ident = $code:literal : [$($r:expr),*] $vr:literal, [$($l:expr),*] $vl:expr, $res:expr, $class:expr;)+) => {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident = $code:literal
+            ( $($rn:ident : $r:expr),* ) $(.. ( $($tn:ident : $t:expr),+ ))?
+            [ $($ln:ident : $l:ident),* ] $(.. [ $vn:ident : $vl:ident ])?
+            -> $res:ident, $class:ident, $traits:expr;
+    )+) => {
         /// An IR opcode. The discriminant is the 10-bit code of the serialized form.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u16)]
@@ -172,23 +579,23 @@ macro_rules! opcodes {
             $($(#[$doc])* $name = $code),+
         }
 
+        /// Every opcode's row, indexed by code (codes are dense).
+        const INFOS: &[OpInfo] = &[$(OpInfo {
+            name: stringify!($name),
+            refs: &[$(RefInfo { name: stringify!($rn), ..$r }),*],
+            ref_tail: &[$($(RefInfo { name: stringify!($tn), ..$t }),+)?],
+            lits: &[$(LitKind::$l),*],
+            lit_names: &[$(stringify!($ln)),*],
+            var_lits: opt!($(Some(LitKind::$vl))?),
+            var_lit_name: opt!($(Some(stringify!($vn)))?),
+            result: ResultRule::$res,
+            class: $class,
+            traits: $traits,
+        }),+];
+
         impl OpCode {
             /// Every opcode, in code order.
             pub const ALL: &'static [OpCode] = &[$(OpCode::$name),+];
-
-            /// The opcode's row of the table (an index into a static array: codes are dense).
-            pub fn info(self) -> &'static OpInfo {
-                const INFOS: &[OpInfo] = &[$(OpInfo {
-                    name: stringify!($name),
-                    refs: &[$($r),*],
-                    var_refs: $vr,
-                    lits: &[$($l),*],
-                    var_lits: $vl,
-                    result: $res,
-                    class: $class,
-                }),+];
-                &INFOS[self as usize]
-            }
 
             /// The opcode with the given serialized code.
             pub fn from_code(code: u16) -> Option<OpCode> {
@@ -211,421 +618,544 @@ macro_rules! opcodes {
 
 opcodes! {
     // Debug
-    /// Attaches a debug name (string literal) to any op.
-    DebugName = 0: [R] false, [] Some(L::Str), T::Void, D;
+    /// Attaches a debug name (a string) to any op; the backend names the SPIR-V result (the
+    /// module, for the entry point).
+    DebugName = 0 (target: r(K::Named)) [] ..[name: Str] -> Void, D, ANNOTATION;
     /// Attaches a debug name to a struct member of a declaration.
-    DebugMemberName = 1: [R] false, [L::Int] Some(L::Str), T::Void, D;
-    /// Debugging pseudo-op returning its operand unchanged; never optimised.
-    Drain = 2: [R] false, [] None, T::Any, A;
+    DebugMemberName = 1 (target: r(K::MemberNamed)) [member: Int] ..[name: Str]
+        -> Void, D, ANNOTATION;
+    /// Debugging pseudo-op returning its operand unchanged (or nothing); never optimised, not
+    /// part of a valid shader program (the backend emits nothing for it).
+    Drain = 2 (value: r(K::Drained)) [] -> Any, A, NONE;
     // Constants
-    /// A constant; one literal per flattened scalar.
-    Constant = 3: [] false, [] Some(L::Data), T::Value, D;
-    /// An undefined value.
-    Undef = 4: [] false, [] None, T::Value, D;
-    /// Lowest finite value of a scalar type.
-    MinValue = 5: [] false, [] None, T::Scalar, A;
-    /// Highest finite value of a scalar type.
-    MaxValue = 6: [] false, [] None, T::Scalar, A;
+    /// A constant; one literal per flattened scalar of its type.
+    Constant = 3 () [] ..[value: Data] -> Value, D, PURE;
+    /// An undefined value of any type (the backend emits `OpUndef`).
+    Undef = 4 () [] -> Value, D, REMOVABLE;
+    /// The lowest finite value of a scalar type (`-65504` for `f16`, `min16f` and `min10f`);
+    /// lowered to a constant.
+    MinValue = 5 () [] -> Scalar, A, PURE.and(LOWER);
+    /// The highest finite value of a scalar type; lowered to a constant.
+    MaxValue = 6 () [] -> Scalar, A, PURE.and(LOWER);
     // Mode setting
-    /// Compute workgroup size.
-    SetCsWorkgroupSize = 7: [R] false, [L::Int, L::Int, L::Int] None, T::Void, D;
+    /// Compute workgroup size (`dcl_thread_group`).
+    SetCsWorkgroupSize = 7 (entry: entry()) [x: Int, y: Int, z: Int] -> Void, D, MODE;
     /// Geometry shader instance count.
-    SetGsInstances = 8: [R] false, [L::Int] None, T::Void, D;
+    SetGsInstances = 8 (entry: entry()) [count: Int] -> Void, D, MODE;
     /// Geometry shader input primitive.
-    SetGsInputPrimitive = 9: [R] false, [L::PrimitiveType] None, T::Void, D;
+    SetGsInputPrimitive = 9 (entry: entry()) [primitive: PrimitiveType] -> Void, D, MODE;
     /// Geometry shader maximum output vertex count.
-    SetGsOutputVertices = 10: [R] false, [L::Int] None, T::Void, D;
-    /// Geometry shader output primitive and stream mask.
-    SetGsOutputPrimitive = 11: [R] false, [L::PrimitiveType, L::Int] None, T::Void, D;
+    SetGsOutputVertices = 10 (entry: entry()) [count: Int] -> Void, D, MODE;
+    /// Geometry shader output primitive and the mask of the streams written.
+    SetGsOutputPrimitive = 11 (entry: entry()) [primitive: PrimitiveType, stream_mask: Int]
+        -> Void, D, MODE;
     /// Force early depth/stencil tests.
-    SetPsEarlyFragmentTest = 12: [R] false, [] None, T::Void, D;
-    /// Conservative depth: greater or equal.
-    SetPsDepthGreaterEqual = 13: [R] false, [] None, T::Void, D;
-    /// Conservative depth: less or equal.
-    SetPsDepthLessEqual = 14: [R] false, [] None, T::Void, D;
+    SetPsEarlyFragmentTest = 12 (entry: entry()) [] -> Void, D, MODE;
+    /// Conservative depth: the written depth is greater or equal to the rasterized one.
+    SetPsDepthGreaterEqual = 13 (entry: entry()) [] -> Void, D, MODE;
+    /// Conservative depth: the written depth is less or equal to the rasterized one.
+    SetPsDepthLessEqual = 14 (entry: entry()) [] -> Void, D, MODE;
     /// Tessellator output primitive, winding and partitioning.
-    SetTessPrimitive = 15: [R] false, [L::PrimitiveType, L::TessWindingOrder, L::TessPartitioning] None, T::Void, D;
+    SetTessPrimitive = 15 (entry: entry())
+        [primitive: PrimitiveType, winding: TessWindingOrder, partitioning: TessPartitioning]
+        -> Void, D, MODE;
     /// Tessellation domain.
-    SetTessDomain = 16: [R] false, [L::PrimitiveType] None, T::Void, D;
+    SetTessDomain = 16 (entry: entry()) [domain: PrimitiveType] -> Void, D, MODE;
     /// Input and output control point counts.
-    SetTessControlPoints = 17: [R] false, [L::Int, L::Int] None, T::Void, D;
-    /// Default float mode for the result float type.
-    SetFpMode = 18: [R] false, [L::RoundMode, L::DenormMode] None, T::Float, D;
+    SetTessControlPoints = 17 (entry: entry()) [inputs: Int, outputs: Int] -> Void, D, MODE;
+    /// Default float flags (the op's own flags), rounding and denorm mode of the result float
+    /// type; per-op flags add to these.
+    SetFpMode = 18 (entry: entry()) [round: RoundMode, denorm: DenormMode] -> Float, D, MODE;
     // Conversions
-    /// Float to float of another width.
-    ConvertFtoF = 19: [R] false, [] None, T::Value, C;
-    /// Float to integer, round toward zero.
-    ConvertFtoI = 20: [R] false, [] None, T::Value, C;
-    /// Integer to float, round to nearest even.
-    ConvertItoF = 21: [R] false, [] None, T::Value, C;
-    /// Integer to integer of another width.
-    ConvertItoI = 22: [R] false, [] None, T::Value, C;
-    /// Packs `vec2<f32>` into two halves of a `u32` (round toward zero).
-    ConvertF32toPackedF16 = 23: [R] false, [] None, T::U32, C;
-    /// Unpacks two halves of a `u32` into `vec2<f32>`.
-    ConvertPackedF16toF32 = 24: [R] false, [] None, T::Vec2F32, C;
-    /// Bit-preserving cast between types of equal size.
-    Cast = 25: [R] false, [] None, T::Value, C;
-    /// Type hint for untyped values; lowered to casts and conversions.
-    ConsumeAs = 26: [R] false, [] None, T::Value, C;
+    /// Float to float of another width; from `f64`, rounding to nearest even.
+    ConvertFtoF = 19 (value: v(Ty::FloatPerComponent)) [] -> Value, C, PURE.and(CONVERSION);
+    /// Float to signed or unsigned integer, rounding toward zero. From `f32` to a 32-bit
+    /// integer it saturates as Direct3D does: out-of-range values (infinities included) clamp
+    /// to the integer range and NaN gives 0; other widths follow SPIR-V (undefined out of
+    /// range).
+    ConvertFtoI = 20 (value: v(Ty::FloatPerComponent)) [] -> Value, C, PURE.and(CONVERSION);
+    /// Integer to float, value-preserving where exact, else rounding to nearest even; the
+    /// operand's signedness decides how it is read.
+    ConvertItoF = 21 (value: v(Ty::IntPerComponent)) [] -> Value, C, PURE.and(CONVERSION);
+    /// Integer to integer of another width: widening sign-extends a signed operand and
+    /// zero-extends an unsigned one, narrowing drops the high bits; equal widths are a `Cast`.
+    ConvertItoI = 22 (value: v(Ty::IntPerComponent)) [] -> Value, C, PURE.and(CONVERSION);
+    /// Packs `vec2<f32>` into two halves of a `u32` (`f32tof16` twice): the first component
+    /// in the low 16 bits.
+    ConvertF32toPackedF16 = 23 (value: v(Ty::Vec2F32)) [] -> U32, C, PURE;
+    /// Unpacks the two halves of a `u32` (low half first) into `vec2<f32>`.
+    ConvertPackedF16toF32 = 24 (value: v(Ty::U32)) [] -> Vec2F32, C, PURE;
+    /// Bit-preserving cast between numeric types of equal total size (vectors may regroup:
+    /// `vec2<u32>` to `f64`).
+    Cast = 25 (value: v(Ty::Any)) [] -> Value, C, PURE.and(CONVERSION);
+    /// Type hint for an untyped value: the value read as the result type; lowered to casts
+    /// and conversions by type resolution (`bool` to number gives all ones for `true`).
+    ConsumeAs = 26 (value: v(Ty::Any)) [] -> Value, C, REMOVABLE.and(LOWER);
     // Declarations
-    /// A user input: location, component, interpolation.
-    DclInput = 27: [R] false, [L::Int, L::Int, L::InterpolationModes] None, T::Value, D;
+    /// A user input: location, component, interpolation (`Flat` for integers in pixel
+    /// shaders).
+    DclInput = 27 (entry: entry())
+        [location: Int, component: Int, interpolation: InterpolationModes] -> Value, D, DCL;
     /// A built-in input and its interpolation.
-    DclInputBuiltIn = 28: [R] false, [L::BuiltIn, L::InterpolationModes] None, T::Value, D;
-    /// A user output: location, component, stream.
-    DclOutput = 29: [R] false, [L::Int, L::Int, L::Int] None, T::Value, D;
+    DclInputBuiltIn = 28 (entry: entry()) [builtin: BuiltIn, interpolation: InterpolationModes]
+        -> Value, D, DCL;
+    /// A user output: location, component, stream (geometry shaders).
+    DclOutput = 29 (entry: entry()) [location: Int, component: Int, stream: Int]
+        -> Value, D, DCL;
     /// A built-in output and its stream.
-    DclOutputBuiltIn = 30: [R] false, [L::BuiltIn, L::Int] None, T::Value, D;
-    /// A specialization constant: spec id, default value.
-    DclSpecConstant = 31: [R] false, [L::Int, L::Int] None, T::Value, D;
-    /// Push data: byte offset and stage mask.
-    DclPushData = 32: [R] false, [L::Int, L::ShaderStageMask] None, T::Value, D;
-    /// Samplers: space, register, count.
-    DclSampler = 33: [R] false, [L::Int, L::Int, L::Int] None, T::Void, D;
+    DclOutputBuiltIn = 30 (entry: entry()) [builtin: BuiltIn, stream: Int] -> Value, D, DCL;
+    /// A specialization constant: spec id, default value; a value, read directly.
+    DclSpecConstant = 31 (entry: entry()) [spec_id: Int, default: Int] -> Value, D, NONE;
+    /// Push data: byte offset and the stages that read it.
+    DclPushData = 32 (entry: entry()) [offset: Int, stages: ShaderStageMask] -> Value, D, DCL;
+    /// Samplers: space, register, count (0: unbounded).
+    DclSampler = 33 (entry: entry()) [space: Int, register: Int, count: Int] -> Void, D, DCL;
     /// Constant buffers: space, register, count.
-    DclCbv = 34: [R] false, [L::Int, L::Int, L::Int] None, T::Value, D;
+    DclCbv = 34 (entry: entry()) [space: Int, register: Int, count: Int] -> Value, D, DCL;
     /// Shader resource views: space, register, count, kind.
-    DclSrv = 35: [R] false, [L::Int, L::Int, L::Int, L::ResourceKind] None, T::Value, D;
+    DclSrv = 35 (entry: entry()) [space: Int, register: Int, count: Int, kind: ResourceKind]
+        -> Value, D, DCL;
     /// Unordered access views: space, register, count, kind, flags.
-    DclUav = 36: [R] false, [L::Int, L::Int, L::Int, L::ResourceKind, L::UavFlags] None, T::Value, D;
+    DclUav = 36 (entry: entry())
+        [space: Int, register: Int, count: Int, kind: ResourceKind, flags: UavFlags]
+        -> Value, D, DCL;
     /// The counter of a UAV.
-    DclUavCounter = 37: [R, R] false, [] None, T::U32, D;
+    DclUavCounter = 37 (entry: entry(), uav: decl(&[O::DclUav])) [] -> U32, D, DCL;
     /// Workgroup shared memory (TGSM).
-    DclLds = 38: [R] false, [] None, T::Value, D;
-    /// Function-local array (indexable temporaries).
-    DclScratch = 39: [R] false, [] None, T::Value, D;
+    DclLds = 38 (entry: entry()) [] -> Value, D, DCL.and(REMOVABLE);
+    /// A function-local array (indexable temporaries).
+    DclScratch = 39 (entry: entry()) [] -> Value, D, DCL.and(REMOVABLE);
     /// A temporary register, eliminated by SSA construction.
-    DclTmp = 40: [R] false, [] None, T::Value, D;
+    DclTmp = 40 (entry: entry()) [] -> Value, D, DCL.and(REMOVABLE).and(LOWER);
     /// Transform feedback for an output: buffer, stride, offset.
-    DclXfb = 41: [R] false, [L::Int, L::Int, L::Int] None, T::Void, D;
-    /// A function parameter.
-    DclParam = 42: [] false, [] None, T::Value, D;
-    /// Semantic name and index of an I/O declaration.
-    Semantic = 43: [R] false, [L::Int] Some(L::Str), T::Void, D;
+    DclXfb = 41 (output: decl(OUTPUTS)) [buffer: Int, stride: Int, offset: Int] -> Void, D, DCL;
+    /// A function parameter (its type; `Function` lists it, `ParamLoad` reads it).
+    DclParam = 42 () [] -> Value, D, DCL.and(REMOVABLE);
+    /// Semantic name and index of an input or output declaration.
+    Semantic = 43 (target: decl(IO)) [index: Int] ..[name: Str] -> Void, D, ANNOTATION;
     // Composites
-    /// Inserts a value into a composite at a constant address.
-    CompositeInsert = 44: [R, R, R] false, [] None, T::Value, C;
-    /// Extracts a value from a composite at a constant address.
-    CompositeExtract = 45: [R, R] false, [] None, T::Value, C;
-    /// Builds a composite from its members.
-    CompositeConstruct = 46: [] true, [] None, T::Value, C;
+    /// The composite with the part at `address` (constant indices, or one run-time index
+    /// into a vector) replaced by `value`.
+    CompositeInsert = 44 (composite: v(Ty::Any), address: v(Ty::Address), value: v(Ty::Any))
+        [] -> Value, C, PURE;
+    /// The part of a composite at `address` (constant indices, or one run-time index into a
+    /// vector).
+    CompositeExtract = 45 (composite: v(Ty::Any), address: v(Ty::Address)) [] -> Value, C, PURE;
+    /// A composite from its members (a vector from scalars and vectors of its scalar type).
+    CompositeConstruct = 46 () ..(member: v(Ty::Any)) [] -> Value, C, PURE;
     // Sparse feedback
-    /// True if a sparse feedback value says all accessed data was resident.
-    CheckSparseAccess = 47: [R] false, [] None, T::Bool, C;
+    /// True if a sparse feedback value says all accessed data was resident (always true for
+    /// feedback from a buffer load).
+    CheckSparseAccess = 47 (feedback: v(Ty::Int32Scalar)) [] -> Bool, C, PURE;
     // Load / store
-    /// Loads a function parameter.
-    ParamLoad = 48: [R, R] false, [] None, T::Value, C;
+    /// Loads a parameter of the enclosing function, as a whole.
+    ParamLoad = 48 (function: r(K::EnclosingFunction), param: r(K::Param)) [] -> Value, C, PURE;
     /// Loads a temporary.
-    TmpLoad = 49: [R] false, [] None, T::Value, C;
+    TmpLoad = 49 (tmp: decl(&[O::DclTmp])) [] -> Value, C, REMOVABLE.and(LOWER);
     /// Stores a temporary.
-    TmpStore = 50: [R, R] false, [] None, T::Void, C;
+    TmpStore = 50 (tmp: decl(&[O::DclTmp]), value: v_like(Ty::Any, 0)) [] -> Void, C, LOWER;
     /// Loads from scratch memory.
-    ScratchLoad = 51: [R, R] false, [] None, T::Value, C;
+    ScratchLoad = 51 (scratch: decl(&[O::DclScratch]), address: v(Ty::Address)) []
+        -> Value, C, REMOVABLE;
     /// Stores to scratch memory.
-    ScratchStore = 52: [R, R, R] false, [] None, T::Void, C;
+    ScratchStore = 52 (scratch: decl(&[O::DclScratch]), address: v(Ty::Address),
+        value: v(Ty::Any)) [] -> Void, C, NONE;
     /// Loads from LDS.
-    LdsLoad = 53: [R, R] false, [] None, T::Value, C;
+    LdsLoad = 53 (lds: decl(&[O::DclLds]), address: v(Ty::Address)) [] -> Value, C, REMOVABLE;
     /// Stores to LDS.
-    LdsStore = 54: [R, R, R] false, [] None, T::Void, C;
+    LdsStore = 54 (lds: decl(&[O::DclLds]), address: v(Ty::Address), value: v(Ty::Any)) []
+        -> Void, C, NONE;
     /// Loads push data.
-    PushDataLoad = 55: [R, O] false, [] None, T::Value, C;
-    /// Loads an input.
-    InputLoad = 56: [R, O] false, [] None, T::Value, C;
+    PushDataLoad = 55 (push_data: decl(&[O::DclPushData]), address: ov(Ty::Address)) []
+        -> Value, C, PURE;
+    /// Loads an input (null address: the whole input).
+    InputLoad = 56 (input: decl(INPUTS), address: ov(Ty::Address)) [] -> Value, C, PURE;
     /// Loads an output.
-    OutputLoad = 57: [R, O] false, [] None, T::Value, C;
+    OutputLoad = 57 (output: decl(OUTPUTS), address: ov(Ty::Address)) [] -> Value, C, REMOVABLE;
     /// Stores an output.
-    OutputStore = 58: [R, O, R] false, [] None, T::Void, C;
-    /// Loads a descriptor from a declaration's descriptor array.
-    DescriptorLoad = 59: [R, R] false, [] None, T::Descriptor, C;
-    /// Loads from a buffer descriptor; literal alignment.
-    BufferLoad = 60: [R, R] false, [L::Int] None, T::Value, C;
+    OutputStore = 58 (output: decl(OUTPUTS), address: ov(Ty::Address), value: v(Ty::Any)) []
+        -> Void, C, NONE;
+    /// Loads a descriptor from a declaration's descriptor array (index 0 for a single one).
+    DescriptorLoad = 59 (dcl: decl(DESCRIPTORS), index: v(Ty::IntScalar)) []
+        -> Descriptor, C, PURE;
+    /// Loads from a buffer descriptor (CBV, SRV or UAV; typed buffers by element index); a
+    /// vector result reads consecutive scalars. Literal: the guaranteed alignment in bytes.
+    BufferLoad = 60 (descriptor: desc(), address: v(Ty::ResourceAddress)) [align: Int]
+        -> Value, C, REMOVABLE;
     /// Stores to a UAV buffer descriptor; literal alignment.
-    BufferStore = 61: [R, R, R] false, [L::Int] None, T::Void, C;
-    /// Element or structure count of a buffer.
-    BufferQuerySize = 62: [R] false, [] None, T::U32, C;
-    /// Loads through a raw pointer; literal alignment.
-    MemoryLoad = 63: [R, O] false, [L::Int] None, T::Value, C;
+    BufferStore = 61 (descriptor: desc(), address: v(Ty::ResourceAddress), value: v(Ty::Any))
+        [align: Int] -> Void, C, NONE;
+    /// The structure or element count of a buffer (not its byte size, unlike Direct3D).
+    BufferQuerySize = 62 (descriptor: desc()) [] -> U32, C, REMOVABLE;
+    /// Loads through a raw pointer; literal alignment (the SPIR-V backend refuses raw
+    /// pointers).
+    MemoryLoad = 63 (pointer: r(K::Pointer), address: ov(Ty::ResourceAddress)) [align: Int]
+        -> Value, C, REMOVABLE;
     /// Stores through a raw pointer; literal alignment.
-    MemoryStore = 64: [R, O, R] false, [L::Int] None, T::Void, C;
-    /// Dynamically indexes a constant array.
-    ConstantLoad = 65: [R, R] false, [] None, T::Value, C;
-    // Atomics
+    MemoryStore = 64 (pointer: r(K::Pointer), address: ov(Ty::ResourceAddress),
+        value: v(Ty::Any)) [align: Int] -> Void, C, NONE;
+    /// Dynamically indexes a constant array (a vector's component index must be constant).
+    ConstantLoad = 65 (constant: r(K::Constant), address: v(Ty::Address)) [] -> Value, C, PURE;
+    // Atomics: each returns the value before the operation (`void` if unused).
     /// Atomic on LDS.
-    LdsAtomic = 66: [R, O, O] false, [L::AtomicOp] None, T::AtomicResult, C;
+    LdsAtomic = 66 (lds: decl(&[O::DclLds]), address: ov(Ty::Address), operand: ov(Ty::Any))
+        [op: AtomicOp] -> AtomicResult, C, NONE;
     /// Atomic on a UAV buffer.
-    BufferAtomic = 67: [R, O, O] false, [L::AtomicOp] None, T::AtomicResult, C;
-    /// Atomic on a UAV image.
-    ImageAtomic = 68: [R, O, R, O] false, [L::AtomicOp] None, T::AtomicResult, C;
-    /// Increment or decrement of a UAV counter.
-    CounterAtomic = 69: [R] false, [L::AtomicOp] None, T::AtomicResult, C;
+    BufferAtomic = 67 (descriptor: desc(), address: ov(Ty::ResourceAddress),
+        operand: ov(Ty::Any)) [op: AtomicOp] -> AtomicResult, C, NONE;
+    /// Atomic on a UAV image texel.
+    ImageAtomic = 68 (descriptor: desc(), layer: ov(Ty::TexelLayer), coord: v(Ty::TexelCoord),
+        operand: ov(Ty::Any)) [op: AtomicOp] -> AtomicResult, C, NONE;
+    /// Increment (`Inc`) or decrement (`Dec`) of a UAV counter, returning the value before
+    /// it: `imm_atomic_alloc` is `Inc`; Direct3D's `imm_atomic_consume` returns the value
+    /// after the decrement, one less.
+    CounterAtomic = 69 (counter: desc()) [op: AtomicOp] -> AtomicResult, C, NONE;
     /// Atomic through a raw pointer.
-    MemoryAtomic = 70: [R, O, O] false, [L::AtomicOp] None, T::AtomicResult, C;
+    MemoryAtomic = 70 (pointer: r(K::Pointer), address: ov(Ty::ResourceAddress),
+        operand: ov(Ty::Any)) [op: AtomicOp] -> AtomicResult, C, NONE;
     // Images
-    /// Texel fetch: descriptor, mip, layer, coord, sample, offset.
-    ImageLoad = 71: [R, O, O, R, O, O] false, [] None, T::Value, C;
+    /// Texel fetch (`ld`, `ld2dms`): descriptor, mip, layer, coord, sample, offset; a `vec4`
+    /// of the image's scalar type.
+    ImageLoad = 71 (descriptor: desc(), mip: ov(Ty::Any), layer: ov(Ty::TexelLayer),
+        coord: v(Ty::TexelCoord), sample: ov(Ty::Any), offset: ov(Ty::Offset)) []
+        -> Value, C, REMOVABLE;
     /// Texel store: descriptor, layer, coord, value.
-    ImageStore = 72: [R, O, R, R] false, [] None, T::Void, C;
-    /// Size of a mip level and layer count.
-    ImageQuerySize = 73: [R, O] false, [] None, T::Value, C;
+    ImageStore = 72 (descriptor: desc(), layer: ov(Ty::TexelLayer), coord: v(Ty::TexelCoord),
+        value: v(Ty::Any)) [] -> Void, C, NONE;
+    /// `struct{size, layers}`: the size of a mip level (level 0 if null; the whole image for
+    /// multisampled images and UAVs) and the layer count (1 for images without layers).
+    ImageQuerySize = 73 (descriptor: desc(), mip: ov(Ty::Any)) [] -> Value, C, REMOVABLE;
     /// Mip level count.
-    ImageQueryMips = 74: [R] false, [] None, T::U32, C;
-    /// Sample count.
-    ImageQuerySamples = 75: [R] false, [] None, T::U32, C;
-    /// Sampling: descriptor, sampler, layer, coord, offset, lod, bias, clamp, dx, dy, depth compare.
-    ImageSample = 76: [R, R, O, R, O, O, O, O, O, O, O] false, [] None, T::Value, C;
-    /// Gather: descriptor, sampler, layer, coord, offset, depth compare; literal component.
-    ImageGather = 77: [R, R, O, R, O, O] false, [L::Int] None, T::Value, C;
-    /// Level of detail of a sample operation.
-    ImageComputeLod = 78: [R, R, R] false, [] None, T::Vec2F32, C;
+    ImageQueryMips = 74 (descriptor: desc()) [] -> U32, C, PURE;
+    /// Sample count of a multisampled image.
+    ImageQuerySamples = 75 (descriptor: desc()) [] -> U32, C, PURE;
+    /// Sampling: implicit LOD in pixel shaders (with `lod_bias` if given), explicit `lod`, or
+    /// gradients `dx`/`dy`; LOD 0 in other stages. A depth comparison gives a scalar, else a
+    /// `vec4` of the image's scalar type. A non-null offset is a `Constant`.
+    ImageSample = 76 (descriptor: desc(), sampler: desc(), layer: ov(Ty::SampleLayer),
+        coord: v(Ty::SampleCoord), offset: oconst(Ty::Offset), lod: ov(Ty::Any),
+        lod_bias: ov(Ty::Any), lod_clamp: ov(Ty::Any), dx: ov(Ty::Gradient),
+        dy: ov(Ty::Gradient), depth_compare: ov(Ty::Any)) [] -> Value, C, REMOVABLE;
+    /// Gather of one component (literal 0 to 3) of the four texels a bilinear sample reads;
+    /// the offset may vary at run time.
+    ImageGather = 77 (descriptor: desc(), sampler: desc(), layer: ov(Ty::SampleLayer),
+        coord: v(Ty::SampleCoord), offset: ov(Ty::Offset), depth_compare: ov(Ty::Any))
+        [component: Int] -> Value, C, REMOVABLE;
+    /// Level of detail a sample would use: (clamped, unclamped).
+    ImageComputeLod = 78 (descriptor: desc(), sampler: desc(), coord: v(Ty::SampleCoord)) []
+        -> Vec2F32, C, REMOVABLE;
     // Pointers
-    /// A raw pointer from a `u64` address; result type is the pointee.
-    Pointer = 79: [R] false, [L::UavFlags] None, T::Value, C;
+    /// A raw pointer from a `u64` address; the result type is the pointee.
+    Pointer = 79 (address: v(Ty::U64)) [flags: UavFlags] -> Value, C, REMOVABLE;
     // Functions
-    /// Starts a function; operands are its `DclParam`s.
-    Function = 80: [] true, [] None, T::Any, C;
-    /// Ends a function.
-    FunctionEnd = 81: [] false, [] None, T::Void, C;
-    /// Calls a function with parameters.
-    FunctionCall = 82: [R] true, [] None, T::Any, C;
-    /// The shader entry point: its functions and stage.
-    EntryPoint = 83: [] true, [L::ShaderStage] None, T::Void, D;
+    /// Starts a function; operands are its `DclParam`s, the type its result.
+    Function = 80 () ..(param: decl(&[O::DclParam])) [] -> Any, C, NOT_A_VALUE;
+    /// Ends a function (outside any block).
+    FunctionEnd = 81 () [] -> Void, C, NONE;
+    /// Calls a function with arguments of its parameters' types.
+    FunctionCall = 82 (function: r(K::Callee)) ..(argument: v(Ty::Any)) [] -> Any, C, NONE;
+    /// The shader entry point: its functions (a hull shader's control point function, then
+    /// its patch constant function) and stage.
+    EntryPoint = 83 () ..(function: r(K::StageFunction)) [stage: ShaderStage]
+        -> Void, D, NOT_A_VALUE;
     /// Returns from the function, with a value or null.
-    Return = 84: [O] false, [] None, T::Any, C;
+    Return = 84 (value: ov(Ty::Any)) [] -> Any, C, TERMINATOR;
     // Structured control flow
-    /// Starts a block; references merge (and continue) blocks per construct.
-    Label = 85: [] true, [L::Construct] None, T::Void, C;
+    /// Starts a block; names its merge block (selection), or merge block and continue target
+    /// (loop), per its construct.
+    Label = 85 () ..(target: r(K::Merge)) [construct: Construct]
+        -> Void, C, CONTROL_FLOW.and(NOT_A_VALUE);
     /// Unconditional branch.
-    Branch = 86: [R] false, [] None, T::Void, C;
+    Branch = 86 (target: block()) [] -> Void, C, TERMINATOR.and(CONTROL_FLOW);
     /// Two-way branch.
-    BranchConditional = 87: [R, R, R] false, [] None, T::Void, C;
+    BranchConditional = 87 (condition: v(Ty::BoolScalar), true_target: block(),
+        false_target: block()) [] -> Void, C, TERMINATOR.and(CONTROL_FLOW);
     /// Multi-way branch: selector, default, then (value, block) pairs.
-    Switch = 88: [R, R] true, [] None, T::Void, C;
+    Switch = 88 (selector: v(Ty::IntScalar), default: block())
+        ..(value: r(K::CaseValue), target: block()) [] -> Void, C, TERMINATOR.and(CONTROL_FLOW);
     /// Marks a block end that is never reached.
-    Unreachable = 89: [] false, [] None, T::Void, C;
-    /// SSA phi: (block, value) pairs.
-    Phi = 90: [] true, [] None, T::Value, C;
+    Unreachable = 89 () [] -> Void, C, TERMINATOR;
+    /// SSA phi: (predecessor block, value) pairs.
+    Phi = 90 () ..(predecessor: block(), value: RefInfo { role: K::Incoming, ..v(Ty::Result) })
+        [] -> Value, C, REMOVABLE.and(CONTROL_FLOW);
     // Scoped control flow
     /// Opens an if scope: its end, condition.
-    ScopedIf = 91: [R, R] false, [] None, T::Void, C;
+    ScopedIf = 91 (end: end(), condition: v(Ty::BoolScalar)) [] -> Void, C, SCOPED;
     /// Else of an if scope.
-    ScopedElse = 92: [R] false, [] None, T::Void, C;
+    ScopedElse = 92 (construct: opener()) [] -> Void, C, SCOPED;
     /// Closes an if scope.
-    ScopedEndIf = 93: [R] false, [] None, T::Void, C;
+    ScopedEndIf = 93 (construct: opener()) [] -> Void, C, SCOPED;
     /// Opens a loop scope: its end.
-    ScopedLoop = 94: [R] false, [] None, T::Void, C;
+    ScopedLoop = 94 (end: end()) [] -> Void, C, SCOPED;
     /// Breaks out of a loop scope.
-    ScopedLoopBreak = 95: [R] false, [] None, T::Void, C;
+    ScopedLoopBreak = 95 (construct: opener()) [] -> Void, C, SCOPED;
     /// Continues a loop scope.
-    ScopedLoopContinue = 96: [R] false, [] None, T::Void, C;
+    ScopedLoopContinue = 96 (construct: opener()) [] -> Void, C, SCOPED;
     /// Closes a loop scope.
-    ScopedEndLoop = 97: [R] false, [] None, T::Void, C;
+    ScopedEndLoop = 97 (construct: opener()) [] -> Void, C, SCOPED;
     /// Opens a switch scope: its end, selector.
-    ScopedSwitch = 98: [R, R] false, [] None, T::Void, C;
-    /// A case label with a literal value.
-    ScopedSwitchCase = 99: [R] false, [L::CaseValue] None, T::Void, C;
+    ScopedSwitch = 98 (end: end(), selector: v(Ty::IntScalar)) [] -> Void, C, SCOPED;
+    /// A case label with a literal value of the selector's type.
+    ScopedSwitchCase = 99 (construct: opener()) [value: CaseValue] -> Void, C, SCOPED;
     /// The default label.
-    ScopedSwitchDefault = 100: [R] false, [] None, T::Void, C;
+    ScopedSwitchDefault = 100 (construct: opener()) [] -> Void, C, SCOPED;
     /// Breaks out of a switch scope.
-    ScopedSwitchBreak = 101: [R] false, [] None, T::Void, C;
+    ScopedSwitchBreak = 101 (construct: opener()) [] -> Void, C, SCOPED;
     /// Closes a switch scope.
-    ScopedEndSwitch = 102: [R] false, [] None, T::Void, C;
+    ScopedEndSwitch = 102 (construct: opener()) [] -> Void, C, SCOPED;
     // Barriers
-    /// Execution and memory barrier.
-    Barrier = 103: [] false, [L::Scope, L::Scope, L::MemoryTypeMask] None, T::Void, C;
+    /// Execution and memory barrier; an execution scope of `Thread` makes it a memory
+    /// barrier only.
+    Barrier = 103 () [execution: Scope, memory: Scope, memory_types: MemoryTypeMask]
+        -> Void, C, NONE;
     // Geometry shader
     /// Emits a vertex to a stream.
-    EmitVertex = 104: [] false, [L::Int] None, T::Void, C;
+    EmitVertex = 104 () [stream: Int] -> Void, C, NONE;
     /// Ends a primitive on a stream.
-    EmitPrimitive = 105: [] false, [L::Int] None, T::Void, C;
+    EmitPrimitive = 105 () [stream: Int] -> Void, C, NONE;
     // Pixel shader
-    /// Demotes the invocation to a helper (`discard`).
-    Demote = 106: [] false, [] None, T::Void, C;
+    /// Demotes the invocation to a helper (`discard`): it stops writing, but its quad's
+    /// derivatives stay defined.
+    Demote = 106 () [] -> Void, C, NONE;
     /// Interpolates an input at the centroid.
-    InterpolateAtCentroid = 107: [R, O] false, [] None, T::Value, C;
+    InterpolateAtCentroid = 107 (input: decl(INPUTS), address: ov(Ty::Address)) []
+        -> Value, C, REMOVABLE;
     /// Interpolates an input at a sample.
-    InterpolateAtSample = 108: [R, O, R] false, [] None, T::Value, C;
-    /// Interpolates an input at an offset.
-    InterpolateAtOffset = 109: [R, O, R] false, [] None, T::Value, C;
-    /// Screen-space x derivative.
-    DerivX = 110: [R] false, [L::DerivativeMode] None, T::Float, C;
+    InterpolateAtSample = 108 (input: decl(INPUTS), address: ov(Ty::Address),
+        sample: v(Ty::Any)) [] -> Value, C, REMOVABLE;
+    /// Interpolates an input at an offset from the pixel center.
+    InterpolateAtOffset = 109 (input: decl(INPUTS), address: ov(Ty::Address),
+        offset: v(Ty::Vec2F32)) [] -> Value, C, REMOVABLE;
+    /// Screen-space x derivative (coarse, fine or the device's choice); a 16-bit float is
+    /// derived as a 32-bit one.
+    DerivX = 110 (value: v(Ty::Result)) [mode: DerivativeMode] -> Float, C, REMOVABLE;
     /// Screen-space y derivative.
-    DerivY = 111: [R] false, [L::DerivativeMode] None, T::Float, C;
-    /// Begins a rasterizer-ordered critical section.
-    RovScopedLockBegin = 112: [] false, [L::MemoryTypeMask, L::RovScope] None, T::Void, C;
+    DerivY = 111 (value: v(Ty::Result)) [mode: DerivativeMode] -> Float, C, REMOVABLE;
+    /// Begins a rasterizer-ordered critical section (fragment shader interlock).
+    RovScopedLockBegin = 112 () [memory_types: MemoryTypeMask, scope: RovScope] -> Void, C, NONE;
     /// Ends a rasterizer-ordered critical section.
-    RovScopedLockEnd = 113: [] false, [L::MemoryTypeMask] None, T::Void, C;
-    // Comparisons
-    /// Ordered float equal.
-    FEq = 114: [R, R] false, [] None, T::Bool, C;
-    /// Unordered float not-equal.
-    FNe = 115: [R, R] false, [] None, T::Bool, C;
+    RovScopedLockEnd = 113 () [memory_types: MemoryTypeMask] -> Void, C, NONE;
+    // Comparisons: scalar operands of one type
+    /// Ordered float equal (false if either is NaN).
+    FEq = 114 (a: v(Ty::FloatScalar), b: v_like(Ty::FloatScalar, 0)) [] -> Bool, C,
+        PURE.and(COMMUTATIVE);
+    /// Unordered float not-equal (true if either is NaN).
+    FNe = 115 (a: v(Ty::FloatScalar), b: v_like(Ty::FloatScalar, 0)) [] -> Bool, C,
+        PURE.and(COMMUTATIVE);
     /// Ordered float less-than.
-    FLt = 116: [R, R] false, [] None, T::Bool, C;
+    FLt = 116 (a: v(Ty::FloatScalar), b: v_like(Ty::FloatScalar, 0)) [] -> Bool, C, PURE;
     /// Ordered float less-or-equal.
-    FLe = 117: [R, R] false, [] None, T::Bool, C;
+    FLe = 117 (a: v(Ty::FloatScalar), b: v_like(Ty::FloatScalar, 0)) [] -> Bool, C, PURE;
     /// Ordered float greater-than.
-    FGt = 118: [R, R] false, [] None, T::Bool, C;
+    FGt = 118 (a: v(Ty::FloatScalar), b: v_like(Ty::FloatScalar, 0)) [] -> Bool, C, PURE;
     /// Ordered float greater-or-equal.
-    FGe = 119: [R, R] false, [] None, T::Bool, C;
+    FGe = 119 (a: v(Ty::FloatScalar), b: v_like(Ty::FloatScalar, 0)) [] -> Bool, C, PURE;
     /// Float is NaN.
-    FIsNan = 120: [R] false, [] None, T::Bool, C;
+    FIsNan = 120 (a: v(Ty::FloatScalar)) [] -> Bool, C, PURE;
     /// Integer equal.
-    IEq = 121: [R, R] false, [] None, T::Bool, C;
+    IEq = 121 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C,
+        PURE.and(COMMUTATIVE);
     /// Integer not-equal.
-    INe = 122: [R, R] false, [] None, T::Bool, C;
+    INe = 122 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C,
+        PURE.and(COMMUTATIVE);
     /// Signed less-than.
-    SLt = 123: [R, R] false, [] None, T::Bool, C;
+    SLt = 123 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C, PURE;
     /// Signed less-or-equal.
-    SLe = 124: [R, R] false, [] None, T::Bool, C;
+    SLe = 124 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C, PURE;
     /// Signed greater-than.
-    SGt = 125: [R, R] false, [] None, T::Bool, C;
+    SGt = 125 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C, PURE;
     /// Signed greater-or-equal.
-    SGe = 126: [R, R] false, [] None, T::Bool, C;
+    SGe = 126 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C, PURE;
     /// Unsigned less-than.
-    ULt = 127: [R, R] false, [] None, T::Bool, C;
+    ULt = 127 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C, PURE;
     /// Unsigned less-or-equal.
-    ULe = 128: [R, R] false, [] None, T::Bool, C;
+    ULe = 128 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C, PURE;
     /// Unsigned greater-than.
-    UGt = 129: [R, R] false, [] None, T::Bool, C;
+    UGt = 129 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C, PURE;
     /// Unsigned greater-or-equal.
-    UGe = 130: [R, R] false, [] None, T::Bool, C;
+    UGe = 130 (a: v(Ty::ComparedInt), b: v_bits(Ty::ComparedInt, 0)) [] -> Bool, C, PURE;
     // Logical
     /// Boolean and.
-    BAnd = 131: [R, R] false, [] None, T::Bool, C;
+    BAnd = 131 (a: v(Ty::BoolScalar), b: v(Ty::BoolScalar)) [] -> Bool, C,
+        PURE.and(COMMUTATIVE);
     /// Boolean or.
-    BOr = 132: [R, R] false, [] None, T::Bool, C;
+    BOr = 132 (a: v(Ty::BoolScalar), b: v(Ty::BoolScalar)) [] -> Bool, C,
+        PURE.and(COMMUTATIVE);
     /// Boolean equal.
-    BEq = 133: [R, R] false, [] None, T::Bool, C;
+    BEq = 133 (a: v(Ty::BoolScalar), b: v(Ty::BoolScalar)) [] -> Bool, C,
+        PURE.and(COMMUTATIVE);
     /// Boolean not-equal.
-    BNe = 134: [R, R] false, [] None, T::Bool, C;
+    BNe = 134 (a: v(Ty::BoolScalar), b: v(Ty::BoolScalar)) [] -> Bool, C,
+        PURE.and(COMMUTATIVE);
     /// Boolean not.
-    BNot = 135: [R] false, [] None, T::Bool, C;
+    BNot = 135 (a: v(Ty::BoolScalar)) [] -> Bool, C, PURE;
     // Select
-    /// Chooses between two values by a boolean.
-    Select = 136: [R, R, R] false, [] None, T::Value, C;
-    // Float arithmetic
+    /// Chooses between two values by a boolean (per component for a vector condition).
+    Select = 136 (condition: v(Ty::BoolPerComponent), if_true: v(Ty::Result),
+        if_false: v(Ty::Result)) [] -> Value, C, PURE;
+    // Float arithmetic: operands of the result type, per component
     /// Absolute value.
-    FAbs = 137: [R] false, [] None, T::Float, C;
+    FAbs = 137 (a: v(Ty::Result)) [] -> Float, C, PURE;
     /// Negation.
-    FNeg = 138: [R] false, [] None, T::Float, C;
+    FNeg = 138 (a: v(Ty::Result)) [] -> Float, C, PURE;
     /// Addition.
-    FAdd = 139: [R, R] false, [] None, T::Float, C;
+    FAdd = 139 (a: v(Ty::Result), b: v(Ty::Result)) [] -> Float, C, PURE.and(COMMUTATIVE);
     /// Subtraction.
-    FSub = 140: [R, R] false, [] None, T::Float, C;
-    /// Multiplication.
-    FMul = 141: [R, R] false, [] None, T::Float, C;
-    /// D3D9 multiplication where `0 * x = 0`.
-    FMulLegacy = 142: [R, R] false, [] None, T::Float, C;
-    /// Multiply-add.
-    FMad = 143: [R, R, R] false, [] None, T::Float, C;
-    /// D3D9 multiply-add where `0 * x = 0`.
-    FMadLegacy = 144: [R, R, R] false, [] None, T::Float, C;
+    FSub = 140 (a: v(Ty::Result), b: v(Ty::Result)) [] -> Float, C, PURE;
+    /// Multiplication (IEEE: `0 * inf` is NaN).
+    FMul = 141 (a: v(Ty::Result), b: v(Ty::Result)) [] -> Float, C, PURE.and(COMMUTATIVE);
+    /// D3D9 multiplication where `0 * x = +0` for every `x`, infinity and NaN included;
+    /// lowered.
+    FMulLegacy = 142 (a: v(Ty::Result), b: v(Ty::Result)) [] -> Float, C, PURE.and(LOWER);
+    /// Multiply-add `a * b + c`, fused unless `Precise` (then a multiplication and an
+    /// addition that are not contracted).
+    FMad = 143 (a: v(Ty::Result), b: v(Ty::Result), c: v(Ty::Result)) [] -> Float, C, PURE;
+    /// D3D9 multiply-add where a zero product gives `c`; lowered.
+    FMadLegacy = 144 (a: v(Ty::Result), b: v(Ty::Result), c: v(Ty::Result)) [] -> Float, C,
+        PURE.and(LOWER);
     /// Division.
-    FDiv = 145: [R, R] false, [] None, T::Float, C;
-    /// Reciprocal.
-    FRcp = 146: [R] false, [] None, T::Float, C;
+    FDiv = 145 (a: v(Ty::Result), b: v(Ty::Result)) [] -> Float, C, PURE;
+    /// Reciprocal `1 / a` (a division, not an approximation).
+    FRcp = 146 (a: v(Ty::Result)) [] -> Float, C, PURE;
     /// Square root.
-    FSqrt = 147: [R] false, [] None, T::Float, C;
+    FSqrt = 147 (a: v(Ty::Result)) [] -> Float, C, PURE;
     /// Reciprocal square root.
-    FRsq = 148: [R] false, [] None, T::Float, C;
+    FRsq = 148 (a: v(Ty::Result)) [] -> Float, C, PURE;
     /// Base-2 exponential.
-    FExp2 = 149: [R] false, [] None, T::F32, C;
+    FExp2 = 149 (a: v(Ty::Result)) [] -> F32, C, PURE;
     /// Base-2 logarithm.
-    FLog2 = 150: [R] false, [] None, T::F32, C;
-    /// Fractional part.
-    FFract = 151: [R] false, [] None, T::Float, C;
-    /// Rounding with a literal mode.
-    FRound = 152: [R] false, [L::RoundMode] None, T::Float, C;
-    /// Minimum.
-    FMin = 153: [R, R] false, [] None, T::Float, C;
-    /// Maximum.
-    FMax = 154: [R, R] false, [] None, T::Float, C;
-    /// Dot product of vectors; lowered before the target IR.
-    FDot = 155: [R, R] false, [] None, T::Float, C;
-    /// D3D9 dot product where `0 * x = 0`.
-    FDotLegacy = 156: [R, R] false, [] None, T::Float, C;
-    /// Clamp to a range.
-    FClamp = 157: [R, R, R] false, [] None, T::Float, C;
+    FLog2 = 150 (a: v(Ty::Result)) [] -> F32, C, PURE;
+    /// Fractional part `a - floor(a)`.
+    FFract = 151 (a: v(Ty::Result)) [] -> Float, C, PURE;
+    /// Rounding by a literal mode: toward zero, `-inf` (floor), `+inf` (ceil), or to nearest
+    /// even.
+    FRound = 152 (a: v(Ty::Result)) [mode: RoundMode] -> Float, C, PURE;
+    /// Minimum; if one operand is NaN, the other (Direct3D's NaN-aware `min`).
+    FMin = 153 (a: v(Ty::Result), b: v(Ty::Result)) [] -> Float, C, PURE;
+    /// Maximum; if one operand is NaN, the other.
+    FMax = 154 (a: v(Ty::Result), b: v(Ty::Result)) [] -> Float, C, PURE;
+    /// Dot product of two float vectors, a scalar; lowered to `FMul` and `FMad` in D3D's
+    /// order (`x` first).
+    FDot = 155 (a: v(Ty::FloatVector), b: v_like(Ty::FloatVector, 0)) [] -> Float, C,
+        PURE.and(LOWER);
+    /// D3D9 dot product where `0 * x = 0`; lowered.
+    FDotLegacy = 156 (a: v(Ty::FloatVector), b: v_like(Ty::FloatVector, 0)) [] -> Float, C,
+        PURE.and(LOWER);
+    /// Clamp to `[lo, hi]`, NaN-aware as `FMin` and `FMax`.
+    FClamp = 157 (a: v(Ty::Result), lo: v(Ty::Result), hi: v(Ty::Result)) [] -> Float, C, PURE;
     /// Sine.
-    FSin = 158: [R] false, [] None, T::F32, C;
+    FSin = 158 (a: v(Ty::Result)) [] -> F32, C, PURE;
     /// Cosine.
-    FCos = 159: [R] false, [] None, T::F32, C;
-    /// Power.
-    FPow = 160: [R, R] false, [] None, T::F32, C;
-    /// D3D9 power where `pow(x, 0) = 1` and `0 * x = 0`.
-    FPowLegacy = 161: [R, R] false, [] None, T::F32, C;
-    // Bitwise
+    FCos = 159 (a: v(Ty::Result)) [] -> F32, C, PURE;
+    /// Power (undefined for a negative base, as in SPIR-V).
+    FPow = 160 (base: v(Ty::Result), exponent: v(Ty::Result)) [] -> F32, C, PURE;
+    /// D3D9 power `exp2(exponent * log2(base))` with the legacy product, so `pow(x, 0) = 1`
+    /// for every `x`; lowered.
+    FPowLegacy = 161 (base: v(Ty::Result), exponent: v(Ty::Result)) [] -> F32, C,
+        PURE.and(LOWER);
+    // Bitwise: the base has the result's size; counts and offsets may have another bit size
     /// Bitwise and.
-    IAnd = 162: [R, R] false, [] None, T::Int, C;
+    IAnd = 162 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
     /// Bitwise or.
-    IOr = 163: [R, R] false, [] None, T::Int, C;
+    IOr = 163 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
     /// Bitwise xor.
-    IXor = 164: [R, R] false, [] None, T::Int, C;
+    IXor = 164 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
     /// Bitwise not.
-    INot = 165: [R] false, [] None, T::Int, C;
-    /// Inserts a bit field.
-    IBitInsert = 166: [R, R, R, R] false, [] None, T::Int, C;
-    /// Extracts an unsigned bit field.
-    UBitExtract = 167: [R, R, R] false, [] None, T::Int, C;
-    /// Extracts a signed bit field.
-    SBitExtract = 168: [R, R, R] false, [] None, T::Int, C;
-    /// Shift left.
-    IShl = 169: [R, R] false, [] None, T::Int, C;
-    /// Arithmetic shift right.
-    SShr = 170: [R, R] false, [] None, T::Int, C;
-    /// Logical shift right.
-    UShr = 171: [R, R] false, [] None, T::Int, C;
-    /// Population count.
-    IBitCount = 172: [R] false, [] None, T::Int, C;
-    /// Bit reversal.
-    IBitReverse = 173: [R] false, [] None, T::Int, C;
-    /// Lowest set bit (SPIR-V semantics).
-    IFindLsb = 174: [R] false, [] None, T::Int, C;
-    /// Highest bit differing from the sign (SPIR-V semantics).
-    SFindMsb = 175: [R] false, [] None, T::Int, C;
-    /// Highest set bit (SPIR-V semantics).
-    UFindMsb = 176: [R] false, [] None, T::Int, C;
-    // Integer arithmetic
+    INot = 165 (a: v(Ty::IntLikeResult)) [] -> Int, C, PURE;
+    /// Inserts the low `count` bits of `insert` into `base` at `offset` (`bfi`): offset and
+    /// count use their low 5 bits, and the field is clipped at bit 31 (`count = min(count,
+    /// 32 - offset)`); 32-bit integers only.
+    IBitInsert = 166 (base: v(Ty::IntLikeResult), insert: v(Ty::IntLikeResult),
+        offset: v(Ty::IntPerComponent), count: v_like(Ty::IntPerComponent, 2)) [] -> Int, C,
+        PURE;
+    /// Extracts `count` bits at `offset`, zero-extended (`ubfe`), with `IBitInsert`'s masking
+    /// and clipping.
+    UBitExtract = 167 (value: v(Ty::IntLikeResult), offset: v(Ty::IntPerComponent),
+        count: v_like(Ty::IntPerComponent, 1)) [] -> Int, C, PURE;
+    /// Extracts `count` bits at `offset`, sign-extended (`ibfe`), masked and clipped alike.
+    SBitExtract = 168 (value: v(Ty::IntLikeResult), offset: v(Ty::IntPerComponent),
+        count: v_like(Ty::IntPerComponent, 1)) [] -> Int, C, PURE;
+    /// Shift left; only the low bits of the count are used (5 for 32-bit values: `x << 33`
+    /// is `x << 1`).
+    IShl = 169 (value: v(Ty::IntLikeResult), count: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
+    /// Arithmetic shift right, with the count masked as for `IShl`.
+    SShr = 170 (value: v(Ty::IntLikeResult), count: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
+    /// Logical shift right, with the count masked as for `IShl`.
+    UShr = 171 (value: v(Ty::IntLikeResult), count: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
+    /// Population count; 32-bit integers only.
+    IBitCount = 172 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
+    /// Bit reversal; 32-bit integers only.
+    IBitReverse = 173 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
+    /// Index of the lowest set bit, all ones for 0 (SPIR-V `FindILsb`, as `firstbit_lo`);
+    /// 32-bit integers only.
+    IFindLsb = 174 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
+    /// Index of the highest bit that differs from the sign bit, all ones for 0 and -1
+    /// (SPIR-V `FindSMsb`, counted from bit 0: Direct3D's `firstbit_shi` counts from the top,
+    /// `31 - x`); 32-bit integers only.
+    SFindMsb = 175 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
+    /// Index of the highest set bit, all ones for 0 (SPIR-V `FindUMsb`, counted from bit 0:
+    /// `firstbit_hi` is `31 - x`); 32-bit integers only.
+    UFindMsb = 176 (value: v(Ty::IntPerComponent)) [] -> Int, C, PURE;
+    // Integer arithmetic: wrapping, operands of the result's size
     /// Addition.
-    IAdd = 177: [R, R] false, [] None, T::Int, C;
+    IAdd = 177 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
     /// Addition with carry: `vec2<u32>` (low, carry).
-    IAddCarry = 178: [R, R] false, [] None, T::Vec2U32, C;
+    IAddCarry = 178 (a: v(Ty::Int32Scalar), b: v(Ty::Int32Scalar)) [] -> Vec2U32, C, PURE;
     /// Subtraction.
-    ISub = 179: [R, R] false, [] None, T::Int, C;
+    ISub = 179 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C, PURE;
     /// Subtraction with borrow: `vec2<u32>` (low, borrow).
-    ISubBorrow = 180: [R, R] false, [] None, T::Vec2U32, C;
-    /// Absolute value.
-    IAbs = 181: [R] false, [] None, T::Int, C;
+    ISubBorrow = 180 (a: v(Ty::Int32Scalar), b: v(Ty::Int32Scalar)) [] -> Vec2U32, C, PURE;
+    /// Absolute value (the most negative value stays itself).
+    IAbs = 181 (a: v(Ty::IntLikeResult)) [] -> Int, C, PURE;
     /// Negation.
-    INeg = 182: [R] false, [] None, T::Int, C;
+    INeg = 182 (a: v(Ty::IntLikeResult)) [] -> Int, C, PURE;
     /// Multiplication (low bits).
-    IMul = 183: [R, R] false, [] None, T::Int, C;
-    /// Unsigned division.
-    UDiv = 184: [R, R] false, [] None, T::Int, C;
-    /// Unsigned remainder.
-    UMod = 185: [R, R] false, [] None, T::Int, C;
+    IMul = 183 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
+    /// Unsigned division; division by zero gives all ones (Direct3D's `udiv`).
+    UDiv = 184 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C, PURE;
+    /// Unsigned remainder; by zero, all ones.
+    UMod = 185 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C, PURE;
     /// Signed minimum.
-    SMin = 186: [R, R] false, [] None, T::Int, C;
+    SMin = 186 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
     /// Signed maximum.
-    SMax = 187: [R, R] false, [] None, T::Int, C;
-    /// Signed clamp.
-    SClamp = 188: [R, R, R] false, [] None, T::Int, C;
+    SMax = 187 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
+    /// Signed clamp to `[lo, hi]`.
+    SClamp = 188 (a: v(Ty::IntLikeResult), lo: v(Ty::IntLikeResult), hi: v(Ty::IntLikeResult))
+        [] -> Int, C, PURE;
     /// Unsigned minimum.
-    UMin = 189: [R, R] false, [] None, T::Int, C;
+    UMin = 189 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
     /// Unsigned maximum.
-    UMax = 190: [R, R] false, [] None, T::Int, C;
-    /// Unsigned clamp.
-    UClamp = 191: [R, R, R] false, [] None, T::Int, C;
-    /// Masked sum of absolute differences (`msad4` per component).
-    UMsad = 192: [R, R, R] false, [] None, T::Int, C;
+    UMax = 190 (a: v(Ty::IntLikeResult), b: v(Ty::IntLikeResult)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
+    /// Unsigned clamp to `[lo, hi]`.
+    UClamp = 191 (a: v(Ty::IntLikeResult), lo: v(Ty::IntLikeResult), hi: v(Ty::IntLikeResult))
+        [] -> Int, C, PURE;
+    /// Masked sum of absolute differences (`msad4` per component): for each byte of
+    /// `reference` that is not zero, `|reference.byte - source.byte|` is added to
+    /// `accumulator`; 32-bit integers.
+    UMsad = 192 (reference: v(Ty::IntLikeResult), source: v(Ty::IntLikeResult),
+        accumulator: v(Ty::IntLikeResult)) [] -> Int, C, PURE;
     /// Signed full multiplication: `vec2<i32>` (low, high).
-    SMulExtended = 193: [R, R] false, [] None, T::Vec2I32, C;
+    SMulExtended = 193 (a: v(Ty::Int32Scalar), b: v(Ty::Int32Scalar)) [] -> Vec2I32, C, PURE;
     /// Unsigned full multiplication: `vec2<u32>` (low, high).
-    UMulExtended = 194: [R, R] false, [] None, T::Vec2U32, C;
+    UMulExtended = 194 (a: v(Ty::Int32Scalar), b: v(Ty::Int32Scalar)) [] -> Vec2U32, C, PURE;
 }
 
 impl OpCode {
+    /// The opcode's row of the table (an index into a static array).
+    #[inline]
+    pub const fn info(self) -> &'static OpInfo {
+        &INFOS[self as usize]
+    }
+
     /// The opcode's name.
     pub fn name(self) -> &'static str {
         self.info().name
@@ -636,16 +1166,82 @@ impl OpCode {
         self as u16
     }
 
-    /// True for ops that end a block.
-    pub fn is_terminator(self) -> bool {
-        matches!(
-            self,
-            Self::Branch
-                | Self::BranchConditional
-                | Self::Switch
-                | Self::Return
-                | Self::Unreachable
-        )
+    /// The opcode's effect and category flags.
+    #[inline]
+    pub const fn traits(self) -> Traits {
+        self.info().traits
+    }
+
+    /// [`Traits::REMOVABLE`]: no effect besides its result.
+    #[inline]
+    pub const fn is_removable(self) -> bool {
+        self.traits().contains(Traits::REMOVABLE)
+    }
+
+    /// [`Traits::PURE`]: equal ops give equal values, so one may replace another.
+    #[inline]
+    pub const fn is_pure(self) -> bool {
+        self.traits().contains(Traits::PURE)
+    }
+
+    /// [`Traits::COMMUTATIVE`]: swapping the two operands never changes the result.
+    #[inline]
+    pub const fn is_commutative(self) -> bool {
+        self.traits().contains(Traits::COMMUTATIVE)
+    }
+
+    /// [`Traits::TERMINATOR`]: ends a block.
+    #[inline]
+    pub const fn is_terminator(self) -> bool {
+        self.traits().contains(Traits::TERMINATOR)
+    }
+
+    /// [`Traits::CONTROL_FLOW`]: block-form control flow (labels, branches, phis).
+    #[inline]
+    pub const fn is_control_flow(self) -> bool {
+        self.traits().contains(Traits::CONTROL_FLOW)
+    }
+
+    /// [`Traits::SCOPED`]: `Scoped*` control flow.
+    #[inline]
+    pub const fn is_scoped(self) -> bool {
+        self.traits().contains(Traits::SCOPED)
+    }
+
+    /// [`Traits::LOWER`]: must be gone before the backend.
+    #[inline]
+    pub const fn must_be_lowered(self) -> bool {
+        self.traits().contains(Traits::LOWER)
+    }
+
+    /// [`Traits::DCL`]: a `Dcl*` declaration that the ops accessing it name, not a value.
+    #[inline]
+    pub const fn is_dcl(self) -> bool {
+        self.traits().contains(Traits::DCL)
+    }
+
+    /// [`Traits::MODE`]: a mode setting of the entry point.
+    #[inline]
+    pub const fn is_mode(self) -> bool {
+        self.traits().contains(Traits::MODE)
+    }
+
+    /// [`Traits::ANNOTATION`]: names another op (debug name, member name, semantic).
+    #[inline]
+    pub const fn is_annotation(self) -> bool {
+        self.traits().contains(Traits::ANNOTATION)
+    }
+
+    /// [`Traits::CONVERSION`]: converts its operand to the result type.
+    #[inline]
+    pub const fn is_conversion(self) -> bool {
+        self.traits().contains(Traits::CONVERSION)
+    }
+
+    /// [`Traits::NOT_A_VALUE`]: a function, block or entry point.
+    #[inline]
+    pub const fn is_not_a_value(self) -> bool {
+        self.traits().contains(Traits::NOT_A_VALUE)
     }
 
     /// True for the declarative ops that must precede code.
@@ -653,40 +1249,14 @@ impl OpCode {
         self.info().class == OpClass::Declaration
     }
 
-    /// True for `Scoped*` control flow.
-    pub fn is_scoped(self) -> bool {
-        (Self::ScopedIf as u16..=Self::ScopedEndSwitch as u16).contains(&(self as u16))
-    }
-
-    /// True for the `Dcl*` declarations.
-    pub fn is_dcl(self) -> bool {
-        (Self::DclInput as u16..=Self::DclParam as u16).contains(&(self as u16))
-    }
-
-    /// True for the ops whose operand 1 is an address into the type of operand 0, a value or
-    /// variable whose type the op names: composite extracts and inserts, and the loads, stores,
-    /// atomics and interpolations of inputs, outputs, scratch, LDS, push data and constants
-    /// (buffers and memory are typed by their descriptor or pointer instead). A constant such
-    /// address must stay inside that type.
+    /// True for the ops whose operand 1 is an address into the type of operand 0
+    /// ([`TypeRule::Address`]), a value or variable whose type the op names: composite
+    /// extracts and inserts, and the loads, stores, atomics and interpolations of inputs,
+    /// outputs, scratch, LDS, push data and constants (buffers and memory are typed by their
+    /// descriptor or pointer instead). A constant such address must stay inside that type.
+    #[inline]
     pub fn addresses_operand_type(self) -> bool {
-        matches!(
-            self,
-            Self::CompositeExtract
-                | Self::CompositeInsert
-                | Self::InputLoad
-                | Self::OutputLoad
-                | Self::OutputStore
-                | Self::ScratchLoad
-                | Self::ScratchStore
-                | Self::LdsLoad
-                | Self::LdsStore
-                | Self::LdsAtomic
-                | Self::PushDataLoad
-                | Self::ConstantLoad
-                | Self::InterpolateAtCentroid
-                | Self::InterpolateAtSample
-                | Self::InterpolateAtOffset
-        )
+        matches!(self.info().refs.get(1), Some(r) if r.ty == TypeRule::Address)
     }
 
     /// The stages whose programs may hold this op, for the ops bound to stages: mode
@@ -760,36 +1330,4 @@ impl fmt::Display for OpCode {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn codes_are_dense_and_names_round_trip() {
-        for (i, op) in OpCode::ALL.iter().enumerate() {
-            assert_eq!(op.code() as usize, i, "{op} is out of order");
-            assert_eq!(OpCode::from_code(op.code()), Some(*op));
-            assert_eq!(OpCode::from_name(op.name()), Some(*op));
-            assert!(op.code() < 1024, "codes must fit 10 bits");
-        }
-    }
-
-    #[test]
-    fn no_opcode_is_doubly_variadic() {
-        for op in OpCode::ALL {
-            let info = op.info();
-            assert!(!(info.var_refs && info.var_lits.is_some()), "{op}");
-        }
-    }
-
-    #[test]
-    fn ref_counts_follow_the_shape() {
-        let i = OpCode::EntryPoint.info();
-        assert_eq!(i.ref_count(3), Some(2));
-        assert_eq!(i.ref_count(0), None);
-        let d = OpCode::DebugName.info();
-        assert_eq!(d.ref_count(4), Some(1));
-        let f = OpCode::FAdd.info();
-        assert_eq!(f.ref_count(2), Some(2));
-        assert_eq!(f.ref_count(3), None);
-    }
-}
+mod tests;

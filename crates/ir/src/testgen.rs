@@ -298,26 +298,21 @@ fn random_op(rng: &mut Rng, opcode: OpCode, cur: u64, total: u64) -> Op {
     if rng.chance(1, 4) {
         op.flags = OpFlags(rng.next_u64() as u8 & OpFlags::ALL_BITS);
     }
-    let forward_bias = matches!(
-        opcode,
-        OpCode::Branch
-            | OpCode::BranchConditional
-            | OpCode::Switch
-            | OpCode::Phi
-            | OpCode::DebugName
-            | OpCode::DebugMemberName
-            | OpCode::EntryPoint
-            | OpCode::Label
-    );
-    for kind in info.refs {
-        let r = if *kind == RefKind::Optional && rng.chance(1, 3) {
+    // Ops with operands that may name later ops name them often.
+    let forward_bias = info
+        .refs
+        .iter()
+        .chain(info.ref_tail)
+        .any(|r| r.role.may_be_later());
+    for r in info.refs {
+        let r = if r.kind == RefKind::Optional && rng.chance(1, 3) {
             Operand::NULL
         } else {
             random_ref(rng, cur, total, forward_bias)
         };
         op.operands.push(r);
     }
-    if info.var_refs {
+    if info.var_refs() {
         for _ in 0..rng.below(6) {
             op.operands.push(random_ref(rng, cur, total, forward_bias));
         }

@@ -653,7 +653,7 @@ impl<'a> Cursor<'a> {
         for _ in info.refs {
             operands.push(self.reference(def, max_id, b, pending)?);
         }
-        if info.var_refs {
+        if info.var_refs() {
             loop {
                 let (tok, _) = self.clone_token();
                 if !(tok.starts_with('%') || tok == "null") {

@@ -102,8 +102,8 @@ fn program_for(opcode: OpCode, variant: usize) -> Builder {
     let mut op = Op::new(opcode, ty);
     op.flags = OpFlags((variant as u8 * 0x15) & OpFlags::ALL_BITS);
     let forward = def(5);
-    for (i, kind) in info.refs.iter().enumerate() {
-        let r = match (kind, (i + variant) % 3) {
+    for (i, r) in info.refs.iter().enumerate() {
+        let r = match (r.kind, (i + variant) % 3) {
             (RefKind::Optional, 0) => Operand::NULL,
             (_, 1) => Operand::from_def(forward),
             (_, 2) => Operand::from_def(u),
@@ -111,7 +111,7 @@ fn program_for(opcode: OpCode, variant: usize) -> Builder {
         };
         op.operands.push(r);
     }
-    if info.var_refs {
+    if info.var_refs() {
         for i in 0..variant + 1 {
             op.operands
                 .push(Operand::from_def(if i % 2 == 0 { c } else { forward }));

@@ -23,7 +23,7 @@
 use crate::builder::Builder;
 use crate::enums::Construct;
 use crate::op::{Op, SsaDef};
-use crate::opcode::OpCode;
+use crate::opcode::{OpCode, Role};
 use crate::passes::error::PassError;
 
 const NONE: u32 = u32::MAX;
@@ -224,12 +224,6 @@ impl Cfg {
             let op = b
                 .get(term)
                 .ok_or_else(|| PassError::invalid(ANALYSIS, term, "terminator is not live"))?;
-            let targets: &[crate::Operand] = match op.opcode {
-                OpCode::Branch => op.operands.get(..1).unwrap_or(&[]),
-                OpCode::BranchConditional => op.operands.get(1..3).unwrap_or(&[]),
-                OpCode::Switch => op.operands.get(1..).unwrap_or(&[]),
-                _ => &[],
-            };
             // Structural successors first: merge block, then continue target.
             let structural: &[crate::Operand] = match edges {
                 Edges::Branches => &[],
@@ -250,13 +244,14 @@ impl Cfg {
                     label.and_then(|l| l.operands.get(..n)).unwrap_or(&[])
                 }
             };
-            let switch = op.opcode == OpCode::Switch;
-            // Switch operands after the default come in (case value, label) pairs.
+            // The branch targets: the terminator's operands whose role is a block.
+            let info = op.opcode.info();
+            let branches = op.operands.get(..op.ref_count()).unwrap_or(&[]);
             let targets = structural.iter().chain(
-                targets
+                branches
                     .iter()
                     .enumerate()
-                    .filter(|&(i, _)| !switch || i % 2 == 0)
+                    .filter(|&(i, _)| info.ref_info(i).is_some_and(|r| r.role == Role::Block))
                     .map(|(_, t)| t),
             );
             for target in targets {

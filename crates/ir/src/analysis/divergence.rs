@@ -128,6 +128,10 @@ impl Divergence {
         changed
     }
 
+    /// Whether `def` may differ between invocations, given its operands'. The opcode lists
+    /// here are this analysis's model of where per-invocation values come from (inputs,
+    /// memory other invocations write, atomics, calls, phis at joins), not facts the opcode
+    /// table states.
     fn op_is_divergent(&self, b: &Builder, cfg: &Cfg, def: SsaDef) -> bool {
         let op = b.op(def);
         let any_ref = |skip: usize| op.refs().skip(skip).any(|r| self.divergent(r));

@@ -2,7 +2,7 @@
 //!
 //! Two ops are the same value if they have the same opcode, flags, result type and operands
 //! (operands of commutative ops compared as an unordered pair) and the opcode is a pure value
-//! ([`is_pure_value`]: no memory reads, no derivatives, no helper-lane dependence, no phis).
+//! ([`OpCode::is_pure`]: no memory reads, no derivatives, no helper-lane dependence, no phis).
 //! The later one is replaced by the earlier one.
 //!
 //! Scope: declarative constants (`Constant`, `Undef`) are numbered globally; code is numbered
@@ -16,36 +16,9 @@ use crate::fxhash::FxHasher;
 use crate::op::{Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
-use crate::passes::util::{is_pure_value, replace_and_remove};
+use crate::passes::util::replace_and_remove;
 use crate::Builder;
 use std::hash::{Hash, Hasher};
-
-/// True if swapping the two operands of an op of this opcode never changes its result.
-pub fn is_commutative(opcode: OpCode) -> bool {
-    use OpCode as O;
-    matches!(
-        opcode,
-        O::FAdd
-            | O::FMul
-            | O::FEq
-            | O::FNe
-            | O::IAdd
-            | O::IMul
-            | O::IAnd
-            | O::IOr
-            | O::IXor
-            | O::IEq
-            | O::INe
-            | O::BAnd
-            | O::BOr
-            | O::BEq
-            | O::BNe
-            | O::SMin
-            | O::SMax
-            | O::UMin
-            | O::UMax
-    )
-}
 
 /// Runs CSE; returns whether anything was replaced.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
@@ -180,7 +153,7 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
                 let mut cur = Some(cfg.label(blk));
                 while let Some(def) = cur {
                     if let Some(op) = b.get(def) {
-                        if is_pure_value(op.opcode) && !op.opcode.is_declarative() {
+                        if op.opcode.is_pure() && !op.opcode.is_declarative() {
                             t.visit(b, def, op);
                         }
                     }
@@ -207,7 +180,7 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
                 || code.is_terminator()
             {
                 t.undo_to(base);
-            } else if is_pure_value(code) && !code.is_declarative() {
+            } else if code.is_pure() && !code.is_declarative() {
                 t.visit(b, def, op);
             }
         }
@@ -281,7 +254,7 @@ impl Table {
             self.operands.push(Operand(v));
         }
         let key = &mut self.operands[start..];
-        if is_commutative(op.opcode) && key.len() == 2 && key[0].0 > key[1].0 {
+        if op.opcode.is_commutative() && key.len() == 2 && key[0].0 > key[1].0 {
             key.swap(0, 1);
         }
         let mut h = FxHasher::default();
@@ -342,79 +315,5 @@ impl Table {
                 self.operands.truncate(e.ops_start as usize);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::run;
-    use crate::passes::test_util::check;
-
-    /// Duplicates (also with swapped operands of commutative ops, and duplicates of
-    /// duplicates) are replaced by the dominating op; an op in a sibling branch is not; loads
-    /// are never merged; duplicate constants are merged globally.
-    #[test]
-    fn value_numbering_along_dominator_tree() {
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput vec4<f32> %1 0 0 0
-%4 = Constant f32 2.0
-%5 = Constant f32 2.0
-%6 = DclUav f32 %1 0 0 1 BufferTyped None
-%7 = Constant u32 0
-%10 = Function void
-%11 = Label %16 StructuredSelection
-%12 = InputLoad f32 %2 null
-%13 = FMul f32 %12 %4
-%14 = FMul f32 %5 %12
-%15 = FIsNan bool %14
-%17 = BranchConditional %15 %18 %16
-%18 = Label None
-%19 = FMul f32 %12 %4
-%20 = FAdd f32 %19 %13
-%21 = Branch %16
-%16 = Label None
-%22 = Phi f32 %11 %12 %18 %20
-%23 = FAdd f32 %13 %14
-%24 = DescriptorLoad uav %6 %7
-%25 = BufferLoad f32 %24 %7 4
-%26 = BufferLoad f32 %24 %7 4
-%27 = CompositeConstruct vec4<f32> %22 %23 %25 %26
-%28 = OutputStore %3 null %27
-%29 = Return void null
-%30 = FunctionEnd
-";
-        check(
-            input,
-            r#"
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput vec4<f32> %1 0 0 0
-%4 = Constant f32 2.0
-%6 = DclUav f32 %1 0 0 1 BufferTyped None
-%7 = Constant u32 0
-%10 = Function void
-%11 = Label %16 StructuredSelection
-%12 = InputLoad f32 %2 null
-%13 = FMul f32 %12 %4
-%15 = FIsNan bool %13
-%17 = BranchConditional %15 %18 %16
-%18 = Label None
-%20 = FAdd f32 %13 %13
-%21 = Branch %16
-%16 = Label None
-%22 = Phi f32 %11 %12 %18 %20
-%23 = FAdd f32 %13 %13
-%24 = DescriptorLoad uav %6 %7
-%25 = BufferLoad f32 %24 %7 4
-%26 = BufferLoad f32 %24 %7 4
-%27 = CompositeConstruct vec4<f32> %22 %23 %25 %26
-%28 = OutputStore %3 null %27
-%29 = Return void null
-%30 = FunctionEnd
-"#,
-            run,
-        );
     }
 }

@@ -4,6 +4,7 @@
 //! not expect) reports it here instead of panicking: which pass, which op, and what is wrong.
 
 use crate::op::SsaDef;
+use crate::validate::ValidationError;
 
 /// An error raised by a pass or by the pipeline's validation step.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -19,12 +20,12 @@ pub enum PassError {
         message: String,
     },
     /// The validator rejected the program after a pass ran.
-    #[error("validation failed after {pass}: {}", errors.join("; "))]
+    #[error("validation failed after {pass}: {}", join(errors))]
     Validation {
         /// The pass after which validation failed (the pass that broke an invariant).
         pass: &'static str,
-        /// The validator's messages, one per problem.
-        errors: Vec<String>,
+        /// The validator's findings, one per problem (each prints as one message).
+        errors: Vec<ValidationError>,
     },
 }
 
@@ -50,6 +51,12 @@ impl PassError {
             PassError::InvalidIr { pass, .. } | PassError::Validation { pass, .. } => pass,
         }
     }
+}
+
+/// The errors' messages, separated by `; `.
+fn join(errors: &[ValidationError]) -> String {
+    let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    messages.join("; ")
 }
 
 fn fmt_def(def: Option<SsaDef>) -> String {

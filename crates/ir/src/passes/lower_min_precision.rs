@@ -29,7 +29,7 @@ use crate::opcode::OpCode;
 use crate::passes::error::PassError;
 use crate::passes::lower_legacy::remove_noop_conversions;
 use crate::passes::options::MinPrecisionMode;
-use crate::passes::util::{f32_to_f16, insertion_point_after, is_debug};
+use crate::passes::util::{f32_to_f16, insertion_point_after};
 use crate::types::{BasicType, ScalarType, Type};
 use crate::Builder;
 
@@ -70,7 +70,10 @@ fn lower_type(ty: Type, wide: bool) -> Type {
     out
 }
 
-/// True for ops that compute in 16 bits in [`MinPrecisionMode::Native16`].
+/// True for ops that compute in 16 bits in [`MinPrecisionMode::Native16`]. Which ops do is
+/// this pass's choice (value ops whose precision follows their operands', not interfaces,
+/// memory, derivatives or the `f32`-only and 32-bit-only ops), so the list stays here; the
+/// ranges rely on the table's code order, which serialization fixes.
 fn is_arith16(opcode: OpCode) -> bool {
     use OpCode as O;
     let code = opcode as u16;
@@ -189,7 +192,7 @@ fn fix_boundaries(b: &mut Builder, ops: &[SsaDef], state: &mut Vec<u8>) -> Resul
         let Some(op) = b.get(def).cloned() else {
             continue;
         };
-        if is_debug(op.opcode) || op.opcode == OpCode::Semantic {
+        if op.opcode.is_annotation() {
             continue;
         }
         let arith = state.get(def.index()).copied() != Some(2)
@@ -220,7 +223,7 @@ fn fix_boundaries(b: &mut Builder, ops: &[SsaDef], state: &mut Vec<u8>) -> Resul
                         b.get(u.user).is_some_and(|uo| {
                             is_arith16(uo.opcode)
                                 && state.get(u.user.index()).copied() != Some(2)
-                                && !is_debug(uo.opcode)
+                                && !uo.opcode.is_annotation()
                         })
                     })
                     .map(|u| (u.user, u.operand))
@@ -316,105 +319,5 @@ fn dedupe_fp_modes(b: &mut Builder) {
     }
     for d in dup {
         b.remove(d);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::run;
-    use crate::passes::options::MinPrecisionMode;
-    use crate::passes::test_util::check;
-
-    const PROGRAM: &str = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput vec2<min16f> %1 0 0 None
-%3 = DclOutput vec2<f32> %1 0 0 0
-%4 = DclOutput u32 %1 1 0 0
-%5 = Constant min16f 0.1
-%6 = Constant min16i -2
-%7 = SetFpMode [nosz] min16f %1 NearestEven Preserve
-%14 = Constant u32 0
-%10 = Function void
-%11 = Label None
-%12 = InputLoad vec2<min16f> %2 null
-%13 = CompositeExtract min16f %12 %14
-%15 = FMul min16f %13 %5
-%16 = FSqrt min16f %15
-%17 = CompositeConstruct vec2<min16f> %15 %16
-%18 = ConvertFtoF vec2<f32> %17
-%19 = OutputStore %3 null %18
-%20 = ConvertFtoI min16i %16
-%21 = IMul min16i %20 %6
-%22 = Cast u32 %21
-%23 = OutputStore %4 null %22
-%24 = Return void null
-%25 = FunctionEnd
-";
-
-    #[test]
-    fn promote_to_32_bits() {
-        check(
-            PROGRAM,
-            r#"
-%1 = EntryPoint %10 Pixel
-%2 = DclInput vec2<f32> %1 0 0 None
-%3 = DclOutput vec2<f32> %1 0 0 0
-%4 = DclOutput u32 %1 1 0 0
-%7 = SetFpMode [nosz] f32 %1 NearestEven Preserve
-%14 = Constant u32 0
-%26 = Constant f32 0.1
-%27 = Constant i32 -2
-%10 = Function void
-%11 = Label None
-%12 = InputLoad vec2<f32> %2 null
-%13 = CompositeExtract f32 %12 %14
-%15 = FMul f32 %13 %26
-%16 = FSqrt f32 %15
-%17 = CompositeConstruct vec2<f32> %15 %16
-%19 = OutputStore %3 null %17
-%20 = ConvertFtoI i32 %16
-%21 = IMul i32 %20 %27
-%22 = Cast u32 %21
-%23 = OutputStore %4 null %22
-%24 = Return void null
-%25 = FunctionEnd
-"#,
-            |b| run(b, MinPrecisionMode::Promote32),
-        );
-    }
-
-    #[test]
-    fn native_16_bits_with_32_bit_boundaries() {
-        check(
-            PROGRAM,
-            r#"
-%1 = EntryPoint %10 Pixel
-%2 = DclInput vec2<f32> %1 0 0 None
-%3 = DclOutput vec2<f32> %1 0 0 0
-%4 = DclOutput u32 %1 1 0 0
-%7 = SetFpMode [nosz] f16 %1 NearestEven Preserve
-%14 = Constant u32 0
-%26 = Constant f16 0.099975586
-%27 = Constant i16 -2
-%10 = Function void
-%11 = Label None
-%12 = InputLoad vec2<f32> %2 null
-%28 = ConvertFtoF vec2<f16> %12
-%13 = CompositeExtract f16 %28 %14
-%15 = FMul f16 %13 %26
-%16 = FSqrt f16 %15
-%17 = CompositeConstruct vec2<f16> %15 %16
-%18 = ConvertFtoF vec2<f32> %17
-%19 = OutputStore %3 null %18
-%20 = ConvertFtoI i16 %16
-%21 = IMul i16 %20 %27
-%29 = ConvertItoI i32 %21
-%22 = Cast u32 %29
-%23 = OutputStore %4 null %22
-%24 = Return void null
-%25 = FunctionEnd
-"#,
-            |b| run(b, MinPrecisionMode::Native16),
-        );
     }
 }

@@ -23,6 +23,12 @@
 //!
 //! [`options::Options`] says which optimisations run, how min precision is lowered and whether
 //! the validator checks the IR after every pass.
+//!
+//! ## Tests
+//! Each pass has file tests in `crates/ir/tests/filetests/<pass>/`: IR text in, the pass named
+//! in a `; pass:` header, `; check:` lines on the printed output (the runner,
+//! `crates/ir/tests/filetests.rs`, documents the format); `pipeline/` runs the whole pipeline.
+//! Unit tests beside a pass check what text cannot show (errors, operand types).
 
 pub mod cfg_cleanup;
 pub mod constant_fold;
@@ -39,9 +45,6 @@ pub mod simplify_arith;
 pub mod ssa_construction;
 pub mod unused_declarations;
 pub mod util;
-
-#[cfg(test)]
-mod test_util;
 
 pub use error::PassError;
 pub use options::{MinPrecisionMode, Options};

@@ -35,7 +35,7 @@ use crate::passes::{
     cfg_cleanup, constant_fold, cse, dce, lower_legacy, lower_min_precision, resolve_types,
     scoped_to_structured, simplify_arith, ssa_construction, unused_declarations,
 };
-use crate::validate::{validate, Level};
+use crate::validate::{validate, Level, Rule, ValidationError};
 use crate::Builder;
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -131,10 +131,7 @@ impl Runner<'_> {
             let result = validate(self.b, level);
             self.report.validation += start.elapsed();
             if let Err(errors) = result {
-                return Err(PassError::Validation {
-                    pass: name,
-                    errors: errors.iter().map(ToString::to_string).collect(),
-                });
+                return Err(PassError::Validation { pass: name, errors });
             }
         }
         Ok(changed)
@@ -179,7 +176,7 @@ pub fn run_pipeline_with(
         if let Err(errors) = result {
             return Err(PassError::Validation {
                 pass: "input",
-                errors: errors.iter().map(ToString::to_string).collect(),
+                errors,
             });
         }
     }
@@ -236,7 +233,13 @@ pub fn run_pipeline_with(
         if r.validate && !Cfg::build(r.b).is_ok_and(|fresh| fresh.same_blocks(cfg)) {
             return Err(PassError::Validation {
                 pass: "lower_min_precision",
-                errors: vec!["blocks changed after ssa_construction built the CFG".into()],
+                errors: vec![ValidationError {
+                    def: None,
+                    opcode: None,
+                    rule: Rule::StaleCfg,
+                    operand: None,
+                    detail: String::new(),
+                }],
             });
         }
         cse_state.adopt_cfg(cfg);

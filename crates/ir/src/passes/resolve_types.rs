@@ -6,6 +6,8 @@
 //! `ConsumeAs <type>`.
 //!
 //! ## Algorithm (linear: one scan, union-find, one fix-up scan)
+//! [`run_with_scratch`] is these steps in order, each one function: `assign_type_variables`,
+//! `record_edges` (1), `choose_types` (2), `fix_up` and `reinterpret_fixed_operands` (3).
 //! 1. Every op whose type contains `Unknown` gets a *type variable*. Scanning the program once,
 //!    each data-flow edge where a value must keep its scalar type — phi input to phi, select
 //!    operands to result, composite members to composite, scratch/LDS/temp store to declaration
@@ -27,7 +29,7 @@
 //!    tests the bits against zero.
 
 use crate::op::{Op, Operand, SsaDef};
-use crate::opcode::OpCode;
+use crate::opcode::{Like, OpCode, ResultRule, TypeRule};
 use crate::passes::error::PassError;
 use crate::passes::util::{
     coerce, conversion_opcode, insertion_point_after, lit_mask, phi_value, replace_and_remove,
@@ -174,53 +176,33 @@ fn is_typed_resource(b: &Builder, dcl: SsaDef) -> bool {
     }
 }
 
-/// Opcodes whose reference operands all have the result type.
-fn same_type_operands(opcode: OpCode) -> bool {
-    use OpCode as O;
-    matches!(
-        opcode,
-        O::FAbs
-            | O::FNeg
-            | O::FAdd
-            | O::FSub
-            | O::FMul
-            | O::FMulLegacy
-            | O::FMad
-            | O::FMadLegacy
-            | O::FDiv
-            | O::FRcp
-            | O::FSqrt
-            | O::FRsq
-            | O::FExp2
-            | O::FLog2
-            | O::FFract
-            | O::FRound
-            | O::FMin
-            | O::FMax
-            | O::FClamp
-            | O::FSin
-            | O::FCos
-            | O::FPow
-            | O::FPowLegacy
-            | O::IAnd
-            | O::IOr
-            | O::IXor
-            | O::INot
-            | O::IAdd
-            | O::ISub
-            | O::IAbs
-            | O::INeg
-            | O::IMul
-            | O::UDiv
-            | O::UMod
-            | O::SMin
-            | O::SMax
-            | O::SClamp
-            | O::UMin
-            | O::UMax
-            | O::UClamp
-    )
+/// True if every reference operand of `opcode` has its result's type: the opcode table's
+/// [`TypeRule::Result`], or [`TypeRule::IntLikeResult`] (type resolution gives such an operand
+/// the result's very type). Step 1 joins these operands to the result, step 3 converts them.
+#[inline]
+const fn same_type_operands(opcode: OpCode) -> bool {
+    SAME_TYPE_OPERANDS[opcode as usize]
 }
+
+/// [`same_type_operands`] per opcode, from the table.
+const SAME_TYPE_OPERANDS: [bool; OpCode::ALL.len()] = {
+    let mut table = [false; OpCode::ALL.len()];
+    let mut k = 0;
+    while k < OpCode::ALL.len() {
+        let info = OpCode::ALL[k].info();
+        let mut same = !info.refs.is_empty() && info.ref_tail.is_empty();
+        let mut i = 0;
+        while i < info.refs.len() {
+            let r = &info.refs[i];
+            same &= matches!(r.ty, TypeRule::Result | TypeRule::IntLikeResult)
+                && matches!(r.like, Like::Free);
+            i += 1;
+        }
+        table[k] = same;
+        k += 1;
+    }
+    table
+};
 
 /// A value-flow edge: the value `src` flows into the place `dst`, which has the same scalar
 /// type. Either end may be typed; `dst_ty` overrides the type of `dst` when only part of it is
@@ -303,7 +285,7 @@ pub struct Scratch {
     needs: Vec<SsaDef>,
 }
 
-/// [`run`] with caller-kept buffers.
+/// [`run`] with caller-kept buffers: the steps of the module documentation, in order.
 pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, PassError> {
     let Scratch {
         var,
@@ -311,58 +293,85 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
         ops,
         needs,
     } = scratch;
-    needs.clear();
+    if !assign_type_variables(b, var, classes) {
+        return Ok(false);
+    }
+    record_edges(b, var, classes, needs);
+    choose_types(b, var, classes);
+    fix_up(b, var, ops)?;
+    reinterpret_fixed_operands(b, var, needs)?;
+    Ok(true)
+}
+
+/// Before step 1: a type variable (a class of its own) for every op whose type contains
+/// `Unknown`. Returns whether there is anything to do: a variable or a `ConsumeAs` to lower.
+fn assign_type_variables(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes) -> bool {
     var.clear();
     var.resize(b.id_bound(), NONE);
     classes.clear();
-    let mut scan = Scan {
-        b: &*b,
-        var,
-        classes,
-    };
     let mut consume = false;
     for (def, op) in b.iter() {
         if op.ty.has_unknown() {
-            scan.var[def.index()] = scan.classes.add();
+            var[def.index()] = classes.add();
         }
         consume |= op.opcode == OpCode::ConsumeAs;
     }
-    let changed = consume || !scan.classes.parent.is_empty();
-    if !changed {
-        return Ok(false);
-    }
+    consume || !classes.parent.is_empty()
+}
 
-    // Step 1: edges.
+/// Step 1: every value-flow edge joins two type variables or hints a typed end to one; ops
+/// with an untyped operand of a fixed kind are collected in `needs` for
+/// [`reinterpret_fixed_operands`].
+fn record_edges(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes, needs: &mut Vec<SsaDef>) {
+    needs.clear();
+    let mut scan = Scan { b, var, classes };
     let mut function: Option<SsaDef> = None;
     for (def, op) in b.iter() {
-        let d = Some(def);
-        let a = |i| op.arg(i);
-        let untyped = |scan: &Scan, i| a(i).is_some_and(|x| scan.var_of(x).is_some());
-        // An untyped operand of a fixed kind: step 3 reinterprets it if its class took
-        // another kind.
+        // An untyped operand of a fixed kind: it is reinterpreted if its class took another
+        // kind.
         let mut fixed = OPERANDS_OF_FIXED_KIND[op.opcode as usize];
         let mut untyped_fixed = false;
         while fixed != 0 && !untyped_fixed {
-            untyped_fixed = untyped(&scan, fixed.trailing_zeros() as usize);
+            untyped_fixed = op
+                .arg(fixed.trailing_zeros() as usize)
+                .is_some_and(|x| scan.var_of(x).is_some());
             fixed &= fixed - 1;
         }
         if untyped_fixed {
             needs.push(def);
         }
+        scan.op_edges(def, op, &mut function, untyped_fixed);
+    }
+}
+
+impl Scan<'_, '_> {
+    /// The edges of one op (step 1); `function` is the function it is in (set here when the
+    /// op starts one).
+    #[inline]
+    fn op_edges(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        function: &mut Option<SsaDef>,
+        untyped_fixed: bool,
+    ) {
+        let b = self.b;
+        let d = Some(def);
+        let a = |i| op.arg(i);
         match op.opcode {
-            OpCode::Function => function = d,
+            OpCode::Function => *function = d,
             OpCode::Phi => {
                 for i in (1..op.ref_count()).step_by(2) {
-                    scan.flow(a(i), d);
+                    self.flow(a(i), d);
                 }
             }
             OpCode::Select => {
-                scan.flow(a(1), d);
-                scan.flow(a(2), d);
+                self.flow(a(1), d);
+                self.flow(a(2), d);
             }
             OpCode::CompositeConstruct if !op.ty.is_struct() => {
                 for i in 0..op.ref_count() {
-                    scan.flow(a(i), d);
+                    self.flow(a(i), d);
                 }
             }
             OpCode::CompositeExtract => {
@@ -370,38 +379,38 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                     .get(op.arg(0).unwrap_or(def))
                     .and_then(|c| indexed_type(b, c.ty, a(1)))
                     .and_then(|t| uniform_base(&t));
-                scan.flow_with(a(0), d, base, None);
+                self.flow_with(a(0), d, base, None);
             }
             OpCode::CompositeInsert => {
-                scan.flow(a(0), d);
+                self.flow(a(0), d);
                 if !op.ty.is_struct() {
-                    scan.flow(a(2), d);
+                    self.flow(a(2), d);
                 }
             }
-            OpCode::Drain => scan.flow(a(0), d),
+            OpCode::Drain => self.flow(a(0), d),
             OpCode::TmpLoad
             | OpCode::ScratchLoad
             | OpCode::LdsLoad
             | OpCode::InputLoad
             | OpCode::OutputLoad
             | OpCode::PushDataLoad
-            | OpCode::ConstantLoad => scan.flow(a(0), d),
-            OpCode::ParamLoad => scan.flow(a(1), d),
-            OpCode::TmpStore => scan.flow(a(1), a(0)),
-            OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => scan.flow(a(2), a(0)),
+            | OpCode::ConstantLoad => self.flow(a(0), d),
+            OpCode::ParamLoad => self.flow(a(1), d),
+            OpCode::TmpStore => self.flow(a(1), a(0)),
+            OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => self.flow(a(2), a(0)),
             OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather => {
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
-                    scan.flow(Some(dcl), d);
+                    self.flow(Some(dcl), d);
                 }
             }
             OpCode::BufferStore => {
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
-                    scan.flow(a(2), Some(dcl));
+                    self.flow(a(2), Some(dcl));
                 }
             }
             OpCode::ImageStore => {
                 if let Some(dcl) = descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)) {
-                    scan.flow(a(3), Some(dcl));
+                    self.flow(a(3), Some(dcl));
                 }
             }
             OpCode::LdsAtomic
@@ -413,50 +422,50 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
                 } else {
                     a(2)
                 };
-                scan.flow(operand, d);
+                self.flow(operand, d);
                 let dcl = match op.opcode {
                     OpCode::LdsAtomic => a(0),
                     _ => descriptor_dcl(b, a(0)).filter(|&x| is_typed_resource(b, x)),
                 };
-                scan.flow(dcl, d);
+                self.flow(dcl, d);
             }
-            OpCode::Return => scan.flow(a(0), function),
+            OpCode::Return => self.flow(a(0), *function),
             OpCode::FunctionCall => {
-                scan.flow(a(0), d);
+                self.flow(a(0), d);
                 if let Some(f) = a(0).and_then(|f| b.get(f)) {
                     for i in 1..op.ref_count() {
-                        scan.flow(a(i), f.arg(i - 1));
+                        self.flow(a(i), f.arg(i - 1));
                     }
                 }
             }
             OpCode::ConsumeAs => {
                 if let (Some(x), Some(t)) = (a(0), uniform_base(&op.ty)) {
-                    if let Some(v) = scan.var_of(x) {
-                        scan.hint(v, t, false);
+                    if let Some(v) = self.var_of(x) {
+                        self.hint(v, t, false);
                     }
                 }
             }
             // The selector has the case values' type.
-            OpCode::Switch => scan.flow(a(2), a(0)),
+            OpCode::Switch => self.flow(a(2), a(0)),
             code if same_type_operands(code) => {
                 for i in 0..op.ref_count() {
-                    scan.flow(a(i), d);
+                    self.flow(a(i), d);
                 }
             }
             code if untyped_fixed && is_compare(code) => {
                 // Compared values have one type.
-                scan.flow(a(0), a(1));
-                scan.flow(a(1), a(0));
+                self.flow(a(0), a(1));
+                self.flow(a(1), a(0));
             }
             _ => {}
         }
     }
+}
 
-    // Step 2: choose and apply types. Each def with a variable had an `Unknown` in its
-    // type; the ops made below have ids past `var`, so `var` also tells which operands were
-    // unknown before this step.
-    let Scan { var, classes, .. } = scan;
-    let var: &mut Vec<u32> = var;
+/// Step 2: every class takes its type ([`Classes::choose`]), which replaces the `Unknown`
+/// scalars of its members' types. The ops made after this have ids past `var`, so `var`
+/// still tells which operands were untyped before.
+fn choose_types(b: &mut Builder, var: &[u32], classes: &mut Classes) {
     for (i, &v) in var.iter().enumerate() {
         if v == NONE {
             continue;
@@ -470,8 +479,11 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
         let t = classes.choose(v);
         b.set_type(def, replace_unknown(ty, t));
     }
+}
 
-    // Step 3: fix-up.
+/// Step 3: every edge made consistent, in one scan over the ops as they were before it (it
+/// inserts conversions as it goes); `ConsumeAs` lowered.
+fn fix_up(b: &mut Builder, var: &mut Vec<u32>, ops: &mut Vec<SsaDef>) -> Result<(), PassError> {
     ops.clear();
     ops.extend(b.iter().map(|(d, _)| d));
     let mut function: Option<SsaDef> = None;
@@ -480,143 +492,176 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             continue;
         };
         if same_type_operands(op.opcode) {
-            // Operand `i` is read before fixing it; fixing changes only that operand.
             let (ty, n) = (op.ty, op.ref_count());
-            for i in 0..n {
-                if b.get(def)
-                    .and_then(|o| o.arg(i))
-                    .is_some_and(|x| was_unknown(var, x))
-                {
-                    fix_operand(b, def, i, ty)?;
-                }
-            }
-            continue;
-        }
-        if !needs_fix_up(op.opcode) {
-            continue;
-        }
-        let op = op.clone();
-        match op.opcode {
-            OpCode::Function => function = Some(def),
-            OpCode::Phi => {
-                for i in (1..op.ref_count()).step_by(2) {
-                    fix_operand(b, def, i, op.ty)?;
-                }
-            }
-            OpCode::Select => {
-                fix_operand(b, def, 1, op.ty)?;
-                fix_operand(b, def, 2, op.ty)?;
-            }
-            OpCode::CompositeConstruct => {
-                for i in 0..op.ref_count() {
-                    let want =
-                        member_type(&op.ty, i, b.get(op.arg(i).unwrap_or(def)).map(|m| m.ty));
-                    if let Some(want) = want {
-                        fix_operand(b, def, i, want)?;
-                    }
-                }
-            }
-            OpCode::CompositeInsert => {
-                fix_operand(b, def, 0, op.ty)?;
-                if let Some(want) = indexed_type(b, op.ty, op.arg(1)) {
-                    fix_operand(b, def, 2, want)?;
-                }
-            }
-            OpCode::CompositeExtract => {
-                let want = op
-                    .arg(0)
-                    .and_then(|c| b.get(c))
-                    .and_then(|c| indexed_type(b, c.ty, op.arg(1)));
-                if let Some(want) = want {
-                    fix_result(b, def, want)?;
-                }
-            }
-            OpCode::TmpLoad
-            | OpCode::ScratchLoad
-            | OpCode::LdsLoad
-            | OpCode::InputLoad
-            | OpCode::OutputLoad
-            | OpCode::PushDataLoad
-            | OpCode::ConstantLoad
-            | OpCode::ParamLoad => {
-                let src = if op.opcode == OpCode::ParamLoad {
-                    op.arg(1)
-                } else {
-                    op.arg(0)
-                };
-                if let Some(base) = src.and_then(|s| b.get(s)).and_then(|s| uniform_base(&s.ty)) {
-                    fix_result(b, def, op.ty.with_base(base))?;
-                }
-            }
-            OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather
-                if !op.ty.is_struct() =>
-            {
-                let base = descriptor_dcl(b, op.arg(0))
-                    .filter(|&x| is_typed_resource(b, x))
-                    .and_then(|x| b.get(x))
-                    .and_then(|x| uniform_base(&x.ty));
-                if let Some(base) = base {
-                    fix_result(b, def, op.ty.with_base(base))?;
-                }
-            }
-            OpCode::TmpStore | OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => {
-                let vi = if op.opcode == OpCode::TmpStore { 1 } else { 2 };
-                fix_stored(b, def, vi, op.arg(0))?;
-            }
-            OpCode::BufferStore | OpCode::ImageStore => {
-                let vi = if op.opcode == OpCode::BufferStore {
-                    2
-                } else {
-                    3
-                };
-                if let Some(dcl) = descriptor_dcl(b, op.arg(0)).filter(|&x| is_typed_resource(b, x))
-                {
-                    fix_stored(b, def, vi, Some(dcl))?;
-                }
-            }
-            OpCode::Return => {
-                if let Some(fty) = function.and_then(|f| b.get(f)).map(|f| f.ty) {
-                    if op.arg(0).is_some() && !fty.is_void() {
-                        fix_operand(b, def, 0, fty)?;
-                    }
-                }
-            }
-            OpCode::FunctionCall => {
-                let params: Vec<Option<Type>> = match op.arg(0).and_then(|f| b.get(f)) {
-                    Some(f) => (0..f.ref_count())
-                        .map(|i| f.arg(i).and_then(|p| b.get(p)).map(|p| p.ty))
-                        .collect(),
-                    None => Vec::new(),
-                };
-                for (i, p) in params.into_iter().enumerate() {
-                    if let Some(p) = p {
-                        fix_operand(b, def, i + 1, p)?;
-                    }
-                }
-            }
-            OpCode::ConsumeAs => {
-                let replaced = lower_consume(b, def, &op)?;
-                // Removed in favour of a typed value, an untyped `ConsumeAs` leaves that value
-                // where an untyped one was: its later users still get fixed up.
-                if let Some(x) = replaced {
-                    if was_unknown(var, def) {
-                        // `x` may be a constant folded just now, past the end of `var`.
-                        if var.len() <= x.index() {
-                            var.resize(x.index() + 1, NONE);
-                        }
-                        var[x.index()] = 0;
-                    }
-                }
-            }
-            _ => {}
+            fix_same_type_operands(b, var, def, ty, n)?;
+        } else if op.opcode == OpCode::Function {
+            function = Some(def);
+        } else if needs_fix_up(op.opcode) {
+            let op = op.clone();
+            fix_up_op(b, var, def, &op, function)?;
         }
     }
-    // Operands of a fixed kind that were untyped: reinterpreted where their class took
-    // another kind (the ops were found by step 1, so the scan above pays nothing for them).
-    for &def in needs.iter() {
+    Ok(())
+}
+
+/// Step 3 for an op whose `n` operands all have its result type `ty`: each formerly untyped
+/// operand converted to it.
+#[inline]
+fn fix_same_type_operands(
+    b: &mut Builder,
+    var: &[u32],
+    def: SsaDef,
+    ty: Type,
+    n: usize,
+) -> Result<(), PassError> {
+    // Operand `i` is read before fixing it; fixing changes only that operand.
+    for i in 0..n {
+        if b.get(def)
+            .and_then(|o| o.arg(i))
+            .is_some_and(|x| was_unknown(var, x))
+        {
+            fix_operand(b, def, i, ty)?;
+        }
+    }
+    Ok(())
+}
+
+/// Step 3 for one op of [`needs_fix_up`] (`op` is its copy from before the fix-up):
+/// operands converted to what the op reads, results from typed sources converted to their
+/// class type, `ConsumeAs` lowered. `function` is the function the op is in.
+fn fix_up_op(
+    b: &mut Builder,
+    var: &mut Vec<u32>,
+    def: SsaDef,
+    op: &Op,
+    function: Option<SsaDef>,
+) -> Result<(), PassError> {
+    match op.opcode {
+        OpCode::Phi => {
+            for i in (1..op.ref_count()).step_by(2) {
+                fix_operand(b, def, i, op.ty)?;
+            }
+        }
+        OpCode::Select => {
+            fix_operand(b, def, 1, op.ty)?;
+            fix_operand(b, def, 2, op.ty)?;
+        }
+        OpCode::CompositeConstruct => {
+            for i in 0..op.ref_count() {
+                let want = member_type(&op.ty, i, b.get(op.arg(i).unwrap_or(def)).map(|m| m.ty));
+                if let Some(want) = want {
+                    fix_operand(b, def, i, want)?;
+                }
+            }
+        }
+        OpCode::CompositeInsert => {
+            fix_operand(b, def, 0, op.ty)?;
+            if let Some(want) = indexed_type(b, op.ty, op.arg(1)) {
+                fix_operand(b, def, 2, want)?;
+            }
+        }
+        OpCode::CompositeExtract => {
+            let want = op
+                .arg(0)
+                .and_then(|c| b.get(c))
+                .and_then(|c| indexed_type(b, c.ty, op.arg(1)));
+            if let Some(want) = want {
+                fix_result(b, def, want)?;
+            }
+        }
+        OpCode::TmpLoad
+        | OpCode::ScratchLoad
+        | OpCode::LdsLoad
+        | OpCode::InputLoad
+        | OpCode::OutputLoad
+        | OpCode::PushDataLoad
+        | OpCode::ConstantLoad
+        | OpCode::ParamLoad => {
+            let src = if op.opcode == OpCode::ParamLoad {
+                op.arg(1)
+            } else {
+                op.arg(0)
+            };
+            if let Some(base) = src.and_then(|s| b.get(s)).and_then(|s| uniform_base(&s.ty)) {
+                fix_result(b, def, op.ty.with_base(base))?;
+            }
+        }
+        OpCode::BufferLoad | OpCode::ImageLoad | OpCode::ImageSample | OpCode::ImageGather
+            if !op.ty.is_struct() =>
+        {
+            let base = descriptor_dcl(b, op.arg(0))
+                .filter(|&x| is_typed_resource(b, x))
+                .and_then(|x| b.get(x))
+                .and_then(|x| uniform_base(&x.ty));
+            if let Some(base) = base {
+                fix_result(b, def, op.ty.with_base(base))?;
+            }
+        }
+        OpCode::TmpStore | OpCode::ScratchStore | OpCode::LdsStore | OpCode::OutputStore => {
+            let vi = if op.opcode == OpCode::TmpStore { 1 } else { 2 };
+            fix_stored(b, def, vi, op.arg(0))?;
+        }
+        OpCode::BufferStore | OpCode::ImageStore => {
+            let vi = if op.opcode == OpCode::BufferStore {
+                2
+            } else {
+                3
+            };
+            if let Some(dcl) = descriptor_dcl(b, op.arg(0)).filter(|&x| is_typed_resource(b, x)) {
+                fix_stored(b, def, vi, Some(dcl))?;
+            }
+        }
+        OpCode::Return => {
+            if let Some(fty) = function.and_then(|f| b.get(f)).map(|f| f.ty) {
+                if op.arg(0).is_some() && !fty.is_void() {
+                    fix_operand(b, def, 0, fty)?;
+                }
+            }
+        }
+        OpCode::FunctionCall => {
+            let params: Vec<Option<Type>> = match op.arg(0).and_then(|f| b.get(f)) {
+                Some(f) => (0..f.ref_count())
+                    .map(|i| f.arg(i).and_then(|p| b.get(p)).map(|p| p.ty))
+                    .collect(),
+                None => Vec::new(),
+            };
+            for (i, p) in params.into_iter().enumerate() {
+                if let Some(p) = p {
+                    fix_operand(b, def, i + 1, p)?;
+                }
+            }
+        }
+        OpCode::ConsumeAs => {
+            let replaced = lower_consume(b, def, op)?;
+            // Removed in favour of a typed value, an untyped `ConsumeAs` leaves that value
+            // where an untyped one was: its later users still get fixed up.
+            if let Some(x) = replaced {
+                if was_unknown(var, def) {
+                    // `x` may be a constant folded just now, past the end of `var`.
+                    if var.len() <= x.index() {
+                        var.resize(x.index() + 1, NONE);
+                    }
+                    var[x.index()] = 0;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Step 3, last: operands of a fixed kind that were untyped, reinterpreted where their class
+/// took another kind (the ops were found by step 1, so the fix-up scan pays nothing for
+/// them).
+fn reinterpret_fixed_operands(
+    b: &mut Builder,
+    var: &[u32],
+    needs: &[SsaDef],
+) -> Result<(), PassError> {
+    for &def in needs {
         reinterpret_operands(b, def, var)?;
     }
-    Ok(changed)
+    Ok(())
 }
 
 /// A formerly untyped operand (per `var`, the type variables of step 1) whose class took
@@ -802,57 +847,38 @@ impl Need {
     }
 }
 
-/// What operand `i` of `opcode` must be, where that is fixed: floats for float compares and
-/// float conversions, integers for integer compares, integer conversions, shift amounts,
-/// bit-field offsets and counts, addresses and descriptor indices, a 32-bit integer for
-/// sparse feedback, `bool` for a branch condition and the operands of logic ops, the result
-/// type for a shifted or bit-field base.
+/// What operand `i` of `opcode` must be, where that is fixed: the kind of scalar the opcode
+/// table's [`TypeRule`] for it states (floats, integers, 32-bit integers or floats, `bool`,
+/// the other compared operand's bit size, the result type for a shifted or bit-field base),
+/// and for a `Cast` the result's bit size (the table leaves a cast's operand to its own
+/// rule). Operands that take the result's type in an op whose operands all do are not here:
+/// steps 1 and 3 handle those.
 #[inline]
 const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
-    use OpCode as O;
-    Some(match (opcode, i) {
-        (O::FEq | O::FNe | O::FLt | O::FLe | O::FGt | O::FGe | O::FIsNan, _)
-        | (O::ConvertFtoI | O::ConvertFtoF, 0) => Need::Float,
-        (O::BranchConditional | O::Select, 0)
-        | (O::BAnd | O::BOr | O::BEq | O::BNe | O::BNot, _) => Need::Bool,
-        (O::Switch, 0) => Need::Int,
-        // Sparse feedback, and image coordinates, layers and offsets: 32-bit integers or
-        // floats, whatever other uses of an untyped value said.
-        (O::CheckSparseAccess, 0)
-        | (O::ImageLoad, 2 | 3 | 5)
-        | (O::ImageStore | O::ImageAtomic, 1 | 2)
-        | (O::ImageSample | O::ImageGather, 4) => Need::Int32,
-        (O::ImageSample | O::ImageGather, 2 | 3)
-        | (O::ImageSample, 8 | 9)
-        | (O::ImageComputeLod, 2) => Need::Float32,
-        (O::Cast, 0) => Need::CastFrom,
-        (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, 0)
-        | (O::IBitInsert, 1) => Need::Result,
-        (
-            O::IEq | O::INe | O::SLt | O::SLe | O::SGt | O::SGe | O::ULt | O::ULe | O::UGt | O::UGe,
-            0 | 1,
-        ) => Need::Peer,
-        (O::IShl | O::SShr | O::UShr | O::UBitExtract | O::SBitExtract | O::IBitInsert, _)
-        | (O::ConvertItoF | O::ConvertItoI, 0)
-        | (O::CompositeExtract | O::CompositeInsert, 1) => Need::Int,
-        (
-            O::DescriptorLoad
-            | O::InputLoad
-            | O::OutputLoad
-            | O::OutputStore
-            | O::ScratchLoad
-            | O::ScratchStore
-            | O::LdsLoad
-            | O::LdsStore
-            | O::BufferLoad
-            | O::BufferStore
-            | O::BufferAtomic
-            | O::LdsAtomic
-            | O::MemoryAtomic
-            | O::ConstantLoad,
-            1,
-        ) => Need::Int,
-        _ => return None,
+    if matches!(opcode, OpCode::Cast) {
+        return if i == 0 { Some(Need::CastFrom) } else { None };
+    }
+    let Some(r) = opcode.info().ref_info(i) else {
+        return None;
+    };
+    Some(match r.ty {
+        TypeRule::FloatScalar | TypeRule::FloatPerComponent | TypeRule::FloatVector => Need::Float,
+        TypeRule::BoolScalar | TypeRule::BoolPerComponent => Need::Bool,
+        TypeRule::IntScalar
+        | TypeRule::IntPerComponent
+        | TypeRule::Address
+        | TypeRule::ResourceAddress => Need::Int,
+        TypeRule::ComparedInt => Need::Peer,
+        TypeRule::Int32Scalar
+        | TypeRule::U32
+        | TypeRule::TexelCoord
+        | TypeRule::TexelLayer
+        | TypeRule::Offset => Need::Int32,
+        TypeRule::SampleCoord | TypeRule::SampleLayer | TypeRule::Gradient | TypeRule::Vec2F32 => {
+            Need::Float32
+        }
+        TypeRule::IntLikeResult if !same_type_operands(opcode) => Need::Result,
+        TypeRule::IntLikeResult | TypeRule::Result | TypeRule::U64 | TypeRule::Any => return None,
     })
 }
 
@@ -875,31 +901,18 @@ const OPERANDS_OF_FIXED_KIND: [u8; OpCode::ALL.len()] = {
     table
 };
 
-/// Comparisons of two values of one type.
+/// Comparisons of two values of one type: a `bool` from two operands, the second like the
+/// first (the opcode table's [`Like`]).
 fn is_compare(opcode: OpCode) -> bool {
-    use OpCode as O;
-    matches!(
-        opcode,
-        O::FEq
-            | O::FNe
-            | O::FLt
-            | O::FLe
-            | O::FGt
-            | O::FGe
-            | O::IEq
-            | O::INe
-            | O::SLt
-            | O::SLe
-            | O::SGt
-            | O::SGe
-            | O::ULt
-            | O::ULe
-            | O::UGt
-            | O::UGe
-    )
+    let info = opcode.info();
+    info.result == ResultRule::Bool
+        && info.refs.len() == 2
+        && info.refs.get(1).is_some_and(|r| r.like != Like::Free)
 }
 
-/// Opcodes the fix-up scan handles besides [`same_type_operands`].
+/// Opcodes the fix-up scan handles besides [`same_type_operands`]: exactly those `fix_up_op`
+/// has an arm for (a filter that saves cloning every other op; the arms are this pass's
+/// algorithm, not facts about the opcodes).
 fn needs_fix_up(opcode: OpCode) -> bool {
     use OpCode as O;
     matches!(
@@ -1188,751 +1201,4 @@ fn lower_consume(b: &mut Builder, def: SsaDef, op: &Op) -> Result<Option<SsaDef>
 }
 
 #[cfg(test)]
-mod tests {
-    use super::run;
-    use crate::passes::test_util::check;
-
-    #[test]
-    fn consume_as_is_removed_cast_or_converted() {
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput vec4<u32> %1 0 0 0
-%10 = Function void
-%11 = Label None
-%12 = InputLoad f32 %2 null
-%13 = ConsumeAs f32 %12
-%14 = FAdd f32 %13 %13
-%15 = ConsumeAs u32 %14
-%16 = ConsumeAs f64 %14
-%17 = ConsumeAs i32 %14
-%18 = ConvertFtoI u32 %16
-%19 = Cast u32 %17
-%20 = CompositeConstruct vec4<u32> %15 %18 %19 %15
-%21 = OutputStore %3 null %20
-%22 = Return void null
-%23 = FunctionEnd
-";
-        check(
-            input,
-            r#"
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput vec4<u32> %1 0 0 0
-%10 = Function void
-%11 = Label None
-%12 = InputLoad f32 %2 null
-%14 = FAdd f32 %12 %12
-%15 = Cast u32 %14
-%16 = ConvertFtoF f64 %14
-%17 = Cast i32 %14
-%18 = ConvertFtoI u32 %16
-%19 = Cast u32 %17
-%20 = CompositeConstruct vec4<u32> %15 %18 %19 %15
-%21 = OutputStore %3 null %20
-%22 = Return void null
-%23 = FunctionEnd
-"#,
-            run,
-        );
-    }
-
-    /// An `Unknown` phi (a register written in both branches) takes the type of its typed
-    /// input; the untyped immediate on the other edge is re-encoded as a constant of that type.
-    #[test]
-    fn unknown_phi_takes_type_of_its_inputs() {
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput f32 %1 0 0 0
-%4 = Constant unknown 0x3f800000
-%5 = Constant f32 0.0
-%10 = Function void
-%11 = Label %14 StructuredSelection
-%12 = InputLoad f32 %2 null
-%13 = FLt bool %12 %5
-%15 = BranchConditional %13 %16 %14
-%16 = Label None
-%17 = FAdd f32 %12 %12
-%18 = Branch %14
-%14 = Label None
-%19 = Phi unknown %11 %4 %16 %17
-%20 = ConsumeAs f32 %19
-%21 = OutputStore %3 null %20
-%22 = Return void null
-%23 = FunctionEnd
-";
-        check(
-            input,
-            r#"
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput f32 %1 0 0 0
-%4 = Constant f32 1.0
-%5 = Constant f32 0.0
-%10 = Function void
-%11 = Label %14 StructuredSelection
-%12 = InputLoad f32 %2 null
-%13 = FLt bool %12 %5
-%15 = BranchConditional %13 %16 %14
-%16 = Label None
-%17 = FAdd f32 %12 %12
-%18 = Branch %14
-%14 = Label None
-%19 = Phi f32 %11 %4 %16 %17
-%21 = OutputStore %3 null %19
-%22 = Return void null
-%23 = FunctionEnd
-"#,
-            run,
-        );
-    }
-
-    /// A loop counter: the phi, its update and the untyped immediates all become `i32` from
-    /// the `ConsumeAs` uses alone, transitively through the back edge.
-    #[test]
-    fn loop_phi_resolved_from_uses_transitively() {
-        let input = "
-%1 = EntryPoint %10 Compute
-%2 = Constant unknown 0
-%3 = Constant unknown 1
-%4 = Constant i32 8
-%10 = Function void
-%11 = Label None
-%12 = Branch %13
-%13 = Label %17 %16 StructuredLoop
-%14 = Phi unknown %11 %2 %16 %20
-%15 = Branch %18
-%18 = Label None
-%19 = ConsumeAs i32 %14
-%21 = ConsumeAs i32 %3
-%22 = IAdd i32 %19 %21
-%23 = SLt bool %22 %4
-%20 = Select unknown %23 %22 %14
-%24 = Branch %16
-%16 = Label None
-%25 = BranchConditional %23 %13 %17
-%17 = Label None
-%26 = Return void null
-%27 = FunctionEnd
-";
-        check(
-            input,
-            r#"
-%1 = EntryPoint %10 Compute
-%2 = Constant i32 0
-%3 = Constant i32 1
-%4 = Constant i32 8
-%10 = Function void
-%11 = Label None
-%12 = Branch %13
-%13 = Label %17 %16 StructuredLoop
-%14 = Phi i32 %11 %2 %16 %20
-%15 = Branch %18
-%18 = Label None
-%22 = IAdd i32 %14 %3
-%23 = SLt bool %22 %4
-%20 = Select i32 %23 %22 %14
-%24 = Branch %16
-%16 = Label None
-%25 = BranchConditional %23 %13 %17
-%17 = Label None
-%26 = Return void null
-%27 = FunctionEnd
-"#,
-            run,
-        );
-    }
-
-    /// Used as `f32` and as `i32`: ambiguous, so the value becomes `u32` and each use a `Cast`.
-    #[test]
-    fn untyped_value_compared_as_an_integer_and_stored_as_a_float() {
-        // Found by the ir_compile fuzz target: the constant's class became f32 (it reaches a
-        // float output through the select), and INe then read an f32.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclOutput f32 %1 0 0 0
-%3 = Constant unknown 0
-%4 = Constant u32 0
-%5 = Constant bool true
-%10 = Function void
-%11 = Label None
-%12 = INe bool %3 %4
-%13 = Select unknown %5 %3 %3
-%14 = ConsumeAs f32 %13
-%15 = OutputStore %2 null %14
-%16 = Return void null
-%17 = FunctionEnd
-";
-        let b = resolved(input);
-        assert_eq!(operand_type(&b, crate::OpCode::INe, 0), "u32");
-    }
-
-    /// Runs the pass on `input` and returns the result, which must validate.
-    fn resolved(input: &str) -> crate::Builder {
-        let mut b = crate::text::parse(input).expect("parse");
-        run(&mut b).unwrap_or_else(|e| panic!("{e}\n{}", crate::text::print(&b)));
-        crate::validate::validate(&b, crate::validate::Level::Structural)
-            .unwrap_or_else(|e| panic!("{e:?}\n{}", crate::text::print(&b)));
-        b
-    }
-
-    /// The type of operand `i` of the first op with `opcode`.
-    fn operand_type(b: &crate::Builder, opcode: crate::OpCode, i: usize) -> String {
-        let (_, op) = b
-            .iter()
-            .find(|(_, o)| o.opcode == opcode)
-            .unwrap_or_else(|| panic!("no {opcode:?}"));
-        let x = op.arg(i).and_then(|x| b.get(x)).expect("operand");
-        x.ty.to_string()
-    }
-
-    #[test]
-    fn untyped_operands_of_a_fixed_kind_are_reinterpreted() {
-        // From the ir_compile fuzz target: untyped values whose classes took f32 or u32 read
-        // as a select condition, compared with a u64 and cast to a 16-bit float.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclOutput u32 %1 0 0 0
-%3 = Constant unknown 5
-%4 = Constant u64 7
-%5 = Constant u32 1
-%6 = Constant unknown 6
-%7 = Constant unknown 8
-%8 = DclInput u32 %1 0 0 None
-%10 = Function void
-%11 = Label None
-%12 = InputLoad u32 %8 null
-%9 = INe bool %12 %5
-%13 = Select unknown %9 %3 %3
-%14 = ConsumeAs f32 %13
-%15 = Select u32 %3 %5 %5
-%16 = INe bool %6 %4
-%17 = Cast f16 %7
-%18 = ConsumeAs f32 %7
-%19 = Select u32 %16 %5 %15
-%20 = OutputStore %2 null %19
-%21 = Return void null
-%22 = FunctionEnd
-";
-        let b = resolved(input);
-        for (def, op) in b.iter() {
-            if op.opcode == crate::OpCode::Select {
-                let cond = op.arg(0).and_then(|x| b.get(x)).map(|x| x.ty.to_string());
-                assert_eq!(cond.as_deref(), Some("bool"), "{def}");
-            }
-        }
-        let (_, ine) = b
-            .iter()
-            .find(|(_, o)| o.opcode == crate::OpCode::INe && o.arg(1).is_some_and(|x| x.id() == 4))
-            .expect("the u64 compare");
-        let lhs = ine.arg(0).and_then(|x| b.get(x)).map(|x| x.ty.to_string());
-        assert_eq!(lhs.as_deref(), Some("u64"));
-        let (_, cast) = b
-            .iter()
-            .find(|(_, o)| o.opcode == crate::OpCode::Cast && o.ty.to_string() == "f16")
-            .expect("the cast to f16");
-        let from = cast.arg(0).and_then(|x| b.get(x)).map(|x| x.ty.to_string());
-        assert_eq!(from.as_deref(), Some("u16"));
-    }
-
-    #[test]
-    fn untyped_switch_selector_is_an_integer() {
-        // From the ir_compile fuzz target: the selector's class took f32 from a select of
-        // floats; a switch compares integers.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput u32 %1 0 0 Flat
-%4 = Constant u32 1
-%5 = Constant f32 2.0
-%10 = Function void
-%11 = Label %14 StructuredSelection
-%6 = InputLoad u32 %2 null
-%7 = INe bool %6 %4
-%3 = Select unknown %7 %5 %5
-%15 = Switch %3 %14 %4 %16
-%16 = Label None
-%17 = Branch %14
-%14 = Label None
-%18 = Return void null
-%19 = FunctionEnd
-";
-        let b = resolved(input);
-        let sel = operand_type(&b, crate::OpCode::Switch, 0);
-        assert!(sel == "u32" || sel == "i32", "{sel}");
-    }
-
-    #[test]
-    fn users_of_a_removed_untyped_consume_are_still_fixed_up() {
-        // From the ir_compile fuzz target: `ConsumeAs unknown` of a u32 took u32 and was
-        // removed; the f64 addition it fed then read the u32 itself.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclOutput u32 %1 0 0 0
-%3 = DclOutput f64 %1 1 0 0
-%4 = Constant f64 2.0
-%5 = Constant u32 1
-%8 = DclInput u32 %1 0 0 None
-%10 = Function void
-%11 = Label None
-%12 = InputLoad u32 %8 null
-%13 = ConsumeAs unknown %12
-%14 = FAdd f64 %13 %4
-%15 = IAdd u32 %13 %5
-%16 = OutputStore %2 null %15
-%17 = OutputStore %3 null %14
-%18 = Return void null
-%19 = FunctionEnd
-";
-        let b = resolved(input);
-        assert_eq!(operand_type(&b, crate::OpCode::FAdd, 0), "f64");
-    }
-
-    #[test]
-    fn loop_phi_retyped_to_itself_is_removed() {
-        // From the ir_compile fuzz target: a loop phi whose back-edge value is a `ConsumeAs`
-        // of the phi itself; once both are u32 the phi would name itself. It is trivial.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclOutput u32 %1 0 0 0
-%3 = Constant unknown 0
-%4 = Constant bool true
-%10 = Function void
-%11 = Label None
-%12 = Branch %13
-%13 = Label %15 %14 StructuredLoop
-%16 = Phi unknown %11 %3 %14 %17
-%18 = Branch %14
-%14 = Label None
-%17 = ConsumeAs u32 %16
-%19 = BranchConditional %4 %13 %15
-%15 = Label None
-%20 = OutputStore %2 null %16
-%21 = Return void null
-%22 = FunctionEnd
-";
-        let b = resolved(input);
-        assert!(b.iter().all(|(_, o)| o.opcode != crate::OpCode::Phi));
-        let (_, store) = b
-            .iter()
-            .find(|(_, o)| o.opcode == crate::OpCode::OutputStore)
-            .expect("the store");
-        let v = store.arg(2).and_then(|x| b.get(x)).expect("stored value");
-        assert_eq!(
-            (v.opcode, v.ty.to_string().as_str()),
-            (crate::OpCode::Constant, "u32")
-        );
-    }
-
-    #[test]
-    fn phi_left_naming_itself_by_a_removed_loop_phi_is_removed_too() {
-        // From the ir_compile fuzz target: the inner loop's phi takes the outer loop's phi and
-        // its own retyping; once it is removed in favour of the outer phi, the outer phi names
-        // itself on its back edge and is trivial as well.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclOutput u32 %1 0 0 0
-%3 = Constant unknown 0
-%4 = Constant bool true
-%10 = Function void
-%11 = Label None
-%12 = Branch %13
-%13 = Label %15 %14 StructuredLoop
-%16 = Phi unknown %11 %3 %14 %23
-%18 = Branch %30
-%30 = Label %32 %31 StructuredLoop
-%23 = Phi unknown %13 %16 %31 %17
-%24 = Branch %31
-%31 = Label None
-%17 = ConsumeAs u32 %23
-%25 = BranchConditional %4 %30 %32
-%32 = Label None
-%26 = Branch %14
-%14 = Label None
-%19 = BranchConditional %4 %13 %15
-%15 = Label None
-%20 = OutputStore %2 null %16
-%21 = Return void null
-%22 = FunctionEnd
-";
-        let b = resolved(input);
-        assert!(b.iter().all(|(_, o)| o.opcode != crate::OpCode::Phi));
-        assert_eq!(operand_type(&b, crate::OpCode::OutputStore, 2), "u32");
-    }
-
-    #[test]
-    fn untyped_value_stored_to_an_output_of_another_type_is_converted() {
-        // The select's class is f32 (its inputs); the u32 output gets it through a cast.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput u32 %1 0 0 0
-%4 = Constant bool true
-%10 = Function void
-%11 = Label None
-%12 = InputLoad f32 %2 null
-%13 = Select unknown %4 %12 %12
-%14 = OutputStore %3 null %13
-%15 = Return void null
-%16 = FunctionEnd
-";
-        let mut b = crate::text::parse(input).expect("parse");
-        run(&mut b).expect("resolve_types");
-        let (_, store) = b
-            .iter()
-            .find(|(_, o)| o.opcode == crate::OpCode::OutputStore)
-            .expect("the store");
-        let value = store.arg(2).and_then(|x| b.get(x)).map(|x| x.ty);
-        assert_eq!(
-            value,
-            Some(crate::types::Type::scalar(crate::ScalarType::U32)),
-            "{}",
-            crate::text::print(&b)
-        );
-    }
-
-    #[test]
-    fn ambiguous_value_is_promoted_to_u32() {
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclOutput vec2<u32> %1 0 0 0
-%3 = Constant unknown 5
-%10 = Function void
-%11 = Label None
-%12 = ConsumeAs f32 %3
-%13 = ConsumeAs i32 %3
-%14 = FAdd f32 %12 %12
-%15 = IAdd i32 %13 %13
-%16 = Cast u32 %14
-%17 = Cast u32 %15
-%18 = CompositeConstruct vec2<u32> %16 %17
-%19 = OutputStore %2 null %18
-%20 = Return void null
-%21 = FunctionEnd
-";
-        check(
-            input,
-            r#"
-%1 = EntryPoint %10 Pixel
-%2 = DclOutput vec2<u32> %1 0 0 0
-%3 = Constant u32 5
-%22 = Constant f32 7e-45
-%23 = Constant i32 5
-%10 = Function void
-%11 = Label None
-%14 = FAdd f32 %22 %22
-%15 = IAdd i32 %23 %23
-%16 = Cast u32 %14
-%17 = Cast u32 %15
-%18 = CompositeConstruct vec2<u32> %16 %17
-%19 = OutputStore %2 null %18
-%20 = Return void null
-%21 = FunctionEnd
-"#,
-            run,
-        );
-    }
-
-    /// Typed inputs of different types meet in one phi: the phi becomes `u32` and the inputs
-    /// are cast right after their definitions.
-    #[test]
-    fn conflicting_phi_inputs_are_cast() {
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput u32 %1 0 0 0
-%4 = Constant i32 7
-%10 = Function void
-%11 = Label %14 StructuredSelection
-%12 = InputLoad f32 %2 null
-%13 = FIsNan bool %12
-%15 = BranchConditional %13 %16 %14
-%16 = Label None
-%17 = IAdd i32 %4 %4
-%18 = Branch %14
-%14 = Label None
-%19 = Phi unknown %11 %12 %16 %17
-%20 = OutputStore %3 null %19
-%22 = Return void null
-%23 = FunctionEnd
-";
-        check(
-            input,
-            r#"
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput u32 %1 0 0 0
-%4 = Constant i32 7
-%10 = Function void
-%11 = Label %14 StructuredSelection
-%12 = InputLoad f32 %2 null
-%24 = Cast u32 %12
-%13 = FIsNan bool %12
-%15 = BranchConditional %13 %16 %14
-%16 = Label None
-%17 = IAdd i32 %4 %4
-%25 = Cast u32 %17
-%18 = Branch %14
-%14 = Label None
-%19 = Phi u32 %11 %24 %16 %25
-%20 = OutputStore %3 null %19
-%22 = Return void null
-%23 = FunctionEnd
-"#,
-            run,
-        );
-    }
-
-    /// Loads from typed resources and declarations take the declared scalar type; untyped
-    /// scratch takes the type of what is stored into it.
-    #[test]
-    fn resource_and_scratch_types_propagate() {
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclSrv f32 %1 0 0 1 BufferTyped
-%3 = DclScratch unknown[4] %1
-%4 = DclOutput vec4<f32> %1 0 0 0
-%5 = Constant u32 0
-%6 = Constant u32 2
-%10 = Function void
-%11 = Label None
-%12 = DescriptorLoad srv %2 %5
-%13 = BufferLoad vec4<unknown> %12 %6 4
-%14 = CompositeExtract unknown %13 %5
-%15 = ScratchStore %3 %6 %14
-%16 = ScratchLoad unknown %3 %5
-%17 = ConsumeAs f32 %16
-%18 = CompositeInsert vec4<f32> %13 %5 %17
-%19 = OutputStore %4 null %18
-%20 = Return void null
-%21 = FunctionEnd
-";
-        check(
-            input,
-            r#"
-%1 = EntryPoint %10 Pixel
-%2 = DclSrv f32 %1 0 0 1 BufferTyped
-%3 = DclScratch f32[4] %1
-%4 = DclOutput vec4<f32> %1 0 0 0
-%5 = Constant u32 0
-%6 = Constant u32 2
-%10 = Function void
-%11 = Label None
-%12 = DescriptorLoad srv %2 %5
-%13 = BufferLoad vec4<f32> %12 %6 4
-%14 = CompositeExtract f32 %13 %5
-%15 = ScratchStore %3 %6 %14
-%16 = ScratchLoad f32 %3 %5
-%18 = CompositeInsert vec4<f32> %13 %5 %16
-%19 = OutputStore %4 null %18
-%20 = Return void null
-%21 = FunctionEnd
-"#,
-            run,
-        );
-    }
-
-    /// Booleans: consumed as an integer they become all bits set; numbers consumed as `bool`
-    /// test their bits against zero.
-    #[test]
-    fn bool_consumption() {
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput u32 %1 0 0 0
-%4 = Constant f32 1.0
-%10 = Function void
-%11 = Label None
-%12 = InputLoad f32 %2 null
-%13 = FLt bool %12 %4
-%14 = ConsumeAs u32 %13
-%15 = ConsumeAs bool %12
-%16 = Select u32 %15 %14 %14
-%17 = OutputStore %3 null %16
-%18 = Return void null
-%19 = FunctionEnd
-";
-        check(
-            input,
-            r#"
-%1 = EntryPoint %10 Pixel
-%2 = DclInput f32 %1 0 0 None
-%3 = DclOutput u32 %1 0 0 0
-%4 = Constant f32 1.0
-%20 = Constant u32 4294967295
-%21 = Constant u32 0
-%10 = Function void
-%11 = Label None
-%12 = InputLoad f32 %2 null
-%13 = FLt bool %12 %4
-%14 = Select u32 %13 %20 %21
-%22 = Cast u32 %12
-%15 = INe bool %22 %21
-%16 = Select u32 %15 %14 %14
-%17 = OutputStore %3 null %16
-%18 = Return void null
-%19 = FunctionEnd
-"#,
-            run,
-        );
-    }
-
-    #[test]
-    fn nothing_to_do_reports_unchanged() {
-        let input = "
-%1 = EntryPoint %10 Pixel
-%10 = Function void
-%11 = Label None
-%12 = Return void null
-%13 = FunctionEnd
-";
-        let (_, changed) = crate::passes::test_util::run_text(input, run);
-        assert!(!changed);
-    }
-
-    #[test]
-    fn consume_as_of_mismatched_vector_size_is_an_error() {
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = Constant vec4<f32> 1.0 2.0 3.0 4.0
-%10 = Function void
-%11 = Label None
-%12 = ConsumeAs vec2<u32> %2
-%13 = Return void null
-%14 = FunctionEnd
-";
-        let mut b = crate::text::parse(input).unwrap();
-        let err = run(&mut b).unwrap_err();
-        assert_eq!(err.pass(), "resolve_types");
-        assert!(err.to_string().contains("%12"), "{err}");
-    }
-
-    #[test]
-    fn cast_of_an_untyped_value_keeps_the_bit_size() {
-        // From the ir_compile fuzz target: an untyped 32-bit value cast to vec2<u32> cannot
-        // be fixed by reinterpreting it; a regrouping cast of 64 bits keeps its source.
-        let cast = |from: &str, untyped: &str, to: &str| {
-            format!(
-                "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput {from} %1 0 0 Flat
-%10 = Function void
-%11 = Label None
-%12 = InputLoad {from} %2 null
-%13 = ConsumeAs {untyped} %12
-%14 = Cast {to} %13
-%15 = Return void null
-%16 = FunctionEnd
-"
-            )
-        };
-        let mut b = crate::text::parse(&cast("u32", "unknown", "vec2<u32>")).expect("parse");
-        let err = run(&mut b).expect_err("32 bits cast to 64");
-        assert!(err.to_string().contains("%14"), "{err}");
-        assert!(err.to_string().contains("bit sizes differ"), "{err}");
-        let b = resolved(&cast("vec2<f32>", "vec2<unknown>", "f64"));
-        assert_eq!(operand_type(&b, crate::OpCode::Cast, 0), "vec2<f32>");
-    }
-
-    #[test]
-    fn folded_constant_of_a_removed_consume_is_still_fixed_up() {
-        // From the ir_compile fuzz target: `ConsumeAs unknown` of a u32 constant folds to a
-        // new f32 constant (its class took f32); read as a select condition, that constant
-        // must still become a bool.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclOutput f32 %1 0 0 0
-%3 = Constant u32 0
-%4 = Constant unknown 1065353216
-%10 = Function void
-%11 = Label None
-%12 = ConsumeAs unknown %3
-%13 = Select unknown %12 %12 %4
-%14 = ConsumeAs f32 %13
-%15 = OutputStore %2 null %14
-%16 = Return void null
-%17 = FunctionEnd
-";
-        let b = resolved(input);
-        assert_eq!(operand_type(&b, crate::OpCode::Select, 0), "bool");
-    }
-
-    #[test]
-    fn untyped_logic_operands_read_as_bool() {
-        // From the ir_compile fuzz target: an untyped constant read by a logic op and
-        // consumed as a float took f32, and the logic op was left with a float operand.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclOutput f32 %1 0 0 0
-%3 = Constant f32 0.5
-%4 = Constant unknown 0
-%10 = Function void
-%11 = Label None
-%12 = FLt bool %3 %3
-%13 = BAnd bool %12 %4
-%14 = BNot bool %4
-%15 = BOr bool %13 %14
-%16 = Select f32 %15 %3 %3
-%17 = ConsumeAs f32 %4
-%18 = FAdd f32 %16 %17
-%19 = OutputStore %2 null %18
-%20 = Return void null
-%21 = FunctionEnd
-";
-        let b = resolved(input);
-        assert_eq!(operand_type(&b, crate::OpCode::BAnd, 1), "bool");
-        assert_eq!(operand_type(&b, crate::OpCode::BNot, 0), "bool");
-        assert_eq!(operand_type(&b, crate::OpCode::FAdd, 1), "f32");
-    }
-
-    #[test]
-    fn untyped_sparse_feedback_is_a_32_bit_integer() {
-        // From the ir_compile fuzz target: the feedback's untyped copy took u16 from a
-        // `ConsumeAs u16`; CheckSparseAccess reads 32 bits.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput u32 %1 0 0 Flat
-%3 = DclOutput u32 %1 0 0 0
-%10 = Function void
-%11 = Label None
-%12 = InputLoad u32 %2 null
-%13 = ConsumeAs unknown %12
-%14 = ConsumeAs u16 %13
-%15 = CheckSparseAccess bool %13
-%16 = Select u32 %15 %12 %12
-%17 = OutputStore %3 null %16
-%18 = Return void null
-%19 = FunctionEnd
-";
-        let b = resolved(input);
-        assert_eq!(operand_type(&b, crate::OpCode::CheckSparseAccess, 0), "u32");
-    }
-
-    #[test]
-    fn untyped_constant_index_is_not_folded_out_of_range() {
-        // From the ir_compile fuzz target: an untyped copy of the float 16.0 used as a vector
-        // index read as the integer 0x41800000, a constant address past the end of a vec4.
-        let input = "
-%1 = EntryPoint %10 Pixel
-%2 = DclInput vec4<f32> %1 0 0 Flat
-%3 = DclOutput f32 %1 0 0 0
-%4 = Constant f32 16.0
-%10 = Function void
-%11 = Label None
-%12 = InputLoad vec4<f32> %2 null
-%13 = ConsumeAs unknown %4
-%14 = CompositeExtract f32 %12 %13
-%15 = OutputStore %3 null %14
-%16 = Return void null
-%17 = FunctionEnd
-";
-        let b = resolved(input);
-        let (_, extract) = b
-            .iter()
-            .find(|(_, o)| o.opcode == crate::OpCode::CompositeExtract)
-            .expect("the extract");
-        let index = extract.arg(1).and_then(|x| b.get(x)).expect("index");
-        assert_ne!(index.opcode, crate::OpCode::Constant);
-        assert_eq!(index.ty.to_string(), "u32");
-    }
-}
+mod tests;

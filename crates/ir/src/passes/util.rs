@@ -1,5 +1,6 @@
-//! Helpers shared by the passes: op classification, float modes, constant literals, float
-//! encodings and the insertion of conversions.
+//! Helpers shared by the passes: float modes, constant literals, float encodings and the
+//! insertion of conversions. (What an opcode is and does, removable, pure, an annotation, is
+//! the opcode table's: [`OpCode::traits`].)
 
 use crate::op::{Op, OpFlags, SsaDef};
 use crate::opcode::OpCode;
@@ -51,131 +52,18 @@ impl FpModes {
     }
 }
 
-/// True if an op of this opcode has no effect besides its result, so it may be removed when
-/// the result is unused. Loads count as removable; stores, atomics, barriers, control flow,
-/// calls, `Drain` and declarations do not.
-pub fn is_removable(opcode: OpCode) -> bool {
-    opcode_class(opcode) & REMOVABLE != 0
-}
-
-/// [`opcode_class`] bit: [`is_removable`].
-const REMOVABLE: u8 = 1;
-/// [`opcode_class`] bit: [`is_pure_value`].
-const PURE_VALUE: u8 = 2;
-
-/// The [`REMOVABLE`] and [`PURE_VALUE`] bits of `opcode`, from a table computed once from
-/// [`removable`] and [`pure_value`]: CSE and DCE ask for every op of every run, and one
-/// array read is cheaper than the opcode matches (codes are dense and below 1024).
-fn opcode_class(opcode: OpCode) -> u8 {
-    static TABLE: std::sync::OnceLock<[u8; 1024]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = [0u8; 1024];
-        for &o in OpCode::ALL {
-            if let Some(slot) = t.get_mut(o as usize) {
-                let mut bits = 0;
-                if removable(o) {
-                    bits |= REMOVABLE;
-                }
-                if pure_value(o) {
-                    bits |= PURE_VALUE;
-                }
-                *slot = bits;
-            }
-        }
-        t
-    });
-    table.get(opcode as usize).copied().unwrap_or(0)
-}
-
-/// [`is_removable`], by matching.
-fn removable(opcode: OpCode) -> bool {
-    use OpCode as O;
-    if opcode.is_declarative() || opcode.is_scoped() || opcode.is_terminator() {
-        return false;
-    }
-    !matches!(
-        opcode,
-        O::Drain
-            | O::TmpStore
-            | O::ScratchStore
-            | O::LdsStore
-            | O::OutputStore
-            | O::BufferStore
-            | O::MemoryStore
-            | O::ImageStore
-            | O::LdsAtomic
-            | O::BufferAtomic
-            | O::ImageAtomic
-            | O::CounterAtomic
-            | O::MemoryAtomic
-            | O::Function
-            | O::FunctionEnd
-            | O::FunctionCall
-            | O::Label
-            | O::Barrier
-            | O::EmitVertex
-            | O::EmitPrimitive
-            | O::Demote
-            | O::RovScopedLockBegin
-            | O::RovScopedLockEnd
-    )
-}
-
-/// True if two ops of this opcode with equal type, flags and operands always produce the same
-/// value wherever both are available: pure computations with no memory or helper-lane
-/// dependence. Loads from mutable memory, derivatives and implicit-derivative sampling are
-/// excluded.
-pub fn is_pure_value(opcode: OpCode) -> bool {
-    opcode_class(opcode) & PURE_VALUE != 0
-}
-
-/// [`is_pure_value`], by matching.
-fn pure_value(opcode: OpCode) -> bool {
-    use OpCode as O;
-    if !removable(opcode) {
-        return false;
-    }
-    !matches!(
-        opcode,
-        O::TmpLoad
-            | O::ScratchLoad
-            | O::LdsLoad
-            | O::OutputLoad
-            | O::BufferLoad
-            | O::MemoryLoad
-            | O::ImageLoad
-            | O::ImageSample
-            | O::ImageGather
-            | O::ImageComputeLod
-            | O::ImageQuerySize
-            | O::BufferQuerySize
-            | O::DerivX
-            | O::DerivY
-            | O::InterpolateAtCentroid
-            | O::InterpolateAtSample
-            | O::InterpolateAtOffset
-            | O::Phi
-            | O::ConsumeAs
-            | O::Pointer
-    )
-}
-
-/// True for ops that only attach information to another op and die with it.
-pub fn is_debug(opcode: OpCode) -> bool {
-    matches!(opcode, OpCode::DebugName | OpCode::DebugMemberName)
-}
-
-/// True if every use of `def` is a debug op (or there is none).
+/// True if every use of `def` is an annotation ([`OpCode::is_annotation`]: a debug name,
+/// member name or semantic), or there is none.
 pub fn only_debug_uses(b: &Builder, def: SsaDef) -> bool {
     b.uses(def)
-        .all(|u| b.get(u.user).is_some_and(|op| is_debug(op.opcode)))
+        .all(|u| b.get(u.user).is_some_and(|op| op.opcode.is_annotation()))
 }
 
-/// Removes `def` together with the debug ops that target it.
+/// Removes `def` together with the annotations that name it.
 pub fn remove_with_debug(b: &mut Builder, def: SsaDef) {
     let debug: smallvec::SmallVec<[SsaDef; 4]> = b
         .uses(def)
-        .filter(|u| b.get(u.user).is_some_and(|op| is_debug(op.opcode)))
+        .filter(|u| b.get(u.user).is_some_and(|op| op.opcode.is_annotation()))
         .map(|u| u.user)
         .collect();
     for d in debug {

@@ -1,10 +1,13 @@
-//! Which image ops an image's kind allows: the rules Direct3D and Vulkan share about what
-//! can be sampled, loaded, stored and queried, checked by the validator and by the SPIR-V
-//! backend from this one place.
+//! Image ops: which ones an image's kind allows (the rules Direct3D and Vulkan share about
+//! what can be sampled, loaded, stored and queried, checked by the validator and by the SPIR-V
+//! backend from this one place), the shapes of their coordinates, layers, gradients and
+//! offsets, and what a size query returns.
 
+use super::{Rule, Validator};
 use crate::enums::ResourceKind;
-use crate::op::Op;
-use crate::opcode::OpCode;
+use crate::op::{Op, SsaDef};
+use crate::opcode::{OpCode, TypeRule};
+use crate::types::{ScalarType, Type};
 
 /// Why image op `op` cannot run on an image of `kind` (a UAV if `uav`), if it cannot:
 ///
@@ -37,6 +40,126 @@ pub fn image_op_misfit(op: &Op, kind: ResourceKind, uav: bool) -> Option<&'stati
         }
         _ => return None,
     })
+}
+
+impl Validator<'_> {
+    /// Image query results and image operands.
+    pub(super) fn check_image_ops(&mut self, def: SsaDef, op: &Op) {
+        use OpCode::*;
+        let rt = op.ty;
+        match op.opcode {
+            ImageQuerySize => {
+                // struct{size, layers}: the size a 32-bit integer scalar or vector, the layer
+                // count a scalar of the same integer type.
+                let fits = match rt.members() {
+                    [size, layers] if rt.is_struct() && !rt.is_array() => {
+                        let s = size.base();
+                        s.is_int()
+                            && s.bit_size() == Some(32)
+                            && layers.vec_size() == 1
+                            && layers.base() == s
+                    }
+                    _ => false,
+                };
+                if !fits {
+                    self.err(
+                        def,
+                        op,
+                        Rule::ResultType,
+                        format!("{rt} is not struct{{size, layers}} of one 32-bit integer type"),
+                    );
+                }
+            }
+            ImageLoad | ImageStore | ImageAtomic | ImageSample | ImageGather | ImageComputeLod
+            | ImageQueryMips => self.check_image_operands(def, op),
+            _ => {}
+        }
+    }
+
+    /// The image kind `op`'s descriptor (operand 0) was declared with, if it is an image,
+    /// and whether it is a UAV.
+    fn image_kind(&self, op: &Op) -> Option<(ResourceKind, bool)> {
+        let (_, load) = self.target(op, 0)?;
+        let (_, dcl) = self.target(load, 0)?;
+        if load.opcode != OpCode::DescriptorLoad
+            || !matches!(dcl.opcode, OpCode::DclSrv | OpCode::DclUav)
+        {
+            return None;
+        }
+        let kind = ResourceKind::from_literal(dcl.lit(3)?)?;
+        let image = !kind.is_buffer() && kind != ResourceKind::AccelerationStructure;
+        image.then_some((kind, dcl.opcode == OpCode::DclUav))
+    }
+    /// Image coordinates, layers, gradients and offsets (the operands the opcode table gives
+    /// image [`TypeRule`]s) fit the image's kind: a coordinate of its components (floats to
+    /// sample, 32-bit integers to address texels), a layer of the coordinate's scalar type
+    /// exactly where the kind is layered, gradients of the coordinate's type, and offsets of
+    /// 32-bit integers, one per coordinate component (none on cube maps).
+    fn check_image_operands(&mut self, def: SsaDef, op: &Op) {
+        let Some((kind, uav)) = self.image_kind(op) else {
+            return;
+        };
+        if let Some(what) = image_op_misfit(op, kind, uav) {
+            self.err_at(
+                def,
+                op,
+                0,
+                Rule::OperandType,
+                format!("{} of {what}", op.opcode),
+            );
+        }
+        let refs = op.opcode.info().refs;
+        let find = |rules: &[TypeRule]| refs.iter().position(|r| rules.contains(&r.ty));
+        let Some(coord) = find(&[TypeRule::TexelCoord, TypeRule::SampleCoord]) else {
+            return;
+        };
+        let float = refs[coord].ty == TypeRule::SampleCoord;
+        let scalar_ok = |s: ScalarType| {
+            if float {
+                s == ScalarType::F32
+            } else {
+                matches!(s, ScalarType::I32 | ScalarType::U32)
+            }
+        };
+        let n = kind.coord_components();
+        let what = format!(
+            "{n} {} for {kind}",
+            if float { "f32" } else { "32-bit integers" }
+        );
+        self.want_type(def, op, coord, &what, |v, t| {
+            v.basic_of(t, scalar_ok) && t.as_basic().is_some_and(|b| b.vec_size() == n)
+        });
+        if let Some(l) = find(&[TypeRule::TexelLayer, TypeRule::SampleLayer]) {
+            if op.arg(l).is_some() != kind.is_layered() {
+                let what = if kind.is_layered() {
+                    "a layer"
+                } else {
+                    "no layer"
+                };
+                self.want(def, op, l, false, format_args!("{what} for {kind}"));
+            } else if let Some(c) = self.operand_type(op, coord) {
+                let want = Type::scalar(c.base_type().unwrap_or(ScalarType::Unknown));
+                self.want_type(def, op, l, want, |v, t| v.same_type(t, &want));
+            }
+        }
+        if let Some(c) = self.operand_type(op, coord) {
+            for (g, _) in refs
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.ty == TypeRule::Gradient)
+            {
+                self.want_type(def, op, g, c, |v, t| v.same_type(t, &c));
+            }
+        }
+        let Some(o) = find(&[TypeRule::Offset]).filter(|&o| op.arg(o).is_some()) else {
+            return;
+        };
+        let n = kind.offset_components();
+        self.want_type(def, op, o, format_args!("{n} 32-bit integers"), |v, t| {
+            v.basic_of(t, |s| matches!(s, ScalarType::I32 | ScalarType::U32))
+                && t.as_basic().is_some_and(|b| b.vec_size() == n)
+        });
+    }
 }
 
 #[cfg(test)]

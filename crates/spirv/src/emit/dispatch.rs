@@ -49,8 +49,7 @@ impl<'a> Emitter<'a> {
             );
         }
         if defines_in_body(op.opcode)
-            && (!op.ty.is_void()
-                || matches!(op.opcode, O::Label | O::Function | O::FunctionCall))
+            && (!op.ty.is_void() || matches!(op.opcode, O::Label | O::Function | O::FunctionCall))
         {
             self.mark(def);
         }

@@ -1,0 +1,168 @@
+//! Literal operands: enum codes and flag bits, strings, construct operand counts, constant
+//! data, and the values of switch cases.
+
+use super::{Rule, Validator};
+use crate::enums::{
+    AtomicOp, BuiltIn, Construct, DenormMode, DerivativeMode, InterpolationModes, MemoryTypeMask,
+    PrimitiveType, ResourceKind, RoundMode, RovScope, Scope, ShaderStage, ShaderStageMask,
+    TessPartitioning, TessWindingOrder, UavFlags,
+};
+use crate::op::{Op, SsaDef};
+use crate::opcode::{LitKind, OpCode};
+use crate::types::{ScalarType, Type};
+
+/// Outcome of matching a literal against its kind.
+fn literal_valid(kind: LitKind, v: u64) -> bool {
+    match kind {
+        LitKind::Int | LitKind::Str | LitKind::Data | LitKind::CaseValue => true,
+        LitKind::ShaderStage => ShaderStage::from_literal(v).is_some(),
+        LitKind::ShaderStageMask => ShaderStageMask::from_literal(v).is_some(),
+        LitKind::BuiltIn => BuiltIn::from_literal(v).is_some(),
+        LitKind::ResourceKind => ResourceKind::from_literal(v).is_some(),
+        LitKind::PrimitiveType => PrimitiveType::from_literal(v).is_some(),
+        LitKind::InterpolationModes => InterpolationModes::from_literal(v).is_some(),
+        LitKind::AtomicOp => AtomicOp::from_literal(v).is_some(),
+        LitKind::RoundMode => RoundMode::from_literal(v).is_some(),
+        LitKind::DenormMode => DenormMode::from_literal(v).is_some(),
+        LitKind::Scope => Scope::from_literal(v).is_some(),
+        LitKind::MemoryTypeMask => MemoryTypeMask::from_literal(v).is_some(),
+        LitKind::UavFlags => UavFlags::from_literal(v).is_some(),
+        LitKind::Construct => Construct::from_literal(v).is_some(),
+        LitKind::DerivativeMode => DerivativeMode::from_literal(v).is_some(),
+        LitKind::RovScope => RovScope::from_literal(v).is_some(),
+        LitKind::TessWindingOrder => TessWindingOrder::from_literal(v).is_some(),
+        LitKind::TessPartitioning => TessPartitioning::from_literal(v).is_some(),
+    }
+}
+
+/// True if `v` is a valid literal of an integer type of `bits` bits (zero- or sign-extended).
+fn fits_bits(v: u64, bits: u32) -> bool {
+    if bits >= 64 {
+        return true;
+    }
+    v >> bits == 0 || (v as i64) >> (bits - 1) == -1
+}
+
+impl Validator<'_> {
+    /// Literal operands: enum codes, flag bits, strings, construct and constant shapes.
+    pub(super) fn check_literals(&mut self, def: SsaDef, op: &Op, nref: usize) {
+        let info = op.opcode.info();
+        let lits = &op.operands[nref..];
+        for (j, lit) in lits.iter().enumerate() {
+            let Some(kind) = info.lit_kind(j) else {
+                continue;
+            };
+            if !literal_valid(kind, lit.0) {
+                self.err_at(
+                    def,
+                    op,
+                    nref + j,
+                    Rule::LiteralValue,
+                    format!("{:#x} is not a valid {kind:?}", lit.0),
+                );
+            }
+        }
+        if info.var_lits == Some(LitKind::Str) {
+            let words = lits.get(info.lits.len()..).unwrap_or(&[]);
+            let terminated = words.iter().any(|w| w.0.to_le_bytes().contains(&0));
+            if !terminated {
+                self.err_at(
+                    def,
+                    op,
+                    nref + info.lits.len(),
+                    Rule::LiteralValue,
+                    "string is not null-terminated".into(),
+                );
+            }
+        }
+        match op.opcode {
+            OpCode::Label => {
+                let Some(c) = op.construct() else {
+                    return;
+                };
+                let want = match c {
+                    Construct::None => 0,
+                    Construct::StructuredSelection => 1,
+                    Construct::StructuredLoop => 2,
+                };
+                if nref != want {
+                    self.err_at(
+                        def,
+                        op,
+                        nref,
+                        Rule::ConstructOperands,
+                        format!("{c} takes {want} labels, found {nref}"),
+                    );
+                } else if want == 2 && op.arg(0) == op.arg(1) {
+                    self.err_at(
+                        def,
+                        op,
+                        1,
+                        Rule::ConstructOperands,
+                        "the loop's merge block is also its continue target".into(),
+                    );
+                }
+            }
+            OpCode::ImageGather => {
+                // The component a gather reads: x, y, z or w.
+                if let Some(c) = op.lit(0).filter(|&c| c > 3) {
+                    let detail = format!("gather of component {c}");
+                    self.err_at(def, op, nref, Rule::LiteralValue, detail);
+                }
+            }
+            OpCode::SetFpMode => {
+                if let Some(m) = op.lit(0).and_then(RoundMode::from_literal) {
+                    if !matches!(m, RoundMode::Zero | RoundMode::NearestEven) {
+                        self.err_at(def, op, nref, Rule::FpRoundMode, format!("{m}"));
+                    }
+                }
+            }
+            OpCode::CounterAtomic => {
+                if let Some(a) = op.lit(0).and_then(AtomicOp::from_literal) {
+                    if !matches!(a, AtomicOp::Inc | AtomicOp::Dec) {
+                        self.err_at(
+                            def,
+                            op,
+                            nref,
+                            Rule::LiteralValue,
+                            format!("counter atomic must be Inc or Dec, found {a}"),
+                        );
+                    }
+                }
+            }
+            OpCode::Constant => match op.ty.flattened_scalar_count() {
+                None => self.err(
+                    def,
+                    op,
+                    Rule::ConstantLiterals,
+                    format!("unbounded type {}", op.ty),
+                ),
+                Some(n) if n != lits.len() as u64 => self.err(
+                    def,
+                    op,
+                    Rule::ConstantLiterals,
+                    format!("{} needs {n} literals, found {}", op.ty, lits.len()),
+                ),
+                Some(_) => {}
+            },
+            _ => {}
+        }
+    }
+    pub(super) fn check_case_value(&mut self, def: SsaDef, op: &Op, selector: Option<Type>) {
+        let (Some(v), Some(sel)) = (op.lit(0), selector) else {
+            return;
+        };
+        let Some(bits) = sel.base_type().and_then(ScalarType::bit_size) else {
+            return;
+        };
+        if !fits_bits(v, bits) {
+            self.err_at(
+                def,
+                op,
+                op.ref_count(),
+                Rule::CaseValue,
+                format!("{v:#x} does not fit {sel}"),
+            );
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Literal operands: enum codes, flags, construct operands, rounding modes, constant data, case values.
+
+use super::*;
+
+#[test]
+fn rule_literal_value() {
+    let mut bad = None;
+    let b = build(|p, _| {
+        bad = Some(
+            p.add(
+                void(O::Barrier)
+                    .with_lit(99)
+                    .with_lit(0)
+                    .with_lit(MemoryTypeMask::Lds.to_literal()),
+            ),
+        );
+    });
+    expect(&b, Level::Structural, Rule::LiteralValue, bad, Some(0));
+
+    let mut b = build(|_, _| {});
+    let ep = SsaDef::new(1).expect("nonzero");
+    let name = b.add_decl(void(O::DebugName).with_ref(ep).with_lit(u64::MAX));
+    expect(
+        &b,
+        Level::Structural,
+        Rule::LiteralValue,
+        Some(name),
+        Some(1),
+    );
+    let flags = b.add_decl(
+        op(O::DclUav, S::U32)
+            .with_ref(ep)
+            .with_lit(0)
+            .with_lit(1)
+            .with_lit(1)
+            .with_lit(ResourceKind::BufferRaw.to_literal())
+            .with_lit(1 << 20),
+    );
+    expect(
+        &b,
+        Level::Structural,
+        Rule::LiteralValue,
+        Some(flags),
+        Some(5),
+    );
+}
+
+#[test]
+fn rule_construct_operands() {
+    let mut count = None;
+    let mut kind = None;
+    let b = build(|p, c| {
+        p.add(void(O::Branch).with_ref(SsaDef::new(p.next).expect("nonzero")));
+        count = Some(p.add(label(Construct::StructuredSelection)));
+        let l = p.reserve();
+        p.add(void(O::Branch).with_ref(l));
+        kind = Some(
+            p.put(
+                l,
+                void(O::Label)
+                    .with_ref(c.f0)
+                    .with_ref(c.f1)
+                    .with_lit(Construct::StructuredLoop.to_literal()),
+            ),
+        );
+    });
+    expect(
+        &b,
+        Level::Structural,
+        Rule::ConstructOperands,
+        count,
+        Some(0),
+    );
+    expect(
+        &b,
+        Level::Structural,
+        Rule::ConstructOperands,
+        kind,
+        Some(0),
+    );
+}
+
+#[test]
+fn rule_fp_round_mode() {
+    let mut b = build(|_, _| {});
+    let ep = SsaDef::new(1).expect("nonzero");
+    let ok = b.add_decl(
+        void(O::SetFpMode)
+            .with_ref(ep)
+            .with_lit(RoundMode::NearestEven.to_literal())
+            .with_lit(DenormMode::Preserve.to_literal()),
+    );
+    b.set_type(ok, Type::scalar(S::F32));
+    expect_ok(&b, Level::Lowered);
+    let bad = b.add_decl(
+        op(O::SetFpMode, S::F16)
+            .with_ref(ep)
+            .with_lit(RoundMode::PositiveInf.to_literal())
+            .with_lit(DenormMode::Flush.to_literal()),
+    );
+    expect(&b, Level::Structural, Rule::FpRoundMode, Some(bad), Some(1));
+}
+
+#[test]
+fn rule_constant_literals() {
+    let mut b = build(|_, _| {});
+    let short = b.add_decl(op(O::Constant, Type::vector(S::F32, 2)).with_lit(0));
+    let unbounded = b.add_decl(op(
+        O::Constant,
+        Type::scalar(S::U32).array_of(0).expect("valid"),
+    ));
+    expect(
+        &b,
+        Level::Structural,
+        Rule::ConstantLiterals,
+        Some(short),
+        None,
+    );
+    expect(
+        &b,
+        Level::Structural,
+        Rule::ConstantLiterals,
+        Some(unbounded),
+        None,
+    );
+}
+
+#[test]
+fn rule_op_flags() {
+    let mut bad = None;
+    let b = build(|p, c| {
+        bad = Some(p.add(fadd(c.f0, c.f1).with_flags(OpFlags(0x80) | OpFlags::PRECISE)));
+    });
+    expect(&b, Level::Structural, Rule::OpFlags, bad, None);
+}
+
+#[test]
+fn rule_case_value() {
+    let mut bad = None;
+    let b = build(|p, c| {
+        let endsw = p.reserve();
+        let sw = p.add(void(O::ScopedSwitch).with_ref(endsw).with_ref(c.u0));
+        p.add(void(O::ScopedSwitchCase).with_ref(sw).with_lit(0xffff_ffff));
+        bad = Some(p.add(void(O::ScopedSwitchCase).with_ref(sw).with_lit(1 << 40)));
+        p.put(endsw, void(O::ScopedEndSwitch).with_ref(sw));
+    });
+    let errs = errors(&b, Level::Structural);
+    assert_eq!(errs.len(), 1, "{}", dump(&errs));
+    expect(&b, Level::Structural, Rule::CaseValue, bad, Some(1));
+}
