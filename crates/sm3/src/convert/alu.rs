@@ -116,19 +116,22 @@ impl Converter<'_, '_> {
         }
         let legacy = self.opts.float_emulation != FloatEmulation::Off
             && !(a.iter().all(|&x| self.ordinary(x)) || b.iter().all(|&x| self.ordinary(x)));
+        if !legacy {
+            return self.dot_chain(a, b);
+        }
         let va = self.vector(F, a);
         let vb = self.vector(F, b);
-        self.dot_vectors(legacy, va, vb)
+        self.op2(OpCode::FDotLegacy, F, va, vb)
     }
 
-    /// The dot product of two vectors.
-    pub(crate) fn dot_vectors(&mut self, legacy: bool, va: SsaDef, vb: SsaDef) -> SsaDef {
-        let op = if legacy {
-            OpCode::FDotLegacy
-        } else {
-            OpCode::FDot
-        };
-        self.op2(op, F, va, vb)
+    /// An IEEE dot product as the multiply-add chain `FDot` lowers to (D3D's order:
+    /// `a.x * b.x`, then `mad(a.y, b.y, acc)` …), written directly.
+    pub(crate) fn dot_chain(&mut self, a: &[SsaDef], b: &[SsaDef]) -> SsaDef {
+        let mut acc = self.op2(OpCode::FMul, F, a[0], b[0]);
+        for (x, y) in a.iter().zip(b).skip(1) {
+            acc = self.op3(OpCode::FMad, F, *x, *y, acc);
+        }
+        acc
     }
 
     /// `pow(a, b)` (the caller takes `|a|`).
@@ -504,7 +507,7 @@ impl Converter<'_, '_> {
         let a = self.src4(self.source(inst, 0)?)?;
         let base = *self.source(inst, 1)?;
         let legacy_a = !a[..n].iter().all(|&x| self.ordinary(x));
-        let va = self.vector(F, &a[..n]);
+        let mut va = None;
         let mut out: Lanes = [None; 4];
         for (row, o) in out.iter_mut().enumerate().take(rows) {
             if m & (1 << row) == 0 {
@@ -518,8 +521,16 @@ impl Converter<'_, '_> {
             let legacy = self.opts.float_emulation != FloatEmulation::Off
                 && legacy_a
                 && !r[..n].iter().all(|&x| self.ordinary(x));
-            let vr = self.vector(F, &r[..n]);
-            *o = Some(self.dot_vectors(legacy, va, vr));
+            *o = Some(if legacy {
+                let va = match va {
+                    Some(v) => v,
+                    None => *va.insert(self.vector(F, &a[..n])),
+                };
+                let vr = self.vector(F, &r[..n]);
+                self.op2(OpCode::FDotLegacy, F, va, vr)
+            } else {
+                self.dot_chain(&a[..n], &r[..n])
+            });
         }
         Ok(out)
     }

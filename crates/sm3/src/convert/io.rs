@@ -177,8 +177,6 @@ impl Converter<'_, '_> {
                 .with_lit(0)
                 .with_lit(modes.to_literal()),
         );
-        let name = semantic_name(usage);
-        self.name_parts(d, &[NamePart::S(name), NamePart::N(u64::from(index))]);
         self.semantic(d, usage, index);
         if let Some(slot) = self.io.inputs.get_mut(loc as usize) {
             *slot = Some(d);
@@ -548,13 +546,6 @@ impl Converter<'_, '_> {
                 .with_lit(0)
                 .with_lit(0),
         );
-        self.name_parts(
-            d,
-            &[
-                NamePart::S(semantic_name(usage)),
-                NamePart::N(u64::from(index)),
-            ],
-        );
         self.semantic(d, usage, index);
         d
     }
@@ -613,7 +604,9 @@ impl Converter<'_, '_> {
             if self.slot_written(SLOT_PTS) {
                 psize = Some(self.shadow_value(SLOT_PTS, 0));
             }
-            // Every pre-3.0 varying is written, its default where the shader did not.
+            // Every pre-3.0 varying is written, its default where the shader did not (two
+            // constants: (1, 1, 1, 1) for oD0, (0, 0, 0, 1) for the others).
+            let mut defaults: [Option<SsaDef>; 2] = [None; 2];
             for (slot, usage, index) in (0..2)
                 .map(|i| (SLOT_D0 + i, Usage::Color, i as u8))
                 .chain((0..8).map(|i| (SLOT_T0 + i, Usage::TexCoord, i as u8)))
@@ -622,11 +615,19 @@ impl Converter<'_, '_> {
                     let vals = self.slot_vec4(slot, usage == Usage::Color);
                     self.vec4(vals)
                 } else {
-                    // The default, a constant (within [0, 1]).
-                    let lits: Vec<u64> = (0..4)
-                        .map(|c| u64::from(self.output_default(slot, c).to_bits()))
-                        .collect();
-                    self.b.add_constant(Type::vector(ScalarType::F32, 4), &lits)
+                    let k = usize::from(slot != SLOT_D0);
+                    match defaults[k] {
+                        Some(d) => d,
+                        None => {
+                            let mut lits = [0u64; 4];
+                            for (c, l) in lits.iter_mut().enumerate() {
+                                *l = u64::from(self.output_default(slot, c as u8).to_bits());
+                            }
+                            let d = self.b.add_constant(Type::vector(ScalarType::F32, 4), &lits);
+                            defaults[k] = Some(d);
+                            d
+                        }
+                    }
                 };
                 let loc = varying_location(usage, index).unwrap_or(0);
                 let d = self.varying_output(loc, usage, index);

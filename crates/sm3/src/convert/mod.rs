@@ -198,7 +198,7 @@ impl<'a, 's> Converter<'a, 's> {
         // About six IR ops per token on small D3D9 shaders (one op per component, the
         // prologue and epilogue on top).
         let tokens = shader.tokens.len();
-        let mut b = Builder::with_capacities(tokens * 6 + 160, tokens * 8 + 160, 32);
+        let mut b = Builder::with_capacities(tokens * 6 + 400, tokens * 8 + 600, 32);
         let stage = if shader.version.is_vertex() {
             dxspv_ir::ShaderStage::Vertex
         } else {
@@ -283,20 +283,18 @@ impl<'a, 's> Converter<'a, 's> {
         d
     }
 
-    /// A `DclTmp` of `ty`, named `name` + `n` + component suffix.
-    pub(crate) fn tmp(&mut self, ty: ScalarType, name: &str, n: u32, comp: Option<u8>) -> SsaDef {
+    /// A `DclTmp` of `ty`. Temporaries get no debug name: SSA construction removes them
+    /// before anything could show one, and a name costs an op with a string per register
+    /// component.
+    pub(crate) fn tmp(
+        &mut self,
+        ty: ScalarType,
+        _name: &str,
+        _n: u32,
+        _comp: Option<u8>,
+    ) -> SsaDef {
         let ep = self.ep;
-        let d = self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep));
-        let suffix = match comp {
-            Some(0) => ".x",
-            Some(1) => ".y",
-            Some(2) => ".z",
-            Some(3) => ".w",
-            _ => "",
-        };
-        use dxspv_ir::frontend::NamePart as P;
-        self.name_parts(d, &[P::S(name), P::N(u64::from(n)), P::S(suffix)]);
-        d
+        self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep))
     }
 
     /// A `DclTmp` initialised to `init` at the entry of `main`.

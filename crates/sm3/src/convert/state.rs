@@ -149,10 +149,13 @@ impl Converter<'_, '_> {
             .map_err(|e| self.invalid(e.to_string()))?;
         let out = self.builtin_output(BuiltIn::ClipDistance, out_ty, "CLIPDISTANCE");
         let zero = self.c_f32(0.0);
-        let a = self.vector(ScalarType::F32, &pos);
         for i in 0..6u32 {
             let plane = self.push_row(push::CLIP_PLANES, ty, "clip_planes", i);
-            let d = self.dot_vectors(false, a, plane);
+            let mut p = [zero; 4];
+            for (c, x) in p.iter_mut().enumerate() {
+                *x = self.extract(ScalarType::F32, plane, c as u32);
+            }
+            let d = self.dot_chain(&pos, &p);
             let on = self.spec_bit(mask, i);
             let v = self.select_f(on, d, zero);
             let idx = self.c_u32(i);
@@ -289,22 +292,25 @@ impl Converter<'_, '_> {
         );
         let r = self.push_f32(push::ALPHA_REF, "alpha_ref");
         let b = ScalarType::Bool;
-        // D3DCMP_NEVER (1) … D3DCMP_GREATEREQUAL (7); ALWAYS never gets here.
-        let pass_of = [
-            (OpCode::FLt, 2u32),
-            (OpCode::FEq, 3),
-            (OpCode::FLe, 4),
-            (OpCode::FGt, 5),
-            (OpCode::FNe, 6),
-            (OpCode::FGe, 7),
-        ];
-        let mut pass = self.c_bool(false);
-        for (opc, n) in pass_of {
+        let u = ScalarType::U32;
+        // D3DCMPFUNC - 1 is a mask of the outcomes that pass: 1 less, 2 equal, 4 greater
+        // (NEVER 0, LESS 1, EQUAL 2, LESSEQUAL 3, GREATER 4, NOTEQUAL 5, GREATEREQUAL 6).
+        let zero = self.c_u32(0);
+        let mut outcome = zero;
+        for (opc, bit) in [(OpCode::FLt, 1u32), (OpCode::FEq, 2), (OpCode::FGt, 4)] {
             let t = self.op2(opc, b, alpha, r);
-            let k = self.c_u32(n);
-            let is = self.op2(OpCode::IEq, b, func, k);
-            pass = self.op3(OpCode::Select, b, is, t, pass);
+            let k = self.c_u32(bit);
+            let v = self.op3(OpCode::Select, u, t, k, zero);
+            outcome = if outcome == zero {
+                v
+            } else {
+                self.op2(OpCode::IOr, u, outcome, v)
+            };
         }
+        let one = self.c_u32(1);
+        let mask = self.op2(OpCode::ISub, u, func, one);
+        let hit = self.op2(OpCode::IAnd, u, mask, outcome);
+        let pass = self.op2(OpCode::INe, b, hit, zero);
         let fail = self.op1(OpCode::BNot, b, pass);
         let kill = self.code(
             Op::new(OpCode::ScopedIf, Type::VOID)
