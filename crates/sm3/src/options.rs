@@ -62,8 +62,9 @@ pub struct Options {
     /// with hardware shadow-map comparison (`D3DFMT_D16`/`D24X8`/`D24S8` sampled through a
     /// sampler whose compare operation the host sets, `LESS_OR_EQUAL` in Direct3D 9): a
     /// sample compares the coordinate's `z` (after the projective divide) with the depth
-    /// and returns the filtered result in all four components. Compile time: it changes the
-    /// sample instructions. Default: none.
+    /// and returns the filtered result in all four components. Only 2D samplers compare
+    /// (Direct3D 9 has no cube or volume depth textures; their bits are ignored). Compile
+    /// time: it changes the sample instructions. Default: none.
     pub depth_compare_samplers: u32,
     /// `D3DRS_SHADEMODE` is `D3DSHADE_FLAT`: colour inputs of pixel shaders (`v0`/`v1`
     /// before 3.0, `dcl_color` inputs in 3.0) take the provoking vertex's value. Compile

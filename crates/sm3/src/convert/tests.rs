@@ -995,3 +995,21 @@ fn snapshot_ps_3_0_system_values() {
          mov oDepth, v1.w",
     );
 }
+
+#[test]
+fn depth_compare_samplers_compare_z_on_2d_textures_only() {
+    let opts = Options {
+        depth_compare_samplers: 0b11,
+        ..Options::default()
+    };
+    let mut env = Env::default();
+    env.inputs.insert(0, [0.25, 0.5, 0.75, 1.0]);
+    // The fake texture answers the comparison with its first coordinate; the result is
+    // replicated to all four components.
+    let text = "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0";
+    assert_eq!(exec_with(text, &opts, &env).at(0), &[0.25; 4]);
+    // A volume sampler's bit changes nothing (found by the d3d9_compile fuzz target: a
+    // depth comparison on a 3D image is invalid).
+    let text = "ps_2_0\ndcl t0\ndcl_volume s1\ntexld r0, t0, s1\nmov oC0, r0";
+    assert_eq!(exec_with(text, &opts, &env).at(0), &[0.25, 0.5, 0.75, 0.0]);
+}

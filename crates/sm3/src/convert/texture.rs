@@ -157,7 +157,10 @@ impl Converter<'_, '_> {
             *p = coord.get(i).copied().unwrap_or(zero);
         }
         let c = self.vector(F, &parts[..k]);
-        let compare = self.opts.depth_compare_samplers & super::prescan::bit(n) != 0;
+        // Direct3D 9 shadow maps are 2D depth textures: the bit of a cube or volume sampler
+        // changes nothing.
+        let compare = self.opts.depth_compare_samplers & super::prescan::bit(n) != 0
+            && slot.kind == ResourceKind::Image2D;
         let dref = if compare {
             Some(dref.unwrap_or_else(|| coord.get(2).copied().unwrap_or(zero)))
         } else {
