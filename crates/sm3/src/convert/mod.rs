@@ -39,6 +39,8 @@ mod texture;
 #[cfg(test)]
 mod eval;
 #[cfg(test)]
+mod exec_cases;
+#[cfg(test)]
 mod tests;
 
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState};
