@@ -463,7 +463,7 @@ impl Converter<'_, '_> {
         } else {
             self.c_f32(init)
         };
-        let t = self.init_tmp(ScalarType::F32, "o", slot, Some(c), init);
+        let t = self.init_tmp(ScalarType::F32, init);
         if let Some(s) = self.io.shadows.get_mut(slot as usize) {
             s[c as usize & 3] = Some(t);
         }
