@@ -1013,3 +1013,29 @@ fn depth_compare_samplers_compare_z_on_2d_textures_only() {
     let text = "ps_2_0\ndcl t0\ndcl_volume s1\ntexld r0, t0, s1\nmov oC0, r0";
     assert_eq!(exec_with(text, &opts, &env).at(0), &[0.25, 0.5, 0.75, 0.0]);
 }
+
+#[test]
+fn inlined_code_is_limited_and_big_shaders_convert_in_linear_time() {
+    // 40000 instructions called twice pass the limit on converted instructions.
+    let mut text = String::from("vs_3_0\ndcl_position o0\ncall l1\ncall l1\nret\nlabel l1\n");
+    for _ in 0..40_000 {
+        text.push_str("add r0, r0, c0\n");
+    }
+    text.push_str("ret\n");
+    let e = error(&text);
+    assert!(
+        e.to_string().contains("more than 65536 instructions"),
+        "{e}"
+    );
+    // Many declarations and relative reads: no lookup walks them all.
+    let mut text = String::from("vs_3_0\ndcl_position o0\n");
+    for i in 0..2000 {
+        text.push_str(&format!("dcl_texcoord{} v{}\n", i % 16, i % 16));
+    }
+    for _ in 0..2000 {
+        text.push_str("add r0, r0, v0[aL]\n");
+    }
+    let t = std::time::Instant::now();
+    convert_with(&text, &Options::default());
+    assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
+}
