@@ -31,6 +31,27 @@ for t in sm3_decode sm3_disasm d3d9_compile; do
     done
 done
 
+# dxil_module: every DXIL container, and the bitcode of each (bare bitcode is read directly).
+mapfile -t dxil < <(find "$src/dxil" -name '*.dxil' -type f | sort)
+echo "seed: ${#dxil[@]} DXIL files from $src/dxil"
+mkdir -p corpus/dxil_module
+for f in "${dxil[@]}"; do
+    cp -f "$f" "corpus/dxil_module/$(echo "${f#$src/}" | tr '/' '_')"
+done
+python3 - "corpus/dxil_module" "${dxil[@]}" <<'PY'
+import struct, sys
+out = sys.argv[1]
+for i, path in enumerate(sys.argv[2:]):
+    d = open(path, 'rb').read()
+    count = struct.unpack_from('<I', d, 28)[0]
+    for off in struct.unpack_from('<%dI' % count, d, 32):
+        if d[off:off + 4] == b'DXIL':
+            body = off + 8
+            bc_off, bc_size = struct.unpack_from('<II', d, body + 16)
+            start = body + 8 + bc_off
+            open('%s/bitcode_%04d.bc' % (out, i), 'wb').write(d[start:start + bc_size])
+PY
+
 # dxbc_decode: also bare program parts (SHDR/SHEX bodies) so the fuzzer can skip the container.
 python3 - "corpus/dxbc_decode" "${dxbc[@]}" <<'PY'
 import struct, sys

@@ -13,6 +13,15 @@ if ! command -v spirv-val >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq spirv-tools >/dev/null
 fi
 
+# llvm-dis-14 (Debian llvm-14) is the reference the DXIL reader's corpus test compares with.
+if ! command -v llvm-dis-14 >/dev/null 2>&1; then
+    echo "installing llvm-14"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq llvm-14 >/dev/null
+fi
+
 # Mesa's lavapipe (CPU Vulkan driver) and the Vulkan loader: dxspv-runner executes the shared
 # execution cases on it.
 if [ ! -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] && ! ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1; then

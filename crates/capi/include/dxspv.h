@@ -665,6 +665,18 @@ dxspv_status dxspv_options_set_descriptor_set_offset(struct dxspv_options *optio
 dxspv_status dxspv_options_set_float_controls(struct dxspv_options *options, bool value);
 
 /**
+ * Makes vertex shaders that write no point size write `PointSize = 1.0` (default: true), as
+ * Direct3D 10+ draws points one pixel wide and Vulkan needs a point size for point lists
+ * unless the device has `maintenance5`.
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_vertex_point_size(struct dxspv_options *options, bool value);
+
+/**
  * Computes the container checksum and reports a mismatch as a warning (default: true).
  * It is the costliest part of reading a small container; a program that never shows
  * warnings may turn it off.

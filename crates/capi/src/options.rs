@@ -435,6 +435,27 @@ pub unsafe extern "C" fn dxspv_options_set_float_controls(
     unsafe { set(options, apply) }
 }
 
+/// Makes vertex shaders that write no point size write `PointSize = 1.0` (default: true), as
+/// Direct3D 10+ draws points one pixel wide and Vulkan needs a point size for point lists
+/// unless the device has `maintenance5`.
+///
+/// # Safety
+/// `options` must be NULL or a live options object.
+///
+/// Thread safety: needs exclusive access to `options`.
+#[no_mangle]
+pub unsafe extern "C" fn dxspv_options_set_vertex_point_size(
+    options: *mut dxspv_options,
+    value: bool,
+) -> dxspv_status {
+    let apply = |o: &mut dxspv::Options| {
+        o.spirv.vertex_point_size = value;
+        Ok(())
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { set(options, apply) }
+}
+
 /// Computes the container checksum and reports a mismatch as a warning (default: true).
 /// It is the costliest part of reading a small container; a program that never shows
 /// warnings may turn it off.
@@ -502,6 +523,7 @@ mod tests {
                 assert_eq!(dxspv_options_set_descriptor_set_offset(o, 3), DXSPV_OK);
                 assert_eq!(dxspv_options_set_float_controls(o, false), DXSPV_OK);
                 assert_eq!(dxspv_options_set_verify_checksum(o, false), DXSPV_OK);
+                assert_eq!(dxspv_options_set_vertex_point_size(o, false), DXSPV_OK);
             }
             let i = inner(o);
             assert_eq!(i.passes.min_precision, MinPrecisionMode::Native16);
@@ -510,6 +532,7 @@ mod tests {
             assert!(i.passes.validate_each_pass);
             assert_eq!(i.spirv.entry_point_name, "vs_main");
             assert!(i.spirv.strip_debug_names);
+            assert!(!i.spirv.vertex_point_size);
             let b = &i.spirv.bindings;
             assert_eq!(
                 [

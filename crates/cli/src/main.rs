@@ -77,6 +77,10 @@ struct TranslateArgs {
     /// How min-precision types are compiled.
     #[arg(long, value_enum, default_value = "promote32")]
     min_precision: MinPrecision,
+    /// Do not make vertex shaders write `PointSize = 1.0` (for devices with `maintenance5`,
+    /// where Vulkan needs no point size for point lists).
+    #[arg(long)]
+    no_vertex_point_size: bool,
     /// Do not verify the container checksum (no checksum warnings).
     #[arg(long)]
     no_checksum: bool,
@@ -87,6 +91,7 @@ impl TranslateArgs {
         let mut opts = dxspv::Options::default();
         opts.spirv.strip_debug_names = self.no_debug_names;
         opts.spirv.float_controls = !self.no_float_controls;
+        opts.spirv.vertex_point_size = !self.no_vertex_point_size;
         opts.spirv.entry_point_name = self.entry_point.clone();
         opts.verify_checksum = !self.no_checksum;
         opts.passes.min_precision = match self.min_precision {

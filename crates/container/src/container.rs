@@ -50,6 +50,10 @@ impl FourCC {
     pub const HASH: FourCC = FourCC(*b"HASH");
     /// `SPDB`: PDB debug data.
     pub const SPDB: FourCC = FourCC(*b"SPDB");
+    /// `RDAT`: runtime data of a DXIL library.
+    pub const RDAT: FourCC = FourCC(*b"RDAT");
+    /// `VERS`: the compiler version of a DXIL container.
+    pub const VERS: FourCC = FourCC(*b"VERS");
     /// `Aon9`: the Direct3D 9 program of a `4_0_level_9_x` shader.
     pub const AON9: FourCC = FourCC(*b"Aon9");
 }

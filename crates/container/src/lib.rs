@@ -28,20 +28,28 @@
 
 pub mod checksum;
 pub mod container;
+pub mod dxil;
 pub mod error;
+pub mod hash;
 pub mod partread;
 pub mod parts;
+pub mod psv;
 pub mod rdef;
+pub mod root_signature;
 pub mod signature;
 pub mod stat;
 
 pub use checksum::dxbc_checksum;
 pub use container::{Container, FourCC, ParseOptions, Part, Warning};
+pub use dxil::{DxilProgram, ShaderKind};
 pub use error::Error;
+pub use hash::ShaderHash;
 pub use partread::PartReader;
 pub use parts::Parts;
+pub use psv::PipelineStateValidation;
 pub use rdef::{
     ConstantBuffer, Member, ResourceBinding, ResourceDefinitions, Variable, VariableType,
 };
+pub use root_signature::RootSignature;
 pub use signature::{ComponentType, Signature, SignatureElement};
 pub use stat::{FeatureFlags, Statistics};

@@ -8,7 +8,10 @@
 
 use crate::container::{Container, FourCC, ParseOptions, Part, Warning};
 use crate::error::Error;
+use crate::hash::ShaderHash;
+use crate::psv::PipelineStateValidation;
 use crate::rdef::ResourceDefinitions;
+use crate::root_signature::RootSignature;
 use crate::signature::Signature;
 use crate::stat::{FeatureFlags, Statistics};
 
@@ -32,7 +35,14 @@ pub struct Parts<'a> {
     pub features: Option<FeatureFlags>,
     /// Statistics (STAT) as raw counts.
     pub statistics: Option<Statistics>,
-    /// Parts that were not interpreted here (Aon9, RTS0, PSV0, HASH, debug data, unknown tags).
+    /// DXIL pipeline state validation data (PSV0).
+    pub pipeline_state: Option<PipelineStateValidation>,
+    /// Root signature (RTS0).
+    pub root_signature: Option<RootSignature>,
+    /// DXIL shader hash (HASH).
+    pub hash: Option<ShaderHash>,
+    /// Parts that were not interpreted here (Aon9, the debug parts ILDB, ILDN and SPDB,
+    /// RDAT and VERS of DXIL libraries, unknown tags).
     pub skipped: Vec<FourCC>,
     /// Non-fatal problems (checksum mismatch, duplicate parts).
     pub warnings: Vec<Warning>,
@@ -60,6 +70,9 @@ impl<'a> Parts<'a> {
             resources: None,
             features: None,
             statistics: None,
+            pipeline_state: None,
+            root_signature: None,
+            hash: None,
             skipped: Vec::new(),
             warnings: container.checksum_warning().into_iter().collect(),
             container,
@@ -100,6 +113,9 @@ impl<'a> Parts<'a> {
                 b"RDEF" => parts.resources = Some(ResourceDefinitions::parse(part.data)?),
                 b"SFI0" => parts.features = Some(FeatureFlags::parse(part.data)?),
                 b"STAT" => parts.statistics = Some(Statistics::parse(part.data)),
+                b"PSV0" => parts.pipeline_state = Some(PipelineStateValidation::parse(part.data)?),
+                b"RTS0" => parts.root_signature = Some(RootSignature::parse(part.data)?),
+                b"HASH" => parts.hash = Some(ShaderHash::parse(part.data)?),
                 _ => parts.skipped.push(part.fourcc),
             }
         }
@@ -144,7 +160,7 @@ mod tests {
     fn reads_the_program_and_signatures_and_lists_the_rest() {
         let c = container(&[
             (b"ISGN", &EMPTY_SIGNATURE),
-            (b"PSV0", &[1, 2, 3, 4]),
+            (b"HASH", &[0; 20]),
             (b"DXIL", &[5, 6, 7, 8]),
             (b"OSGN", &EMPTY_SIGNATURE),
         ]);
@@ -156,7 +172,8 @@ mod tests {
         assert_eq!(program.data, &[5, 6, 7, 8]);
         assert!(p.input_signature.is_some() && p.output_signature.is_some());
         assert!(p.patch_constant_signature.is_none());
-        assert_eq!(p.skipped, vec![FourCC::PSV0]);
+        assert!(p.skipped.is_empty());
+        assert_eq!(p.hash.map(|h| h.flags), Some(0));
     }
 
     #[test]

@@ -20,9 +20,10 @@ impl FeatureFlags {
         Ok(FeatureFlags(lo | (hi << 32)))
     }
 
-    /// Names of the set bits that fxc documents, in bit order.
+    /// Names of the set bits that fxc and dxc document (`ShaderFeatureInfo_*`), in bit
+    /// order.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 23] = [
+        const NAMES: [&str; 33] = [
             "Double-precision floating point",
             "Raw and Structured buffers",
             "UAVs at every shader stage",
@@ -46,6 +47,16 @@ impl FeatureFlags {
             "Raytracing tier 1.1 features",
             "Sampler feedback",
             "64-bit Atomics on Typed Resources",
+            "64-bit Atomics on Group Shared",
+            "Derivatives in mesh and amplification shaders",
+            "Resource descriptor heap indexing",
+            "Sampler descriptor heap indexing",
+            "Wave MMA",
+            "64-bit Atomics on Heap Resources",
+            "Advanced Texture Ops",
+            "Writeable MSAA Textures",
+            "SampleCmp with gradient or bias",
+            "Extended command information",
         ];
         NAMES
             .iter()

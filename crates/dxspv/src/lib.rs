@@ -31,6 +31,7 @@
 //! functions.
 
 pub use dxspv_dxbc as dxbc;
+pub use dxspv_dxil as dxil;
 pub use dxspv_ir as ir;
 pub use dxspv_sm3 as sm3;
 pub use dxspv_spirv as spirv;
@@ -117,6 +118,18 @@ pub struct Options {
     /// [`sm3::Options`], whose module also lists the specialization constants and the push
     /// constant layout of the state that needs no new translation.
     pub d3d9: sm3::Options,
+    /// Direct3D's stream-output declaration for this shader (default: none).
+    ///
+    /// In Direct3D it is pipeline state (`D3D12_STREAM_OUTPUT_DESC`,
+    /// `CreateGeometryShaderWithStreamOutput`), but Vulkan declares transform feedback in the
+    /// shader, so a translation layer passes it here when compiling the last stage before the
+    /// rasterizer (vertex, domain or geometry shader): the captured outputs get
+    /// `XfbBuffer`/`XfbStride`/`Offset` (see [`ir::passes::stream_output`] for how entries map
+    /// to outputs). The pipeline must then enable `VK_EXT_transform_feedback` and bind the
+    /// buffers; the declaration's rasterized stream is the pipeline's
+    /// `rasterizationStream` (`None`: rasterizer discard). Compiling any other stage with a
+    /// declaration is an error.
+    pub stream_output: Option<ir::passes::stream_output::StreamOutput>,
 }
 
 impl Default for Options {
@@ -126,6 +139,7 @@ impl Default for Options {
             spirv: Default::default(),
             verify_checksum: true,
             d3d9: sm3::Options::default(),
+            stream_output: None,
         }
     }
 }
@@ -320,11 +334,12 @@ pub fn compile_ir(
         }));
     }
     times.parse = t.elapsed();
+    let t = Instant::now();
     if stage == IrStage::Raw {
-        let t = Instant::now();
         ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
-        times.passes = t.elapsed();
     }
+    apply_stream_output(&mut builder, opts)?;
+    times.passes = t.elapsed();
     emit(&builder, times, Vec::new(), opts)
 }
 
@@ -365,6 +380,7 @@ pub fn to_ir_timed(bytes: &[u8], stage: IrStage, opts: &Options) -> Result<IrOut
     if stage == IrStage::Lowered {
         let t = Instant::now();
         ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
+        apply_stream_output(&mut builder, opts)?;
         times.passes = t.elapsed();
     }
     Ok(IrOutput {
@@ -372,6 +388,24 @@ pub fn to_ir_timed(bytes: &[u8], stage: IrStage, opts: &Options) -> Result<IrOut
         times,
         warnings,
     })
+}
+
+/// Applies [`Options::stream_output`] to lowered IR (validated afterwards when the options
+/// validate after each pass).
+fn apply_stream_output(builder: &mut ir::Builder, opts: &Options) -> Result<(), Error> {
+    let Some(so) = &opts.stream_output else {
+        return Ok(());
+    };
+    ir::passes::stream_output::run(builder, so)?;
+    if opts.passes.validate_each_pass {
+        if let Err(errors) = ir::validate(builder, ir::Level::Lowered) {
+            return Err(Error::Pass(ir::passes::error::PassError::Validation {
+                pass: "stream_output",
+                errors,
+            }));
+        }
+    }
+    Ok(())
 }
 
 /// Disassembles shader bytes in their format's own assembly syntax (fxc-like text for DXBC).

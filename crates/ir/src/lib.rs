@@ -36,6 +36,7 @@ pub mod opcode;
 pub mod passes;
 pub mod serialize;
 pub mod small_map;
+#[cfg(any(test, feature = "testgen"))]
 pub mod testgen;
 pub mod text;
 pub mod types;

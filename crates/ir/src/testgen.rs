@@ -5,8 +5,8 @@
 //! references, null optional references, strings of many lengths, constant data of every
 //! scalar type. They are not meant to pass the validator — only to be well-formed for the
 //! serializer and the text form. [`large_program`] makes a big straight-line shader-like
-//! program for benchmarks. Both depend only on their arguments: the generator is a built-in
-//! [`Rng`] (splitmix64), with no external crates.
+//! program for benchmarks. Both depend only on their arguments: the generator is the
+//! workspace's test [`Rng`] (splitmix64, from `dxspv-testkit`).
 
 use crate::builder::Builder;
 use crate::enums::*;
@@ -14,49 +14,8 @@ use crate::op::{push_string, Op, OpFlags, Operand, SsaDef};
 use crate::opcode::{LitKind, OpCode, RefKind, ResultRule};
 use crate::types::{BasicType, ScalarType, Type, MAX_ARRAY_DIMS, MAX_STRUCT_MEMBERS};
 
-/// A small deterministic pseudo-random generator (splitmix64).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`0` if `n` is 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next_u64() % n
-        }
-    }
-
-    /// A number in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi.saturating_sub(lo).saturating_add(1))
-    }
-
-    /// True with probability `num / den`.
-    pub fn chance(&mut self, num: u64, den: u64) -> bool {
-        self.below(den) < num
-    }
-
-    /// A random element of a non-empty slice (the first if `items` has one).
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> Option<T> {
-        items.get(self.below(items.len() as u64) as usize).copied()
-    }
-}
+/// The deterministic generator every test of the workspace uses.
+pub use dxspv_testkit::Rng;
 
 /// A random scalar or vector type (never void).
 pub fn random_basic(rng: &mut Rng) -> BasicType {

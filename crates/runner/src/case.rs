@@ -141,6 +141,9 @@ pub struct RootConstants {
     pub register: u32,
     /// The u32 words.
     pub values: Vec<u32>,
+    /// Graphics: the stages (`vs`, `hs`, `ds`, `gs`, `ps`) that see them; absent: all.
+    #[serde(default)]
+    pub stages: Option<Vec<String>>,
 }
 
 /// One resource of a run.
@@ -205,6 +208,9 @@ pub struct Resource {
     /// Another view of the memory of the resource with this `id`.
     #[serde(default)]
     pub alias_of: Option<String>,
+    /// Graphics: the stages (`vs`, `hs`, `ds`, `gs`, `ps`) that see it; absent: all.
+    #[serde(default)]
+    pub stages: Option<Vec<String>>,
     /// Initial contents.
     #[serde(default)]
     pub initial: Option<Data>,
@@ -223,6 +229,13 @@ pub struct Resource {
     /// Free text.
     #[serde(default)]
     pub notes: Option<String>,
+}
+
+/// True when a binding with this `stages` list is visible to `stage` (absent: all stages).
+pub fn visible_to(stages: &Option<Vec<String>>, stage: &str) -> bool {
+    stages
+        .as_ref()
+        .is_none_or(|l| l.iter().any(|s| s.eq_ignore_ascii_case(stage)))
 }
 
 /// Sampler state.
@@ -265,12 +278,22 @@ pub enum Texel {
 /// Initial or expected contents: `type` plus one of the forms.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Data {
-    /// Element type: `u8`, `u16`, `u32`, `i32`, `u64`, `f32`.
-    #[serde(rename = "type")]
+    /// Element type: `u8`, `i8`, `u16`, `i16`, `u32`, `i32`, `u64`, `f32` (absent only for
+    /// `segments`, whose parts carry their own).
+    #[serde(rename = "type", default)]
     pub ty: String,
-    /// Consecutive elements from 0.
+    /// Consecutive elements from element `first` (default 0).
     #[serde(default)]
     pub data: Option<Vec<Value>>,
+    /// `expect` `data`: the element index of `data[0]`.
+    #[serde(default)]
+    pub first: Option<u64>,
+    /// `initial`: blocks of elements of their own types, one after another from byte 0.
+    #[serde(default)]
+    pub segments: Option<Vec<Data>>,
+    /// `expect`: primitives compared up to a rotation of their vertices.
+    #[serde(default)]
+    pub primitives: Option<Primitives>,
     /// Every element.
     #[serde(default)]
     pub fill: Option<Texel>,
@@ -285,6 +308,24 @@ pub struct Data {
     pub unordered: Option<Unordered>,
 }
 
+/// Primitives stored one after another, each compared with its expected vertices up to a
+/// rotation (`match: "cyclic"`: any vertex may come first, the cyclic order is kept).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Primitives {
+    /// Element index of the first primitive.
+    #[serde(default)]
+    pub first: u64,
+    /// Vertices per primitive.
+    pub vertices: u32,
+    /// Elements per vertex.
+    pub elements_per_vertex: u32,
+    /// How primitives match; only `cyclic` is defined.
+    #[serde(rename = "match")]
+    pub match_: String,
+    /// Per primitive, per vertex, the elements.
+    pub values: Vec<Vec<Vec<Value>>>,
+}
+
 /// A half-open texel rectangle with its value.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Region {
@@ -292,6 +333,9 @@ pub struct Region {
     pub x: [u32; 2],
     /// `[y0, y1)`.
     pub y: [u32; 2],
+    /// Array layer (default 0).
+    #[serde(default)]
+    pub layer: u32,
     /// The texel value.
     pub value: Texel,
 }
@@ -308,6 +352,9 @@ pub struct Entry {
     /// Texel y.
     #[serde(default)]
     pub y: Option<u32>,
+    /// Array layer of a texel (default 0).
+    #[serde(default)]
+    pub layer: u32,
     /// The expected value.
     #[serde(default)]
     pub value: Option<Texel>,
@@ -319,13 +366,16 @@ pub struct Entry {
     pub nan: Option<String>,
 }
 
-/// Elements `first .. first+count`, compared sorted.
+/// Elements `first .. first+count` (in records of `record` elements), compared as a multiset.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Unordered {
-    /// First element.
+    /// First element (first record when `record` is given).
     pub first: u64,
-    /// Element count.
+    /// Element (record) count.
     pub count: u64,
+    /// Elements per record (default 1): whole records are matched.
+    #[serde(default)]
+    pub record: Option<u64>,
     /// The values, in any order.
     pub values: Vec<Value>,
 }
@@ -401,6 +451,12 @@ pub struct InputElement {
     /// Byte offset.
     #[serde(default)]
     pub offset: u32,
+    /// `per_vertex` (default) or `per_instance`.
+    #[serde(default)]
+    pub classification: Option<String>,
+    /// Per-instance data: instances per element (0: every instance reads the start instance's).
+    #[serde(default)]
+    pub step_rate: Option<u32>,
 }
 
 /// ps: viewport.
@@ -434,6 +490,9 @@ pub struct RenderTarget {
     pub width: u32,
     /// Height.
     pub height: u32,
+    /// Graphics: a 2D array target of this many layers (a view over all of them).
+    #[serde(default)]
+    pub array_size: Option<u32>,
     /// RGBA clear value, or `null`.
     #[serde(default)]
     pub clear: Option<Vec<f64>>,

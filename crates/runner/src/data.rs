@@ -7,8 +7,12 @@ use crate::case::{Data, Texel, Tolerance, Value};
 pub enum Ty {
     /// 8-bit unsigned.
     U8,
+    /// 8-bit signed.
+    I8,
     /// 16-bit unsigned.
     U16,
+    /// 16-bit signed.
+    I16,
     /// 32-bit unsigned.
     U32,
     /// 32-bit signed.
@@ -24,7 +28,9 @@ impl Ty {
     pub fn parse(s: &str) -> Result<Ty, String> {
         Ok(match s {
             "u8" => Ty::U8,
+            "i8" => Ty::I8,
             "u16" => Ty::U16,
+            "i16" => Ty::I16,
             "u32" => Ty::U32,
             "i32" => Ty::I32,
             "u64" => Ty::U64,
@@ -36,8 +42,8 @@ impl Ty {
     /// Size in bytes.
     pub fn size(self) -> usize {
         match self {
-            Ty::U8 => 1,
-            Ty::U16 => 2,
+            Ty::U8 | Ty::I8 => 1,
+            Ty::U16 | Ty::I16 => 2,
             Ty::U32 | Ty::I32 | Ty::F32 => 4,
             Ty::U64 => 8,
         }
@@ -93,11 +99,21 @@ impl Ty {
         }
     }
 
+    /// The signed value of a bit pattern of a signed type.
+    fn signed(self, v: u64) -> Option<i64> {
+        match self {
+            Ty::I8 => Some(i64::from(v as u8 as i8)),
+            Ty::I16 => Some(i64::from(v as u16 as i16)),
+            Ty::I32 => Some(i64::from(v as u32 as i32)),
+            _ => None,
+        }
+    }
+
     /// Formats a bit pattern for messages.
     pub fn show(self, v: u64) -> String {
         match self {
             Ty::F32 => format!("{:?} (0x{v:08x})", f32::from_bits(v as u32)),
-            Ty::I32 => format!("{}", v as u32 as i32),
+            Ty::I8 | Ty::I16 | Ty::I32 => format!("{}", self.signed(v).unwrap_or(0)),
             Ty::U64 => format!("0x{v:016x}"),
             _ => format!("{v}"),
         }
@@ -109,7 +125,8 @@ impl Ty {
 pub struct Layout {
     /// Width of the first subresource in texels (1 for buffers).
     pub width: usize,
-    /// Height of the first subresource.
+    /// Height of the first subresource (array layers follow each other every
+    /// `width * height` texels).
     pub height: usize,
     /// Bytes per texel (0 for buffers).
     pub texel_size: usize,
@@ -130,8 +147,40 @@ fn per_texel(ty: Ty, layout: &Layout) -> usize {
     }
 }
 
+impl Layout {
+    /// The layout of a buffer: elements from byte 0, no texels.
+    pub const BUFFER: Layout = Layout {
+        width: 1,
+        height: 1,
+        texel_size: 0,
+    };
+}
+
+/// Element index of the first element of texel (`x`, `y`) of array layer `layer`.
+fn texel_index(layout: &Layout, n: usize, layer: u32, x: u32, y: u32) -> usize {
+    let texel = (layer as usize * layout.height + y as usize) * layout.width + x as usize;
+    texel * n
+}
+
 /// Fills `bytes` (already zeroed) from an `initial` block.
 pub fn fill_initial(bytes: &mut [u8], d: &Data, layout: &Layout) -> Result<(), String> {
+    if let Some(segments) = &d.segments {
+        let mut at = 0usize;
+        for seg in segments {
+            let ty = Ty::parse(&seg.ty)?;
+            let data = seg.data.as_ref().ok_or("a segment without data")?;
+            for v in data {
+                let end = at + ty.size();
+                let len = bytes.len();
+                let chunk = bytes
+                    .get_mut(at..end)
+                    .ok_or_else(|| format!("segments exceed the {len}-byte resource"))?;
+                chunk.copy_from_slice(&ty.bits(v)?.to_le_bytes()[..ty.size()]);
+                at = end;
+            }
+        }
+        return Ok(());
+    }
     let ty = Ty::parse(&d.ty)?;
     if let Some(data) = &d.data {
         for (i, v) in data.iter().enumerate() {
@@ -149,15 +198,30 @@ pub fn fill_initial(bytes: &mut [u8], d: &Data, layout: &Layout) -> Result<(), S
             let vals = texel_values(ty, &r.value)?;
             for y in r.y[0]..r.y[1] {
                 for x in r.x[0]..r.x[1] {
-                    let base = (y as usize * layout.width + x as usize) * n;
+                    let base = texel_index(layout, n, r.layer, x, y);
                     for c in 0..n {
                         ty.write(bytes, base + c, vals[c % vals.len()]);
                     }
                 }
             }
         }
+    } else if let Some(entries) = &d.entries {
+        for en in entries {
+            let i = en.index.ok_or("an initial entry without index")? as usize;
+            let v = match &en.value {
+                Some(Texel::Scalar(v)) => v,
+                _ => return Err("an initial entry without a scalar value".into()),
+            };
+            if ty.read(bytes, i).is_none() {
+                return Err(format!(
+                    "initial entry {i} is beyond the {}-byte resource",
+                    bytes.len()
+                ));
+            }
+            ty.write(bytes, i, ty.bits(v)?);
+        }
     } else {
-        return Err("initial has none of data/fill/regions".into());
+        return Err("initial has none of data/fill/regions/entries/segments".into());
     }
     Ok(())
 }
@@ -176,10 +240,9 @@ fn matches(ty: Ty, tol: &Tolerance, expected: u64, got: u64) -> bool {
         return (map_ulp(expected as u32) - map_ulp(got as u32)).abs() <= i64::from(n);
     }
     if let Some(n) = tol.abs {
-        let diff = if ty == Ty::I32 {
-            (i64::from(expected as u32 as i32) - i64::from(got as u32 as i32)).unsigned_abs()
-        } else {
-            expected.abs_diff(got)
+        let diff = match (ty.signed(expected), ty.signed(got)) {
+            (Some(e), Some(g)) => (e - g).unsigned_abs(),
+            _ => expected.abs_diff(got),
         };
         return diff <= n;
     }
@@ -223,9 +286,12 @@ pub fn check(
     };
     let n = per_texel(ty, layout);
     if let Some(data) = &d.data {
+        let first = d.first.unwrap_or(0) as usize;
         for (i, v) in data.iter().enumerate() {
-            one(i, ty.bits(v)?)?;
+            one(first + i, ty.bits(v)?)?;
         }
+    } else if let Some(p) = &d.primitives {
+        check_primitives(ty, tol, p, &get)?;
     } else if let Some(fill) = &d.fill {
         let vals = texel_values(ty, fill)?;
         let (start, end) = view.unwrap_or((0, bytes.len()));
@@ -238,10 +304,16 @@ pub fn check(
             let vals = texel_values(ty, &r.value)?;
             for y in r.y[0]..r.y[1] {
                 for x in r.x[0]..r.x[1] {
-                    let base = (y as usize * layout.width + x as usize) * n;
+                    let base = texel_index(layout, n, r.layer, x, y);
                     for c in 0..n {
-                        one(base + c, vals[c % vals.len()])
-                            .map_err(|e| format!("texel ({x},{y}) {e}"))?;
+                        one(base + c, vals[c % vals.len()]).map_err(|e| {
+                            let layer = if r.layer == 0 {
+                                String::new()
+                            } else {
+                                format!(" layer {}", r.layer)
+                            };
+                            format!("texel ({x},{y}){layer} {e}")
+                        })?;
                     }
                 }
             }
@@ -250,7 +322,7 @@ pub fn check(
         for en in entries {
             let base = match (en.index, en.x, en.y) {
                 (Some(i), _, _) => i as usize,
-                (None, Some(x), y) => (y.unwrap_or(0) as usize * layout.width + x as usize) * n,
+                (None, Some(x), y) => texel_index(layout, n, en.layer, x, y.unwrap_or(0)),
                 _ => return Err("entry without index or x/y".into()),
             };
             if let Some(v) = &en.value {
@@ -287,28 +359,96 @@ pub fn check(
             }
         }
     } else if let Some(u) = &d.unordered {
-        let mut got = (u.first..u.first + u.count)
-            .map(|i| get(i as usize))
+        let rec = u.record.unwrap_or(1).max(1) as usize;
+        let (first, count) = (u.first as usize * rec, u.count as usize * rec);
+        let got = (first..first + count)
+            .map(get)
             .collect::<Result<Vec<_>, _>>()?;
-        let mut want = u
+        let want = u
             .values
             .iter()
             .map(|v| ty.bits(v))
             .collect::<Result<Vec<_>, _>>()?;
+        if want.len() != count {
+            return Err(format!(
+                "unordered block has {} values for {count} elements",
+                want.len()
+            ));
+        }
+        let mut got: Vec<&[u64]> = got.chunks(rec).collect();
+        let mut want: Vec<&[u64]> = want.chunks(rec).collect();
         got.sort_unstable();
         want.sort_unstable();
         if got != want {
+            let show = |r: Option<&&[u64]>| {
+                r.map_or("-".into(), |r| {
+                    let v: Vec<String> = r.iter().map(|&v| ty.show(v)).collect();
+                    v.join(", ")
+                })
+            };
             let pos = got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(0);
+            let what = if rec == 1 { "elements" } else { "records" };
             return Err(format!(
-                "unordered elements {}..{}: sorted position {pos}: expected {}, got {}",
+                "unordered {what} {}..{}: sorted position {pos}: expected [{}], got [{}]",
                 u.first,
                 u.first + u.count,
-                want.get(pos).map_or("-".into(), |&v| ty.show(v)),
-                got.get(pos).map_or("-".into(), |&v| ty.show(v)),
+                show(want.get(pos)),
+                show(got.get(pos)),
             ));
         }
     } else {
         return Err("expect has none of data/fill/regions/entries/unordered".into());
+    }
+    Ok(())
+}
+
+/// Checks `primitives`: stored primitive `i` must equal `values[i]` after some rotation of
+/// its vertices.
+fn check_primitives(
+    ty: Ty,
+    tol: &Tolerance,
+    p: &crate::case::Primitives,
+    get: &dyn Fn(usize) -> Result<u64, String>,
+) -> Result<(), String> {
+    if p.match_ != "cyclic" {
+        return Err(format!("unknown primitive match `{}`", p.match_));
+    }
+    let (nv, epv) = (p.vertices as usize, p.elements_per_vertex as usize);
+    for (i, prim) in p.values.iter().enumerate() {
+        if prim.len() != nv || prim.iter().any(|v| v.len() != epv) {
+            return Err(format!(
+                "primitive {i}: expected {nv} vertices of {epv} elements"
+            ));
+        }
+        let base = p.first as usize + i * nv * epv;
+        let stored = (0..nv * epv)
+            .map(|k| get(base + k))
+            .collect::<Result<Vec<_>, _>>()?;
+        let want = prim
+            .iter()
+            .map(|v| v.iter().map(|e| ty.bits(e)).collect::<Result<Vec<_>, _>>())
+            .collect::<Result<Vec<_>, _>>()?;
+        let fits = (0..nv).any(|rot| {
+            (0..nv).all(|v| {
+                let got = &stored[((v + rot) % nv) * epv..][..epv];
+                got.iter()
+                    .zip(&want[v])
+                    .all(|(&g, &e)| matches(ty, tol, e, g))
+            })
+        });
+        if !fits {
+            let show = |vals: &[u64]| {
+                let v: Vec<String> = vals.iter().map(|&x| ty.show(x)).collect();
+                format!("({})", v.join(", "))
+            };
+            let got: Vec<String> = stored.chunks(epv).map(show).collect();
+            let exp: Vec<String> = want.iter().map(|v| show(v)).collect();
+            return Err(format!(
+                "primitive {i} (element {base}): expected a rotation of [{}], got [{}]",
+                exp.join(", "),
+                got.join(", ")
+            ));
+        }
     }
     Ok(())
 }
@@ -330,6 +470,96 @@ mod tests {
             ..Default::default()
         };
         assert!(matches(Ty::F32, &t1, 0x3f80_0000, 0x3f80_0001));
+    }
+
+    fn data(json: &str) -> Data {
+        match serde_json::from_str(json) {
+            Ok(d) => d,
+            Err(e) => panic!("{json}: {e}"),
+        }
+    }
+
+    #[test]
+    fn initial_segments_entries_and_signed_types() {
+        let mut b = vec![0u8; 12];
+        let seg = data(
+            r#"{"segments": [{"type": "f32", "data": [1.0]}, {"type": "i8", "data": [-1, 2]},
+                {"type": "i16", "data": [-2]}]}"#,
+        );
+        fill_initial(&mut b, &seg, &Layout::BUFFER).expect("fills");
+        assert_eq!(&b[..8], &[0, 0, 0x80, 0x3f, 0xff, 2, 0xfe, 0xff]);
+        let mut b = vec![0u8; 8];
+        let ent = data(r#"{"type": "u16", "entries": [{"index": 3, "value": 7}]}"#);
+        fill_initial(&mut b, &ent, &Layout::BUFFER).expect("fills");
+        assert_eq!(b, [0, 0, 0, 0, 0, 0, 7, 0]);
+        let past = data(r#"{"type": "u16", "entries": [{"index": 4, "value": 7}]}"#);
+        assert!(fill_initial(&mut b, &past, &Layout::BUFFER).is_err());
+        // A segment past the end is an error, not a silent cut.
+        let mut b = vec![0u8; 2];
+        assert!(fill_initial(&mut b, &seg, &Layout::BUFFER).is_err());
+    }
+
+    fn words(v: &[u32]) -> Vec<u8> {
+        v.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn expect_first_and_unordered_records() {
+        let b = words(&[9, 9, 1, 2, 3, 4, 5, 6]);
+        let exp = data(r#"{"type": "u32", "first": 2, "data": [1, 2]}"#);
+        assert!(check(&b, &exp, None, &Layout::BUFFER, None).is_ok());
+        let exp = data(r#"{"type": "u32", "first": 1, "data": [1, 2]}"#);
+        assert!(check(&b, &exp, None, &Layout::BUFFER, None).is_err());
+        // Records (3, 4) and (5, 6) and (1, 2) in any order, but whole.
+        let exp = data(
+            r#"{"type": "u32", "unordered": {"first": 1, "count": 3, "record": 2,
+                "values": [5, 6, 1, 2, 3, 4]}}"#,
+        );
+        assert!(check(&b, &exp, None, &Layout::BUFFER, None).is_ok());
+        let exp = data(
+            r#"{"type": "u32", "unordered": {"first": 1, "count": 3, "record": 2,
+                "values": [5, 4, 1, 2, 3, 6]}}"#,
+        );
+        assert!(check(&b, &exp, None, &Layout::BUFFER, None).is_err());
+    }
+
+    #[test]
+    fn primitives_match_up_to_rotation() {
+        // Two triangles of one element per vertex: (1, 2, 3) stored as (2, 3, 1), and
+        // (4, 5, 6) stored reversed (not a rotation).
+        let b = words(&[2, 3, 1, 6, 5, 4]);
+        let first = data(
+            r#"{"type": "u32", "primitives": {"first": 0, "vertices": 3,
+                "elements_per_vertex": 1, "match": "cyclic", "values": [[[1], [2], [3]]]}}"#,
+        );
+        assert!(check(&b, &first, None, &Layout::BUFFER, None).is_ok());
+        let both = data(
+            r#"{"type": "u32", "primitives": {"first": 0, "vertices": 3,
+                "elements_per_vertex": 1, "match": "cyclic",
+                "values": [[[1], [2], [3]], [[4], [5], [6]]]}}"#,
+        );
+        let err = check(&b, &both, None, &Layout::BUFFER, None).unwrap_err();
+        assert!(err.starts_with("primitive 1"), "{err}");
+    }
+
+    #[test]
+    fn regions_and_entries_address_layers() {
+        // 2x1 texels, 2 layers, one u32 per texel.
+        let layout = Layout {
+            width: 2,
+            height: 1,
+            texel_size: 4,
+        };
+        let b = words(&[1, 1, 7, 8]);
+        let exp = data(
+            r#"{"type": "u32", "regions": [{"layer": 1, "x": [1, 2], "y": [0, 1], "value": 8}],
+                "entries": null}"#,
+        );
+        assert!(check(&b, &exp, None, &layout, None).is_ok());
+        let exp = data(r#"{"type": "u32", "entries": [{"layer": 1, "x": 0, "y": 0, "value": 7}]}"#);
+        assert!(check(&b, &exp, None, &layout, None).is_ok());
+        let exp = data(r#"{"type": "u32", "entries": [{"layer": 0, "x": 0, "y": 0, "value": 7}]}"#);
+        assert!(check(&b, &exp, None, &layout, None).is_err());
     }
 
     #[test]

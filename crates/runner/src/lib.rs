@@ -1,12 +1,26 @@
-//! `dxspv-runner`: executes the shared Direct3D execution cases (`../shared/exec`) on a real
-//! Vulkan implementation (Mesa's lavapipe on the CPU) and compares the results with what
-//! Direct3D produced.
+//! `dxspv-runner`: executes the shared Direct3D execution cases (`../shared/exec`,
+//! `../shared/exec-stages`) on a real Vulkan implementation (Mesa's lavapipe on the CPU) and
+//! compares the results with what Direct3D produced.
 //!
 //! Valid SPIR-V is not necessarily correct SPIR-V; this crate is the check that it computes the
-//! right values. Compute and pixel-shader cases compiled from DXBC are executed (draws through
-//! Vulkan 1.3 dynamic rendering, with the case's corpus vertex shader or a pass-through one);
-//! DXIL shaders and unsupported sub-features are reported as skipped with a reason, never passed
+//! right values. Shaders a format has no frontend for yet (DXIL: `dxspv::compile` refuses it)
+//! and device features the machine lacks are reported as skipped with the reason, never passed
 //! silently.
+//!
+//! # How a case runs
+//!
+//! [`run_case`] reads a case file. Compute cases ([`case::Case`] with stage `cs`) go to
+//! [`exec::run_compute`]: resources (`resources`: buffers, textures, samplers, root constants,
+//! UAV counters, bound through descriptor sets built from the shader's reflection), one
+//! dispatch list, readback, comparison ([`data`]). Graphics cases (`"kind": "graphics"`,
+//! [`graphics::case`]) and the pixel-shader cases of `../shared/exec` (converted into one
+//! graphics run each) go to [`graphics`]: every stage compiled with its own descriptor sets
+//! (and the stream-output declaration for the last stage before the rasterizer), resources,
+//! render targets, vertex/index and stream-output buffers created, one pipeline per distinct
+//! draw state, all draws recorded in one command buffer, then render targets, resources,
+//! stream-output contents, counters and statistics checked. [`vk::Gpu`] opens the device with
+//! every feature and the extensions the runner uses (robustness2, transform feedback, vertex
+//! attribute divisors); `scratch` owns what a run creates.
 //!
 //! # Unaligned buffer views
 //!
@@ -24,6 +38,12 @@
 //! through one would not be seen through the other. UAV counters are separate buffers and are
 //! not affected.
 //!
+//! # Lavapipe workarounds
+//!
+//! Mesa 22.3's lavapipe ignores the index buffer's bound offset in
+//! `vkCmdDrawIndexedIndirect`: indexed indirect draws fold the offset into their first index
+//! and bind the buffer at 0, which reads the same indices on any driver.
+//!
 //! # Unsafe code
 //!
 //! The workspace forbids `unsafe`, except at the C API and here: driving Vulkan through `ash`
@@ -31,8 +51,11 @@
 
 pub mod case;
 pub mod data;
-pub mod draw;
 pub mod exec;
+pub mod formats;
+pub mod graphics;
+mod resources;
+mod scratch;
 pub mod vk;
 
 use case::Case;
@@ -111,11 +134,37 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Runs one case file, returning a report per run (or one for the whole case).
+///
+/// Files with `"kind": "graphics"` are graphics cases (`../shared/exec-stages`); the others
+/// are compute or pixel-shader cases (`../shared/exec`).
 pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> {
     let one = |name: String, outcome| vec![Report { name, outcome }];
-    let case = match Case::load(path) {
-        Ok(c) => c,
+    let value = match std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        .and_then(|t| {
+            serde_json::from_str::<serde_json::Value>(&t)
+                .map_err(|e| format!("bad case file {}: {e}", path.display()))
+        }) {
+        Ok(v) => v,
         Err(e) => return one(path.display().to_string(), Outcome::Fail(e)),
+    };
+    if value.get("kind").and_then(|k| k.as_str()) == Some("graphics") {
+        return match graphics::case::GraphicsCase::from_json(value) {
+            Ok(case) => graphics::run_case(gpu, &case, corpora),
+            Err(e) => one(
+                path.display().to_string(),
+                Outcome::Fail(format!("bad case file {}: {e}", path.display())),
+            ),
+        };
+    }
+    let case: Case = match serde_json::from_value(value) {
+        Ok(c) => c,
+        Err(e) => {
+            return one(
+                path.display().to_string(),
+                Outcome::Fail(format!("bad case file {}: {e}", path.display())),
+            )
+        }
     };
     let runs = case.runs();
     let run_name = |i: usize, r: &case::Run| match (&case.runs, &r.name) {
@@ -132,49 +181,37 @@ pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> 
             })
             .collect::<Vec<_>>()
     };
-    if case.format == "dxil" {
-        return skip_all("DXIL shader (dxspv has no DXIL frontend yet)");
-    }
     if case.stage != "cs" && case.stage != "ps" {
         return skip_all(&format!("stage `{}` not implemented", case.stage));
     }
     if let Some(why) = exec::missing_requirement(gpu, &case.requires) {
         return skip_all(&why);
     }
+    if case.stage == "ps" {
+        let mut cache = graphics::shaders::ShaderCache::new(corpora);
+        return runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Report {
+                name: run_name(i, r),
+                outcome: match graphics::case::GraphicsRun::from_pixel_case(&case, r) {
+                    Ok(g) => graphics::execute(gpu, &g, &mut cache),
+                    Err(e) => Outcome::Fail(e),
+                },
+            })
+            .collect();
+    }
     let out = match compile_corpus(&case.shader, corpora) {
         Ok(Ok(o)) => o,
         Ok(Err(why)) => return skip_all(&why),
         Err(e) => return one(case.name.clone(), Outcome::Fail(e)),
-    };
-    let draw = if case.stage == "ps" {
-        match &case.vertex_shader {
-            Some(vs) if !vs.starts_with("dxbc/") => {
-                return skip_all(&format!("vertex shader {vs} is not DXBC"))
-            }
-            Some(vs) => match compile_corpus(vs, corpora) {
-                Ok(Ok(o)) => Some(draw::DrawShaders::compiled(&o)),
-                Ok(Err(why)) => return skip_all(&why),
-                Err(e) => {
-                    return one(
-                        case.name.clone(),
-                        Outcome::Fail(format!("vertex shader: {e}")),
-                    )
-                }
-            },
-            None => Some(draw::DrawShaders::passthrough()),
-        }
-    } else {
-        None
     };
     runs.iter()
         .enumerate()
         .map(|(i, r)| {
             let outcome = match exec::missing_requirement(gpu, &r.requires) {
                 Some(why) => Outcome::Skipped(why),
-                None => match &draw {
-                    Some(ds) => exec::run_draw(gpu, &case, r, &out, ds),
-                    None => exec::run_compute(gpu, &case, r, &out.spirv, &out.reflection),
-                },
+                None => exec::run_compute(gpu, &case, r, &out.spirv, &out.reflection),
             };
             Report {
                 name: run_name(i, r),
@@ -184,8 +221,8 @@ pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> 
         .collect()
 }
 
-/// Finds `path` in the corpora and compiles it. The inner `Err` is a skip reason (not found),
-/// the outer one a failure (unreadable, compile error).
+/// Finds `path` in the corpora and compiles it. The inner `Err` is a skip reason (not found,
+/// no frontend for the format yet), the outer one a failure (unreadable, compile error).
 fn compile_corpus(
     path: &str,
     corpora: &[PathBuf],
@@ -195,9 +232,13 @@ fn compile_corpus(
     };
     let bytes =
         std::fs::read(&shader).map_err(|e| format!("cannot read {}: {e}", shader.display()))?;
-    dxspv::compile(&bytes, &dxspv::Options::default())
-        .map(Ok)
-        .map_err(|e| format!("compile: {e}"))
+    match dxspv::compile(&bytes, &dxspv::Options::default()) {
+        Ok(o) => Ok(Ok(o)),
+        Err(dxspv::Error::Unsupported(dxspv::Format::Dxil)) => {
+            Ok(Err(graphics::shaders::DXIL_SKIP.into()))
+        }
+        Err(e) => Err(format!("compile: {e}")),
+    }
 }
 
 /// The default corpus folder: `../shared/corpus` relative to the workspace root.

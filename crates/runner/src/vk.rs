@@ -32,9 +32,35 @@ pub struct Caps {
     pub denorm_preserve16: bool,
     /// `shaderStorageImageReadWithoutFormat`.
     pub storage_read_without_format: bool,
+    /// A queue family with graphics as well as compute.
+    pub graphics: bool,
+    /// `geometryShader`.
+    pub geometry_shader: bool,
+    /// `tessellationShader`.
+    pub tessellation_shader: bool,
+    /// `VK_EXT_transform_feedback` `transformFeedback`.
+    pub transform_feedback: bool,
+    /// `VK_EXT_transform_feedback` `geometryStreams`.
+    pub geometry_streams: bool,
+    /// `VK_EXT_transform_feedback` `transformFeedbackQueries`.
+    pub transform_feedback_queries: bool,
+    /// `VK_EXT_transform_feedback` `transformFeedbackRasterizationStreamSelect`.
+    pub rasterization_stream_select: bool,
+    /// `VK_EXT_vertex_attribute_divisor` (or the KHR one) `vertexAttributeInstanceRateDivisor`.
+    pub instance_rate_divisor: bool,
+    /// `vertexAttributeInstanceRateZeroDivisor`.
+    pub instance_rate_zero_divisor: bool,
+    /// Vulkan 1.2 `shaderOutputLayer`.
+    pub shader_output_layer: bool,
+    /// Vulkan 1.2 `shaderOutputViewportIndex`.
+    pub shader_output_viewport_index: bool,
+    /// `multiViewport`.
+    pub multi_viewport: bool,
+    /// `depthClamp` (D3D's depth clip off).
+    pub depth_clamp: bool,
 }
 
-/// A Vulkan device with one compute-capable queue.
+/// A Vulkan device with one graphics- and compute-capable queue.
 pub struct Gpu {
     _entry: ash::Entry,
     instance: ash::Instance,
@@ -51,6 +77,8 @@ pub struct Gpu {
     pub caps: Caps,
     /// Device name and API version, for messages.
     pub name: String,
+    /// `VK_EXT_transform_feedback` entry points (loaded when the extension is enabled).
+    pub xfb: Option<ash::ext::transform_feedback::Device>,
 }
 
 fn err(what: &str, e: vk::Result) -> String {
@@ -94,9 +122,14 @@ impl Gpu {
         }
         // SAFETY: `phys` belongs to the live `instance`.
         let qfams = unsafe { instance.get_physical_device_queue_family_properties(phys) };
-        let qfi = qfams
-            .iter()
-            .position(|q| q.queue_flags.contains(vk::QueueFlags::COMPUTE))
+        let both = vk::QueueFlags::COMPUTE | vk::QueueFlags::GRAPHICS;
+        let graphics_family = qfams.iter().position(|q| q.queue_flags.contains(both));
+        let qfi = graphics_family
+            .or_else(|| {
+                qfams
+                    .iter()
+                    .position(|q| q.queue_flags.contains(vk::QueueFlags::COMPUTE))
+            })
             .ok_or("no compute queue")? as u32;
         // SAFETY: `phys` belongs to the live `instance`.
         let exts = unsafe { instance.enumerate_device_extension_properties(phys) }
@@ -106,11 +139,24 @@ impl Gpu {
                 .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
         };
         let robustness2 = has_ext(ash::ext::robustness2::NAME);
+        let xfb_ext = has_ext(ash::ext::transform_feedback::NAME);
+        // The KHR extension promoted the EXT one with the same structures.
+        let divisor_ext = if has_ext(ash::khr::vertex_attribute_divisor::NAME) {
+            Some(ash::khr::vertex_attribute_divisor::NAME)
+        } else if has_ext(ash::ext::vertex_attribute_divisor::NAME) {
+            Some(ash::ext::vertex_attribute_divisor::NAME)
+        } else {
+            None
+        };
         let is13 = vk::api_version_minor(api) >= 3 || vk::api_version_major(api) > 1;
 
         let mut p12 = vk::PhysicalDeviceVulkan12Properties::default();
+        let mut pxfb = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
         let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut p12);
-        // SAFETY: `p2` chains only structures valid for a 1.2 device.
+        if xfb_ext {
+            p2 = p2.push_next(&mut pxfb);
+        }
+        // SAFETY: `p2` chains only structures valid for a 1.2 device and its extensions.
         unsafe { instance.get_physical_device_properties2(phys, &mut p2) };
         let _ = p2;
 
@@ -118,6 +164,8 @@ impl Gpu {
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
         let mut fr2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
+        let mut fxfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
+        let mut fdiv = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut f11)
             .push_next(&mut f12);
@@ -127,12 +175,28 @@ impl Gpu {
         if robustness2 {
             f2 = f2.push_next(&mut fr2);
         }
+        if xfb_ext {
+            f2 = f2.push_next(&mut fxfb);
+        }
+        if divisor_ext.is_some() {
+            f2 = f2.push_next(&mut fdiv);
+        }
         // SAFETY: the chain holds only structures the device's version/extensions define.
         unsafe { instance.get_physical_device_features2(phys, &mut f2) };
+        // Direct3D 10+ has no point size in geometry or tessellation shaders: without this
+        // feature Vulkan draws their points one pixel wide, as Direct3D does (with it, every
+        // such shader would have to write `PointSize`).
+        f2.features.shader_tessellation_and_geometry_point_size = 0;
         let base = f2.features;
         let mut ext_names = Vec::new();
         if robustness2 {
             ext_names.push(ash::ext::robustness2::NAME.as_ptr());
+        }
+        if xfb_ext {
+            ext_names.push(ash::ext::transform_feedback::NAME.as_ptr());
+        }
+        if let Some(name) = divisor_ext {
+            ext_names.push(name.as_ptr());
         }
         let prio = [1.0f32];
         let qci = [vk::DeviceQueueCreateInfo::default()
@@ -161,7 +225,26 @@ impl Gpu {
             denorm_preserve32: p12.shader_denorm_preserve_float32 != 0,
             denorm_preserve16: p12.shader_denorm_preserve_float16 != 0,
             storage_read_without_format: base.shader_storage_image_read_without_format != 0,
+            graphics: graphics_family.is_some(),
+            geometry_shader: base.geometry_shader != 0,
+            tessellation_shader: base.tessellation_shader != 0,
+            transform_feedback: xfb_ext && fxfb.transform_feedback != 0,
+            geometry_streams: xfb_ext && fxfb.geometry_streams != 0,
+            transform_feedback_queries: xfb_ext && pxfb.transform_feedback_queries != 0,
+            rasterization_stream_select: xfb_ext
+                && pxfb.transform_feedback_rasterization_stream_select != 0,
+            instance_rate_divisor: divisor_ext.is_some()
+                && fdiv.vertex_attribute_instance_rate_divisor != 0,
+            instance_rate_zero_divisor: divisor_ext.is_some()
+                && fdiv.vertex_attribute_instance_rate_zero_divisor != 0,
+            shader_output_layer: f12.shader_output_layer != 0,
+            shader_output_viewport_index: f12.shader_output_viewport_index != 0,
+            multi_viewport: base.multi_viewport != 0,
+            depth_clamp: base.depth_clamp != 0,
         };
+        let xfb = caps
+            .transform_feedback
+            .then(|| ash::ext::transform_feedback::Device::new(&instance, &device));
         // SAFETY: `device` is live and `qfi` was requested at creation.
         let queue = unsafe { device.get_device_queue(qfi, 0) };
         let pci = vk::CommandPoolCreateInfo::default()
@@ -182,6 +265,7 @@ impl Gpu {
             mem,
             limits: props.limits,
             caps,
+            xfb,
             name: format!(
                 "{dev_name} (Vulkan {}.{}.{})",
                 vk::api_version_major(api),

@@ -35,7 +35,7 @@
 //! `memory.rs` (access chains, loads and stores), `images.rs`, `atomics.rs` (atomics,
 //! barriers, interlock), `alu.rs` (arithmetic, conversions, comparisons, bit operations,
 //! composites), `control_flow.rs` and `modes.rs`; `hull.rs` writes the hull shader entry
-//! point and `finish.rs` assembles the module. `tests/golden/` holds the backend's SPIR-V
+//! point, `vertex.rs` the vertex shader's, and `finish.rs` assembles the module. `tests/golden/` holds the backend's SPIR-V
 //! goldens: IR inputs and their `spirv-dis` text, each checked with `spirv-val`.
 //!
 //! Declarations become global variables: shader I/O as `Input`/`Output` variables with
@@ -49,7 +49,8 @@
 //!
 //! Hull shaders are joined into one `TessellationControl` entry point: the control-point
 //! function runs, a workgroup barrier orders its outputs, and invocation 0 runs the patch
-//! constant function.
+//! constant function. Vertex shaders get an entry point that writes `PointSize` 1.0 (Direct3D's
+//! point size, which Vulkan wants written when points are drawn) and calls the shader.
 //!
 //! [`emit_with_reflection`] additionally returns a [`Reflection`]: every resource with its D3D
 //! register and its Vulkan set/binding/descriptor type, and the shader interface.
@@ -61,17 +62,19 @@ use dxspv_ir::Builder;
 
 pub use emit::SpirvError;
 
-/// Location offset of hull shader patch-constant outputs and domain shader patch-constant
-/// inputs.
+/// Location of hull shader patch-constant output register 0 (and domain shader input `vpc0`);
+/// patch constant register `N` is at location `PATCH_LOCATION_TOP - N`.
 ///
 /// D3D keeps control-point data (`o#` in the hull shader control point phase, `vicp#` in the
 /// domain shader) and patch constants (`o#` in the fork/join phases, `vpc#`) in separate
-/// register files, matched between HS and DS by register. Vulkan puts per-vertex and `Patch`
-/// variables in one location space, so patch constant register `N` is placed at location
-/// `N + PATCH_LOCATION_OFFSET` in both stages (control-point register `N` stays at location
-/// `N`); D3D has at most 32 registers of each kind, so the ranges never overlap and HS and DS
-/// modules emitted by this backend link.
-pub const PATCH_LOCATION_OFFSET: u32 = 32;
+/// register files, matched between HS and DS by register. In Vulkan, per-vertex and `Patch`
+/// variables of one stage must not overlap in location (spirv-val checks one location space),
+/// and devices offer 32 locations of each kind (lavapipe: 128 components per vertex and per
+/// patch; Mesa maps patch locations past 31 onto other varyings). So control-point register
+/// `N` stays at location `N` and patch constants count down from location 31: both stages
+/// compute the same locations from their own declarations, and the two ranges only meet when
+/// a shader pair uses more than 32 registers of both kinds together (refused as an overlap).
+pub const PATCH_LOCATION_TOP: u32 = 31;
 
 /// Location stride between geometry shader output streams.
 ///
@@ -152,6 +155,12 @@ pub struct SpirvOptions {
     /// bit on the device; turn this off for devices that lack them (the modes are then
     /// implementation-defined, which D3D tolerates for the FP32 defaults).
     pub float_controls: bool,
+    /// Make vertex shaders that do not write a point size write `PointSize = 1.0`, as Direct3D
+    /// 10+ draws points one pixel wide. Vulkan requires a point size from the vertex shader
+    /// when it feeds points to the rasterizer, unless the device has `maintenance5`
+    /// (VUID-VkGraphicsPipelineCreateInfo-Vertex-07722); a host whose devices all have it
+    /// may turn this off for a smaller module. Default: on.
+    pub vertex_point_size: bool,
 }
 
 impl Default for SpirvOptions {
@@ -161,6 +170,7 @@ impl Default for SpirvOptions {
             strip_debug_names: false,
             bindings: BindingModel::default(),
             float_controls: true,
+            vertex_point_size: true,
         }
     }
 }

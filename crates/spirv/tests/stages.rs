@@ -1,7 +1,7 @@
 //! Hull, domain, geometry and image sampling shaders, written as lowered IR text (dumped with
 //! `dxspv ir` from corpus shaders), emitted and checked with `spirv-val`.
 
-use dxspv_spirv::{emit_with_reflection, SpirvOptions, PATCH_LOCATION_OFFSET};
+use dxspv_spirv::{emit_with_reflection, SpirvOptions, PATCH_LOCATION_TOP};
 mod common;
 
 use common::assert_spirv_valid as spirv_val;
@@ -44,31 +44,126 @@ fn compile(name: &str, text: &str) -> dxspv_spirv::SpirvModule {
     m
 }
 
+/// Locations of the user patch variables (location, component) of `vars`.
+fn patch_locations(vars: &[dxspv_spirv::InterfaceVariable]) -> Vec<(u32, u32)> {
+    let mut l: Vec<_> = vars
+        .iter()
+        .filter(|v| v.patch && v.builtin.is_none())
+        .filter_map(|v| Some((v.location?, v.component)))
+        .collect();
+    l.sort_unstable();
+    l
+}
+
+/// Patch constants count down from location 31 (`vpc0.y`, `vpc1.y` at locations 31 and 30)
+/// while control points count up from 0, and hull and domain shader agree. (Patch constants
+/// used to sit at 32 and up, past the 32 locations devices offer, where Mesa mixed them up
+/// with other varyings.)
 #[test]
-fn hull_shader_patch_constants_after_control_points() {
-    let m = compile(
+fn patch_constants_count_down_from_the_top() {
+    let hs = compile(
         "hs",
         include_str!("golden/tessellation_primitive_id_hs_code_dxbc.ir"),
     );
-    let patch: Vec<_> = m.reflection.outputs.iter().filter(|o| o.patch).collect();
-    assert!(!patch.is_empty());
-    for o in patch {
-        assert!(o.location.is_some_and(|l| l >= PATCH_LOCATION_OFFSET));
-    }
-}
-
-#[test]
-fn domain_shader_patch_constants_match_hull() {
-    let m = compile(
+    let ds = compile(
         "ds",
         include_str!("golden/tessellation_primitive_id_ds_code_dxbc.ir"),
     );
-    assert!(m
+    let top = PATCH_LOCATION_TOP;
+    assert_eq!(top, 31);
+    let want = vec![(top - 1, 1), (top, 1)];
+    assert_eq!(patch_locations(&hs.reflection.outputs), want);
+    assert_eq!(patch_locations(&ds.reflection.inputs), want);
+    // Control points keep their registers.
+    let mut cp: Vec<_> = hs
         .reflection
-        .inputs
+        .outputs
         .iter()
-        .filter(|i| i.patch)
-        .all(|i| i.location.is_some_and(|l| l >= PATCH_LOCATION_OFFSET)));
+        .filter(|o| !o.patch)
+        .filter_map(|o| o.location)
+        .collect();
+    cp.sort_unstable();
+    assert_eq!(cp, vec![0, 1, 2, 2]);
+}
+
+/// The tessellation factors (`TessLevelOuter`/`TessLevelInner`) are decorated `Patch` in the
+/// hull shader's outputs and the domain shader's inputs (Mesa's drivers drop every patch
+/// otherwise), and reflected as per-patch.
+#[test]
+fn tessellation_factors_are_patch_variables() {
+    for (name, text) in [
+        (
+            "hs",
+            include_str!("golden/tessellation_primitive_id_hs_code_dxbc.ir"),
+        ),
+        (
+            "ds",
+            include_str!("golden/tessellation_read_tesslevel_ds_code_dxbc.ir"),
+        ),
+    ] {
+        let m = compile(name, text);
+        let io = if name == "hs" {
+            &m.reflection.outputs
+        } else {
+            &m.reflection.inputs
+        };
+        let factors: Vec<_> = io
+            .iter()
+            .filter(|v| matches!(v.builtin, Some("TessFactorOuter" | "TessFactorInner")))
+            .collect();
+        assert!(!factors.is_empty(), "{name}: no tessellation factors");
+        assert!(factors.iter().all(|v| v.patch), "{name}: {factors:?}");
+        // OpDecorate %var BuiltIn TessLevelOuter (decoration 11, built-in 11) and
+        // OpDecorate %var Patch (15) on the same variable.
+        let decorations: Vec<&[u32]> = m
+            .words
+            .windows(4)
+            .filter(|w| w[0] == (4 << 16 | 71) || w[0] == (3 << 16 | 71))
+            .collect();
+        let outer = decorations
+            .iter()
+            .find(|w| w[0] == (4 << 16 | 71) && w[2] == 11 && w[3] == 11)
+            .map(|w| w[1]);
+        let outer = outer.unwrap_or_else(|| panic!("{name}: no TessLevelOuter"));
+        assert!(
+            decorations
+                .iter()
+                .any(|w| w[0] == (3 << 16 | 71) && w[1] == outer && w[2] == 15),
+            "{name}: TessLevelOuter is not Patch"
+        );
+    }
+}
+
+/// `(mode, first literal)` of every `OpExecutionMode` of a module.
+fn execution_modes(words: &[u32]) -> Vec<(u32, Option<u32>)> {
+    let mut modes = Vec::new();
+    let mut i = 5;
+    while let Some(&w) = words.get(i) {
+        let len = (w >> 16).max(1) as usize;
+        if w & 0xffff == 16 {
+            modes.push((words[i + 2], words.get(i + 3).filter(|_| len > 3).copied()));
+        }
+        i += len;
+    }
+    modes
+}
+
+/// A geometry shader without `dcl_gsinstances` declares one invocation (Vulkan requires the
+/// `Invocations` mode on every geometry entry point).
+#[test]
+fn geometry_shader_declares_one_invocation() {
+    let m = compile(
+        "gs",
+        include_str!("golden/vkd3d_shader_api_test_emit_signature_dxbc_gs.ir"),
+    );
+    let invocations = 0;
+    assert_eq!(
+        execution_modes(&m.words)
+            .iter()
+            .filter(|(mode, _)| *mode == invocations)
+            .collect::<Vec<_>>(),
+        vec![&(invocations, Some(1))]
+    );
 }
 
 #[test]
@@ -1069,4 +1164,128 @@ fn integer_ops_take_either_signedness() {
             Err(e) => panic!("{line}: {e}"),
         }
     }
+}
+
+/// `DclXfb` becomes `XfbBuffer`/`XfbStride`/`Offset` on its output, with the `Xfb` execution
+/// mode and the `TransformFeedback` capability; a `DclXfb` of anything else is refused.
+#[test]
+fn transform_feedback_decorations() {
+    let text = "
+%1 = EntryPoint %10 Vertex
+%2 = DclOutputBuiltIn vec4<f32> %1 Position 0
+%3 = DclOutput vec2<f32> %1 1 0 0
+%4 = DclXfb %2 1 24 0
+%5 = DclXfb %3 1 24 16
+%6 = Constant vec4<f32> 1.0 2.0 3.0 4.0
+%7 = Constant vec2<f32> 5.0 6.0
+%10 = Function void
+%11 = Label None
+%12 = OutputStore %2 null %6
+%13 = OutputStore %3 null %7
+%14 = Return void null
+%15 = FunctionEnd
+";
+    let m = compile("xfb vs", text);
+    // (decoration, literal) pairs of every OpDecorate of the output variables.
+    let mut decorations = Vec::new();
+    let mut i = 5;
+    while let Some(&w) = m.words.get(i) {
+        let len = (w >> 16).max(1) as usize;
+        if w & 0xffff == 71 && len == 4 {
+            decorations.push((m.words[i + 1], m.words[i + 2], m.words[i + 3]));
+        }
+        i += len;
+    }
+    let (offset, xfb_buffer, xfb_stride) = (35, 36, 37);
+    for (var, off) in [(2, 0), (3, 16)] {
+        assert!(
+            decorations.contains(&(var, xfb_buffer, 1)),
+            "{decorations:?}"
+        );
+        assert!(
+            decorations.contains(&(var, xfb_stride, 24)),
+            "{decorations:?}"
+        );
+        assert!(decorations.contains(&(var, offset, off)), "{decorations:?}");
+    }
+    // OpExecutionMode %main Xfb.
+    assert!(m
+        .words
+        .windows(3)
+        .any(|w| w[0] == (3 << 16 | 16) && w[2] == 11));
+    let bad = text.replace("%5 = DclXfb %3", "%5 = DclXfb %1");
+    assert_error(
+        emit_text(&bad),
+        "not a declared output",
+        "DclXfb of the entry point",
+    );
+}
+
+/// A vertex shader writes `PointSize` 1.0 (Direct3D's point size; Vulkan requires it when a
+/// vertex shader feeds points to the rasterizer) from a wrapper entry function, and lists it
+/// in its reflection; one that writes `PointSize` itself (D3D9 `PSIZE`) gets no wrapper.
+#[test]
+fn vertex_shaders_write_point_size_one() {
+    let text = "
+%1 = EntryPoint %10 Vertex
+%2 = DclOutputBuiltIn vec4<f32> %1 Position 0
+%3 = Constant vec4<f32> 1.0 2.0 3.0 4.0
+%10 = Function void
+%11 = Label None
+%12 = OutputStore %2 null %3
+%13 = Return void null
+%14 = FunctionEnd
+";
+    let m = compile("vs", text);
+    let point_size = 1;
+    let sizes: Vec<_> = m
+        .reflection
+        .outputs
+        .iter()
+        .filter(|o| o.builtin == Some("PointSize"))
+        .collect();
+    assert_eq!(sizes.len(), 1);
+    // OpDecorate %v BuiltIn PointSize, and an OpStore of 1.0 to it.
+    let var = m
+        .words
+        .windows(4)
+        .find(|w| w[0] == (4 << 16 | 71) && w[2] == 11 && w[3] == point_size)
+        .map(|w| w[1])
+        .expect("a PointSize variable");
+    let one = m
+        .words
+        .windows(4)
+        .find(|w| w[0] == (4 << 16 | 43) && w[3] == 1.0f32.to_bits())
+        .map(|w| w[2])
+        .expect("a 1.0 constant");
+    assert!(m.words.windows(3).any(|w| w == [3 << 16 | 62, var, one]));
+    // The entry point is the wrapper, which calls the shader's function.
+    assert!(has_opcode(&m.words, 57));
+
+    let own = text
+        .replace(
+            "%3 = Constant",
+            "%4 = DclOutputBuiltIn f32 %1 PointSize 0\n%5 = Constant f32 2.0\n%3 = Constant",
+        )
+        .replace("%13 = Return", "%15 = OutputStore %4 null %5\n%13 = Return");
+    let m = compile("vs with PointSize", &own);
+    assert!(
+        !has_opcode(&m.words, 57),
+        "no wrapper when the shader writes PointSize"
+    );
+
+    // Turned off (a host whose devices have maintenance5): no point size, no wrapper.
+    let b = dxspv_ir::text::parse(text).expect("parse IR text");
+    let opts = SpirvOptions {
+        vertex_point_size: false,
+        ..SpirvOptions::default()
+    };
+    let m = emit_with_reflection(&b, &opts).expect("emit");
+    spirv_val("vs without point size", &m.words);
+    assert!(!has_opcode(&m.words, 57));
+    assert!(!m
+        .reflection
+        .outputs
+        .iter()
+        .any(|o| o.builtin == Some("PointSize")));
 }

@@ -21,6 +21,10 @@
 //! All float transforms respect `Precise`, `NoNan`, `NoInf` and `NoSz` per op, combined with the
 //! per-type defaults of `SetFpMode` (see [`util::FpModes`]).
 //!
+//! Outside the pipeline, [`stream_output`] applies a Direct3D stream-output declaration
+//! (pipeline state a translation layer passes in) to the lowered IR of the last stage before
+//! the rasterizer.
+//!
 //! [`options::Options`] says which optimisations run, how min precision is lowered and whether
 //! the validator checks the IR after every pass.
 //!
@@ -43,6 +47,7 @@ pub mod resolve_types;
 pub mod scoped_to_structured;
 pub mod simplify_arith;
 pub mod ssa_construction;
+pub mod stream_output;
 pub mod unused_declarations;
 pub mod util;
 

@@ -56,7 +56,8 @@ impl<'a> Emitter<'a> {
         match op.opcode {
             // Declarations with no SPIR-V of their own, and debug information (names and
             // semantics are written at the end, straight from the IR).
-            O::EntryPoint | O::Drain | O::DebugMemberName | O::DclXfb => Ok(()),
+            O::EntryPoint | O::Drain | O::DebugMemberName => Ok(()),
+            O::DclXfb => self.dcl_xfb(def, op),
             O::DebugName => {
                 self.record_debug_name(def, op);
                 Ok(())

@@ -18,7 +18,7 @@ use crate::words::{
 };
 use crate::SpirvModule;
 use dxspv_ir::Op;
-use dxspv_ir::{OpCode, ShaderStage, SsaDef};
+use dxspv_ir::{BuiltIn, OpCode, ShaderStage, SsaDef};
 use spirv::{Op as S, StorageClass as SC};
 
 /// SPIR-V's universal limits (section 2.17) that spirv-val checks, besides nesting: the id
@@ -55,6 +55,15 @@ impl<'a> Emitter<'a> {
         }
         let main = if self.stage == ShaderStage::Hull {
             self.hull_main(entry)?
+        } else if self.stage == ShaderStage::Vertex
+            && self.opts.vertex_point_size
+            && !self
+                .refl
+                .outputs
+                .iter()
+                .any(|o| o.builtin == Some(BuiltIn::PointSize.name()))
+        {
+            self.vertex_main(entry)?
         } else {
             match self.entry_fns.first() {
                 Some(f) => self.v(*f),

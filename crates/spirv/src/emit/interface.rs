@@ -5,8 +5,10 @@
 //! specialization constants.
 //!
 //! D3D registers become locations; hull shader patch constants and domain shader patch
-//! inputs move up by [`crate::PATCH_LOCATION_OFFSET`] and geometry shader streams past the
-//! first by [`crate::GS_STREAM_LOCATION_STRIDE`] per stream. Vulkan's location rules are
+//! inputs count down from [`crate::PATCH_LOCATION_TOP`] and geometry shader streams past the
+//! first move up by [`crate::GS_STREAM_LOCATION_STRIDE`] per stream. Tessellation factors
+//! are `Patch` built-ins. `DclXfb` puts `XfbBuffer`, `XfbStride` and `Offset` on the output
+//! it names (with the `Xfb` execution mode). Vulkan's location rules are
 //! checked (components 0 to 3, 64-bit values in component pairs, one location per array
 //! element) and overlapping declarations refused. Integer and 64-bit pixel shader inputs
 //! are `Flat`, as Vulkan requires. Built-ins must have the type Vulkan gives them; D3D
@@ -17,7 +19,7 @@
 //! ([`crate::SAMPLE_COUNT_SPEC_ID`]). Push data is one `Block` struct in `PushConstant`
 //! storage with a member per `DclPushData` at its byte offset (std430).
 
-use super::error::{malformed, unsupported, R};
+use super::error::{malformed, unsupported, word_lit, R};
 use super::types::{block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
 use super::{Emitter, Info};
@@ -70,8 +72,8 @@ pub(super) enum Interpolation {
     Offset,
 }
 
-/// Varying locations a module may use: Direct3D's 32 registers, moved up by 32 for patch
-/// constants and by 32 per geometry stream, with room for arrays; far past what any Vulkan
+/// Varying locations a module may use: Direct3D's 32 registers, moved up by 32 per geometry
+/// stream, with room for arrays (patch constants count down from 31); far past what any Vulkan
 /// device offers, so nothing real is refused, while the overlap check stays a table lookup.
 pub(super) const MAX_LOCATIONS: usize = 256;
 
@@ -359,6 +361,12 @@ impl<'a> Emitter<'a> {
             }
             self.module
                 .decorate(var, Decoration::BuiltIn, &[sbi as u32]);
+            // Tessellation factors are per patch; Mesa's drivers drop them (and so every
+            // patch) without `Patch`, as GLSL always declares it.
+            if matches!(bi, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner) {
+                info.patch = true;
+                self.module.decorate(var, Decoration::Patch, &[]);
+            }
             if input && stage == ShaderStage::Pixel && op.ty.base_type().is_some_and(|t| t.is_int())
             {
                 self.module.decorate(var, Decoration::Flat, &[]);
@@ -370,8 +378,9 @@ impl<'a> Emitter<'a> {
                 && ((stage == ShaderStage::Hull && !input)
                     || (stage == ShaderStage::Domain && input));
             // Patch constants share the location space with control points in TCS outputs /
-            // TES inputs, and non-rasterized GS streams would collide with stream 0: both are
-            // moved past the D3D register range (see `crate::PATCH_LOCATION_OFFSET` and
+            // TES inputs: they count down from `crate::PATCH_LOCATION_TOP` while control
+            // points count up from 0. Non-rasterized GS streams would collide with stream 0:
+            // they are moved past the D3D register range (see
             // `crate::GS_STREAM_LOCATION_STRIDE`).
             let stream = if !input && stage == ShaderStage::Geometry {
                 op.lit(2).unwrap_or(0) as u32
@@ -379,7 +388,10 @@ impl<'a> Emitter<'a> {
                 0
             };
             let loc = if patch {
-                reg.saturating_add(crate::PATCH_LOCATION_OFFSET)
+                match crate::PATCH_LOCATION_TOP.checked_sub(reg) {
+                    Some(l) => l,
+                    None => return unsupported(def, op, format!("patch constant register {reg}")),
+                }
             } else {
                 reg.saturating_add(stream.saturating_mul(crate::GS_STREAM_LOCATION_STRIDE))
             };
@@ -452,6 +464,34 @@ impl<'a> Emitter<'a> {
                 refl,
             }),
         );
+        Ok(())
+    }
+
+    /// `DclXfb`: the output it names is captured by transform feedback into `XfbBuffer`
+    /// (literal 0) with `XfbStride` (literal 1) at byte `Offset` (literal 2); the entry point
+    /// gets the `Xfb` execution mode.
+    pub(super) fn dcl_xfb(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let target = self.arg(def, op, 0)?;
+        let Some(vi) = self.var_info(target).filter(|vi| vi.sc == SC::Output) else {
+            return malformed(def, op, "DclXfb of something that is not a declared output");
+        };
+        let buffer = word_lit(def, op, self.lit(def, op, 0)?)?;
+        let stride = word_lit(def, op, self.lit(def, op, 1)?)?;
+        let offset = word_lit(def, op, self.lit(def, op, 2)?)?;
+        if !self
+            .module
+            .modes
+            .iter()
+            .any(|m| m.0 == spirv::ExecutionMode::Xfb as u32)
+        {
+            self.module.execution_mode(spirv::ExecutionMode::Xfb, &[]);
+        }
+        self.module.cap(Capability::TransformFeedback);
+        self.module
+            .decorate(vi.var, Decoration::XfbBuffer, &[buffer]);
+        self.module
+            .decorate(vi.var, Decoration::XfbStride, &[stride]);
+        self.module.decorate(vi.var, Decoration::Offset, &[offset]);
         Ok(())
     }
 

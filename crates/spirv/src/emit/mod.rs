@@ -41,6 +41,7 @@ mod modes;
 mod module;
 mod resources;
 mod types;
+mod vertex;
 
 use control_flow::FunctionState;
 pub use error::SpirvError;

@@ -223,6 +223,10 @@ impl<'a> Emitter<'a> {
             if !has(self, M::OutputVertices) {
                 self.module.execution_mode(M::OutputVertices, &[1]);
             }
+            // Vulkan wants the invocation count declared, also for one instance.
+            if !has(self, M::Invocations) {
+                self.module.execution_mode(M::Invocations, &[1]);
+            }
         }
         if self.stage == ShaderStage::Pixel {
             self.module

@@ -1,0 +1,271 @@
+//! Reading fixed-width and variable-width (VBR) fields from a little-endian bit stream.
+//!
+//! LLVM bitstreams are sequences of 32-bit little-endian words read from the least
+//! significant bit up, so a field of `n` bits starting at bit `p` is bits `p..p+n` of the
+//! byte string taken as one long little-endian integer. [`BitReader::read`] loads the eight
+//! bytes around the position as one `u64` and shifts, so a field costs one bounds check and
+//! one or two loads; nothing is buffered and the reader is two words plus the slice.
+
+/// Why a read failed; the caller adds the location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitError {
+    /// The field runs past the end of the data.
+    Eof,
+    /// A VBR field encodes a value wider than 64 bits.
+    VbrOverflow,
+}
+
+impl BitError {
+    /// A short description for error messages.
+    pub fn message(self) -> &'static str {
+        match self {
+            BitError::Eof => "unexpected end of the bitstream",
+            BitError::VbrOverflow => "VBR value wider than 64 bits",
+        }
+    }
+}
+
+/// A position in a byte slice, read as a bit stream.
+#[derive(Clone, Debug)]
+pub struct BitReader<'a> {
+    data: &'a [u8],
+    /// Next bit to read.
+    pos: u64,
+    /// One past the last readable bit.
+    end: u64,
+}
+
+impl<'a> BitReader<'a> {
+    /// A reader over all of `data`, positioned at bit 0.
+    pub fn new(data: &'a [u8]) -> Self {
+        BitReader {
+            data,
+            pos: 0,
+            end: (data.len() as u64) * 8,
+        }
+    }
+
+    /// The bytes being read.
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// The current bit position.
+    #[inline]
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// The number of bits in the stream.
+    #[inline]
+    pub fn len_bits(&self) -> u64 {
+        self.end
+    }
+
+    /// Bits left to read.
+    #[inline]
+    pub fn remaining(&self) -> u64 {
+        self.end - self.pos
+    }
+
+    /// Whether every bit has been read.
+    #[inline]
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.end
+    }
+
+    /// Moves to bit `pos`, which must not be past the end.
+    pub fn seek(&mut self, pos: u64) -> Result<(), BitError> {
+        if pos > self.end {
+            return Err(BitError::Eof);
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// Moves to the next multiple of 32 bits (no move when already aligned).
+    pub fn align32(&mut self) -> Result<(), BitError> {
+        let aligned = (self.pos + 31) & !31;
+        self.seek(aligned)
+    }
+
+    /// Eight bytes from `byte` as a little-endian word, zero-filled past the end.
+    #[inline]
+    fn word_at(&self, byte: usize) -> u64 {
+        if let Some(chunk) = self.data.get(byte..).and_then(|s| s.first_chunk::<8>()) {
+            return u64::from_le_bytes(*chunk);
+        }
+        let mut buf = [0u8; 8];
+        let rest = self.data.get(byte..).unwrap_or_default();
+        let n = rest.len().min(8);
+        buf[..n].copy_from_slice(&rest[..n]);
+        u64::from_le_bytes(buf)
+    }
+
+    /// Reads a `width`-bit field (`width <= 64`).
+    #[inline]
+    pub fn read(&mut self, width: u32) -> Result<u64, BitError> {
+        debug_assert!(width <= 64);
+        if width == 0 {
+            return Ok(0);
+        }
+        let end = self.pos + u64::from(width);
+        if end > self.end {
+            return Err(BitError::Eof);
+        }
+        let byte = (self.pos >> 3) as usize;
+        let shift = (self.pos & 7) as u32;
+        let low = self.word_at(byte) >> shift;
+        let value = if width + shift <= 64 {
+            low
+        } else {
+            // shift > 0 here, so the second word supplies the top `shift` bits.
+            low | (self.word_at(byte + 8) << (64 - shift))
+        };
+        self.pos = end;
+        Ok(if width == 64 {
+            value
+        } else {
+            value & ((1u64 << width) - 1)
+        })
+    }
+
+    /// Reads a variable-width integer in chunks of `width` bits (`2 <= width <= 32`): each
+    /// chunk holds `width - 1` value bits, low first, and a continuation bit on top.
+    #[inline]
+    pub fn read_vbr(&mut self, width: u32) -> Result<u64, BitError> {
+        debug_assert!((2..=32).contains(&width));
+        let high = 1u64 << (width - 1);
+        let byte = (self.pos >> 3) as usize;
+        // Fast path: the value ends within the 57+ bits of one 8-byte load.
+        if let Some(chunk) = self.data.get(byte..).and_then(|s| s.first_chunk::<8>()) {
+            let shift = (self.pos & 7) as u32;
+            let window = u64::from_le_bytes(*chunk) >> shift;
+            let available = 64 - shift;
+            let piece_mask = (1u64 << width) - 1;
+            let mut value = 0u64;
+            let mut used = 0u32;
+            let mut bit = 0u32;
+            while used + width <= available {
+                let piece = (window >> used) & piece_mask;
+                value |= (piece & (high - 1)) << bit;
+                used += width;
+                if piece & high == 0 {
+                    self.pos += u64::from(used);
+                    return Ok(value);
+                }
+                bit += width - 1;
+            }
+        }
+        self.read_vbr_slow(width)
+    }
+
+    /// [`BitReader::read_vbr`] one chunk at a time, with overflow checks.
+    fn read_vbr_slow(&mut self, width: u32) -> Result<u64, BitError> {
+        let high = 1u64 << (width - 1);
+        let mut piece = self.read(width)?;
+        if piece & high == 0 {
+            return Ok(piece);
+        }
+        let mask = high - 1;
+        let mut value = 0u64;
+        let mut shift = 0u32;
+        loop {
+            let bits = piece & mask;
+            if bits != 0 {
+                if shift >= 64 || (shift > 0 && bits >> (64 - shift) != 0) {
+                    return Err(BitError::VbrOverflow);
+                }
+                value |= bits << shift;
+            }
+            if piece & high == 0 {
+                return Ok(value);
+            }
+            shift += width - 1;
+            if shift >= 64 + width {
+                // Only zero chunks can follow a full value; a run this long is corrupt.
+                return Err(BitError::VbrOverflow);
+            }
+            piece = self.read(width)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_fields_are_read_lsb_first_across_word_boundaries() {
+        let data = [0b1010_1101u8, 0xFF, 0x00, 0x80, 1, 2, 3, 4, 5, 6, 7, 8];
+        let mut r = BitReader::new(&data);
+        assert_eq!(r.read(1), Ok(1));
+        assert_eq!(r.read(3), Ok(0b110));
+        assert_eq!(r.read(4), Ok(0b1010));
+        assert_eq!(r.read(8), Ok(0xFF));
+        assert_eq!(r.read(16), Ok(0x8000));
+        assert_eq!(r.position(), 32);
+        // A 64-bit read straddling two loads.
+        r.seek(4).unwrap();
+        let expect = u128::from_le_bytes({
+            let mut b = [0u8; 16];
+            b[..12].copy_from_slice(&data);
+            b
+        }) >> 4;
+        assert_eq!(r.read(64), Ok(expect as u64));
+        assert_eq!(r.position(), 68);
+    }
+
+    #[test]
+    fn reads_past_the_end_fail_without_moving() {
+        let mut r = BitReader::new(&[0xAB, 0xCD]);
+        assert_eq!(r.read(12), Ok(0xDAB));
+        assert_eq!(r.read(5), Err(BitError::Eof));
+        assert_eq!(r.position(), 12);
+        assert_eq!(r.read(4), Ok(0xC));
+        assert!(r.at_end());
+        assert_eq!(r.read(0), Ok(0));
+    }
+
+    #[test]
+    fn vbr_values_continue_over_chunks() {
+        // 6-bit VBR of 0x1F (fits), then of 100 = 0b1100100: chunk 1 = 1_00100, chunk 2 = 0_00011.
+        let mut bits: u64 = 0x1F;
+        bits |= (0b100100 | 0b100000) << 6;
+        bits |= 0b000011 << 12;
+        let data = bits.to_le_bytes();
+        let mut r = BitReader::new(&data);
+        assert_eq!(r.read_vbr(6), Ok(0x1F));
+        assert_eq!(r.read_vbr(6), Ok(100));
+        assert_eq!(r.position(), 18);
+    }
+
+    #[test]
+    fn vbr_wider_than_64_bits_is_an_error() {
+        // 4-bit chunks carry 3 bits: 22 chunks of 0b1111 give 66 value bits.
+        let data = [0xFFu8; 16];
+        let mut r = BitReader::new(&data);
+        assert_eq!(r.read_vbr(4), Err(BitError::VbrOverflow));
+        // u64::MAX itself fits: 21 chunks of 7 plus a last chunk of 1.
+        let mut w = crate::testing::BitWriter::new();
+        w.vbr(u64::MAX, 4);
+        let bytes = w.finish();
+        assert_eq!(BitReader::new(&bytes).read_vbr(4), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn align_moves_to_the_next_word() {
+        let data = [0u8; 8];
+        let mut r = BitReader::new(&data);
+        r.align32().unwrap();
+        assert_eq!(r.position(), 0);
+        r.read(1).unwrap();
+        r.align32().unwrap();
+        assert_eq!(r.position(), 32);
+        r.read(1).unwrap();
+        r.align32().unwrap();
+        assert_eq!(r.position(), 64);
+        r.read(0).unwrap();
+        assert_eq!(BitReader::new(&data[..5]).seek(41), Err(BitError::Eof));
+    }
+}
