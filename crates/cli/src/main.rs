@@ -81,6 +81,10 @@ struct TranslateArgs {
     /// where Vulkan needs no point size for point lists).
     #[arg(long)]
     no_vertex_point_size: bool,
+    /// Mark descriptor loads whose index differs between invocations non-uniform where the
+    /// shader forgot `NonUniformResourceIndex` (a per-game workaround; off by default).
+    #[arg(long)]
+    infer_non_uniform: bool,
     /// Do not verify the container checksum (no checksum warnings).
     #[arg(long)]
     no_checksum: bool,
@@ -94,6 +98,7 @@ impl TranslateArgs {
         opts.spirv.vertex_point_size = !self.no_vertex_point_size;
         opts.spirv.entry_point_name = self.entry_point.clone();
         opts.verify_checksum = !self.no_checksum;
+        opts.passes.infer_non_uniform = self.infer_non_uniform;
         opts.passes.min_precision = match self.min_precision {
             MinPrecision::Promote32 => ir::passes::options::MinPrecisionMode::Promote32,
             MinPrecision::Native16 => ir::passes::options::MinPrecisionMode::Native16,
