@@ -2,7 +2,7 @@
 //! drivers drew), run through the converter, the pass pipeline and [`super::eval`] instead
 //! of a GPU: vertices are shaded one by one, the checked pixels found in the triangle strip
 //! and the pixel shader run on the interpolated varyings. Cases that need more than that
-//! (textures, several draws, clip planes, flat shading, derivatives) are skipped and
+//! (several draws, clip planes, derivatives, volume or unbound textures) are skipped and
 //! counted. This checks the converter's arithmetic and interface against real results
 //! before a Vulkan runner exists; the runner will check the rest.
 
@@ -17,9 +17,9 @@ const CASES: &str = "/work/shared/exec-d3d9/wine";
 const CORPUS: &str = "/work/shared/corpus";
 
 /// Corpus bytes to lowered IR.
-fn lowered_bytes(bytes: &[u8]) -> Option<dxspv_ir::Builder> {
+fn lowered_bytes(bytes: &[u8], opts: &Options) -> Option<dxspv_ir::Builder> {
     let shader = crate::Shader::parse(bytes).ok()?;
-    let mut b = crate::convert(&shader, &Options::default()).ok()?;
+    let mut b = crate::convert(&shader, opts).ok()?;
     dxspv_ir::passes::pipeline::run_pipeline(&mut b, &Default::default()).ok()?;
     Some(b)
 }
@@ -195,7 +195,8 @@ fn shade(case: &Value, w: f32, h: f32) -> Result<Vec<Shaded>, String> {
         return Ok(out);
     };
     let bytes = std::fs::read(format!("{CORPUS}/{vs}")).map_err(|e| e.to_string())?;
-    let ir = lowered_bytes(&bytes).ok_or("the vertex shader does not convert")?;
+    let ir =
+        lowered_bytes(&bytes, &Options::default()).ok_or("the vertex shader does not convert")?;
     let shader = crate::Shader::parse(&bytes).map_err(|e| e.to_string())?;
     // Input registers by (usage, index).
     let mut regs: HashMap<(String, u8), u32> = HashMap::new();
@@ -247,9 +248,21 @@ fn shade(case: &Value, w: f32, h: f32) -> Result<Vec<Shaded>, String> {
     Ok(out)
 }
 
-/// The varyings and depth at window point (`px`, `py`), perspective-correct.
-fn interpolate(v: &[Shaded], px: f32, py: f32) -> Option<(HashMap<u32, [f32; 4]>, f32, f32)> {
-    for t in 0..v.len().saturating_sub(2) {
+/// The varyings and depth at window point (`px`, `py`) of a strip or list, perspective-correct;
+/// `flat` locations take the triangle's first vertex's value.
+fn interpolate(
+    v: &[Shaded],
+    list: bool,
+    px: f32,
+    py: f32,
+    flat: &[u32],
+) -> Option<(HashMap<u32, [f32; 4]>, f32, f32)> {
+    let (count, step) = if list {
+        (v.len() / 3, 3)
+    } else {
+        (v.len().saturating_sub(2), 1)
+    };
+    for t in (0..count).map(|i| i * step) {
         let (a, b, c) = (&v[t], &v[t + 1], &v[t + 2]);
         let d = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
         if d.abs() < 1e-12 {
@@ -269,9 +282,11 @@ fn interpolate(v: &[Shaded], px: f32, py: f32) -> Option<(HashMap<u32, [f32; 4]>
             let (Some(vb), Some(vc)) = (b.vary.get(loc), c.vary.get(loc)) else {
                 continue;
             };
-            let mut r = [0.0; 4];
-            for i in 0..4 {
-                r[i] = (q0 * va[i] + q1 * vb[i] + q2 * vc[i]) / s;
+            let mut r = *va;
+            if !flat.contains(loc) {
+                for i in 0..4 {
+                    r[i] = (q0 * va[i] + q1 * vb[i] + q2 * vc[i]) / s;
+                }
             }
             vary.insert(*loc, r);
         }
@@ -281,21 +296,62 @@ fn interpolate(v: &[Shaded], px: f32, py: f32) -> Option<(HashMap<u32, [f32; 4]>
     None
 }
 
+/// Point-sampled, clamped 2D textures (A8R8G8B8 and V8U8) of a case; a texture of another
+/// kind or format skips the case.
+fn textures(list: &Value) -> Result<std::rc::Rc<dyn Fn(u32, &[f32]) -> [f32; 4]>, String> {
+    let mut tex: HashMap<u32, (usize, usize, Vec<[f32; 4]>)> = HashMap::new();
+    for t in list.as_array().into_iter().flatten() {
+        if t["type"] != "2d" || t["stage"].as_str().is_some_and(|s| s != "ps") {
+            return Err("skip".into());
+        }
+        let (w, h) = (
+            t["width"].as_u64().unwrap_or(1) as usize,
+            t["height"].as_u64().unwrap_or(1) as usize,
+        );
+        let data: Vec<u64> = t["data"]["data"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_u64)
+            .collect();
+        let texels = match t["format"].as_str() {
+            Some("D3DFMT_A8R8G8B8") => data.iter().map(|&v| unpack(v as u32)).collect(),
+            Some("D3DFMT_V8U8") => data
+                .iter()
+                .map(|&v| {
+                    let s = |b: u64| (((b & 0xFF) as u8 as i8) as f32 / 127.0).max(-1.0);
+                    [s(v), s(v >> 8), 1.0, 1.0]
+                })
+                .collect(),
+            _ => return Err("skip".into()),
+        };
+        tex.insert(t["sampler"].as_u64().unwrap_or(0) as u32, (w, h, texels));
+    }
+    Ok(std::rc::Rc::new(move |s, c| match tex.get(&s) {
+        None => [0.0, 0.0, 0.0, 1.0],
+        Some((w, h, t)) => {
+            let x = ((c[0] * *w as f32).floor() as isize).clamp(0, *w as isize - 1) as usize;
+            let y = ((c.get(1).copied().unwrap_or(0.0) * *h as f32).floor() as isize)
+                .clamp(0, *h as isize - 1) as usize;
+            t.get(y * w + x).copied().unwrap_or([0.0; 4])
+        }
+    }))
+}
+
 /// Runs one case (after a run's overrides); `Ok(None)` when it is skipped.
 fn run_case(case: &Value) -> Result<Option<()>, String> {
     let rs = &case["render_states"];
     if case.get("draws").is_some()
-        || case.get("textures").is_some()
         || case.get("clip_planes").is_some()
-        || case.get("texture_stage_states").is_some()
-        || rs.get("D3DRS_SHADEMODE").is_some()
         || case["shader"].as_str().is_some_and(|n| n.contains("dsy"))
     {
         return Ok(None);
     }
-    if case["draw"]["primitive"] != "D3DPT_TRIANGLESTRIP" {
-        return Ok(None);
-    }
+    let list = match case["draw"]["primitive"].as_str() {
+        Some("D3DPT_TRIANGLESTRIP") => false,
+        Some("D3DPT_TRIANGLELIST") => true,
+        _ => return Ok(None),
+    };
     let rt = &case["render_targets"][0];
     let (w, h) = (
         rt["width"].as_f64().unwrap_or(640.0) as f32,
@@ -306,15 +362,55 @@ fn run_case(case: &Value) -> Result<Option<()>, String> {
         Some("ps") => case["shader"].as_str().map(str::to_string),
         _ => case["pixel_shader"].as_str().map(str::to_string),
     };
+    let flat = rs["D3DRS_SHADEMODE"] == "D3DSHADE_FLAT";
+    let ps_opts = Options {
+        flat_shading: flat,
+        ..Options::default()
+    };
     let ps_ir = match &ps {
         Some(p) => {
             let bytes = std::fs::read(format!("{CORPUS}/{p}")).map_err(|e| e.to_string())?;
-            Some(lowered_bytes(&bytes).ok_or("the pixel shader does not convert")?)
+            Some(lowered_bytes(&bytes, &ps_opts).ok_or("the pixel shader does not convert")?)
         }
         None => None,
     };
     let mut env = Env::default();
     constants(case, "ps", &mut env);
+    if let Some(t) = case.get("textures") {
+        match textures(t) {
+            Ok(f) => env.texture = f,
+            Err(e) if e == "skip" => return Ok(None),
+            Err(e) => return Err(e),
+        }
+    }
+    for (stage, states) in case["texture_stage_states"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        let stage: usize = stage.parse().map_err(|_| "texture stage")?;
+        let base = crate::options::push::BUMP_ENV_MATRICES as usize + 16 * stage;
+        for (i, name) in ["00", "01", "10", "11"].iter().enumerate() {
+            if let Some(v) = states[&format!("D3DTSS_BUMPENVMAT{name}")].as_f64() {
+                env.push_f32(base + 4 * i, v as f32);
+            }
+        }
+    }
+    // Inputs the pixel shader declares flat take the triangle's first vertex's value.
+    let flat_locations: Vec<u32> = match &ps_ir {
+        Some(ir) => ir
+            .iter()
+            .filter(|(_, op)| {
+                op.opcode == dxspv_ir::OpCode::DclInput
+                    && op
+                        .lit(2)
+                        .is_some_and(|m| m & dxspv_ir::InterpolationModes::Flat.to_literal() != 0)
+            })
+            .filter_map(|(_, op)| op.lit(0).map(|l| l as u32))
+            .collect(),
+        None if flat => vec![10, 11],
+        None => Vec::new(),
+    };
     let expect = &rt["expect"];
     let mask0 = expect["mask"]
         .as_str()
@@ -326,7 +422,7 @@ fn run_case(case: &Value) -> Result<Option<()>, String> {
             e["x"].as_f64().unwrap_or(0.0) as f32,
             e["y"].as_f64().unwrap_or(0.0) as f32,
         );
-        let Some((vary, z, inv_w)) = interpolate(&verts, px, py) else {
+        let Some((vary, z, inv_w)) = interpolate(&verts, list, px, py, &flat_locations) else {
             return Err(format!("({px}, {py}) is outside the draw"));
         };
         let c = match &ps_ir {
@@ -439,10 +535,11 @@ fn wine_visual_cases_compute_what_windows_drew() {
         }
     }
     println!(
-        "exec-d3d9: {passed} runs match Windows, {} skipped (textures, several draws, clip planes, flat shading, derivatives), {} differ",
+        "exec-d3d9: {passed} runs match Windows, {} skipped (several draws, clip planes, derivatives, textures other than 2D A8R8G8B8/V8U8), {} differ",
         skipped.len(),
         failures.len()
     );
+    println!("skipped: {}", skipped.join(", "));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(passed > 40, "only {passed} runs checked");
 }

@@ -573,7 +573,7 @@ fn texture_instructions_of_ps_1_x() {
     assert_eq!(&o.at(0)[..2], &[0.1 + 2.0 * 0.5, 0.2 + 4.0 * 0.25]);
     // texbeml multiplies by t0.b * scale + offset.
     let mut e2 = e.clone();
-    e2.texture = |_, c| [c[0], c[1], 0.5, 1.0];
+    e2.texture = std::rc::Rc::new(|_, c| [c[0], c[1], 0.5, 1.0]);
     e2.push_f32(crate::options::push::BUMP_ENV_LUMINANCE as usize + 8, 2.0);
     e2.push_f32(crate::options::push::BUMP_ENV_LUMINANCE as usize + 12, 0.25);
     let o = exec("ps_1_1\ntex t0\ntexbeml t1, t0\nmov r0, t1", &e2);
@@ -604,13 +604,13 @@ fn texture_instructions_of_ps_1_x() {
     e3.inputs.insert(1, [1.0, 0.0, 0.0, 0.0]);
     e3.inputs.insert(2, [0.0, 1.0, 0.0, 0.0]);
     e3.inputs.insert(3, [0.0, 0.0, 1.0, 0.0]);
-    e3.texture = |s, c| {
+    e3.texture = std::rc::Rc::new(|s, c| {
         if s == 0 {
             [0.0, 0.0, 1.0, 1.0]
         } else {
             [c[0], c[1], c.get(2).copied().unwrap_or(0.0), 0.0]
         }
-    };
+    });
     let mut cube = Options::default();
     cube.sampler_types[3] = crate::TextureType::Cube;
     let spec =
