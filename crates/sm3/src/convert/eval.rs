@@ -13,6 +13,9 @@ use std::collections::HashMap;
 
 use dxspv_ir::{Builder, BuiltIn, Op, OpCode, RoundMode, ScalarType, SsaDef};
 
+/// A texture sample: sampler register and coordinate to texel.
+pub(crate) type Texture = std::rc::Rc<dyn Fn(u32, &[f32]) -> [f32; 4]>;
+
 /// What an invocation reads.
 #[derive(Clone)]
 pub(crate) struct Env {
@@ -33,7 +36,7 @@ pub(crate) struct Env {
     /// Spec constants set by the host (others take their default).
     pub spec: HashMap<u32, u32>,
     /// A texture sample: sampler register and coordinate to texel.
-    pub texture: std::rc::Rc<dyn Fn(u32, &[f32]) -> [f32; 4]>,
+    pub texture: Texture,
 }
 
 impl Default for Env {

@@ -298,7 +298,7 @@ fn interpolate(
 
 /// Point-sampled, clamped 2D textures (A8R8G8B8 and V8U8) of a case; a texture of another
 /// kind or format skips the case.
-fn textures(list: &Value) -> Result<std::rc::Rc<dyn Fn(u32, &[f32]) -> [f32; 4]>, String> {
+fn textures(list: &Value) -> Result<super::eval::Texture, String> {
     let mut tex: HashMap<u32, (usize, usize, Vec<[f32; 4]>)> = HashMap::new();
     for t in list.as_array().into_iter().flatten() {
         if t["type"] != "2d" || t["stage"].as_str().is_some_and(|s| s != "ps") {
