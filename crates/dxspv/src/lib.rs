@@ -35,6 +35,7 @@
 pub use dxspv_dxbc as dxbc;
 pub use dxspv_dxil as dxil;
 pub use dxspv_ir as ir;
+pub use dxspv_sm3 as sm3;
 pub use dxspv_spirv as spirv;
 
 mod error;
@@ -115,6 +116,11 @@ pub struct Options {
     /// It is the costliest part of parsing a small container; a translation layer that never
     /// shows warnings may turn it off.
     pub verify_checksum: bool,
+    /// The Direct3D 9 frontend's options: the application state a D3D9 translation is made
+    /// for (sampler types, depth-compare samplers, flat shading, float emulation). See
+    /// [`sm3::Options`], whose module also lists the specialization constants and the push
+    /// constant layout of the state that needs no new translation.
+    pub d3d9: sm3::Options,
     /// Direct3D's stream-output declaration for this shader (default: none).
     ///
     /// In Direct3D it is pipeline state (`D3D12_STREAM_OUTPUT_DESC`,
@@ -135,6 +141,7 @@ impl Default for Options {
             passes: Default::default(),
             spirv: Default::default(),
             verify_checksum: true,
+            d3d9: sm3::Options::default(),
             stream_output: None,
         }
     }
