@@ -278,10 +278,11 @@ impl<'a> Emitter<'a> {
             O::QuadAny => self.quad_vote(def, op, true),
             O::QuadAll => self.quad_vote(def, op, false),
 
-            // Shader Model 6 operations the backend does not emit yet.
-            O::SetMsOutputs | O::DclMeshPayload | O::MeshSetOutputCounts | O::DispatchMesh => {
-                unsupported(def, op, "opcode")
-            }
+            // Mesh and amplification shaders.
+            O::SetMsOutputs => self.set_ms_outputs(def, op),
+            O::DclMeshPayload => self.dcl_mesh_payload(def, op),
+            O::MeshSetOutputCounts => self.mesh_set_output_counts(def, op),
+            O::DispatchMesh => self.dispatch_mesh(def, op),
 
             // Raw pointers: Vulkan has them only with buffer device addresses.
             O::Pointer | O::MemoryLoad | O::MemoryStore | O::MemoryAtomic => {

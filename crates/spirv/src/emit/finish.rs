@@ -57,6 +57,8 @@ impl<'a> Emitter<'a> {
         }
         let main = if self.stage == ShaderStage::Hull {
             self.hull_main(entry)?
+        } else if self.stage == ShaderStage::Amplification {
+            self.task_main(entry)?
         } else if self.stage == ShaderStage::Vertex
             && self.opts.vertex_point_size
             && !self

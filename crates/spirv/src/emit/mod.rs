@@ -17,7 +17,8 @@
 //! `resources.rs` (descriptors and bindings), `memory.rs` (access chains, loads and stores
 //! of variables and buffers), `images.rs`, `atomics.rs`, `alu.rs` (arithmetic, conversions,
 //! comparisons, bit operations, composites), `control_flow.rs`, `modes.rs` (execution
-//! modes), `subgroups.rs` (wave and quad ops), `hull.rs` (the hull shader entry point),
+//! modes), `subgroups.rs` (wave and quad ops), `mesh.rs` (mesh and amplification
+//! shaders), `hull.rs` (the hull shader entry point),
 //! `finish.rs` and `error.rs`.
 
 use crate::words::{decode_packed_str, Sections};
@@ -38,6 +39,7 @@ mod hull;
 mod images;
 mod interface;
 mod memory;
+mod mesh;
 mod modes;
 mod module;
 mod resources;
@@ -164,6 +166,9 @@ pub(crate) struct Emitter<'a> {
     refl: Reflection,
     /// What the wave and quad ops keep: their helper functions, the lane index input.
     subgroup: subgroups::SubgroupState,
+    /// What the mesh and amplification ops keep: the payload, the dispatched group counts,
+    /// the output arrays.
+    mesh: mesh::MeshState,
 }
 
 impl<'a> Emitter<'a> {
@@ -191,6 +196,7 @@ impl<'a> Emitter<'a> {
             io_slots: Vec::new(),
             refl: Reflection::default(),
             subgroup: subgroups::SubgroupState::default(),
+            mesh: mesh::MeshState::default(),
         }
     }
 
@@ -396,6 +402,10 @@ impl<'a> Emitter<'a> {
         };
         match self.stage {
             ShaderStage::Geometry => self.module.cap(Capability::Geometry),
+            ShaderStage::Mesh | ShaderStage::Amplification => {
+                let op = self.b.op(entry);
+                self.need_mesh_shading(entry, op, &format!("{} shaders", self.stage))?;
+            }
             ShaderStage::Hull | ShaderStage::Domain => self.module.cap(Capability::Tessellation),
             _ => {}
         }
