@@ -167,7 +167,8 @@ fn interface(out: &mut String, vars: &[InterfaceVariable]) {
 ///   type (`VK_DESCRIPTOR_TYPE_` + the name in upper snake case), `name` the shader's name
 ///   for it or `null`. `image` is `null` except for textures, storage images and texel
 ///   buffers: `dim` (`Buffer`, `1D`, `2D`, `3D`, `Cube`), `arrayed`, `multisampled`,
-///   `format` (`Unknown`, or `R32f`/`R32i`/`R32ui` for a UAV of fixed format) and
+///   `format` (`Unknown`, or `R32f`/`R32i`/`R32ui`/`R64i`/`R64ui` for a UAV of fixed
+///   format) and
 ///   `sampled_type` (`float`, `int`, `uint`: the texel components). `comparison` is true for
 ///   a sampler the shader does depth comparisons with (a `SamplerComparisonState`).
 ///   `size` is a constant buffer's size in bytes, `stride` a raw or structured buffer's

@@ -90,6 +90,10 @@ pub enum ImageFormat {
     R32i,
     /// `R32ui`.
     R32ui,
+    /// `R64i` (SM 6.6's 64-bit typed UAVs, `SPV_EXT_shader_image_int64`).
+    R64i,
+    /// `R64ui`.
+    R64ui,
 }
 
 /// The shape of an image or texel buffer descriptor.

@@ -169,6 +169,9 @@ pub(crate) struct Emitter<'a> {
     /// What the mesh and amplification ops keep: the payload, the dispatched group counts,
     /// the output arrays.
     mesh: mesh::MeshState,
+    /// Views of raw and structured buffers as 64-bit integer arrays, for 64-bit atomics:
+    /// the buffer's variable, the integer type, the view's variable and its block type.
+    wide_views: SmallVec<[(u32, dxspv_ir::ScalarType, u32, u32); 1]>,
 }
 
 impl<'a> Emitter<'a> {
@@ -197,6 +200,7 @@ impl<'a> Emitter<'a> {
             refl: Reflection::default(),
             subgroup: subgroups::SubgroupState::default(),
             mesh: mesh::MeshState::default(),
+            wide_views: SmallVec::new(),
         }
     }
 
