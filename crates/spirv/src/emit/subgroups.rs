@@ -23,12 +23,16 @@
 //!   `SPV_KHR_quad_control`): two quad swaps, across X then across Y, each or'ed (and'ed)
 //!   in, so every lane of the quad, helpers included, gets the quad's vote.
 //! - `WaveMatch` (SM 6.5; `OpGroupNonUniformPartitionNV` would need
-//!   `SPV_NV_shader_subgroup_partitioned`): a loop in which the remaining lanes take the
-//!   value of the first of them (`BroadcastFirst`), the lanes whose value has the same bits
-//!   ballot and leave; each pass retires at least one lane.
+//!   `SPV_NV_shader_subgroup_partitioned`): a loop over the partitions, in which every
+//!   active lane runs every pass (uniform control flow: a loop that lanes leave at
+//!   different passes, with subgroup operations in it, is miscompiled by SIMD
+//!   implementations such as lavapipe). A pass takes the lowest lane not yet handled
+//!   (`BallotFindLSB` of the remaining lanes), reads its value (`Shuffle`), and the
+//!   remaining lanes whose value has the same bits take their ballot as their result; each
+//!   pass handles at least one lane.
 //! - `WaveMultiPrefixOp` (SM 6.5; the NV extension's `PartitionedExclusiveScanNV`): the
-//!   same loop over the partition masks, the lanes whose mask is the first lane's running
-//!   the exclusive scan together before they leave.
+//!   same loop over the partition masks; a pass's partition takes the exclusive scan in
+//!   which every other lane gives the operation's identity.
 //!
 //! The two loops are helper functions (one per value type and operation), written into
 //! [`SubgroupState::helpers`] and appended after the IR's functions, so the IR's blocks stay
@@ -495,72 +499,217 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The `WaveMatch` loop of values of type `vt` (`t`): `fn(value) -> vec4<u32>`.
+    /// The identity of `op` on values of scalar type `st` (`x op identity == x`), as bits.
+    fn identity_bits(op: WaveOp, st: ScalarType) -> u64 {
+        let bits = scalar_bits(st);
+        let ones = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let sign = 1u64 << (bits - 1);
+        let float = |f16: u64, f32: u64, f64: u64| match bits {
+            16 => f16,
+            64 => f64,
+            _ => f32,
+        };
+        match op {
+            WaveOp::IAdd | WaveOp::Or | WaveOp::Xor | WaveOp::UMax => 0,
+            WaveOp::IMul => 1,
+            WaveOp::And | WaveOp::UMin => ones,
+            // The largest signed value, and the smallest (the sign bit, sign-extended).
+            WaveOp::SMin => ones >> 1,
+            WaveOp::SMax => sign | !ones,
+            // -0.0, 1.0, +inf, -inf.
+            WaveOp::FAdd => sign,
+            WaveOp::FMul => float(0x3c00, 0x3f80_0000, 0x3ff0_0000_0000_0000),
+            WaveOp::FMin => float(0x7c00, 0x7f80_0000, 0x7ff0_0000_0000_0000),
+            WaveOp::FMax => float(0xfc00, 0xff80_0000, 0xfff0_0000_0000_0000),
+        }
+    }
+
+    /// `cond` (a `bool`) as the condition of an `OpSelect` of values of type `vt`: splatted
+    /// to a vector for a vector (SPIR-V before 1.4 wants one condition per component).
+    fn select_condition(&mut self, vt: BasicType, cond: u32) -> u32 {
+        if !vt.is_vector() {
+            return cond;
+        }
+        let n = vt.vec_size();
+        let bvec = self
+            .module
+            .basic_ty(BasicType::scalar(ScalarType::Bool).with_vec_size(n))
+            .unwrap_or_default();
+        let parts = [cond; 4];
+        self.module
+            .un(S::CompositeConstruct, bvec, &parts[..usize::from(n)])
+    }
+
+    /// The head of the partition loops of the helper functions (see the module doc): every
+    /// active lane runs every pass, so the subgroup operations are in uniform control flow
+    /// (a loop that lanes leave at different passes has subgroup operations and values
+    /// uniform in the subgroup in divergent code, which SIMD implementations mishandle). A
+    /// pass takes the lowest lane still `remaining` (`OpGroupNonUniformBallotFindLSB`), reads
+    /// `key` there (`OpGroupNonUniformShuffle`) and finds the remaining lanes whose key has
+    /// the same bits: `(remaining, in_partition)`, where `remaining` is the phi of the mask of
+    /// lanes still to handle (the loop header is open, `cont` and `next_remaining` its
+    /// continue target and next value).
+    #[allow(clippy::too_many_arguments)]
+    fn partition_pass(
+        &mut self,
+        entry: u32,
+        cont: u32,
+        merge: u32,
+        all: u32,
+        next_remaining: u32,
+        key: u32,
+        key_type: BasicType,
+    ) -> (u32, u32) {
+        let (mask, scope, u, b) = (
+            self.mask_ty(),
+            self.subgroup_scope_id(),
+            self.module.u32_ty(),
+            self.bool_ty(),
+        );
+        let Some(kt) = self.module.basic_ty(key_type) else {
+            return (0, 0);
+        };
+        let m = &mut self.module;
+        let remaining = m.id();
+        inst(
+            m.body(),
+            S::Phi,
+            &[mask, remaining, all, entry, next_remaining, cont],
+        );
+        inst(m.body(), S::LoopMerge, &[merge, cont, 0]);
+        let body = m.id();
+        inst(m.body(), S::Branch, &[body]);
+        inst(m.body(), S::Label, &[body]);
+        let leader = m.un(S::GroupNonUniformBallotFindLSB, u, &[scope, remaining]);
+        let leaders_key = m.un(S::GroupNonUniformShuffle, kt, &[scope, key, leader]);
+        let mine = m.un(S::GroupNonUniformInverseBallot, b, &[scope, remaining]);
+        let same = self.same_bits(key_type, key, leaders_key);
+        let in_partition = self.module.un(S::LogicalAnd, b, &[mine, same]);
+        (remaining, in_partition)
+    }
+
+    /// The tail of a partition loop: the lanes of this pass's partition (`members`) leave
+    /// the remaining ones, the continue target loops while any remain, and the merge block
+    /// is opened.
+    fn partition_loop_end(
+        &mut self,
+        remaining: u32,
+        members: u32,
+        next_remaining: u32,
+        header: u32,
+        cont: u32,
+        merge: u32,
+    ) {
+        let (mask, b) = (self.mask_ty(), self.bool_ty());
+        let bvec4 = self
+            .module
+            .basic_ty(BasicType::vector(ScalarType::Bool, 4))
+            .unwrap_or_default();
+        let zero = self
+            .module
+            .const_splat(BasicType::vector(ScalarType::U32, 4), 0);
+        let m = &mut self.module;
+        let others = m.un(S::Not, mask, &[members]);
+        m.emit_to(S::BitwiseAnd, mask, next_remaining, &[remaining, others]);
+        inst(m.body(), S::Branch, &[cont]);
+        inst(m.body(), S::Label, &[cont]);
+        let left = m.un(S::INotEqual, bvec4, &[next_remaining, zero]);
+        let more = m.un(S::Any, b, &[left]);
+        inst(m.body(), S::BranchConditional, &[more, header, merge]);
+        inst(m.body(), S::Label, &[merge]);
+    }
+
+    /// The `WaveMatch` loop of values of type `vt` (`t`): `fn(value) -> vec4<u32>`; each
+    /// pass's partition is the lanes whose value has the bits of the pass's lowest lane, and
+    /// their result its ballot.
     fn write_match(&mut self, vt: BasicType, t: u32) -> u32 {
         self.module.cap(Capability::GroupNonUniformBallot);
+        self.module.cap(Capability::GroupNonUniformShuffle);
         let mask = self.mask_ty();
         let fty = self.module.ty_key(TyKey::Func(smallvec![mask, t]));
         let scope = self.subgroup_scope_id();
-        let [f, value, entry, header, body, cont, merge] = self.ids();
+        let yes = self.module.const_scalar(ScalarType::Bool, 1);
+        let mask_bt = BasicType::vector(ScalarType::U32, 4);
+        let zero = self.module.const_splat(mask_bt, 0);
+        let [f, value, entry, header, cont, merge, next_remaining, result, next_result] =
+            self.ids();
         let m = &mut self.module;
         inst(m.body(), S::Function, &[mask, f, 0, fty]);
         inst(m.body(), S::FunctionParameter, &[t, value]);
         inst(m.body(), S::Label, &[entry]);
+        let all = m.un(S::GroupNonUniformBallot, mask, &[scope, yes]);
         inst(m.body(), S::Branch, &[header]);
         inst(m.body(), S::Label, &[header]);
-        inst(m.body(), S::LoopMerge, &[merge, cont, 0]);
-        inst(m.body(), S::Branch, &[body]);
-        inst(m.body(), S::Label, &[body]);
-        let first = m.un(S::GroupNonUniformBroadcastFirst, t, &[scope, value]);
-        let same = self.same_bits(vt, value, first);
+        inst(
+            m.body(),
+            S::Phi,
+            &[mask, result, zero, entry, next_result, cont],
+        );
+        let (remaining, members_here) =
+            self.partition_pass(entry, cont, merge, all, next_remaining, value, vt);
         let m = &mut self.module;
-        let lanes = m.un(S::GroupNonUniformBallot, mask, &[scope, same]);
-        inst(m.body(), S::BranchConditional, &[same, merge, cont]);
-        inst(m.body(), S::Label, &[cont]);
-        inst(m.body(), S::Branch, &[header]);
-        inst(m.body(), S::Label, &[merge]);
-        inst(m.body(), S::ReturnValue, &[lanes]);
+        let members = m.un(S::GroupNonUniformBallot, mask, &[scope, members_here]);
+        let cond = self.select_condition(mask_bt, members_here);
+        self.module
+            .emit_to(S::Select, mask, next_result, &[cond, members, result]);
+        self.partition_loop_end(remaining, members, next_remaining, header, cont, merge);
+        let m = &mut self.module;
+        inst(m.body(), S::ReturnValue, &[next_result]);
         inst(m.body(), S::FunctionEnd, &[]);
         f
     }
 
     /// The `WaveMultiPrefixOp` loop of `wop` on values of type `vt` (`t`):
-    /// `fn(value, mask) -> value`.
+    /// `fn(value, mask) -> value`; each pass's partition is the lanes whose mask is the
+    /// pass's lowest lane's, and they take an exclusive scan in which the other lanes give
+    /// the operation's identity.
     fn write_multi_prefix(&mut self, wop: WaveOp, vt: BasicType, t: u32) -> u32 {
         self.module.cap(Capability::GroupNonUniformBallot);
+        self.module.cap(Capability::GroupNonUniformShuffle);
         self.module.cap(Capability::GroupNonUniformArithmetic);
         let mask_t = self.mask_ty();
         let fty = self.module.ty_key(TyKey::Func(smallvec![t, t, mask_t]));
         let scope = self.subgroup_scope_id();
-        let [f, value, mask, entry, header, body, scan, cont] = self.ids();
-        let merge = self.module.id();
+        let yes = self.module.const_scalar(ScalarType::Bool, 1);
+        let identity = self
+            .module
+            .const_splat(vt, Self::identity_bits(wop, vt.base()));
+        let mask_bt = BasicType::vector(ScalarType::U32, 4);
+        let [f, value, mask, entry, header, cont, merge, next_remaining, result, next_result] =
+            self.ids();
         let m = &mut self.module;
         inst(m.body(), S::Function, &[t, f, 0, fty]);
         inst(m.body(), S::FunctionParameter, &[t, value]);
         inst(m.body(), S::FunctionParameter, &[mask_t, mask]);
         inst(m.body(), S::Label, &[entry]);
+        let all = m.un(S::GroupNonUniformBallot, mask_t, &[scope, yes]);
         inst(m.body(), S::Branch, &[header]);
         inst(m.body(), S::Label, &[header]);
-        inst(m.body(), S::LoopMerge, &[merge, cont, 0]);
-        inst(m.body(), S::Branch, &[body]);
-        inst(m.body(), S::Label, &[body]);
-        let first = m.un(S::GroupNonUniformBroadcastFirst, mask_t, &[scope, mask]);
-        let mask_bt = BasicType::vector(ScalarType::U32, 4);
-        let same = self.same_bits(mask_bt, mask, first);
+        inst(
+            m.body(),
+            S::Phi,
+            &[t, result, identity, entry, next_result, cont],
+        );
+        let (remaining, members_here) =
+            self.partition_pass(entry, cont, merge, all, next_remaining, mask, mask_bt);
+        let cond = self.select_condition(vt, members_here);
         let m = &mut self.module;
-        inst(m.body(), S::BranchConditional, &[same, scan, cont]);
-        inst(m.body(), S::Label, &[scan]);
+        let contribution = m.un(S::Select, t, &[cond, value, identity]);
         let instr = group_instruction(wop, vt.base());
-        let r = m.un(
+        let scan = m.un(
             instr,
             t,
-            &[scope, GroupOperation::ExclusiveScan as u32, value],
+            &[scope, GroupOperation::ExclusiveScan as u32, contribution],
         );
-        inst(m.body(), S::Branch, &[merge]);
-        inst(m.body(), S::Label, &[cont]);
-        inst(m.body(), S::Branch, &[header]);
-        inst(m.body(), S::Label, &[merge]);
-        inst(m.body(), S::ReturnValue, &[r]);
+        m.emit_to(S::Select, t, next_result, &[cond, scan, result]);
+        let members = m.un(S::GroupNonUniformBallot, mask_t, &[scope, members_here]);
+        self.partition_loop_end(remaining, members, next_remaining, header, cont, merge);
+        let m = &mut self.module;
+        inst(m.body(), S::ReturnValue, &[next_result]);
         inst(m.body(), S::FunctionEnd, &[]);
         f
     }
