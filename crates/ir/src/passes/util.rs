@@ -79,7 +79,6 @@ pub fn remove_with_debug(b: &mut Builder, def: SsaDef) {
 /// a constant address naming no member, which the IR does not allow: such a
 /// `CompositeExtract` becomes an `Undef` of its type, and such a `CompositeInsert` leaves its
 /// composite as it is.
-
 pub fn replace_and_remove(b: &mut Builder, old: SsaDef, new: SsaDef) {
     if old == new {
         return;
