@@ -65,7 +65,9 @@ pub mod program {
 }
 
 pub use container::Shader;
-pub use convert::{convert, ConvertError};
+pub use convert::{
+    convert, convert_with, ConvertError, ConvertOptions, InstanceData, InterfaceBinding,
+};
 pub use decode::{
     GlobalFlags, Instruction, Instructions, Modifiers, Payload, Program, Stage, SyncFlags, Test,
     UavFlags, Version, MAX_OPERANDS,

@@ -10,18 +10,11 @@ use dxspv_testkit::{installed, spirv_val, Corpus};
 use std::collections::BTreeMap;
 
 /// Shaders refused on purpose: (corpus path, words the error must contain, why).
-const REFUSED: &[(&str, &str, &str)] = &[
-    (
-        "dxbc/vkd3d/vkd3d_shader_api_test_invalid_shaders_ps_break_code.dxbc",
-        "break outside a loop or switch",
-        "deliberately invalid: vkd3d's test expects every compiler to refuse it",
-    ),
-    (
-        "dxbc/wine/d3dcompiler_43_reflection_test_reflection_constant_buffer_blob.dxbc",
-        "class linkage",
-        "SM5 class linkage (interfaces, function tables) is not supported yet",
-    ),
-];
+const REFUSED: &[(&str, &str, &str)] = &[(
+    "dxbc/vkd3d/vkd3d_shader_api_test_invalid_shaders_ps_break_code.dxbc",
+    "break outside a loop or switch",
+    "deliberately invalid: vkd3d's test expects every compiler to refuse it",
+)];
 
 /// Formats whose frontend has not landed: every shader is refused as not supported yet.
 const NO_FRONTEND_YET: &[&str] = &["dxil", "d3d9"];

@@ -317,6 +317,7 @@ impl Converter<'_, '_> {
                 return Err(self.invalid("64-bit immediate in a 32-bit operation"));
             }
             OperandType::ConstantBuffer => return self.load_cb_comps(op, ty, comps),
+            OperandType::ThisPointer => return self.load_this_comps(op, ty, comps),
             OperandType::ImmediateConstantBuffer => return self.load_icb_comps(op, ty, comps),
             _ => return self.load_io_comps(op, ty, comps),
         }

@@ -325,6 +325,9 @@ impl<'a> Converter<'a, '_> {
 
     /// The binding named by a resource operand.
     pub(crate) fn binding(&mut self, class: Class, op: &Operand) -> R<Binding> {
+        if self.is_instance_resource(class, op) {
+            return Err(self.instance_resource_unsupported());
+        }
         let id = self.imm_index(op, 0)? as u32;
         let prefix = op.ty.prefix();
         self.bindings(class)
@@ -430,6 +433,10 @@ impl<'a> Converter<'a, '_> {
 
     /// Loads components of `cb#[...]`.
     pub(crate) fn load_cb_comps(&mut self, op: &Operand, ty: ScalarType, comps: u8) -> R<Lanes> {
+        // `cb[this.x + …][…]`: class instance data in a slot known at draw time.
+        if !self.sm51 && op.indices().first().is_some_and(|i| i.relative.is_some()) {
+            return self.load_cb_dynamic_slot(op, ty, comps);
+        }
         let (desc, _) = self.descriptor(Class::Cbv, op)?;
         let elem = self.operand_index(op, if self.sm51 { 2 } else { 1 })?;
         let mut out: Lanes = [None; 4];
