@@ -17,10 +17,6 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
         "vkd3d_shader_api_test_invalid_shaders_ps_break_code.dxbc",
         "deliberately invalid shader: break outside a loop",
     ),
-    (
-        "d3dcompiler_43_reflection_test_reflection_constant_buffer_blob.dxbc",
-        "class linkage (interfaces) is out of scope",
-    ),
 ];
 
 fn dxbc_files() -> Option<Vec<PathBuf>> {

@@ -73,7 +73,7 @@ pub enum ConvertError {
         offset: u32,
         /// The instruction's mnemonic.
         opcode: &'static str,
-        /// The feature, e.g. `class linkage (fcall)`.
+        /// The feature, e.g. `abort`.
         feature: &'static str,
     },
     /// The program is malformed in a way the decoder does not check (missing operands,
