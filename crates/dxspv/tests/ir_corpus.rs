@@ -12,12 +12,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Corpus files that must fail, and why.
-const EXPECTED_FAILURES: &[(&str, &str)] = &[
-    (
-        "vkd3d_shader_api_test_invalid_shaders_ps_break_code.dxbc",
-        "deliberately invalid shader: break outside a loop",
-    ),
-];
+const EXPECTED_FAILURES: &[(&str, &str)] = &[(
+    "vkd3d_shader_api_test_invalid_shaders_ps_break_code.dxbc",
+    "deliberately invalid shader: break outside a loop",
+)];
 
 fn dxbc_files() -> Option<Vec<PathBuf>> {
     let root = Path::new(concat!(

@@ -10,7 +10,10 @@
 //! - control flow is scoped (`ScopedIf`, `ScopedLoop`, `ScopedSwitch`), each opener patched to
 //!   its end op once that exists;
 //! - D3D's untyped registers become one `DclTmp` per register component (`Unknown` type), read
-//!   with `TmpLoad` + `ConsumeAs <type>` where the instruction's type is known;
+//!   with `TmpLoad` + `ConsumeAs <type>` where the instruction's type is known; in a program
+//!   with subroutines (`label l#`, `label fb#`), whose functions share the registers, a
+//!   module-scope `DclScratch unknown[1]` per register component instead (a `DclTmp` is local
+//!   to its function);
 //! - instructions are converted component by component: one IR op per written component.
 //!
 //! The work is split by concept: `registers` (operand loads and stores, modifiers,
@@ -172,6 +175,10 @@ pub(crate) struct Converter<'a, 's> {
     pending_calls: Vec<(SsaDef, u32)>,
     // Registers.
     temps: Vec<Option<SsaDef>>,
+    /// Whether `r#` live in module-scope scratch instead of `DclTmp`s: in a program with
+    /// subroutines (`label`), whose registers are shared by every function, while a `DclTmp`
+    /// is local to one.
+    shared_temps: bool,
     itemps: SmallMap<u32, (SsaDef, u32, u32), 2>,
     icb: Option<(SsaDef, Vec<u32>)>,
     // I/O.
@@ -247,6 +254,7 @@ impl<'a, 's> Converter<'a, 's> {
             label_fns: SmallMap::default(),
             pending_calls: Vec::new(),
             temps: Vec::new(),
+            shared_temps: false,
             itemps: SmallMap::default(),
             icb: None,
             io: SmallMap::default(),
@@ -362,7 +370,6 @@ impl<'a, 's> Converter<'a, 's> {
             Op::new(OpCode::Label, Type::VOID).with_lit(dxspv_ir::Construct::None.to_literal()),
         );
         self.func = Some(f);
-        self.itemps.clear();
         Ok(f)
     }
 
@@ -460,6 +467,7 @@ impl<'a, 's> Converter<'a, 's> {
                     self.hs.in_patch_phase = false;
                 }
                 (Opcode::HsForkPhase | Opcode::HsJoinPhase, _) => self.hs.in_patch_phase = true,
+                (Opcode::Label, _) => self.shared_temps = true,
                 (Opcode::DclFunctionTable | Opcode::DclInterface, _) => {
                     self.prescan_class_linkage(&inst)?;
                 }

@@ -1414,6 +1414,26 @@ fn subroutines_become_functions() {
         t.contains(&format!("%{target} = Function void   ; l1")),
         "{t}"
     );
+    // The registers are shared by the functions: module-scope scratch, not DclTmp (local to
+    // one function), written by the subroutine and read by main after the call.
+    has(
+        &t,
+        &[
+            "= DclScratch unknown[1] %1   ; r0.x",
+            "= ScratchStore # # #",
+        ],
+    );
+    assert!(!t.contains("DclTmp"), "{t}");
+}
+
+#[test]
+fn registers_without_subroutines_stay_function_local() {
+    let t = ir(
+        PS,
+        &[temps(1), inst(O::Mov, 0, &[], &[r(0, 1), imm1(1)]), ret()],
+    );
+    has(&t, &["= DclTmp unknown %1   ; r0.x", "= TmpStore # #"]);
+    assert!(!t.contains("DclScratch"), "{t}");
 }
 
 #[test]

@@ -194,7 +194,8 @@ fn two_classes() -> Vec<Vec<u32>> {
 fn static_call_without_bindings_calls_the_first_table() {
     let t = ok(&two_classes(), &[]);
     // Checked by hand: main calls fb0 (ft0, the first table fp0 lists), then reads r0.x into
-    // o0.x; fb0 and fb1 are functions of their own writing 1.0 and 2.0 to r0.x.
+    // o0.x; fb0 and fb1 are functions of their own writing 1.0 and 2.0 to r0.x. With
+    // subroutines, r0.x is a module-scope scratch variable all functions share.
     let expected = "\
 %1 = EntryPoint %3 Pixel   ; main
 %2 = DebugName %1 \"main\"
@@ -202,31 +203,32 @@ fn static_call_without_bindings_calls_the_first_table() {
 %6 = DclOutput f32 %1 0 0 0   ; o0_SV_Target0
 %7 = DebugName %6 \"o0_SV_Target0\"
 %8 = Semantic %6 0 \"SV_Target\"
-%10 = DclTmp unknown %1   ; r0.x
+%10 = DclScratch unknown[1] %1   ; r0.x
 %11 = DebugName %10 \"r0.x\"
-%18 = DebugName %17 \"fb0\"
-%20 = Constant unknown 1065353216
-%25 = DebugName %24 \"fb1\"
-%27 = Constant unknown 1073741824
-%31 = SetFpMode [precise] f32 %1 NearestEven Flush
+%12 = Constant u32 0
+%19 = DebugName %18 \"fb0\"
+%21 = Constant unknown 1065353216
+%26 = DebugName %25 \"fb1\"
+%28 = Constant unknown 1073741824
+%32 = SetFpMode [precise] f32 %1 NearestEven Flush
 %3 = Function void   ; main
 %5 = Label None
-%9 = FunctionCall void %17
-%12 = TmpLoad unknown %10
-%13 = ConsumeAs f32 %12
-%14 = OutputStore %6 null %13
-%15 = Return void null
-%16 = FunctionEnd
-%17 = Function void   ; fb0
-%19 = Label None
-%21 = TmpStore %10 %20
-%22 = Return void null
-%23 = FunctionEnd
-%24 = Function void   ; fb1
-%26 = Label None
-%28 = TmpStore %10 %27
-%29 = Return void null
-%30 = FunctionEnd
+%9 = FunctionCall void %18
+%13 = ScratchLoad unknown %10 %12
+%14 = ConsumeAs f32 %13
+%15 = OutputStore %6 null %14
+%16 = Return void null
+%17 = FunctionEnd
+%18 = Function void   ; fb0
+%20 = Label None
+%22 = ScratchStore %10 %12 %21
+%23 = Return void null
+%24 = FunctionEnd
+%25 = Function void   ; fb1
+%27 = Label None
+%29 = ScratchStore %10 %12 %28
+%30 = Return void null
+%31 = FunctionEnd
 ";
     assert_eq!(t, expected);
 }
@@ -326,9 +328,9 @@ fn dynamic_index_switches_over_the_array() {
 %10 = Semantic %8 0 \"SV_Target\"
 %11 = Constant u32 0
 %13 = Constant vec2<u32> 0 0
-%15 = DclTmp unknown %1   ; r1.x
+%15 = DclScratch unknown[1] %1   ; r1.x
 %16 = DebugName %15 \"r1.x\"
-%38 = DclTmp unknown %1   ; r0.x
+%38 = DclScratch unknown[1] %1   ; r0.x
 %39 = DebugName %38 \"r0.x\"
 %46 = DebugName %45 \"fb0\"
 %48 = Constant unknown 1065353216
@@ -343,8 +345,8 @@ fn dynamic_index_switches_over_the_array() {
 %5 = Label None
 %12 = DescriptorLoad cbv %6 %11
 %14 = BufferLoad f32 %12 %13 4
-%17 = TmpStore %15 %14
-%18 = TmpLoad unknown %15
+%17 = ScratchStore %15 %11 %14
+%18 = ScratchLoad unknown %15 %11
 %19 = ConsumeAs u32 %18
 %20 = ScopedSwitch %27 %19
 %21 = ScopedSwitchCase %20 0
@@ -354,7 +356,7 @@ fn dynamic_index_switches_over_the_array() {
 %25 = FunctionCall void %52
 %26 = ScopedSwitchBreak %20
 %27 = ScopedEndSwitch %20
-%28 = TmpLoad unknown %15
+%28 = ScratchLoad unknown %15 %11
 %29 = ConsumeAs u32 %28
 %30 = ScopedSwitch %37 %29
 %31 = ScopedSwitchCase %30 0
@@ -364,29 +366,29 @@ fn dynamic_index_switches_over_the_array() {
 %35 = FunctionCall void %45
 %36 = ScopedSwitchBreak %30
 %37 = ScopedEndSwitch %30
-%40 = TmpLoad unknown %38
+%40 = ScratchLoad unknown %38 %11
 %41 = ConsumeAs f32 %40
 %42 = OutputStore %8 null %41
 %43 = Return void null
 %44 = FunctionEnd
 %45 = Function void   ; fb0
 %47 = Label None
-%49 = TmpStore %38 %48
+%49 = ScratchStore %38 %11 %48
 %50 = Return void null
 %51 = FunctionEnd
 %52 = Function void   ; fb1
 %54 = Label None
-%56 = TmpStore %38 %55
+%56 = ScratchStore %38 %11 %55
 %57 = Return void null
 %58 = FunctionEnd
 %59 = Function void   ; fb2
 %61 = Label None
-%63 = TmpStore %38 %62
+%63 = ScratchStore %38 %11 %62
 %64 = Return void null
 %65 = FunctionEnd
 %66 = Function void   ; fb3
 %68 = Label None
-%70 = TmpStore %38 %69
+%70 = ScratchStore %38 %11 %69
 %71 = Return void null
 %72 = FunctionEnd
 ";
