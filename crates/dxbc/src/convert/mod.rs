@@ -53,6 +53,7 @@ use crate::{Payload, Shader};
 
 pub use class_linkage::{
     ConvertOptions, InstanceData, InterfaceBinding, CONSTANT_BUFFER_SLOTS, MAX_INTERFACE_SLOTS,
+    SAMPLER_SLOTS, TEXTURE_SLOTS,
 };
 pub(crate) use dxspv_ir::frontend::{lanes, NamePart};
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState};
@@ -842,8 +843,11 @@ impl<'a, 's> Converter<'a, 's> {
     }
 
     /// Converts a non-declaration instruction.
-    fn code_instruction(&mut self, inst: &Instruction<'_>) -> R<()> {
+    pub(crate) fn code_instruction(&mut self, inst: &Instruction<'_>) -> R<()> {
         use Opcode as O;
+        if self.cl.any() && self.has_instance_resource(inst) {
+            return self.instance_resource_instruction(inst);
+        }
         match inst.opcode {
             O::If
             | O::Else

@@ -66,7 +66,7 @@ pub(crate) fn resource_kind(d: ResourceDimension) -> Option<ResourceKind> {
 }
 
 /// The scalar type of a resource return type.
-fn return_scalar(r: ReturnType) -> ScalarType {
+pub(crate) fn return_scalar(r: ReturnType) -> ScalarType {
     match r {
         ReturnType::Sint => ScalarType::I32,
         ReturnType::Uint | ReturnType::Mixed | ReturnType::Double => ScalarType::U32,
@@ -325,9 +325,6 @@ impl<'a> Converter<'a, '_> {
 
     /// The binding named by a resource operand.
     pub(crate) fn binding(&mut self, class: Class, op: &Operand) -> R<Binding> {
-        if self.is_instance_resource(class, op) {
-            return Err(self.instance_resource_unsupported());
-        }
         let id = self.imm_index(op, 0)? as u32;
         let prefix = op.ty.prefix();
         self.bindings(class)

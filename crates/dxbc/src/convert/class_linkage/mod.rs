@@ -26,26 +26,24 @@
 //!   or, for a dynamically indexed interface array, a `ScopedSwitch` on the array index with
 //!   one call per array element (an index past the array calls nothing);
 //! - reads `this[slot]` as constants (a constant array when the slot index is dynamic);
-//! - reads `cb[dynamic slot][offset]` through a `ScopedSwitch` over the candidate slots: the
-//!   constant buffers the shader declares and those the bindings name (declared here, at
-//!   Direct3D's largest size, when the shader does not); another slot reads zero, as an unbound
-//!   buffer does in Direct3D. After SSA construction the selector is a constant.
-//!
-//! Not handled: textures and samplers of class instances (`t[this.z + …]`, `s[this.w + …]`),
-//! refused with [`super::ConvertError::Unsupported`].
+//! - reads members (`cb[this.x + …][…]`), textures (`t[this.z + …]`) and samplers
+//!   (`s[this.w + …]`) through a `ScopedSwitch` over the registers the bindings can make the
+//!   index name (see the `instance` module).
 
 use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::small_map::SmallMap;
-use dxspv_ir::{Op, OpCode, Operand as IrOperand, ResourceKind, ScalarType, SsaDef, Type};
+use dxspv_ir::{Op, OpCode, Operand as IrOperand, ScalarType, SsaDef, Type};
 
 use super::registers::{Ix, Lanes};
-use super::resources::{Binding, Class};
-use super::{lanes, At, Converter, NamePart, R};
+use super::{lanes, At, Converter, R};
 use crate::operand::Operand;
 use crate::{Instruction, Payload};
 
+mod instance;
 #[cfg(test)]
 mod tests;
+
+pub use instance::{SAMPLER_SLOTS, TEXTURE_SLOTS};
 
 /// Most interface slots a shader may declare (`D3D11_SHADER_MAX_INTERFACES`).
 pub const MAX_INTERFACE_SLOTS: u32 = 253;
@@ -53,10 +51,6 @@ pub const MAX_INTERFACE_SLOTS: u32 = 253;
 /// Constant buffer slots an application can bind to a stage
 /// (`D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT`).
 pub const CONSTANT_BUFFER_SLOTS: u32 = 14;
-
-/// Size, in 16-byte vectors, of a constant buffer the converter declares for class instance
-/// data the shader does not declare itself (Direct3D's largest constant buffer).
-const INSTANCE_BUFFER_VECTORS: u32 = 4096;
 
 /// Where a class instance's members live: what `this[slot]` holds, in the terms of
 /// `ID3D11ClassLinkage::CreateClassInstance`.
@@ -68,9 +62,9 @@ pub struct InstanceData {
     /// Offset of the members in that buffer, in 16-byte vectors (`ConstantVectorOffset`):
     /// `this.y`.
     pub constant_vector_offset: u32,
-    /// First texture register of the instance (`TextureOffset`): `this.z`.
+    /// First texture register (`t#`, 0 to 127) of the instance (`TextureOffset`): `this.z`.
     pub texture_offset: u32,
-    /// First sampler register of the instance (`SamplerOffset`): `this.w`.
+    /// First sampler register (`s#`, 0 to 15) of the instance (`SamplerOffset`): `this.w`.
     pub sampler_offset: u32,
 }
 
@@ -267,13 +261,19 @@ impl Converter<'_, '_> {
                     )));
                 }
             };
-            let cb = binding.instance.constant_buffer;
-            if cb >= CONSTANT_BUFFER_SLOTS {
-                self.at = at;
-                return Err(self.invalid(format!(
-                    "interface slot {slot} is bound to constant buffer {cb}, past Direct3D's \
-                     {CONSTANT_BUFFER_SLOTS} slots"
-                )));
+            let i = binding.instance;
+            for (what, value, limit) in [
+                ("constant buffer", i.constant_buffer, CONSTANT_BUFFER_SLOTS),
+                ("texture", i.texture_offset, TEXTURE_SLOTS),
+                ("sampler", i.sampler_offset, SAMPLER_SLOTS),
+            ] {
+                if value >= limit {
+                    self.at = at;
+                    return Err(self.invalid(format!(
+                        "interface slot {slot} is bound to {what} {value}, past Direct3D's \
+                         {limit} slots"
+                    )));
+                }
             }
             slots.push((table, binding.instance));
         }
@@ -456,135 +456,5 @@ impl Converter<'_, '_> {
         self.name(a, "this");
         self.cl.this_array = Some(a);
         Ok(a)
-    }
-
-    /// Loads components of `cb[dynamic slot][offset]`: a switch over the candidate slots,
-    /// zero for any other.
-    pub(crate) fn load_cb_dynamic_slot(
-        &mut self,
-        op: &Operand,
-        ty: ScalarType,
-        comps: u8,
-    ) -> R<Lanes> {
-        let (Some(slot_index), Some(_)) = (op.indices().first().copied(), op.indices().get(1))
-        else {
-            return Err(self.invalid("cb operand lacks its slot or offset"));
-        };
-        let Ix::D(slot) = self.index_value(&slot_index)? else {
-            return Err(self.invalid("cb slot index is not dynamic"));
-        };
-        let offset = self.operand_index(op, 1)?;
-        // Candidates: the declared buffers and those the bindings point at (plus the
-        // index's immediate part, which fxc adds to `this.x`).
-        let mut candidates: Vec<u32> = self.cbvs.keys().copied().collect();
-        for &(_, data) in &self.cl.slots {
-            let s = u64::from(data.constant_buffer).saturating_add(slot_index.imm);
-            if s < u64::from(CONSTANT_BUFFER_SLOTS) {
-                candidates.push(s as u32);
-            }
-        }
-        candidates.sort_unstable();
-        candidates.dedup();
-        let zero = self.constant(ty, 0);
-        let mut tmps = [None; 4];
-        for c in lanes(comps) {
-            let t = self.fresh_temp();
-            self.code(
-                Op::new(OpCode::TmpStore, Type::VOID)
-                    .with_ref(t)
-                    .with_ref(zero),
-            );
-            tmps[c] = Some(t);
-        }
-        let sw = self.code(
-            Op::new(OpCode::ScopedSwitch, Type::VOID)
-                .with_opt_ref(None)
-                .with_ref(slot),
-        );
-        for s in candidates {
-            let b = self.instance_cbv(s)?;
-            self.code(
-                Op::new(OpCode::ScopedSwitchCase, Type::VOID)
-                    .with_ref(sw)
-                    .with_lit(s as u64),
-            );
-            let first = self.c_u32(0);
-            let desc = self.code(
-                Op::new(OpCode::DescriptorLoad, ScalarType::Cbv)
-                    .with_ref(b.decl)
-                    .with_ref(first),
-            );
-            for c in lanes(comps) {
-                let addr = self.address(&[offset, Ix::C(c as u32)]);
-                let v = self.code(
-                    Op::new(OpCode::BufferLoad, ScalarType::F32)
-                        .with_ref(desc)
-                        .with_opt_ref(addr)
-                        .with_lit(4),
-                );
-                let v = self.coerce(v, ScalarType::F32, ty);
-                if let Some(t) = tmps[c] {
-                    self.code(
-                        Op::new(OpCode::TmpStore, Type::VOID)
-                            .with_ref(t)
-                            .with_ref(v),
-                    );
-                }
-            }
-            self.code(Op::new(OpCode::ScopedSwitchBreak, Type::VOID).with_ref(sw));
-        }
-        let end = self.code(Op::new(OpCode::ScopedEndSwitch, Type::VOID).with_ref(sw));
-        self.b.set_operand(sw, 0, IrOperand::from_def(end));
-        let mut out: Lanes = [None; 4];
-        for c in lanes(comps) {
-            if let Some(t) = tmps[c] {
-                let v = self.op1(OpCode::TmpLoad, ScalarType::Unknown, t);
-                out[c] = Some(self.coerce(v, ScalarType::Unknown, ty));
-            }
-        }
-        Ok(out)
-    }
-
-    /// The constant buffer at `slot`, declaring one of Direct3D's largest size if the shader
-    /// does not (class instance data the application binds there).
-    fn instance_cbv(&mut self, slot: u32) -> R<Binding> {
-        if let Some(&b) = self.cbvs.get(&slot) {
-            return Ok(b);
-        }
-        let ty = Type::vector(ScalarType::F32, 4)
-            .array_of(INSTANCE_BUFFER_VECTORS)
-            .map_err(|e| self.invalid(e.to_string()))?;
-        let ep = self.ep;
-        let decl = self.decl(
-            Op::new(OpCode::DclCbv, ty)
-                .with_ref(ep)
-                .with_lit(0)
-                .with_lit(slot as u64)
-                .with_lit(1),
-        );
-        self.name_parts(decl, &[NamePart::S("cb"), NamePart::N(slot as u64)]);
-        let b = Binding {
-            decl,
-            kind: ResourceKind::BufferTyped,
-            ty: ScalarType::F32,
-            count: 1,
-            lower: slot,
-        };
-        self.cbvs.insert(slot, b);
-        Ok(b)
-    }
-
-    /// The error for a texture or sampler register indexed dynamically: class instance
-    /// resources (`t[this.z + …]`), which are not handled.
-    pub(crate) fn instance_resource_unsupported(&self) -> super::ConvertError {
-        self.unsupported("class instance textures and samplers (dynamically indexed t#/s#)")
-    }
-
-    /// The class of a resource operand, for [`Self::instance_resource_unsupported`].
-    pub(crate) fn is_instance_resource(&self, class: Class, op: &Operand) -> bool {
-        !self.sm51
-            && self.cl.any()
-            && matches!(class, Class::Srv | Class::Sampler)
-            && op.indices().first().is_some_and(|i| i.relative.is_some())
     }
 }

@@ -638,36 +638,141 @@ fn malformed_class_linkage_is_refused() {
     assert!(e.contains("this[2] is past the 2 interface slots"), "{e}");
 }
 
-#[test]
-fn class_instance_textures_are_refused_by_name() {
-    let mut p = two_classes();
-    // ld r0, l(0), t[r0.x + 0]: a texture register indexed by the instance's base.
-    p.insert(
-        7,
+/// A body sampling the instance's second texture with its first sampler:
+/// `mov r1.xy, this[0].zw`,
+/// `sample_indexable(texture2d)(float,float,float,float) r0.x, l(0.5, 0.5, 0, 0),
+/// t[r1.x + 1].xyzw, s[r1.y + 0]`; main copies r0.x to o0.x.
+fn texture_program(with_tokens: bool) -> Vec<Vec<u32>> {
+    // Extended opcode tokens: resource dimension texture2d (3), return type float (5) x4.
+    let ext: &[u32] = if with_tokens {
+        &[2 | (3 << 6), 3 | (0x5555 << 6)]
+    } else {
+        &[]
+    };
+    vec![
+        dcl_body(0),
+        dcl_table(0, &[0]),
+        dcl_interface(0, false, 1, 1, &[0]),
+        dcl_output_x(),
+        temps(2),
+        fcall(0, Idx::Imm(0), 0),
+        mov(dst(T::Output, 0, 1), rx(0)),
+        ret(),
+        label_fb(0),
+        mov(
+            r(1, 3),
+            operand(T::ThisPointer, Sel::Swz([2, 3, 2, 3]), &[Idx::Imm(0)], None),
+        ),
         inst(
-            O::Ld,
+            O::Sample,
             0,
-            &[],
+            ext,
             &[
-                r(0, 0xf),
-                imm4([0; 4]),
+                r(0, 1),
+                imm4([0.5f32.to_bits(), 0.5f32.to_bits(), 0, 0]),
                 operand(
                     T::Resource,
                     Sel::Swz([0, 1, 2, 3]),
-                    &[Idx::Rel(rel(0, 0))],
+                    &[Idx::ImmRel(1, rel(1, 0))],
                     None,
                 ),
+                operand(T::Sampler, Sel::Zero, &[Idx::Rel(rel(1, 1))], None),
             ],
         ),
+        ret(),
+    ]
+}
+
+#[test]
+fn instance_textures_and_samplers_switch_over_the_bound_registers() {
+    let t = ok(
+        &texture_program(true),
+        &[binding(None, instance(0, 0, 3, 2))],
     );
-    let bytes = container_for(PS, 0, &p, &[(b"OSGN", TARGET)]);
-    let shader = Shader::parse(&bytes).expect("parses");
-    let e = match convert_with(&shader, &ConvertOptions::default()) {
-        Ok(_) => panic!("converted"),
-        Err(e) => e,
-    };
-    assert_eq!(
-        e.unsupported_feature(),
-        Some("class instance textures and samplers (dynamically indexed t#/s#)")
+    // Checked by hand: t4 (base 3 + 1) declared as a float 2D image and s2 as a sampler; in
+    // fb0 a switch on r1.x with case 4 holding a switch on r1.y with case 2 that samples t4
+    // with s2 into r0.x; both defaults store zero to r0.x. The texture switch is on
+    // r1.x + 1 (this.z + 1), the sampler switch on r1.y (this.w).
+    let expected = "\
+%1 = EntryPoint %3 Pixel   ; main
+%2 = DebugName %1 \"main\"
+%4 = DebugName %3 \"main\"
+%6 = DclOutput f32 %1 0 0 0   ; o0_SV_Target0
+%7 = DebugName %6 \"o0_SV_Target0\"
+%8 = Semantic %6 0 \"SV_Target\"
+%10 = DclScratch unknown[1] %1   ; r0.x
+%11 = DebugName %10 \"r0.x\"
+%12 = Constant u32 0
+%19 = DebugName %18 \"fb0\"
+%21 = Constant unknown 3
+%22 = Constant unknown 2
+%23 = DclScratch unknown[1] %1   ; r1.x
+%24 = DebugName %23 \"r1.x\"
+%26 = DclScratch unknown[1] %1   ; r1.y
+%27 = DebugName %26 \"r1.y\"
+%31 = Constant u32 1
+%33 = DclSrv f32 %1 0 4 1 Image2D   ; t4
+%34 = DebugName %33 \"t4\"
+%37 = DclSampler %1 0 2 1   ; s2
+%38 = DebugName %37 \"s2\"
+%45 = Constant f32 0.5
+%62 = SetFpMode [precise] f32 %1 NearestEven Flush
+%3 = Function void   ; main
+%5 = Label None
+%9 = FunctionCall void %18
+%13 = ScratchLoad unknown %10 %12
+%14 = ConsumeAs f32 %13
+%15 = OutputStore %6 null %14
+%16 = Return void null
+%17 = FunctionEnd
+%18 = Function void   ; fb0
+%20 = Label None
+%25 = ScratchStore %23 %12 %21
+%28 = ScratchStore %26 %12 %22
+%29 = ScratchLoad unknown %23 %12
+%30 = ConsumeAs u32 %29
+%32 = IAdd u32 %30 %31
+%35 = ScratchLoad unknown %26 %12
+%36 = ConsumeAs u32 %35
+%39 = ScopedSwitch %59 %32
+%40 = ScopedSwitchCase %39 4
+%41 = ScopedSwitch %54 %36
+%42 = ScopedSwitchCase %41 2
+%43 = DescriptorLoad srv %33 %12
+%44 = DescriptorLoad sampler %37 %12
+%46 = CompositeConstruct vec2<f32> %45 %45
+%47 = ImageSample vec4<f32> %43 %44 null %46 null null null null null null null
+%48 = CompositeExtract f32 %47 %12
+%49 = ScratchStore %10 %12 %48
+%50 = ScopedSwitchBreak %41
+%51 = ScopedSwitchDefault %41
+%52 = ScratchStore %10 %12 %12
+%53 = ScopedSwitchBreak %41
+%54 = ScopedEndSwitch %41
+%55 = ScopedSwitchBreak %39
+%56 = ScopedSwitchDefault %39
+%57 = ScratchStore %10 %12 %12
+%58 = ScopedSwitchBreak %39
+%59 = ScopedEndSwitch %39
+%60 = Return void null
+%61 = FunctionEnd
+";
+    assert_eq!(t, expected);
+}
+
+#[test]
+fn instance_textures_need_their_resource_tokens() {
+    let e = refused(&texture_program(false), &[]);
+    assert!(
+        e.contains("class instance texture without a resource dimension token"),
+        "{e}"
+    );
+    let e = refused(
+        &texture_program(true),
+        &[binding(None, instance(0, 0, 128, 0))],
+    );
+    assert!(
+        e.contains("bound to texture 128, past Direct3D's 128 slots"),
+        "{e}"
     );
 }
