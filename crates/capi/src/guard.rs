@@ -77,6 +77,8 @@ fn status_of(e: &dxspv::Error) -> dxspv_status {
             DXSPV_ERROR_UNSUPPORTED_FORMAT
         }
         Error::Dxbc(_) | Error::IrText(_) => DXSPV_ERROR_INVALID_INPUT,
+        Error::Dxil(dxspv::dxil::Error::Unsupported { .. }) => DXSPV_ERROR_UNSUPPORTED_FEATURE,
+        Error::Dxil(_) => DXSPV_ERROR_INVALID_INPUT,
         Error::Convert(c) => match c {
             dxbc::ConvertError::Unsupported { .. } => DXSPV_ERROR_UNSUPPORTED_FEATURE,
             dxbc::ConvertError::Decode(_) | dxbc::ConvertError::Invalid { .. } => {

@@ -15,6 +15,9 @@ pub enum Error {
     /// DXBC → IR conversion failed or met an unsupported feature.
     #[error("DXBC -> IR: {0}")]
     Convert(#[from] dxbc::ConvertError),
+    /// The DXIL container, its bitcode or its DXIL metadata is malformed.
+    #[error("DXIL: {0}")]
+    Dxil(#[from] dxspv_dxil::Error),
     /// The format was recognised but has no frontend yet.
     #[error("{0}: not supported yet")]
     Unsupported(Format),
@@ -49,6 +52,13 @@ impl Error {
                 dxbc::ConvertError::Decode(_) => "dxbc-decode",
                 dxbc::ConvertError::Unsupported { .. } => "convert-unsupported",
                 dxbc::ConvertError::Invalid { .. } => "convert-invalid",
+            },
+            Error::Dxil(e) => match e {
+                dxspv_dxil::Error::Container(_) | dxspv_dxil::Error::NoDxilPart => "dxil-container",
+                dxspv_dxil::Error::Malformed { .. } => "dxil-bitcode",
+                dxspv_dxil::Error::Unsupported { .. } => "dxil-unsupported-construct",
+                dxspv_dxil::Error::Limit { .. } => "dxil-limit",
+                dxspv_dxil::Error::Metadata { .. } => "dxil-metadata",
             },
             Error::Pass(_) => "pass",
             Error::Spirv(e) => match e {

@@ -21,8 +21,10 @@
 //!   doc says why it is a trait.
 //! * Frontends emit the raw IR the contract describes (`../shared/spec/dxbc-ir.md`): scoped
 //!   control flow, temporaries, untyped values. The pipeline (`dxspv_ir::passes`) makes it
-//!   structured, SSA, typed and lowered; the backend (`dxspv_spirv`) writes SPIR-V 1.6 with the
-//!   Vulkan memory model and reports every resource's D3D register and Vulkan binding.
+//!   structured, SSA, typed and lowered; the backend (`dxspv_spirv`) writes SPIR-V for the
+//!   target environment of the options (`vulkan1.3` by default: SPIR-V 1.6 with the Vulkan
+//!   memory model; `vulkan1.0` to `vulkan1.2` and `spirv1.0` to `spirv1.6` too) and reports
+//!   every resource's D3D register and Vulkan binding.
 //! * [`Options`] gathers the pipeline's and the backend's options and what frontends read;
 //!   [`Output`] carries the words, the [`spirv::Reflection`], [`StageTimes`] and [`Warning`]s.
 //!
@@ -31,6 +33,7 @@
 //! functions.
 
 pub use dxspv_dxbc as dxbc;
+pub use dxspv_dxil as dxil;
 pub use dxspv_ir as ir;
 pub use dxspv_spirv as spirv;
 
@@ -105,7 +108,8 @@ impl fmt::Display for Format {
 pub struct Options {
     /// The IR pass pipeline's options (min precision, optimisations, validation after each pass).
     pub passes: ir::passes::options::Options,
-    /// The SPIR-V backend's options (binding model, debug names, entry point name).
+    /// The SPIR-V backend's options (target environment, binding model, debug names, entry
+    /// point name, generator word).
     pub spirv: spirv::SpirvOptions,
     /// Compute the container checksum and report a mismatch as a [`Warning`] (default: on).
     /// It is the costliest part of parsing a small container; a translation layer that never
@@ -150,7 +154,7 @@ impl Default for Options {
 /// A compiled shader: SPIR-V words and what a program needs to bind its resources.
 #[derive(Clone, Debug)]
 pub struct Output {
-    /// The SPIR-V 1.6 module.
+    /// The SPIR-V module (of the version the target environment names).
     pub spirv: Vec<u32>,
     /// Resource bindings (D3D register → Vulkan set/binding), push data and interface variables.
     pub reflection: spirv::Reflection,

@@ -13,6 +13,7 @@
 //! per shader, nothing next to a translation.
 
 mod dxbc;
+mod dxil;
 
 use crate::{Error, Format, Options, StageTimes, Warning};
 use dxspv_ir::Builder;
@@ -37,7 +38,8 @@ pub(crate) trait Frontend: Sync {
 pub(crate) fn frontend_for(format: Format) -> Result<&'static dyn Frontend, Error> {
     match format {
         Format::Dxbc => Ok(&dxbc::Dxbc),
-        Format::Dxil | Format::D3d9 => Err(Error::Unsupported(format)),
+        Format::Dxil => Ok(&dxil::Dxil),
+        Format::D3d9 => Err(Error::Unsupported(format)),
         Format::Unknown => Err(Error::UnknownFormat),
     }
 }

@@ -39,6 +39,7 @@ pub mod constant_fold;
 pub mod cse;
 pub mod dce;
 pub mod error;
+pub mod infer_non_uniform;
 pub mod lower_legacy;
 pub mod lower_min_precision;
 pub mod options;

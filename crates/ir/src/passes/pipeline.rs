@@ -14,6 +14,7 @@
 //! cfg_cleanup               unreachable and empty blocks
 //! dce                       what cfg_cleanup made dead
 //! unused_declarations       temps, scratch, constants nothing uses
+//! infer_non_uniform         (optional) NonUniform on divergently indexed descriptor loads
 //! ```
 //!
 //! With [`Options::validate_each_pass`] (default in debug and test builds) the validator runs
@@ -32,8 +33,8 @@ use crate::passes::error::PassError;
 use crate::passes::options::Options;
 use crate::passes::util::FpModes;
 use crate::passes::{
-    cfg_cleanup, constant_fold, cse, dce, lower_legacy, lower_min_precision, resolve_types,
-    scoped_to_structured, simplify_arith, ssa_construction, unused_declarations,
+    cfg_cleanup, constant_fold, cse, dce, infer_non_uniform, lower_legacy, lower_min_precision,
+    resolve_types, scoped_to_structured, simplify_arith, ssa_construction, unused_declarations,
 };
 use crate::validate::{validate, Level, Rule, ValidationError};
 use crate::Builder;
@@ -291,6 +292,9 @@ pub fn run_pipeline_with(
     }
     if opts.remove_unused_declarations {
         r.run("unused_declarations", Lowered, unused_declarations::run)?;
+    }
+    if opts.infer_non_uniform {
+        r.run("infer_non_uniform", Lowered, infer_non_uniform::run)?;
     }
     Ok(r.report)
 }
