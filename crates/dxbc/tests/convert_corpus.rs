@@ -14,10 +14,7 @@ use dxspv_ir::{validate, Level};
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
 
 /// Unsupported features that are out of scope: a shader using one may fail to convert.
-const OUT_OF_SCOPE: &[&str] = &[
-    "class linkage (interfaces and function tables)",
-    "class linkage (fcall)",
-];
+const OUT_OF_SCOPE: &[&str] = &[];
 
 /// Corpus files that are deliberately malformed (from vkd3d's invalid-shader tests): they
 /// must be rejected with an error, not converted.

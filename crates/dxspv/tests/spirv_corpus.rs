@@ -17,11 +17,6 @@ const REFUSED: &[(&str, &str, &str)] = &[
         "break outside a loop or switch",
         "deliberately invalid: vkd3d's test expects every compiler to refuse it",
     ),
-    (
-        "dxbc/wine/d3dcompiler_43_reflection_test_reflection_constant_buffer_blob.dxbc",
-        "class linkage",
-        "SM5 class linkage (interfaces, function tables) is not supported yet",
-    ),
     // Direct3D 9: shaders no device accepts. The first five are the ones Wine's
     // test_unsupported_shaders (dlls/d3d9/tests/device.c, d3d9ex.c; dlls/d3d8/tests/device.c)
     // expects every device to refuse (D3DERR_INVALIDCALL).
