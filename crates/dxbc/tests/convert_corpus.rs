@@ -5,6 +5,15 @@
 //! unsupported features by name. Fails on any error except unsupported features that are out
 //! of scope ([`OUT_OF_SCOPE`]).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

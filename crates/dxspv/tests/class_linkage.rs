@@ -4,6 +4,15 @@
 //! binding, the binding reaches the member read, and a binding the shader cannot take is
 //! refused.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use dxspv::dxbc::{InstanceData, InterfaceBinding};
 use dxspv::IrStage;
 use dxspv_testkit::{installed, spirv_val, Corpus};

@@ -3,6 +3,15 @@
 //! corpus; fails on any shader that does not reach the lowered level, except the corpus files
 //! known to be out of scope (named below with the reason).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use dxspv::ir::analysis::{Cfg, Divergence, DominatorTree};
 use dxspv::ir::passes::options::Options as PassOptions;
 use dxspv::ir::passes::pipeline::run_pipeline;

@@ -7,6 +7,15 @@
 //! error kind and feature) and every refusal with its reason. The other target environments
 //! are checked over the same shaders by `spirv_targets.rs`.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use dxspv_testkit::{installed, spirv_val, Corpus};
 use std::collections::BTreeMap;
 
