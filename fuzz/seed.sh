@@ -21,10 +21,10 @@ for t in dxbc_container dxbc_decode dxbc_disasm dxbc_convert pipeline compile; d
     done
 done
 
-# sm3_decode / sm3_disasm: every Direct3D 9 token stream.
+# sm3_decode / sm3_disasm / d3d9_compile: every Direct3D 9 token stream.
 mapfile -t d3d9 < <(find "$src/d3d9" -name '*.d3d9' -type f | sort)
 echo "seed: ${#d3d9[@]} D3D9 files from $src/d3d9"
-for t in sm3_decode sm3_disasm; do
+for t in sm3_decode sm3_disasm d3d9_compile; do
     mkdir -p "corpus/$t"
     for f in "${d3d9[@]}"; do
         cp -f "$f" "corpus/$t/$(echo "${f#$src/}" | tr '/' '_')"

@@ -1,6 +1,6 @@
 //! What can go wrong, and what is worth saying without failing.
 
-use crate::{dxbc, ir, spirv, Format};
+use crate::{dxbc, ir, sm3, spirv, Format};
 use std::fmt;
 
 /// Everything that can go wrong turning shader bytes into IR, text or SPIR-V.
@@ -15,6 +15,13 @@ pub enum Error {
     /// DXBC → IR conversion failed or met an unsupported feature.
     #[error("DXBC -> IR: {0}")]
     Convert(#[from] dxbc::ConvertError),
+    /// The Direct3D 9 token stream is malformed.
+    #[error("D3D9: {0}")]
+    D3d9(#[from] sm3::Error),
+    /// Direct3D 9 → IR conversion failed: a limit of the shader model passed (no device
+    /// runs the shader), an unsupported feature, or a malformed program.
+    #[error("D3D9 -> IR: {0}")]
+    D3d9Convert(#[from] sm3::ConvertError),
     /// The format was recognised but has no frontend yet.
     #[error("{0}: not supported yet")]
     Unsupported(Format),
@@ -50,6 +57,13 @@ impl Error {
                 dxbc::ConvertError::Unsupported { .. } => "convert-unsupported",
                 dxbc::ConvertError::Invalid { .. } => "convert-invalid",
             },
+            Error::D3d9(_) => "d3d9-decode",
+            Error::D3d9Convert(e) => match e {
+                sm3::ConvertError::Decode(_) => "d3d9-decode",
+                sm3::ConvertError::Limit { .. } => "d3d9-limit",
+                sm3::ConvertError::Unsupported { .. } => "d3d9-unsupported",
+                sm3::ConvertError::Invalid { .. } => "d3d9-invalid",
+            },
             Error::Pass(_) => "pass",
             Error::Spirv(e) => match e {
                 spirv::SpirvError::Unsupported { .. } => "spirv-unsupported",
@@ -66,6 +80,7 @@ impl Error {
     pub fn unsupported_feature(&self) -> Option<&'static str> {
         match self {
             Error::Convert(e) => e.unsupported_feature(),
+            Error::D3d9Convert(e) => e.unsupported_feature(),
             _ => None,
         }
     }
@@ -77,12 +92,16 @@ impl Error {
 pub enum Warning {
     /// A container problem that does not stop reading (checksum mismatch, duplicate part).
     Container(dxbc::dxbc_container::Warning),
+    /// A Direct3D 9 shader problem that does not stop translation (a malformed constant
+    /// table: the table is a comment the shader runs without).
+    D3d9(sm3::Warning),
 }
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Warning::Container(w) => w.fmt(f),
+            Warning::D3d9(w) => w.fmt(f),
         }
     }
 }

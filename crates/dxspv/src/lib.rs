@@ -32,6 +32,7 @@
 
 pub use dxspv_dxbc as dxbc;
 pub use dxspv_ir as ir;
+pub use dxspv_sm3 as sm3;
 pub use dxspv_spirv as spirv;
 
 mod error;
@@ -123,6 +124,11 @@ pub struct Options {
     /// `rasterizationStream` (`None`: rasterizer discard). Compiling any other stage with a
     /// declaration is an error.
     pub stream_output: Option<ir::passes::stream_output::StreamOutput>,
+    /// The Direct3D 9 frontend's options: the application state a D3D9 translation is made
+    /// for (sampler types, depth-compare samplers, flat shading, float emulation). See
+    /// [`sm3::Options`], whose module also lists the specialization constants and the push
+    /// constant layout of the state that needs no new translation.
+    pub d3d9: sm3::Options,
 }
 
 impl Default for Options {
@@ -132,6 +138,7 @@ impl Default for Options {
             spirv: Default::default(),
             verify_checksum: true,
             stream_output: None,
+            d3d9: sm3::Options::default(),
         }
     }
 }

@@ -11,6 +11,30 @@ fn input(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// A Direct3D 9 input the fuzzers or the mutation test found, kept in
+/// `tests/fuzz_inputs/d3d9/`.
+fn d3d9_input(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fuzz_inputs/d3d9"
+    ))
+    .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+// Mutation test (a token of a vs_3_0 shader changed): `mad r1.x, r0.x, c3.x, r1.x` in a
+// `rep`, with r0 never written (so 0): constant folding made the loop phi of r1.x name
+// itself (`phi(init, phi)`), which the validator rejects. Such a phi is now replaced by its
+// other value.
+#[test]
+fn loop_phi_folding_to_itself_is_removed() {
+    let input = d3d9_input("loop_phi_folds_to_itself.d3d9");
+    let mut opts = dxspv::Options::default();
+    opts.passes.validate_each_pass = true;
+    let out = dxspv::compile(&input, &opts).expect("compiles");
+    assert_spirv_valid("loop-phi", &out);
+}
+
 fn check(name: &str, input: &[u8]) {
     let mut opts = dxspv::Options::default();
     opts.passes.validate_each_pass = true;

@@ -21,10 +21,77 @@ const REFUSED: &[(&str, &str, &str)] = &[
         "class linkage",
         "SM5 class linkage (interfaces, function tables) is not supported yet",
     ),
+    // Direct3D 9: shaders no device accepts. The first five are the ones Wine's
+    // test_unsupported_shaders (dlls/d3d9/tests/device.c, d3d9ex.c; dlls/d3d8/tests/device.c)
+    // expects every device to refuse (D3DERR_INVALIDCALL).
+    (
+        "d3d9/wine/d3d8_device_test_unsupported_shaders_vs_1_256.d3d9",
+        "c256 is past vs_1_1's limit of 256 float constants",
+        "vs_1_1 names c256: vertex profiles have c0-c255 (Wine: refused everywhere)",
+    ),
+    (
+        "d3d9/wine/d3d9_d3d9ex_test_unsupported_shaders_vs_3_256.d3d9",
+        "c256 is past vs_3_0's limit of 256 float constants",
+        "vs_3_0 names c256 (Wine: refused everywhere)",
+    ),
+    (
+        "d3d9/wine/d3d9_d3d9ex_test_unsupported_shaders_vs_3_i16.d3d9",
+        "i16 is past vs_3_0's limit of 16 integer constants",
+        "vs_3_0 names i16: integer constants are i0-i15 (Wine: refused everywhere)",
+    ),
+    (
+        "d3d9/wine/d3d9_d3d9ex_test_unsupported_shaders_ps_3_224.d3d9",
+        "c224 is past ps_3_0's limit of 224 float constants",
+        "ps_3_0 names c224: ps_3_0 has c0-c223 (Wine: refused everywhere)",
+    ),
+    (
+        "d3d9/wine/d3d9_d3d9ex_test_unsupported_shaders_ps_2_0_boolint.d3d9",
+        "ps_2_0 has no boolean constants",
+        "ps_2_0 with defb/defi, rep and if: flow control and constant files ps_2_0 lacks \
+         (Wine: refused everywhere)",
+    ),
+    // Assembler tests (d3dcompiler_43's asm tests check only the encoding): registers past
+    // their model's limits, which the Direct3D 9 runtime's validation refuses.
+    (
+        "d3d9/wine/d3dcompiler_43_asm_vs_2_0_test_tests_29.d3d9",
+        "l2047 is past vs_2_0's limit of 16 labels",
+        "vs_2_0 calls l2047: the 2.0 models have labels l0-l15",
+    ),
+    (
+        "d3d9/wine/d3dcompiler_43_asm_ps_2_x_test_tests_16.d3d9",
+        "l2047 is past ps_2_x's limit of 16 labels",
+        "ps_2_x calls l2047: the 2.0 models have labels l0-l15",
+    ),
+    (
+        "d3d9/wine/d3dcompiler_43_asm_ps_3_0_test_tests_4.d3d9",
+        "v12 is past ps_3_0's limit of 10 input registers",
+        "ps_3_0 reads v12[aL]: ps_3_0 has inputs v0-v9",
+    ),
+    (
+        "d3d9/wine/d3dcompiler_43_asm_vs_3_0_test_tests_6.d3d9",
+        "o12 is past vs_3_0's limit of 12 output registers",
+        "vs_3_0 writes o12[a0.x]: vs_3_0 has outputs o0-o11",
+    ),
+    (
+        "d3d9/wine/d3dcompiler_43_asm_ps_3_0_test_tests_9.d3d9",
+        "r2 is not a sampler",
+        "an assembler test of texldd whose sampler operand is r2: no device runs it",
+    ),
+    (
+        "d3d9/wine/d3d9_visual_test_mvp_software_vertex_shaders_pure_sw_shader_code.d3d9",
+        "c256 is past vs_2_0's limit of 256 float constants",
+        "vs_2_0 names c256, which only software vertex processing allows (Wine creates it \
+         on a device in software mode); it compiles with Options::d3d9.software_vertex_processing \
+         (checked below)",
+    ),
 ];
 
+/// Shaders refused by default that compile with software vertex processing.
+const SOFTWARE_VERTEX_PROCESSING: &[&str] =
+    &["d3d9/wine/d3d9_visual_test_mvp_software_vertex_shaders_pure_sw_shader_code.d3d9"];
+
 /// Formats whose frontend has not landed: every shader is refused as not supported yet.
-const NO_FRONTEND_YET: &[&str] = &["dxil", "d3d9"];
+const NO_FRONTEND_YET: &[&str] = &["dxil"];
 
 #[derive(Default)]
 struct Tally {
@@ -111,6 +178,29 @@ fn every_corpus_shader_compiles_to_valid_spirv_or_is_refused_for_a_listed_reason
         "{} failures:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+    for path in SOFTWARE_VERTEX_PROCESSING {
+        let Some(entry) = corpus
+            .of_format("d3d9")
+            .into_iter()
+            .find(|e| e.path == *path)
+        else {
+            panic!("{path} is not in the corpus");
+        };
+        let mut sw = dxspv::Options::default();
+        sw.d3d9.software_vertex_processing = true;
+        let out = dxspv::compile(&corpus.read(entry), &sw)
+            .unwrap_or_else(|e| panic!("{path} with software vertex processing: {e}"));
+        if let Some(Err(msg)) = validate.then(|| spirv_val(&out.spirv)).flatten() {
+            panic!("{path} with software vertex processing: spirv-val: {msg}");
+        }
+        println!("compiles with software vertex processing: {path}");
+    }
+    let d3d9 = &tallies["d3d9"];
+    assert!(
+        d3d9.compiled > 290,
+        "only {} D3D9 shaders compiled",
+        d3d9.compiled
     );
     let dxbc = &tallies["dxbc"];
     assert!(

@@ -409,6 +409,20 @@ impl<'a> Shader<'a> {
     pub fn instructions(&self) -> Instructions<'a> {
         Instructions::new(self.tokens, self.version)
     }
+
+    /// Iterates from the instruction at token `offset`, whose index among the shader's
+    /// instructions is `index` (an [`Instruction`]'s `offset` and `index`): a converter
+    /// walks a subroutine again from its `label`. An offset that is not an instruction's
+    /// yields a decode error, never a panic.
+    pub fn instructions_at(&self, offset: u32, index: u32) -> Instructions<'a> {
+        Instructions {
+            tokens: self.tokens,
+            version: self.version,
+            pos: offset as usize,
+            index,
+            done: false,
+        }
+    }
 }
 
 /// Iterator over the instructions (and comments) of a token stream.

@@ -73,6 +73,7 @@
 //! * [`Error`]: one error type; decode errors carry the token offset and the instruction
 //!   index. Malformed input never panics.
 
+pub mod convert;
 pub mod ctab;
 pub mod decode;
 pub mod disasm;
@@ -80,15 +81,19 @@ pub mod error;
 pub mod limits;
 pub mod opcode;
 pub mod operand;
+pub mod options;
 pub mod register;
 pub mod version;
 pub mod words;
 
 #[cfg(test)]
+mod testasm;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod testutil;
 
+pub use convert::{convert, ConvertError};
 pub use ctab::{
     Constant, ConstantTable, Member, ParameterClass, ParameterType, RegisterSet, TypeInfo,
 };
@@ -101,6 +106,7 @@ pub use error::{DecodeErrorKind, Error, Warning};
 pub use limits::{Limit, Limits};
 pub use opcode::{Opcode, Shape};
 pub use operand::{Destination, RelativeAddress, Source, SourceModifier, Swizzle, WriteMask};
+pub use options::{FloatEmulation, Options};
 pub use register::{Register, RegisterType};
 pub use version::{Stage, Version};
 pub use words::Words;

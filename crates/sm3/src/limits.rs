@@ -7,8 +7,13 @@
 //! temporaries of the 2_x profiles are `NumTemps`, 12 to 32; the predicate of 2_x is a cap;
 //! pixel shader colour outputs are `NumSimultaneousRTs`, 1 to 4), [`Limit::guaranteed`] is
 //! what every device running the model has and [`Limit::max`] what the model allows on
-//! any device (8192 float, 2048 integer and 2048 boolean constants with software vertex
-//! processing and in the software profiles). A file the model does not have is `0..0`.
+//! any device (8192 float, 2048 integer and 2048 boolean constants in the software
+//! profiles). A file the model does not have is `0..0`.
+//!
+//! The hardware vertex profiles stop at 256 float constants even on a device created for
+//! software vertex processing: Direct3D 9 refuses a `vs_1_1` or `vs_3_0` shader that names
+//! `c256` on every device (Wine's `test_unsupported_shaders` in `dlls/d3d9/tests/device.c`
+//! expects `D3DERR_INVALIDCALL` for both, and `D3D_OK` for `c255`).
 //!
 //! The reader does not enforce these: a converter checks the registers it meets against
 //! [`Limits::of`] and refuses what no device could run.
@@ -124,7 +129,9 @@ impl Limits {
     }
 }
 
-/// Float constants with software vertex processing or a software profile.
+/// Float constants a hardware vertex profile can name (`c0`-`c255`).
+const HARDWARE_VERTEX_FLOAT_CONSTS: u32 = 256;
+/// Float constants of a software profile.
 const SOFTWARE_FLOAT_CONSTS: u32 = 8192;
 /// Integer and boolean constants of the software profiles.
 const SOFTWARE_INT_BOOL_CONSTS: u32 = 2048;
@@ -136,7 +143,7 @@ fn vertex(major: u8, minor: u8, sw: bool) -> Limits {
         if sw {
             Limit::exactly(SOFTWARE_FLOAT_CONSTS)
         } else {
-            Limit::range(guaranteed, SOFTWARE_FLOAT_CONSTS)
+            Limit::range(guaranteed, HARDWARE_VERTEX_FLOAT_CONSTS)
         }
     };
     let int_bool = if sw {

@@ -1296,7 +1296,7 @@ fn def_values_print_like_fxc() {
 fn register_limits_per_model() {
     let l = |t| Limits::for_version(Version::from_token(t).unwrap());
     let vs11 = l(VS11);
-    assert_eq!(vs11.float_const, Limit::range(96, 8192));
+    assert_eq!(vs11.float_const, Limit::range(96, 256));
     assert_eq!(
         (vs11.temp.max, vs11.input.max, vs11.address.max),
         (12, 16, 1)

@@ -12,6 +12,7 @@
 //! [`frontend_for`] is the one place a new format must be added. The cost is one indirect call
 //! per shader, nothing next to a translation.
 
+mod d3d9;
 mod dxbc;
 
 use crate::{Error, Format, Options, StageTimes, Warning};
@@ -37,7 +38,8 @@ pub(crate) trait Frontend: Sync {
 pub(crate) fn frontend_for(format: Format) -> Result<&'static dyn Frontend, Error> {
     match format {
         Format::Dxbc => Ok(&dxbc::Dxbc),
-        Format::Dxil | Format::D3d9 => Err(Error::Unsupported(format)),
+        Format::D3d9 => Ok(&d3d9::D3d9),
+        Format::Dxil => Err(Error::Unsupported(format)),
         Format::Unknown => Err(Error::UnknownFormat),
     }
 }

@@ -1,0 +1,499 @@
+//! Direct3D 9 (SM 1.x–3.0) → dxspv IR.
+//!
+//! [`convert`] turns a parsed [`Shader`] into the raw IR a frontend hands to the pass
+//! pipeline (`shared/spec/dxbc-ir.md`): scoped control flow, temporaries, and one IR op
+//! per written component. It makes two walks over the token stream:
+//!
+//! 1. the [`prescan`]: `def`/`defi`/`defb` values, `dcl`s, where each `label` starts, and
+//!    the checks that refuse what no Direct3D 9 device runs (a register past the model's
+//!    [`Limits`], flow control the model lacks);
+//! 2. the conversion of `main`, from the first instruction to its `ret` (or the first
+//!    `label`, or the end). `call`/`callnz` inline the subroutine: Direct3D 9 subroutines
+//!    share every register with their caller and cannot recurse (calls nest at most
+//!    [`MAX_CALL_DEPTH`] deep), so inlining keeps every register an SSA-friendly `DclTmp`.
+//!
+//! Registers become `DclTmp`s, one per component, created on first use and initialised at
+//! the entry of `main` (Direct3D 9 reads an unwritten register as 0): `r#` and the `ps_1_x`
+//! texture registers `t#` as `f32`, `a0` and the loop counters as `i32`, `p0` as `bool`.
+//! The entry code (descriptor loads, register initialisation) is inserted at a cursor after
+//! `main`'s first label as the body needs it, so nothing has to be known in advance.
+//! Outputs are shadowed by temporaries too; the epilogue at the end of `main` writes them
+//! to the real outputs and applies the fixed-function state (colour saturation, fog, alpha
+//! test, clip planes, point size; see [`crate::options`] and `state`). The binding model,
+//! varying locations and state layout are those of `notes/d3d9_contract.md`, documented
+//! in the crate root.
+//!
+//! Work is split by concept: `registers` (source and destination operands, constants,
+//! modifiers, predication, co-issue), `io` (inputs, outputs, varyings, built-ins), `alu`
+//! (arithmetic), `texture` (samplers and every texture instruction), `flow` (control
+//! flow, loops, calls) and `state` (specialization and push constants, the epilogue).
+
+mod alu;
+mod flow;
+mod io;
+pub(crate) mod prescan;
+mod registers;
+mod state;
+mod texture;
+
+#[cfg(test)]
+mod eval;
+#[cfg(test)]
+mod tests;
+
+use dxspv_ir::frontend::{FrontendBuilder, FrontendState};
+use dxspv_ir::{Builder, Construct, DenormMode, Op, OpCode, RoundMode, ScalarType, SsaDef, Type};
+
+use crate::decode::{Instruction, Instructions, Shader};
+use crate::limits::Limits;
+use crate::opcode::Opcode;
+use crate::options::Options;
+use crate::version::Version;
+
+pub use prescan::MAX_INSTRUCTIONS;
+
+/// Deepest nesting of `call`/`callnz` (Direct3D 9's limit in every model that has calls).
+pub const MAX_CALL_DEPTH: u32 = 4;
+/// Deepest nesting of `if` blocks (Direct3D 9's static and dynamic limit, 24).
+pub const MAX_IF_DEPTH: u32 = 24;
+/// Deepest nesting of `loop`/`rep` blocks (Direct3D 9's limit, 4).
+pub const MAX_LOOP_DEPTH: u32 = 4;
+/// Most iterations of one `rep` or `loop` (Direct3D 9 clamps the count to 255).
+pub const MAX_LOOP_ITERATIONS: i32 = 255;
+
+/// Why a shader could not be converted. Every error names the instruction index, its token
+/// offset and its opcode.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConvertError {
+    /// The shader could not be decoded.
+    #[error(transparent)]
+    Decode(#[from] crate::Error),
+    /// The shader passes a limit of its model (a register or constant index, flow control
+    /// the model lacks, a nesting depth): no Direct3D 9 device accepts it.
+    #[error("instruction {index} (`{opcode}` at token {offset}): {what}")]
+    Limit {
+        /// Zero-based instruction index.
+        index: u32,
+        /// Token offset of the instruction.
+        offset: u32,
+        /// The instruction's mnemonic.
+        opcode: &'static str,
+        /// The limit passed.
+        what: String,
+    },
+    /// The shader uses something the converter does not handle.
+    #[error("instruction {index} (`{opcode}` at token {offset}): {feature} is not supported")]
+    Unsupported {
+        /// Zero-based instruction index.
+        index: u32,
+        /// Token offset of the instruction.
+        offset: u32,
+        /// The instruction's mnemonic.
+        opcode: &'static str,
+        /// The feature.
+        feature: &'static str,
+    },
+    /// The shader is malformed in a way the reader does not check (a register an
+    /// instruction cannot use, unbalanced flow control, a call to no label).
+    #[error("instruction {index} (`{opcode}` at token {offset}): {what}")]
+    Invalid {
+        /// Zero-based instruction index.
+        index: u32,
+        /// Token offset of the instruction.
+        offset: u32,
+        /// The instruction's mnemonic.
+        opcode: &'static str,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+impl ConvertError {
+    /// The unsupported feature's name, if this error is [`ConvertError::Unsupported`].
+    pub fn unsupported_feature(&self) -> Option<&'static str> {
+        match self {
+            Self::Unsupported { feature, .. } => Some(feature),
+            _ => None,
+        }
+    }
+}
+
+/// Result type of the converter.
+pub(crate) type R<T> = Result<T, ConvertError>;
+
+/// Converts a parsed shader into raw IR for the pass pipeline.
+pub fn convert(shader: &Shader<'_>, opts: &Options) -> Result<Builder, ConvertError> {
+    let mut limits = Limits::for_version(shader.version);
+    if shader.version.is_vertex() && opts.software_vertex_processing {
+        limits.float_const = crate::Limit::exactly(8192);
+    }
+    let mut walk = prescan::Walk {
+        shader,
+        limits,
+        p: prescan::Prescan::default(),
+        at: At::default(),
+    };
+    walk.run()?;
+    let mut c = Converter::new(shader, opts, limits, walk.p);
+    c.run()?;
+    Ok(c.b)
+}
+
+/// Where in the program the converter is, for error messages.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct At {
+    index: u32,
+    offset: u32,
+    opcode: &'static str,
+}
+
+impl At {
+    fn of(inst: &Instruction<'_>) -> At {
+        At {
+            index: inst.index,
+            offset: inst.offset,
+            opcode: inst.opcode.name_for(inst.sources().len()),
+        }
+    }
+}
+
+/// One value per component (x, y, z, w); `None` where not loaded or not written.
+pub(crate) type Lanes = [Option<SsaDef>; 4];
+
+/// The conversion state. Submodules add `impl Converter` blocks for their concern.
+pub(crate) struct Converter<'a, 's> {
+    shader: &'a Shader<'s>,
+    opts: &'a Options,
+    version: Version,
+    pre: prescan::Prescan,
+    limits: Limits,
+    pub(crate) b: Builder,
+    fe: FrontendState,
+    ep: SsaDef,
+    at: At,
+    /// The last op of the entry code; entry code is inserted after it.
+    prologue: SsaDef,
+    /// Instructions converted so far, inlined subroutines included.
+    converted: u32,
+    // Registers.
+    regs: registers::RegisterFiles,
+    // Constants, samplers.
+    consts: registers::ConstantFiles,
+    samplers: texture::Samplers,
+    // I/O.
+    io: io::Io,
+    // Flow control.
+    flow: flow::Flow,
+    // Application state.
+    state: state::State,
+}
+
+impl<'a, 's> Converter<'a, 's> {
+    fn new(
+        shader: &'a Shader<'s>,
+        opts: &'a Options,
+        limits: Limits,
+        pre: prescan::Prescan,
+    ) -> Self {
+        // About six IR ops per token on small D3D9 shaders (one op per component, the
+        // prologue and epilogue on top).
+        let tokens = shader.tokens.len();
+        let mut b = Builder::with_capacities(tokens * 6 + 400, tokens * 8 + 600, 32);
+        let stage = if shader.version.is_vertex() {
+            dxspv_ir::ShaderStage::Vertex
+        } else {
+            dxspv_ir::ShaderStage::Pixel
+        };
+        let ep = b.add_decl(Op::new(OpCode::EntryPoint, Type::VOID).with_lit(stage.to_literal()));
+        b.add_decl(
+            Op::new(OpCode::DebugName, Type::VOID)
+                .with_ref(ep)
+                .with_str("main"),
+        );
+        Converter {
+            shader,
+            opts,
+            version: shader.version,
+            pre,
+            limits,
+            b,
+            fe: FrontendState::default(),
+            ep,
+            at: At::default(),
+            prologue: ep,
+            converted: 0,
+            regs: registers::RegisterFiles::default(),
+            consts: registers::ConstantFiles::default(),
+            samplers: texture::Samplers::default(),
+            io: io::Io::default(),
+            flow: flow::Flow::default(),
+            state: state::State::default(),
+        }
+    }
+
+    // -------------------------------------------------------------------------------------
+    // Errors
+    // -------------------------------------------------------------------------------------
+
+    /// A [`ConvertError::Invalid`] at the current instruction.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn invalid(&self, what: impl Into<String>) -> ConvertError {
+        ConvertError::Invalid {
+            index: self.at.index,
+            offset: self.at.offset,
+            opcode: self.at.opcode,
+            what: what.into(),
+        }
+    }
+
+    /// A [`ConvertError::Limit`] at the current instruction.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn limit(&self, what: impl Into<String>) -> ConvertError {
+        ConvertError::Limit {
+            index: self.at.index,
+            offset: self.at.offset,
+            opcode: self.at.opcode,
+            what: what.into(),
+        }
+    }
+
+    /// A [`ConvertError::Unsupported`] at the current instruction.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn unsupported(&self, feature: &'static str) -> ConvertError {
+        ConvertError::Unsupported {
+            index: self.at.index,
+            offset: self.at.offset,
+            opcode: self.at.opcode,
+            feature,
+        }
+    }
+
+    // -------------------------------------------------------------------------------------
+    // Emission helpers
+    // -------------------------------------------------------------------------------------
+
+    /// Inserts `op` at the end of the entry code of `main` (after its label and the entry
+    /// code inserted so far) and returns it.
+    pub(crate) fn entry(&mut self, op: Op) -> SsaDef {
+        let d = self.b.add_after(self.prologue, op);
+        self.prologue = d;
+        d
+    }
+
+    /// A `DclTmp` of `ty`. Temporaries get no debug name: SSA construction removes them
+    /// before anything could show one, and a name costs an op with a string per register
+    /// component.
+    pub(crate) fn tmp(
+        &mut self,
+        ty: ScalarType,
+        _name: &str,
+        _n: u32,
+        _comp: Option<u8>,
+    ) -> SsaDef {
+        let ep = self.ep;
+        self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep))
+    }
+
+    /// A `DclTmp` initialised to `init` at the entry of `main`.
+    pub(crate) fn init_tmp(
+        &mut self,
+        ty: ScalarType,
+        name: &str,
+        n: u32,
+        comp: Option<u8>,
+        init: SsaDef,
+    ) -> SsaDef {
+        let t = self.tmp(ty, name, n, comp);
+        self.entry(
+            Op::new(OpCode::TmpStore, Type::VOID)
+                .with_ref(t)
+                .with_ref(init),
+        );
+        t
+    }
+
+    /// `TmpLoad` of a temporary of type `ty`.
+    #[inline]
+    pub(crate) fn load_tmp(&mut self, t: SsaDef, ty: ScalarType) -> SsaDef {
+        self.op1(OpCode::TmpLoad, ty, t)
+    }
+
+    /// `TmpStore`.
+    #[inline]
+    pub(crate) fn store_tmp(&mut self, t: SsaDef, v: SsaDef) {
+        self.code(
+            Op::new(OpCode::TmpStore, Type::VOID)
+                .with_ref(t)
+                .with_ref(v),
+        );
+    }
+
+    /// `Select` of two f32 values.
+    #[inline]
+    pub(crate) fn select_f(&mut self, c: SsaDef, a: SsaDef, b: SsaDef) -> SsaDef {
+        self.op3(OpCode::Select, ScalarType::F32, c, a, b)
+    }
+
+    // -------------------------------------------------------------------------------------
+    // Driver
+    // -------------------------------------------------------------------------------------
+
+    /// Converts `main` and closes the program.
+    fn run(&mut self) -> R<()> {
+        let ep = self.ep;
+        self.decl(
+            Op::new(OpCode::SetFpMode, ScalarType::F32)
+                .with_ref(ep)
+                .with_lit(RoundMode::NearestEven.to_literal())
+                .with_lit(DenormMode::Flush.to_literal()),
+        );
+        let main = self.code(Op::new(OpCode::Function, Type::VOID));
+        self.name(main, "main");
+        self.prologue =
+            self.code(Op::new(OpCode::Label, Type::VOID).with_lit(Construct::None.to_literal()));
+        let it = self.shader.instructions();
+        self.walk(it, false)?;
+        if let Some(open) = self.flow.open_block() {
+            return Err(self.invalid(format!("main ends inside an open {open} block")));
+        }
+        self.epilogue()?;
+        self.code(Op::new(OpCode::Return, Type::VOID).with_opt_ref(None));
+        self.code(Op::new(OpCode::FunctionEnd, Type::VOID));
+        self.finish_declarations()?;
+        let stage_lit = self.b.get(self.ep).and_then(|op| op.lit(0)).unwrap_or(0);
+        let ep = self.ep;
+        self.b.rewrite(
+            ep,
+            Op::new(OpCode::EntryPoint, Type::VOID)
+                .with_ref(main)
+                .with_lit(stage_lit),
+        );
+        Ok(())
+    }
+
+    /// Converts instructions from `it` until the end of the function they belong to: the
+    /// first `ret` outside flow control, a `label` (a subroutine's start ends `main`, or
+    /// a subroutine without `ret`), or the end token. Returns at the first error.
+    fn walk(&mut self, mut it: Instructions<'s>, subroutine: bool) -> R<()> {
+        let base_depth = self.flow.depth();
+        let mut inst = Instruction::default();
+        let mut first = true;
+        while let Some(r) = it.next_into(&mut inst) {
+            r?;
+            if inst.is_comment() {
+                continue;
+            }
+            self.at = At::of(&inst);
+            match inst.opcode {
+                Opcode::Label => {
+                    // The subroutine's own label starts its walk.
+                    if subroutine && first {
+                        first = false;
+                        continue;
+                    }
+                    break;
+                }
+                Opcode::Ret => {
+                    if self.flow.depth() != base_depth {
+                        return Err(self.unsupported(
+                            "ret inside flow control (Direct3D 9's ret ends the function)",
+                        ));
+                    }
+                    break;
+                }
+                _ => {}
+            }
+            first = false;
+            self.converted += 1;
+            if self.converted > MAX_INSTRUCTIONS {
+                return Err(self.invalid(format!(
+                    "more than {MAX_INSTRUCTIONS} instructions with subroutines inlined (limit)"
+                )));
+            }
+            self.instruction(&inst)?;
+        }
+        if self.flow.depth() != base_depth {
+            return Err(self.invalid("the function ends inside an open flow-control block"));
+        }
+        self.flush_coissue();
+        Ok(())
+    }
+
+    /// Converts one instruction.
+    fn instruction(&mut self, inst: &Instruction<'_>) -> R<()> {
+        use Opcode as O;
+        // A co-issued instruction reads its sources before the one it pairs with writes.
+        if !inst.coissue {
+            self.flush_coissue();
+            self.hold_if_coissued(inst);
+        }
+        match inst.opcode {
+            O::Nop | O::Phase | O::Dcl | O::Def | O::DefI | O::DefB | O::Comment | O::End => Ok(()),
+            O::Call
+            | O::CallNz
+            | O::Loop
+            | O::EndLoop
+            | O::Rep
+            | O::EndRep
+            | O::If
+            | O::IfC
+            | O::Else
+            | O::EndIf
+            | O::Break
+            | O::BreakC
+            | O::BreakP
+            | O::Ret
+            | O::Label => self.flow_control(inst),
+            O::Tex
+            | O::TexCoord
+            | O::TexKill
+            | O::TexBem
+            | O::TexBemL
+            | O::TexReg2Ar
+            | O::TexReg2Gb
+            | O::TexReg2Rgb
+            | O::TexM3x2Pad
+            | O::TexM3x2Tex
+            | O::TexM3x2Depth
+            | O::TexM3x3Pad
+            | O::TexM3x3Tex
+            | O::TexM3x3Spec
+            | O::TexM3x3VSpec
+            | O::TexM3x3
+            | O::TexDp3
+            | O::TexDp3Tex
+            | O::TexDepth
+            | O::TexLdd
+            | O::TexLdl
+            | O::Bem => self.texture(inst),
+            O::SetP => self.setp(inst),
+            _ => self.alu(inst),
+        }
+    }
+
+    /// The outputs, and the fixed-function state computed from them.
+    fn epilogue(&mut self) -> R<()> {
+        self.flush_coissue();
+        if self.version.is_vertex() {
+            self.vertex_epilogue()
+        } else {
+            self.pixel_epilogue()
+        }
+    }
+
+    /// Adds the declarations whose shape is only known at the end (constant buffer sizes).
+    fn finish_declarations(&mut self) -> R<()> {
+        self.finish_constants()
+    }
+}
+
+/// The shared frontend helpers ([`FrontendBuilder`]).
+impl FrontendBuilder for Converter<'_, '_> {
+    #[inline(always)]
+    fn ir(&mut self) -> (&mut Builder, &mut FrontendState) {
+        (&mut self.b, &mut self.fe)
+    }
+}
