@@ -144,6 +144,14 @@ pub(crate) fn create(
     Ok(Ok(targets))
 }
 
+impl Target {
+    /// The contents read back (after the submission finished): rows of `width` texels,
+    /// tightly packed, layer after layer.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        mapped(self.ptr, self.size)
+    }
+}
+
 /// Colour attachment formats indexed by slot (`UNDEFINED` for unused slots).
 pub(crate) fn slot_formats(targets: &[Target]) -> Vec<vk::Format> {
     let n = targets.iter().map(|t| t.slot + 1).max().unwrap_or(0);
