@@ -50,6 +50,7 @@
 //! cannot be done without it. Every unsafe block is small and carries a `// SAFETY:` comment.
 
 pub mod case;
+pub mod d3d9;
 pub mod data;
 pub mod exec;
 pub mod formats;
@@ -148,6 +149,9 @@ pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> 
         Ok(v) => v,
         Err(e) => return one(path.display().to_string(), Outcome::Fail(e)),
     };
+    if value.get("format").and_then(|k| k.as_str()) == Some("d3d9") {
+        return d3d9::run_case(gpu, value, corpora);
+    }
     if value.get("kind").and_then(|k| k.as_str()) == Some("graphics") {
         return match graphics::case::GraphicsCase::from_json(value) {
             Ok(case) => graphics::run_case(gpu, &case, corpora),
