@@ -18,7 +18,12 @@
 //! (and the stream-output declaration for the last stage before the rasterizer), resources,
 //! render targets, vertex/index and stream-output buffers created, one pipeline per distinct
 //! draw state, all draws recorded in one command buffer, then render targets, resources,
-//! stream-output contents, counters and statistics checked. [`vk::Gpu`] opens the device with
+//! stream-output contents, counters and statistics checked. Direct3D 9 cases (`"format":
+//! "d3d9"`, `../shared/exec-d3d9`) go to [`d3d9`]: the D3D9 pipeline around the shader under
+//! test (vertex declarations fetched on the host, fixed-function stand-ins as IR text, the
+//! application's constants, textures, render and texture stage states through the D3D9
+//! frontend's constant buffers, specialization constants and push block, Direct3D 9's
+//! half-pixel offset), `d3dcolor` checks. [`vk::Gpu`] opens the device with
 //! every feature and the extensions the runner uses (robustness2, transform feedback, vertex
 //! attribute divisors); `scratch` owns what a run creates.
 //!
@@ -43,6 +48,10 @@
 //! Mesa 22.3's lavapipe ignores the index buffer's bound offset in
 //! `vkCmdDrawIndexedIndirect`: indexed indirect draws fold the offset into their first index
 //! and bind the buffer at 0, which reads the same indices on any driver.
+//!
+//! Lavapipe offers 128 bytes of push constants (Vulkan's minimum), the D3D9 frontend's push
+//! block is 256: when the bytes a D3D9 run's shaders read do not fit, their ranges are packed
+//! and the modules' `Offset` decorations moved to match (see `d3d9::push`).
 //!
 //! # Unsafe code
 //!

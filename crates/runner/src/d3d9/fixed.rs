@@ -124,8 +124,14 @@ impl Ir {
     }
 }
 
-/// The fixed-function vertex processing of a draw with `vertices`' declaration, as IR text.
-pub(super) fn vertex_shader(vertices: &Vertices) -> Result<String, String> {
+/// The fixed-function vertex processing of a draw with `vertices`' declaration, as IR text;
+/// with `clip_planes` it writes the user clip distances, with `points` the point size
+/// (otherwise it reads neither's push constants).
+pub(super) fn vertex_shader(
+    vertices: &Vertices,
+    clip_planes: bool,
+    points: bool,
+) -> Result<String, String> {
     let usage_of = |i: usize| -> (Option<&str>, u32) {
         let d = &vertices.elements[i].decl;
         (d.usage_name(), d.usage_index.unwrap_or(0))
@@ -195,6 +201,20 @@ pub(super) fn vertex_shader(vertices: &Vertices) -> Result<String, String> {
     ir.op(&format!("OutputStore %{fog} null %{fog_value}"));
 
     // Point size: the PSIZE element, else D3DRS_POINTSIZE, clamped to the min and max.
+    if points {
+        point_size(&mut ir, find("PSIZE", 0).map(|i| (inputs[i], idx[0])));
+    }
+
+    // User clip planes: with identity transforms world space is clip space.
+    if clip_planes && !pretransformed {
+        clip_distances(&mut ir, p, idx, zero);
+    }
+    Ok(ir.finish("Vertex"))
+}
+
+/// Writes `PointSize`: the `PSIZE` element (input, component constant), else
+/// `D3DRS_POINTSIZE`, clamped to `D3DRS_POINTSIZE_MIN`/`MAX`.
+fn point_size(ir: &mut Ir, element: Option<(u32, u32)>) {
     let size = ir.decl(&format!("DclPushData f32 %1 {} Vertex", push::POINT_SIZE));
     let min = ir.decl(&format!(
         "DclPushData f32 %1 {} Vertex",
@@ -205,8 +225,8 @@ pub(super) fn vertex_shader(vertices: &Vertices) -> Result<String, String> {
         push::POINT_SIZE_MAX
     ));
     let psize = ir.decl("DclOutputBuiltIn f32 %1 PointSize 0");
-    let s = match find("PSIZE", 0) {
-        Some(i) => ir.op(&format!("InputLoad f32 %{} %{}", inputs[i], idx[0])),
+    let s = match element {
+        Some((input, x)) => ir.op(&format!("InputLoad f32 %{input} %{x}")),
         None => ir.op(&format!("PushDataLoad f32 %{size} null")),
     };
     let lo = ir.op(&format!("PushDataLoad f32 %{min} null"));
@@ -214,9 +234,11 @@ pub(super) fn vertex_shader(vertices: &Vertices) -> Result<String, String> {
     let s = ir.op(&format!("FMax f32 %{s} %{lo}"));
     let s = ir.op(&format!("FMin f32 %{s} %{hi}"));
     ir.op(&format!("OutputStore %{psize} null %{s}"));
+}
 
-    // User clip planes: with identity transforms world space is clip space.
-    if !pretransformed {
+/// Writes the six clip distances of position `p` (components) for the enabled planes.
+fn clip_distances(ir: &mut Ir, p: [u32; 4], idx: [u32; 4], zero: u32) {
+    {
         let mask = ir.decl(&format!(
             "DclSpecConstant u32 %1 {} 0",
             spec_id::CLIP_PLANE_ENABLE
@@ -246,7 +268,6 @@ pub(super) fn vertex_shader(vertices: &Vertices) -> Result<String, String> {
             ir.op(&format!("OutputStore %{dist} %{k} %{v}"));
         }
     }
-    Ok(ir.finish("Vertex"))
 }
 
 /// The `diffuse` fixed-function pixel stage as IR text.
@@ -330,7 +351,7 @@ mod tests {
             ]),
             serde_json::json!({"POSITION0": [0, 0, 0], "COLOR1": "0xff00ff00", "TEXCOORD3": [1, 2]}),
         );
-        let vs = compile(&vertex_shader(&transformed).expect("vs"));
+        let vs = compile(&vertex_shader(&transformed, true, true).expect("vs"));
         dxspv_testkit::assert_spirv_valid("fixed-function vs", &vs.spirv);
         let locations: Vec<u32> = vs
             .reflection
@@ -351,7 +372,8 @@ mod tests {
             ]),
             serde_json::json!({"POSITIONT0": [0, 0, 0, 1], "NORMAL0": [1, 2, 3, 4]}),
         );
-        let vs = compile(&vertex_shader(&pretransformed).expect("vs"));
+        let vs = compile(&vertex_shader(&pretransformed, false, false).expect("vs"));
+        assert!(vs.reflection.push_data.is_empty());
         dxspv_testkit::assert_spirv_valid("fixed-function vs (pretransformed)", &vs.spirv);
         for (flat, spec) in [(false, false), (true, true)] {
             let ps = compile(&pixel_shader(flat, spec));
@@ -372,7 +394,7 @@ mod tests {
             ]),
             serde_json::json!({"NORMAL0": [0, 0, 1]}),
         );
-        assert!(vertex_shader(&v).is_err());
+        assert!(vertex_shader(&v, false, false).is_err());
     }
 
     #[test]

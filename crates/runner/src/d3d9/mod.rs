@@ -29,6 +29,7 @@ pub mod case;
 mod expect;
 mod fixed;
 mod pipeline;
+mod push;
 pub mod shaders;
 mod state;
 mod texture;
@@ -46,7 +47,7 @@ use crate::scratch::{mapped, Scratch};
 use crate::vk::Gpu;
 use crate::Report;
 use ash::vk;
-use dxspv::sm3::options::push;
+use dxspv::sm3::options::spec_id;
 use dxspv::sm3::TextureType;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -166,7 +167,16 @@ fn plan(
         let (topology, _) = vertex::primitive(&draw.primitive, draw.primitive_count).map_err(at)?;
         let vs_source = match &vs_path {
             Some(p) => Source::Corpus(p.clone()),
-            None => Source::Ir(fixed::vertex_shader(&vertices).map_err(at)?),
+            None => {
+                let clip = state
+                    .pipeline
+                    .spec
+                    .iter()
+                    .any(|&(id, v)| id == spec_id::CLIP_PLANE_ENABLE && v != 0);
+                let points = topology == vk::PrimitiveTopology::POINT_LIST
+                    || state.pipeline.fill == vk::PolygonMode::POINT;
+                Source::Ir(fixed::vertex_shader(&vertices, clip, points).map_err(at)?)
+            }
         };
         let ps_source = match &ps_path {
             Some(p) => Source::Corpus(p.clone()),
@@ -246,14 +256,14 @@ fn missing_feature(gpu: &Gpu, plans: &[DrawPlan]) -> Option<String> {
     None
 }
 
-/// The bytes of the push constant block the shaders of `plans` read (`None`: none).
-fn push_range(plans: &[DrawPlan]) -> Option<(u32, u32)> {
+/// The byte ranges (offset, size) of the push constant block the shaders of `plans` read.
+fn push_ranges(plans: &[DrawPlan]) -> Vec<(u32, u32)> {
     plans
         .iter()
         .flat_map(|p| [&p.vs, &p.ps])
         .flat_map(|sh| sh.reflection.push_data.iter())
-        .map(|r| (r.offset, r.offset + r.size))
-        .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
+        .map(|r| (r.offset, r.size))
+        .collect()
 }
 
 /// Index of the pipeline a draw uses among the distinct ones.
@@ -332,23 +342,25 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
         })
         .collect();
     // One push constant range over the bytes any shader of the run reads (both stages see
-    // the same block; the contract keeps their members apart).
+    // the same block; the contract keeps their members apart), packed when the device has
+    // too little room (see `push`).
     let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
-    let pushed = push_range(&plans);
-    if let Some((_, end)) = pushed {
-        if end > push::SIZE {
-            return Err(format!(
-                "push data up to byte {end}, past the {}-byte block",
-                push::SIZE
-            ));
-        }
-        if end > gpu.limits.max_push_constants_size {
-            return Ok(Outcome::Skipped(format!(
-                "device lacks push constants up to byte {end} (maxPushConstantsSize {})",
-                gpu.limits.max_push_constants_size
-            )));
-        }
+    let used = push_ranges(&plans);
+    if let Some(&(o, size)) = used
+        .iter()
+        .find(|&&(o, size)| o + size > dxspv::sm3::options::push::SIZE)
+    {
+        return Err(format!(
+            "push data at bytes {o}+{size}, past the contract's block"
+        ));
     }
+    let limit = gpu.limits.max_push_constants_size;
+    let Some(layout) = push::PushLayout::plan(&used, limit) else {
+        return Ok(Outcome::Skipped(format!(
+            "device lacks the push constant room for bytes {used:?} (maxPushConstantsSize {limit})"
+        )));
+    };
+    let pushed = layout.span();
     let push_ranges: Vec<vk::PushConstantRange> = pushed
         .map(|(offset, end)| vk::PushConstantRange {
             stage_flags: stages,
@@ -390,6 +402,8 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
         vertex_buffers.push(buf);
     }
 
+    let packed: Vec<Vec<u8>> = plans.iter().map(|p| layout.pack(&p.state.push)).collect();
+
     // Pipelines.
     let (firsts, of_draw) = pipeline_keys(&plans);
     let mut pipelines = Vec::new();
@@ -406,6 +420,7 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
                 formats: &formats,
                 extent,
                 layout: res.layout,
+                push: &layout,
             },
         )?);
     }
@@ -458,9 +473,8 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
                     );
                 }
                 d.cmd_bind_vertex_buffers(cb, 0, &[vertex_buffers[i], defaults], &[0, 0]);
-                if let Some((lo, hi)) = pushed {
-                    let bytes = &p.state.push[lo as usize..hi as usize];
-                    d.cmd_push_constants(cb, res.layout, stages, lo, bytes);
+                if let Some((lo, _)) = pushed {
+                    d.cmd_push_constants(cb, res.layout, stages, lo, &packed[i]);
                 }
                 d.cmd_draw(cb, p.vertices.count, 1, 0, 0);
                 d.cmd_end_rendering(cb);

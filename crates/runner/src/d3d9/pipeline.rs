@@ -10,6 +10,7 @@
 //! affected. Front faces are Direct3D's clockwise ones (in window coordinates, which the
 //! negative height preserves); `D3DCULL_CCW`, the default, culls the back faces.
 
+use super::push::PushLayout;
 use super::shaders::Shader;
 use super::state::PipelineState;
 use crate::scratch::Scratch;
@@ -77,6 +78,8 @@ pub(super) struct PipelineDesc<'a> {
     pub(super) extent: vk::Extent2D,
     /// The pipeline layout.
     pub(super) layout: vk::PipelineLayout,
+    /// Where the push constant block's members are pushed.
+    pub(super) push: &'a PushLayout,
 }
 
 /// Creates the pipeline of `p`.
@@ -96,8 +99,12 @@ pub(super) fn create(s: &mut Scratch, p: &PipelineDesc) -> Result<vk::Pipeline, 
     let spec = vk::SpecializationInfo::default()
         .map_entries(&entries)
         .data(&spec_data);
-    let vs_module = s.module(&p.vs.spirv)?;
-    let ps_module = s.module(&p.ps.spirv)?;
+    let mut vs_code = p.vs.spirv.clone();
+    let mut ps_code = p.ps.spirv.clone();
+    p.push.patch(&mut vs_code)?;
+    p.push.patch(&mut ps_code)?;
+    let vs_module = s.module(&vs_code)?;
+    let ps_module = s.module(&ps_code)?;
     let stages = [
         vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::VERTEX)
