@@ -124,14 +124,22 @@ impl Ir {
     }
 }
 
-/// The fixed-function vertex processing of a draw with `vertices`' declaration, as IR text;
-/// with `clip_planes` it writes the user clip distances, with `points` the point size
-/// (otherwise it reads neither's push constants).
-pub(super) fn vertex_shader(
-    vertices: &Vertices,
-    clip_planes: bool,
-    points: bool,
-) -> Result<String, String> {
+/// What the fixed-function vertex processing of a draw computes besides its varyings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct VertexOptions {
+    /// User clip planes are enabled: write the clip distances.
+    pub(super) clip_planes: bool,
+    /// Points are drawn: write the point size.
+    pub(super) points: bool,
+    /// Vertex fog (`D3DRS_FOGVERTEXMODE` as its `D3DFOGMODE` number 1-3, and
+    /// `D3DRS_RANGEFOGENABLE`), when fog is on and the table mode is `NONE`.
+    pub(super) fog: Option<(u32, bool)>,
+}
+
+/// The fixed-function vertex processing of a draw with `vertices`' declaration, as IR text.
+/// Only what `opts` asks for reads push constants (clip planes, point size, fog range and
+/// density).
+pub(super) fn vertex_shader(vertices: &Vertices, opts: VertexOptions) -> Result<String, String> {
     let usage_of = |i: usize| -> (Option<&str>, u32) {
         let d = &vertices.elements[i].decl;
         (d.usage_name(), d.usage_index.unwrap_or(0))
@@ -190,26 +198,89 @@ pub(super) fn vertex_shader(
         ir.op(&format!("OutputStore %{out} null %{value}"));
     }
     let fog = ir.decl(&format!("DclOutput f32 %1 {FOG} 0 0"));
-    let fog_value = match (find("FOG", 0), find("COLOR", 1)) {
-        (Some(i), _) => ir.op(&format!("InputLoad f32 %{} %{}", inputs[i], idx[0])),
-        (None, Some(i)) => {
+    let fog_value = match (opts.fog, find("FOG", 0), find("COLOR", 1)) {
+        (Some((mode, range)), ..) if !pretransformed => {
+            vertex_fog(&mut ir, p, mode, range, zero, one)
+        }
+        (_, Some(i), _) => ir.op(&format!("InputLoad f32 %{} %{}", inputs[i], idx[0])),
+        (_, None, Some(i)) => {
             let a = ir.op(&format!("InputLoad f32 %{} %{}", inputs[i], idx[3]));
             ir.op(&format!("FClamp f32 %{a} %{zero} %{one}"))
         }
-        (None, None) => one,
+        (_, None, None) => one,
     };
     ir.op(&format!("OutputStore %{fog} null %{fog_value}"));
 
     // Point size: the PSIZE element, else D3DRS_POINTSIZE, clamped to the min and max.
-    if points {
+    if opts.points {
         point_size(&mut ir, find("PSIZE", 0).map(|i| (inputs[i], idx[0])));
     }
 
     // User clip planes: with identity transforms world space is clip space.
-    if clip_planes && !pretransformed {
+    if opts.clip_planes && !pretransformed {
         clip_distances(&mut ir, p, idx, zero);
     }
     Ok(ir.finish("Vertex"))
+}
+
+/// The fog factor of D3DFOGMODE `mode` (1 `EXP`, 2 `EXP2`, 3 `LINEAR`) at the distance of
+/// position `p` (components): its eye-space depth `|z|` (identity transforms), or with
+/// `range` its distance from the eye; saturated.
+fn vertex_fog(ir: &mut Ir, p: [u32; 4], mode: u32, range: bool, zero: u32, one: u32) -> u32 {
+    let d = if range {
+        let xx = ir.op(&format!("FMul f32 %{} %{}", p[0], p[0]));
+        let xy = ir.op(&format!("FMad f32 %{} %{} %{xx}", p[1], p[1]));
+        let xyz = ir.op(&format!("FMad f32 %{} %{} %{xy}", p[2], p[2]));
+        ir.op(&format!("FSqrt f32 %{xyz}"))
+    } else {
+        ir.op(&format!("FAbs f32 %{}", p[2]))
+    };
+    let f = fog_factor(ir, d, FogMode::Fixed(mode), "Vertex");
+    ir.op(&format!("FClamp f32 %{f} %{zero} %{one}"))
+}
+
+/// How the fog formula is chosen.
+enum FogMode {
+    /// A known `D3DFOGMODE` number (1-3).
+    Fixed(u32),
+    /// The `D3DRS_FOGTABLEMODE` specialization constant (0 keeps `NONE`'s factor).
+    Table { spec: u32, none: u32 },
+}
+
+/// The fog factor of distance `d`: `LINEAR` `(end - d) / (end - start)`, `EXP`
+/// `e^(-density d)`, `EXP2` `e^(-(density d)^2)` (not saturated).
+fn fog_factor(ir: &mut Ir, d: u32, mode: FogMode, stage: &str) -> u32 {
+    let start = ir.decl(&format!("DclPushData f32 %1 {} {stage}", push::FOG_START));
+    let end = ir.decl(&format!("DclPushData f32 %1 {} {stage}", push::FOG_END));
+    let density = ir.decl(&format!("DclPushData f32 %1 {} {stage}", push::FOG_DENSITY));
+    let k = ir.f32c(-std::f32::consts::LOG2_E);
+    let start = ir.op(&format!("PushDataLoad f32 %{start} null"));
+    let end = ir.op(&format!("PushDataLoad f32 %{end} null"));
+    let density = ir.op(&format!("PushDataLoad f32 %{density} null"));
+    let span = ir.op(&format!("FSub f32 %{end} %{start}"));
+    let left = ir.op(&format!("FSub f32 %{end} %{d}"));
+    let linear = ir.op(&format!("FDiv f32 %{left} %{span}"));
+    // e^(-x) = 2^(-x log2 e)
+    let dd = ir.op(&format!("FMul f32 %{density} %{d}"));
+    let e1 = ir.op(&format!("FMul f32 %{dd} %{k}"));
+    let exp = ir.op(&format!("FExp2 f32 %{e1}"));
+    let dd2 = ir.op(&format!("FMul f32 %{dd} %{dd}"));
+    let e2 = ir.op(&format!("FMul f32 %{dd2} %{k}"));
+    let exp2 = ir.op(&format!("FExp2 f32 %{e2}"));
+    match mode {
+        FogMode::Fixed(1) => exp,
+        FogMode::Fixed(2) => exp2,
+        FogMode::Fixed(_) => linear,
+        FogMode::Table { spec, none } => {
+            let mut f = none;
+            for (m, v) in [(3u32, linear), (2, exp2), (1, exp)] {
+                let k = ir.u32c(m);
+                let is = ir.op(&format!("IEq bool %{spec} %{k}"));
+                f = ir.op(&format!("Select f32 %{is} %{v} %{f}"));
+            }
+            f
+        }
+    }
 }
 
 /// Writes `PointSize`: the `PSIZE` element (input, component constant), else
@@ -270,8 +341,9 @@ fn clip_distances(ir: &mut Ir, p: [u32; 4], idx: [u32; 4], zero: u32) {
     }
 }
 
-/// The `diffuse` fixed-function pixel stage as IR text.
-pub(super) fn pixel_shader(flat: bool, specular: bool) -> String {
+/// The `diffuse` fixed-function pixel stage as IR text; with `fog` it blends the fog colour
+/// as the contract's fog specialization and push constants say (otherwise it reads none).
+pub(super) fn pixel_shader(flat: bool, specular: bool, fog: bool) -> String {
     let mut ir = Ir::new();
     let zero = ir.f32c(0.0);
     let one = ir.f32c(1.0);
@@ -287,7 +359,10 @@ pub(super) fn pixel_shader(flat: bool, specular: bool) -> String {
             c[i] = ir.op(&format!("FAdd f32 %{} %{}", c[i], s[i]));
         }
     }
-    let c = ir.saturate(c, zero, one);
+    let mut c = ir.saturate(c, zero, one);
+    if fog {
+        pixel_fog(&mut ir, &mut c, zero, one);
+    }
 
     // Alpha test: D3DCMPFUNC - 1 is the mask of passing outcomes (1 less, 2 equal, 4 greater).
     let func = ir.decl(&format!("DclSpecConstant u32 %1 {} 8", spec_id::ALPHA_FUNC));
@@ -318,6 +393,45 @@ pub(super) fn pixel_shader(flat: bool, specular: bool) -> String {
     let v = ir.vec4(c);
     ir.op(&format!("OutputStore %{out} null %{v}"));
     ir.finish("Pixel")
+}
+
+/// Direct3D 9's fog on the colour `c` (rgb): `lerp(fog_colour, rgb, f)` with `f` the
+/// interpolated vertex fog factor (table mode `NONE`) or the table formula at the fragment's
+/// depth, saturated; untouched unless `D3DRS_FOGENABLE`.
+fn pixel_fog(ir: &mut Ir, c: &mut [u32; 4], zero: u32, one: u32) {
+    let enable = ir.decl(&format!("DclSpecConstant u32 %1 {} 0", spec_id::FOG_ENABLE));
+    let mode = ir.decl(&format!("DclSpecConstant u32 %1 {} 0", spec_id::FOG_MODE));
+    let varying = ir.decl(&format!("DclInput f32 %1 {FOG} 0 None"));
+    let position = ir.decl("DclInputBuiltIn vec4<f32> %1 Position None");
+    let color = ir.decl(&format!("DclPushData u32 %1 {} Pixel", push::FOG_COLOR));
+    let two = ir.u32c(2);
+    let vertex = ir.op(&format!("InputLoad f32 %{varying} null"));
+    let z = ir.op(&format!("InputLoad f32 %{position} %{two}"));
+    let f = fog_factor(
+        ir,
+        z,
+        FogMode::Table {
+            spec: mode,
+            none: vertex,
+        },
+        "Pixel",
+    );
+    let f = ir.op(&format!("FClamp f32 %{f} %{zero} %{one}"));
+    let zero_u = ir.u32c(0);
+    let on = ir.op(&format!("INe bool %{enable} %{zero_u}"));
+    let packed = ir.op(&format!("PushDataLoad u32 %{color} null"));
+    let width = ir.u32c(8);
+    let inv255 = ir.f32c(1.0 / 255.0);
+    for (i, shift) in [16u32, 8, 0].into_iter().enumerate() {
+        let sh = ir.u32c(shift);
+        let byte = ir.op(&format!("UBitExtract u32 %{packed} %{sh} %{width}"));
+        let fl = ir.op(&format!("ConvertItoF f32 %{byte}"));
+        let fc = ir.op(&format!("FMul f32 %{fl} %{inv255}"));
+        // lerp(fog, colour, f) = fog + f (colour - fog)
+        let diff = ir.op(&format!("FSub f32 %{} %{fc}", c[i]));
+        let fogged = ir.op(&format!("FMad f32 %{f} %{diff} %{fc}"));
+        c[i] = ir.op(&format!("Select f32 %{on} %{fogged} %{}", c[i]));
+    }
 }
 
 #[cfg(test)]
@@ -351,7 +465,12 @@ mod tests {
             ]),
             serde_json::json!({"POSITION0": [0, 0, 0], "COLOR1": "0xff00ff00", "TEXCOORD3": [1, 2]}),
         );
-        let vs = compile(&vertex_shader(&transformed, true, true).expect("vs"));
+        let all = VertexOptions {
+            clip_planes: true,
+            points: true,
+            fog: Some((3, true)),
+        };
+        let vs = compile(&vertex_shader(&transformed, all).expect("vs"));
         dxspv_testkit::assert_spirv_valid("fixed-function vs", &vs.spirv);
         let locations: Vec<u32> = vs
             .reflection
@@ -372,11 +491,11 @@ mod tests {
             ]),
             serde_json::json!({"POSITIONT0": [0, 0, 0, 1], "NORMAL0": [1, 2, 3, 4]}),
         );
-        let vs = compile(&vertex_shader(&pretransformed, false, false).expect("vs"));
+        let vs = compile(&vertex_shader(&pretransformed, VertexOptions::default()).expect("vs"));
         assert!(vs.reflection.push_data.is_empty());
         dxspv_testkit::assert_spirv_valid("fixed-function vs (pretransformed)", &vs.spirv);
-        for (flat, spec) in [(false, false), (true, true)] {
-            let ps = compile(&pixel_shader(flat, spec));
+        for (flat, spec, fog) in [(false, false, false), (true, true, true)] {
+            let ps = compile(&pixel_shader(flat, spec, fog));
             dxspv_testkit::assert_spirv_valid("fixed-function ps", &ps.spirv);
             assert!(ps
                 .reflection
@@ -394,7 +513,7 @@ mod tests {
             ]),
             serde_json::json!({"NORMAL0": [0, 0, 1]}),
         );
-        assert!(vertex_shader(&v, false, false).is_err());
+        assert!(vertex_shader(&v, VertexOptions::default()).is_err());
     }
 
     #[test]

@@ -173,9 +173,13 @@ fn plan(
                     .spec
                     .iter()
                     .any(|&(id, v)| id == spec_id::CLIP_PLANE_ENABLE && v != 0);
-                let points = topology == vk::PrimitiveTopology::POINT_LIST
-                    || state.pipeline.fill == vk::PolygonMode::POINT;
-                Source::Ir(fixed::vertex_shader(&vertices, clip, points).map_err(at)?)
+                let opts = fixed::VertexOptions {
+                    clip_planes: clip,
+                    points: topology == vk::PrimitiveTopology::POINT_LIST
+                        || state.pipeline.fill == vk::PolygonMode::POINT,
+                    fog: state.vertex_fog,
+                };
+                Source::Ir(fixed::vertex_shader(&vertices, opts).map_err(at)?)
             }
         };
         let ps_source = match &ps_path {
@@ -183,6 +187,7 @@ fn plan(
             None => Source::Ir(fixed::pixel_shader(
                 state.pipeline.flat,
                 state.pipeline.specular,
+                state.fog,
             )),
         };
         let ps_variant = Variant {
@@ -313,9 +318,6 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
     if let Some(why) = missing_feature(gpu, &plans) {
         return Ok(Outcome::Skipped(why));
     }
-    if plans.iter().any(|p| p.state.pipeline.srgb_write) {
-        return Err("D3DRS_SRGBWRITEENABLE not implemented".into());
-    }
 
     // Bindings: every distinct shader's reflection, each stage's resources.
     let mut shaders: Vec<(&'static str, Rc<Shader>)> = Vec::new();
@@ -376,7 +378,8 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
         Err(why) => return Ok(Outcome::Skipped(why)),
     };
     let descs = render_targets(run)?;
-    let targets = match targets::create(&mut s, &descs)? {
+    let srgb = plans.iter().any(|p| p.state.pipeline.srgb_write);
+    let targets = match targets::create(&mut s, &descs, srgb)? {
         Ok(t) => t,
         Err(why) => return Ok(Outcome::Skipped(why)),
     };
@@ -384,7 +387,14 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
         width: rt0.width,
         height: rt0.height,
     };
+    // Attachment formats and views: linear, and (D3DRS_SRGBWRITEENABLE) the sRGB twins.
     let formats = targets::slot_formats(&targets);
+    let mut srgb_formats = formats.clone();
+    for t in &targets {
+        if let Some((_, f)) = t.srgb_view {
+            srgb_formats[t.slot as usize] = f;
+        }
+    }
 
     // Vertex buffers: one per draw, and the defaults for inputs no element feeds.
     let (defaults, ptr) = s.buffer(16)?;
@@ -417,7 +427,11 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
                 inputs: &p.inputs,
                 topology: p.topology,
                 state: &p.state.pipeline,
-                formats: &formats,
+                formats: if p.state.pipeline.srgb_write {
+                    &srgb_formats
+                } else {
+                    &formats
+                },
                 extent,
                 layout: res.layout,
                 push: &layout,
@@ -425,28 +439,42 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
         )?);
     }
 
-    let n = formats.len();
-    let mut attachments = vec![
-        vk::RenderingAttachmentInfo::default()
-            .image_view(vk::ImageView::null())
-            .load_op(vk::AttachmentLoadOp::DONT_CARE)
-            .store_op(vk::AttachmentStoreOp::DONT_CARE);
-        n
+    let attachments = |srgb: bool| {
+        let mut list = vec![
+            vk::RenderingAttachmentInfo::default()
+                .image_view(vk::ImageView::null())
+                .load_op(vk::AttachmentLoadOp::DONT_CARE)
+                .store_op(vk::AttachmentStoreOp::DONT_CARE);
+            formats.len()
+        ];
+        for t in &targets {
+            let view = match (srgb, t.srgb_view) {
+                (true, Some((v, _))) => v,
+                _ => t.view,
+            };
+            list[t.slot as usize] = vk::RenderingAttachmentInfo::default()
+                .image_view(view)
+                .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                .load_op(vk::AttachmentLoadOp::LOAD)
+                .store_op(vk::AttachmentStoreOp::STORE);
+        }
+        list
+    };
+    let (linear, gamma) = (attachments(false), attachments(true));
+    let area = vk::Rect2D {
+        offset: vk::Offset2D::default(),
+        extent,
+    };
+    let rendering = [
+        vk::RenderingInfo::default()
+            .render_area(area)
+            .layer_count(1)
+            .color_attachments(&linear),
+        vk::RenderingInfo::default()
+            .render_area(area)
+            .layer_count(1)
+            .color_attachments(&gamma),
     ];
-    for t in &targets {
-        attachments[t.slot as usize] = vk::RenderingAttachmentInfo::default()
-            .image_view(t.view)
-            .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            .load_op(vk::AttachmentLoadOp::LOAD)
-            .store_op(vk::AttachmentStoreOp::STORE);
-    }
-    let rendering = vk::RenderingInfo::default()
-        .render_area(vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent,
-        })
-        .layer_count(1)
-        .color_attachments(&attachments);
     let everything = (
         vk::AccessFlags::MEMORY_WRITE | vk::AccessFlags::MEMORY_READ,
         vk::PipelineStageFlags::ALL_COMMANDS,
@@ -460,7 +488,8 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
             // SAFETY: `cb` is recording; pipeline, layout, sets, buffers and views are live;
             // the layout's push range is exactly the bytes pushed, for both stages.
             unsafe {
-                d.cmd_begin_rendering(cb, &rendering);
+                let r = &rendering[usize::from(p.state.pipeline.srgb_write)];
+                d.cmd_begin_rendering(cb, r);
                 d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipelines[of_draw[i]]);
                 if !res.sets.is_empty() {
                     d.cmd_bind_descriptor_sets(

@@ -52,8 +52,6 @@ const IGNORED: &[&str] = &[
     "MULTISAMPLEANTIALIAS",
     "MULTISAMPLEMASK",
     "TEXTUREFACTOR",
-    "RANGEFOGENABLE",
-    "FOGVERTEXMODE",
     "VERTEXBLEND",
     "INDEXEDVERTEXBLENDENABLE",
     "DEPTHBIAS",
@@ -189,6 +187,11 @@ pub(super) struct PipelineState {
 pub(super) struct DrawState {
     /// Pipeline state.
     pub(super) pipeline: PipelineState,
+    /// Fog is on (`D3DRS_FOGENABLE`).
+    pub(super) fog: bool,
+    /// Vertex fog of fixed-function vertex processing: `D3DRS_FOGVERTEXMODE` (1-3) and
+    /// `D3DRS_RANGEFOGENABLE`, when fog is on, the table mode `NONE` and the vertex mode not.
+    pub(super) vertex_fog: Option<(u32, bool)>,
     /// The push constant block of both stages.
     pub(super) push: [u8; push::SIZE as usize],
 }
@@ -272,6 +275,8 @@ pub(super) fn draw_state(rs: &RenderStates, ctx: &Context) -> Result<DrawState, 
                     | "CLIPPING"
                     | "CLIPPLANEENABLE"
                     | "FOGENABLE"
+                    | "FOGVERTEXMODE"
+                    | "RANGEFOGENABLE"
                     | "FOGTABLEMODE"
                     | "FOGCOLOR"
                     | "FOGSTART"
@@ -391,13 +396,19 @@ pub(super) fn draw_state(rs: &RenderStates, ctx: &Context) -> Result<DrawState, 
         8
     };
     let fog_enable = rs.bool_or("FOGENABLE", false)?;
-    let fog_mode = match rs.enum_or("FOGTABLEMODE", "D3DFOG_", "NONE")?.as_str() {
-        "NONE" => 0,
-        "EXP" => 1,
-        "EXP2" => 2,
-        "LINEAR" => 3,
-        m => return Err(format!("D3DRS_FOGTABLEMODE: `{m}`")),
+    let fog_number = |k: &str| -> Result<u32, String> {
+        Ok(match rs.enum_or(k, "D3DFOG_", "NONE")?.as_str() {
+            "NONE" => 0,
+            "EXP" => 1,
+            "EXP2" => 2,
+            "LINEAR" => 3,
+            m => return Err(format!("D3DRS_{k}: `{m}`")),
+        })
     };
+    let fog_mode = fog_number("FOGTABLEMODE")?;
+    let vertex_mode = fog_number("FOGVERTEXMODE")?;
+    let vertex_fog = (fog_enable && fog_mode == 0 && vertex_mode != 0)
+        .then_some((vertex_mode, rs.bool_or("RANGEFOGENABLE", false)?));
     let clipping = rs.bool_or("CLIPPING", true)?;
     let clip_mask = if clipping {
         rs.int_or("CLIPPLANEENABLE", 0)? & 0x3f
@@ -531,6 +542,8 @@ pub(super) fn draw_state(rs: &RenderStates, ctx: &Context) -> Result<DrawState, 
             srgb_write: rs.bool_or("SRGBWRITEENABLE", false)?,
             spec,
         },
+        fog: fog_enable,
+        vertex_fog,
         push,
     })
 }

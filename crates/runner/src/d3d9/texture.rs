@@ -343,12 +343,25 @@ pub(super) fn resources(tex: &Texture, space: u32, stage: &str) -> Result<[Resou
         {
             convert_texel(f.convert, s, d);
         }
+        let srgb = match tex.sampler_states.get("D3DSAMP_SRGBTEXTURE") {
+            Some(v) => number(v).map_err(|e| format!("{which}: D3DSAMP_SRGBTEXTURE: {e}"))? != 0.0,
+            None => false,
+        };
+        let target = match (srgb, f.target) {
+            (false, t) => t.to_string(),
+            (true, t @ ("R8G8B8A8_UNORM" | "B8G8R8A8_UNORM")) => format!("{t}_SRGB"),
+            (true, _) => {
+                return Err(format!(
+                    "{which}: D3DSAMP_SRGBTEXTURE on {name} not implemented"
+                ))
+            }
+        };
         Resource {
             kind: "srv".into(),
             space,
             register: tex.sampler,
             view: Some(view.into()),
-            format: Some(f.target.into()),
+            format: Some(target),
             width: Some(w),
             height: Some(h),
             depth: (d > 1).then_some(d),
@@ -425,7 +438,8 @@ fn sampler_desc(tex: &Texture) -> Result<SamplerDesc, String> {
             "MAXMIPLEVEL" => {
                 desc.min_lod = Some(number(v).map_err(|e| format!("{k}: {e}"))?);
             }
-            "MAXANISOTROPY" => {}
+            // sRGB decoding picks the texture's format (see `resources`).
+            "MAXANISOTROPY" | "SRGBTEXTURE" => {}
             other => return Err(format!("sampler state D3DSAMP_{other} not implemented")),
         }
     }

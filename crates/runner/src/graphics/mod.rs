@@ -252,7 +252,7 @@ fn execute_inner(gpu: &Gpu, run: &GraphicsRun, cache: &mut ShaderCache) -> Resul
         Ok(r) => r,
         Err(why) => return Ok(Outcome::Skipped(why)),
     };
-    let targets = match targets::create(&mut s, &run.render_targets)? {
+    let targets = match targets::create(&mut s, &run.render_targets, false)? {
         Ok(t) => t,
         Err(why) => return Ok(Outcome::Skipped(why)),
     };
