@@ -22,6 +22,15 @@ if ! command -v llvm-dis-14 >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq llvm-14 >/dev/null
 fi
 
+# spirv-cross (Debian spirv-cross): its --reflect is the reference the reflection is compared with.
+if ! command -v spirv-cross >/dev/null 2>&1; then
+    echo "installing spirv-cross"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq spirv-cross >/dev/null
+fi
+
 # Mesa's lavapipe (CPU Vulkan driver) and the Vulkan loader: dxspv-runner executes the shared
 # execution cases on it.
 if [ ! -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] && ! ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1; then

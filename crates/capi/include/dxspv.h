@@ -677,6 +677,18 @@ dxspv_status dxspv_options_set_float_controls(struct dxspv_options *options, boo
 dxspv_status dxspv_options_set_vertex_point_size(struct dxspv_options *options, bool value);
 
 /**
+ * Marks descriptor loads whose run-time index differs between invocations `NonUniform`
+ * where the shader forgot `NonUniformResourceIndex` (default: false): a workaround for
+ * games that rely on undefined behaviour.
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_infer_non_uniform(struct dxspv_options *options, bool value);
+
+/**
  * Computes the container checksum and reports a mismatch as a warning (default: true).
  * It is the costliest part of reading a small container; a program that never shows
  * warnings may turn it off.

@@ -183,6 +183,7 @@ public:
     }
     Options &float_controls(bool v) { return check(dxspv_options_set_float_controls(get(), v)); }
     Options &vertex_point_size(bool v) { return check(dxspv_options_set_vertex_point_size(get(), v)); }
+    Options &infer_non_uniform(bool v) { return check(dxspv_options_set_infer_non_uniform(get(), v)); }
     Options &verify_checksum(bool v) { return check(dxspv_options_set_verify_checksum(get(), v)); }
 
     /** The C object, for calls the wrapper does not cover. */

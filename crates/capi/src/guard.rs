@@ -77,6 +77,16 @@ fn status_of(e: &dxspv::Error) -> dxspv_status {
             DXSPV_ERROR_UNSUPPORTED_FORMAT
         }
         Error::Dxbc(_) | Error::IrText(_) => DXSPV_ERROR_INVALID_INPUT,
+        Error::Dxil(dxspv::dxil::Error::Unsupported { .. }) => DXSPV_ERROR_UNSUPPORTED_FEATURE,
+        Error::Dxil(_) => DXSPV_ERROR_INVALID_INPUT,
+        Error::D3d9(_) => DXSPV_ERROR_INVALID_INPUT,
+        Error::D3d9Convert(c) => match c {
+            dxspv::sm3::ConvertError::Unsupported { .. } => DXSPV_ERROR_UNSUPPORTED_FEATURE,
+            // A register or flow control the shader's model lacks: no device accepts it.
+            dxspv::sm3::ConvertError::Limit { .. }
+            | dxspv::sm3::ConvertError::Decode(_)
+            | dxspv::sm3::ConvertError::Invalid { .. } => DXSPV_ERROR_INVALID_INPUT,
+        },
         Error::Convert(c) => match c {
             dxbc::ConvertError::Unsupported { .. } => DXSPV_ERROR_UNSUPPORTED_FEATURE,
             dxbc::ConvertError::Decode(_) | dxbc::ConvertError::Invalid { .. } => {

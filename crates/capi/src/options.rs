@@ -456,6 +456,27 @@ pub unsafe extern "C" fn dxspv_options_set_vertex_point_size(
     unsafe { set(options, apply) }
 }
 
+/// Marks descriptor loads whose run-time index differs between invocations `NonUniform`
+/// where the shader forgot `NonUniformResourceIndex` (default: false): a workaround for
+/// games that rely on undefined behaviour.
+///
+/// # Safety
+/// `options` must be NULL or a live options object.
+///
+/// Thread safety: needs exclusive access to `options`.
+#[no_mangle]
+pub unsafe extern "C" fn dxspv_options_set_infer_non_uniform(
+    options: *mut dxspv_options,
+    value: bool,
+) -> dxspv_status {
+    let apply = |o: &mut dxspv::Options| {
+        o.passes.infer_non_uniform = value;
+        Ok(())
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { set(options, apply) }
+}
+
 /// Computes the container checksum and reports a mismatch as a warning (default: true).
 /// It is the costliest part of reading a small container; a program that never shows
 /// warnings may turn it off.
@@ -524,6 +545,7 @@ mod tests {
                 assert_eq!(dxspv_options_set_float_controls(o, false), DXSPV_OK);
                 assert_eq!(dxspv_options_set_verify_checksum(o, false), DXSPV_OK);
                 assert_eq!(dxspv_options_set_vertex_point_size(o, false), DXSPV_OK);
+                assert_eq!(dxspv_options_set_infer_non_uniform(o, true), DXSPV_OK);
             }
             let i = inner(o);
             assert_eq!(i.passes.min_precision, MinPrecisionMode::Native16);
@@ -533,6 +555,7 @@ mod tests {
             assert_eq!(i.spirv.entry_point_name, "vs_main");
             assert!(i.spirv.strip_debug_names);
             assert!(!i.spirv.vertex_point_size);
+            assert!(i.passes.infer_non_uniform);
             let b = &i.spirv.bindings;
             assert_eq!(
                 [

@@ -265,8 +265,8 @@ impl ReflectionStore {
 mod tests {
     use super::*;
     use dxspv::spirv::{
-        DescriptorType, PushDataRange, RegisterClass, ResourceBinding, SpecConstantInfo,
-        SpecConstantKind,
+        DescriptorType, PushDataRange, RegisterClass, ResourceBinding, ScalarKind,
+        SpecConstantInfo, SpecConstantKind,
     };
     use std::ffi::CStr;
 
@@ -297,6 +297,10 @@ mod tests {
                     binding: 1003,
                     descriptor_type: DescriptorType::SampledImage,
                     name: Some("tex".into()),
+                    image: None,
+                    comparison: false,
+                    size: None,
+                    stride: None,
                 },
                 ResourceBinding {
                     class: RegisterClass::UavCounter,
@@ -307,6 +311,10 @@ mod tests {
                     binding: 4001,
                     descriptor_type: DescriptorType::StorageBuffer,
                     name: None,
+                    image: None,
+                    comparison: false,
+                    size: None,
+                    stride: Some(4),
                 },
             ],
             push_data: vec![PushDataRange {
@@ -324,6 +332,10 @@ mod tests {
                 builtin: None,
                 semantic: Some(("TEXCOORD".into(), 5)),
                 patch: false,
+                scalar: ScalarKind::Float,
+                bits: 32,
+                components: 2,
+                array: Vec::new(),
             }],
             outputs: vec![InterfaceVariable {
                 location: None,
@@ -331,7 +343,12 @@ mod tests {
                 builtin: Some("Position"),
                 semantic: Some(("SV_Position".into(), 0)),
                 patch: true,
+                scalar: ScalarKind::Float,
+                bits: 32,
+                components: 4,
+                array: Vec::new(),
             }],
+            ..Reflection::default()
         };
         let store = ReflectionStore::new(r);
         let v = &store.view;

@@ -81,9 +81,37 @@ struct TranslateArgs {
     /// where Vulkan needs no point size for point lists).
     #[arg(long)]
     no_vertex_point_size: bool,
+    /// Mark descriptor loads whose index differs between invocations non-uniform where the
+    /// shader forgot `NonUniformResourceIndex` (a per-game workaround; off by default).
+    #[arg(long)]
+    infer_non_uniform: bool,
     /// Do not verify the container checksum (no checksum warnings).
     #[arg(long)]
     no_checksum: bool,
+    /// Target environment, as spirv-val and glslang name them: vulkan1.0, vulkan1.1,
+    /// vulkan1.2, vulkan1.3 (SPIR-V 1.0, 1.3, 1.5, 1.6) or spirv1.0 to spirv1.6. The Vulkan
+    /// memory model is used for vulkan1.3, spirv1.5 and spirv1.6, GLSL450 for the others.
+    #[arg(long, value_name = "ENV", default_value = "vulkan1.3", value_parser = parse_target_env)]
+    target_env: dxspv::spirv::TargetEnv,
+    /// The SPIR-V header's generator word (tool id in the high 16 bits, version in the low
+    /// 16; decimal or 0x hex). Default 0: dxspv has no id in Khronos' registry.
+    #[arg(long, value_name = "N", default_value = "0", value_parser = parse_u32)]
+    generator_id: u32,
+}
+
+/// Parses a `--target-env` name.
+fn parse_target_env(s: &str) -> Result<dxspv::spirv::TargetEnv, String> {
+    s.parse()
+        .map_err(|e: dxspv::spirv::UnknownTargetEnv| e.to_string())
+}
+
+/// Parses a 32-bit number, decimal or `0x` hexadecimal.
+fn parse_u32(s: &str) -> Result<u32, String> {
+    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u32::from_str_radix(hex, 16),
+        None => s.parse(),
+    };
+    parsed.map_err(|_| format!("'{s}' is not a 32-bit number (decimal or 0x hex)"))
 }
 
 impl TranslateArgs {
@@ -93,7 +121,10 @@ impl TranslateArgs {
         opts.spirv.float_controls = !self.no_float_controls;
         opts.spirv.vertex_point_size = !self.no_vertex_point_size;
         opts.spirv.entry_point_name = self.entry_point.clone();
+        opts.spirv.target_env = self.target_env;
+        opts.spirv.generator = self.generator_id;
         opts.verify_checksum = !self.no_checksum;
+        opts.passes.infer_non_uniform = self.infer_non_uniform;
         opts.passes.min_precision = match self.min_precision {
             MinPrecision::Promote32 => ir::passes::options::MinPrecisionMode::Promote32,
             MinPrecision::Native16 => ir::passes::options::MinPrecisionMode::Native16,

@@ -1,7 +1,8 @@
 //! The `dxspv` binary end to end: exit codes (0 ok, 1 bad input, 2 bad usage, never 101),
 //! compiling the shipped example to SPIR-V that `spirv-val` accepts, `--reflect`, `-` for
-//! standard input and output, directory trees, the diagnostic format, `-q`/`-v`, the options,
-//! `--dot` (checked with Graphviz when installed) and `bench`.
+//! standard input and output, directory trees, the diagnostic format, `-q`/`-v`, the options
+//! (`--target-env`, `--generator-id` among them), `--dot` (checked with Graphviz when
+//! installed) and `bench`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -478,4 +479,101 @@ fn dot_draws_the_cfg_for_graphviz() {
     } else {
         println!("graphviz not installed: the dot text was not rendered");
     }
+}
+
+/// The words of a `.spv` file.
+fn read_words(path: &Path) -> Vec<u32> {
+    std::fs::read(path)
+        .expect("spv")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+#[test]
+fn target_env_picks_the_spirv_version_and_spirv_val_accepts_it() {
+    let spv = temp("target.spv");
+    for (env, version, val_env) in [
+        ("vulkan1.0", 0x0001_0000, "vulkan1.0"),
+        ("vulkan1.1", 0x0001_0300, "vulkan1.1"),
+        ("vulkan1.2", 0x0001_0500, "vulkan1.2"),
+        ("vulkan1.3", 0x0001_0600, "vulkan1.3"),
+        ("spirv1.4", 0x0001_0400, "spv1.4"),
+        ("spv1.2", 0x0001_0200, "spv1.2"),
+    ] {
+        let out = dxspv(&[
+            "compile",
+            &example("double.ir"),
+            "-o",
+            &spv.display().to_string(),
+            "--target-env",
+            env,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{env}: {}", stderr(&out));
+        let words = read_words(&spv);
+        assert_eq!(words.get(1), Some(&version), "{env}");
+        if let Some(Err(msg)) = dxspv_testkit::spirv_val_with(&words, &["--target-env", val_env]) {
+            panic!("{env}: {msg}");
+        }
+    }
+    // The default is vulkan1.3; an unknown name is a usage error naming the choices.
+    let out = dxspv(&[
+        "compile",
+        &example("double.ir"),
+        "-o",
+        &spv.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(read_words(&spv).get(1), Some(&0x0001_0600));
+    let out = dxspv(&[
+        "compile",
+        &example("double.ir"),
+        "-o",
+        "/dev/null",
+        "--target-env",
+        "vulkan1.4",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown target environment 'vulkan1.4'"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_file(spv);
+}
+
+#[test]
+fn generator_id_sets_the_header_word() {
+    let spv = temp("generator.spv");
+    for (arg, word) in [("0x00ab0003", 0x00ab_0003u32), ("65541", 65541), ("0", 0)] {
+        let out = dxspv(&[
+            "compile",
+            &example("double.ir"),
+            "-o",
+            &spv.display().to_string(),
+            "--generator-id",
+            arg,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{arg}: {}", stderr(&out));
+        assert_eq!(read_words(&spv).get(2), Some(&word), "{arg}");
+    }
+    let out = dxspv(&[
+        "compile",
+        &example("double.ir"),
+        "-o",
+        &spv.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(read_words(&spv).get(2), Some(&0));
+    for bad in ["0x100000000", "4294967296", "-1", "ten"] {
+        let arg = format!("--generator-id={bad}");
+        let out = dxspv(&["compile", &example("double.ir"), "-o", "/dev/null", &arg]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            stderr(&out).contains("is not a 32-bit number"),
+            "{bad}: {}",
+            stderr(&out)
+        );
+    }
+    let _ = std::fs::remove_file(spv);
 }

@@ -22,6 +22,9 @@ pub enum Error {
     /// runs the shader), an unsupported feature, or a malformed program.
     #[error("D3D9 -> IR: {0}")]
     D3d9Convert(#[from] sm3::ConvertError),
+    /// The DXIL container, its bitcode or its DXIL metadata is malformed.
+    #[error("DXIL: {0}")]
+    Dxil(#[from] dxspv_dxil::Error),
     /// The format was recognised but has no frontend yet.
     #[error("{0}: not supported yet")]
     Unsupported(Format),
@@ -63,6 +66,13 @@ impl Error {
                 sm3::ConvertError::Limit { .. } => "d3d9-limit",
                 sm3::ConvertError::Unsupported { .. } => "d3d9-unsupported",
                 sm3::ConvertError::Invalid { .. } => "d3d9-invalid",
+            },
+            Error::Dxil(e) => match e {
+                dxspv_dxil::Error::Container(_) | dxspv_dxil::Error::NoDxilPart => "dxil-container",
+                dxspv_dxil::Error::Malformed { .. } => "dxil-bitcode",
+                dxspv_dxil::Error::Unsupported { .. } => "dxil-unsupported-construct",
+                dxspv_dxil::Error::Limit { .. } => "dxil-limit",
+                dxspv_dxil::Error::Metadata { .. } => "dxil-metadata",
             },
             Error::Pass(_) => "pass",
             Error::Spirv(e) => match e {

@@ -21,8 +21,10 @@
 //!   doc says why it is a trait.
 //! * Frontends emit the raw IR the contract describes (`../shared/spec/dxbc-ir.md`): scoped
 //!   control flow, temporaries, untyped values. The pipeline (`dxspv_ir::passes`) makes it
-//!   structured, SSA, typed and lowered; the backend (`dxspv_spirv`) writes SPIR-V 1.6 with the
-//!   Vulkan memory model and reports every resource's D3D register and Vulkan binding.
+//!   structured, SSA, typed and lowered; the backend (`dxspv_spirv`) writes SPIR-V for the
+//!   target environment of the options (`vulkan1.3` by default: SPIR-V 1.6 with the Vulkan
+//!   memory model; `vulkan1.0` to `vulkan1.2` and `spirv1.0` to `spirv1.6` too) and reports
+//!   every resource's D3D register and Vulkan binding.
 //! * [`Options`] gathers the pipeline's and the backend's options and what frontends read;
 //!   [`Output`] carries the words, the [`spirv::Reflection`], [`StageTimes`] and [`Warning`]s.
 //!
@@ -31,6 +33,7 @@
 //! functions.
 
 pub use dxspv_dxbc as dxbc;
+pub use dxspv_dxil as dxil;
 pub use dxspv_ir as ir;
 pub use dxspv_sm3 as sm3;
 pub use dxspv_spirv as spirv;
@@ -106,12 +109,18 @@ impl fmt::Display for Format {
 pub struct Options {
     /// The IR pass pipeline's options (min precision, optimisations, validation after each pass).
     pub passes: ir::passes::options::Options,
-    /// The SPIR-V backend's options (binding model, debug names, entry point name).
+    /// The SPIR-V backend's options (target environment, binding model, debug names, entry
+    /// point name, generator word).
     pub spirv: spirv::SpirvOptions,
     /// Compute the container checksum and report a mismatch as a [`Warning`] (default: on).
     /// It is the costliest part of parsing a small container; a translation layer that never
     /// shows warnings may turn it off.
     pub verify_checksum: bool,
+    /// The Direct3D 9 frontend's options: the application state a D3D9 translation is made
+    /// for (sampler types, depth-compare samplers, flat shading, float emulation). See
+    /// [`sm3::Options`], whose module also lists the specialization constants and the push
+    /// constant layout of the state that needs no new translation.
+    pub d3d9: sm3::Options,
     /// Direct3D's stream-output declaration for this shader (default: none).
     ///
     /// In Direct3D it is pipeline state (`D3D12_STREAM_OUTPUT_DESC`,
@@ -124,11 +133,6 @@ pub struct Options {
     /// `rasterizationStream` (`None`: rasterizer discard). Compiling any other stage with a
     /// declaration is an error.
     pub stream_output: Option<ir::passes::stream_output::StreamOutput>,
-    /// The Direct3D 9 frontend's options: the application state a D3D9 translation is made
-    /// for (sampler types, depth-compare samplers, flat shading, float emulation). See
-    /// [`sm3::Options`], whose module also lists the specialization constants and the push
-    /// constant layout of the state that needs no new translation.
-    pub d3d9: sm3::Options,
 }
 
 impl Default for Options {
@@ -137,8 +141,8 @@ impl Default for Options {
             passes: Default::default(),
             spirv: Default::default(),
             verify_checksum: true,
-            stream_output: None,
             d3d9: sm3::Options::default(),
+            stream_output: None,
         }
     }
 }
@@ -146,7 +150,7 @@ impl Default for Options {
 /// A compiled shader: SPIR-V words and what a program needs to bind its resources.
 #[derive(Clone, Debug)]
 pub struct Output {
-    /// The SPIR-V 1.6 module.
+    /// The SPIR-V module (of the version the target environment names).
     pub spirv: Vec<u32>,
     /// Resource bindings (D3D register → Vulkan set/binding), push data and interface variables.
     pub reflection: spirv::Reflection,
@@ -321,7 +325,8 @@ pub fn compile_ir(
     let mut times = StageTimes::default();
     let t = Instant::now();
     let level = match stage {
-        IrStage::Raw => ir::Level::Structural,
+        // Raw IR may be scoped, structured or unstructured block form (`structurize` takes it).
+        IrStage::Raw => ir::Level::Unstructured,
         IrStage::Lowered => ir::Level::Lowered,
     };
     // IR from outside is not trusted like a frontend's output: the passes need structurally
@@ -603,5 +608,28 @@ mod tests {
             }
             other => panic!("expected an input validation error, got {other:?}"),
         }
+    }
+    #[test]
+    fn unstructured_ir_text_is_structured_by_the_pipeline() {
+        // An if/else diamond as plain blocks, blocks out of order, joined by a phi: the form
+        // the DXIL frontend emits, which `structurize` turns into structured control flow.
+        let text = "%1 = EntryPoint %10 Pixel\n%2 = DclOutput f32 %1 0 0 0\n\
+                    %3 = DclInput f32 %1 0 0 None\n%5 = Constant f32 1.0\n\
+                    %6 = Constant f32 0.0\n%10 = Function void\n%11 = Label None\n\
+                    %12 = InputLoad f32 %3 null\n%13 = FLt bool %12 %6\n\
+                    %14 = BranchConditional %13 %20 %30\n%30 = Label None\n%31 = Branch %40\n\
+                    %20 = Label None\n%21 = Branch %40\n%40 = Label None\n\
+                    %41 = Phi f32 %20 %5 %30 %6\n%42 = OutputStore %2 null %41\n\
+                    %43 = Return void null\n%44 = FunctionEnd\n";
+        let out = compile_ir_text(text, &Options::default()).expect("compiles");
+        assert_eq!(out.spirv.first(), Some(&0x0723_0203));
+        // OpSelectionMerge (247) appears: the branch became a structured selection.
+        let mut i = 5;
+        let mut merges = 0;
+        while let Some(&w) = out.spirv.get(i) {
+            merges += usize::from(w & 0xffff == 247);
+            i += (w >> 16).max(1) as usize;
+        }
+        assert_eq!(merges, 1);
     }
 }

@@ -4,7 +4,8 @@
 //! reason listed here: [`REFUSED`] names each shader refused on purpose with the words its
 //! error must contain, and [`NO_FRONTEND_YET`] the formats still waiting for their frontend.
 //! Anything else fails the test. It prints one line per format (compiled, valid, refused by
-//! error kind and feature) and every refusal with its reason.
+//! error kind and feature) and every refusal with its reason. The other target environments
+//! are checked over the same shaders by `spirv_targets.rs`.
 
 use dxspv_testkit::{installed, spirv_val, Corpus};
 use std::collections::BTreeMap;

@@ -388,6 +388,53 @@ impl Builder {
         self.live -= 1;
     }
 
+    /// Moves the ops from `first` to `last` (a run of code ops in program order, `last` not
+    /// before `first`) to right after `pos`, which must not be inside the run. O(1): the run is
+    /// unlinked and linked again as a whole (passes that reorder blocks move each block so).
+    /// Does nothing if `first`, `last` or `pos` is not live, or if `pos` is inside the run
+    /// (checked by walking the run only in debug builds).
+    pub fn move_range_after(&mut self, first: SsaDef, last: SsaDef, pos: SsaDef) {
+        if !self.contains(first) || !self.contains(last) || !self.contains(pos) {
+            return;
+        }
+        debug_assert!(
+            self.iter_from(first)
+                .map(|(d, _)| d)
+                .take_while(|&d| d != last)
+                .all(|d| d != pos)
+                && pos != last,
+            "move_range_after: {pos} is inside the moved run"
+        );
+        let (f, l) = (first.id(), last.id());
+        if self.meta[f as usize].prev == pos.id() {
+            return;
+        }
+        // Unlink the run.
+        let before = self.meta[f as usize].prev;
+        let after = self.meta[l as usize].next;
+        if before == NIL {
+            self.head = after;
+        } else {
+            self.meta[before as usize].next = after;
+        }
+        if after == NIL {
+            self.tail = before;
+        } else {
+            self.meta[after as usize].prev = before;
+        }
+        // Link it after `pos`.
+        let p = pos.id();
+        let next = self.meta[p as usize].next;
+        self.meta[p as usize].next = f;
+        self.meta[f as usize].prev = p;
+        self.meta[l as usize].next = next;
+        if next == NIL {
+            self.tail = l;
+        } else {
+            self.meta[next as usize].prev = l;
+        }
+    }
+
     /// Replaces the op of `def` in place (same id, same position), updating use lists.
     pub fn rewrite(&mut self, def: SsaDef, op: Op) {
         let id = def.id();
@@ -957,6 +1004,27 @@ mod tests {
         b.remove(phi);
         assert!(!b.has_uses(c1));
         assert!(!b.has_uses(c2));
+    }
+
+    #[test]
+    fn ranges_move_as_a_whole() {
+        let mut b = Builder::new();
+        let ops: Vec<SsaDef> = (0..6)
+            .map(|_| b.add(Op::new(OpCode::Demote, Type::VOID)))
+            .collect();
+        let ids = |b: &Builder| order(b);
+        // [1 2 3 4 5 6]: move 2..=3 after 5, then 5..=2 (the run 5 2 3) to the front's end.
+        b.move_range_after(ops[1], ops[2], ops[4]);
+        assert_eq!(ids(&b), vec![1, 4, 5, 2, 3, 6]);
+        b.move_range_after(ops[0], ops[0], ops[5]);
+        assert_eq!(ids(&b), vec![4, 5, 2, 3, 6, 1]);
+        assert_eq!(b.first(), Some(ops[3]));
+        assert_eq!(b.last(), Some(ops[0]));
+        // Already in place: nothing changes.
+        b.move_range_after(ops[1], ops[2], ops[4]);
+        assert_eq!(ids(&b), vec![4, 5, 2, 3, 6, 1]);
+        assert_eq!(b.prev(ops[1]), Some(ops[4]));
+        assert_eq!(b.next(ops[2]), Some(ops[5]));
     }
 
     #[test]

@@ -19,8 +19,10 @@
 //!
 //! ## Data flow
 //! A frontend appends ops to a [`Builder`]: declarations (`EntryPoint`, `Dcl*`, constants)
-//! before code, code in scoped control flow with temporaries and `Unknown` types. The passes
-//! turn that into structured, SSA, fully typed IR that the *lowered* validator accepts. The
+//! before code, code in scoped control flow with temporaries and `Unknown` types (DXBC, D3D9),
+//! or blocks of an arbitrary control flow graph with SSA values and phis (DXIL; checked at
+//! [`Level::Unstructured`], structured by [`passes::structurize`]). The passes turn that into
+//! structured, SSA, fully typed IR that the *lowered* validator accepts. The
 //! [`serialize`] module stores a program compactly; [`text`] prints and parses the readable form
 //! used by tests and the `dxspv ir` command. The passes are tested by file tests:
 //! `tests/filetests/<pass>/*.ir` hold IR text, the pass to run and `; check:` lines on the

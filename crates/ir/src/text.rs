@@ -651,7 +651,7 @@ impl<'a> Cursor<'a> {
         // References.
         let mut operands = Operands::new();
         for _ in info.refs {
-            operands.push(self.reference(def, max_id, b, pending)?);
+            operands.push(self.reference(def, max_id, b, pending, false)?);
         }
         if info.var_refs() {
             loop {
@@ -659,7 +659,9 @@ impl<'a> Cursor<'a> {
                 if !(tok.starts_with('%') || tok == "null") {
                     break;
                 }
-                operands.push(self.reference(def, max_id, b, pending)?);
+                // A phi's value may be the phi itself (a value a loop carries unchanged).
+                let self_ok = opcode == OpCode::Phi && operands.len() % 2 == 1;
+                operands.push(self.reference(def, max_id, b, pending, self_ok)?);
             }
         }
         // Literals.
@@ -869,6 +871,7 @@ impl<'a> Cursor<'a> {
         max_id: u32,
         b: &Builder,
         pending: &mut Vec<(u32, usize, usize)>,
+        self_ok: bool,
     ) -> Result<Operand, ParseError> {
         let (tok, at) = self.token();
         if tok == "null" {
@@ -878,10 +881,10 @@ impl<'a> Cursor<'a> {
             return Err(self.expected(at, "a reference (`%N` or `null`)", tok));
         };
         let target = self.id(digits, at + 1, max_id)?;
-        if target == def {
+        if target == def && !self_ok {
             return Err(self.err(at, ParseErrorKind::SelfReference(def.id())));
         }
-        if !b.contains(target) {
+        if !b.contains(target) && target != def {
             let e = self.err(at, ParseErrorKind::UndefinedRef(target.id()));
             pending.push((target.id(), e.line, e.column));
         }

@@ -174,6 +174,7 @@ fn run_pass(b: &mut Builder, p: &PassSpec) -> Result<bool, PassError> {
         "dce" => dce::run(b),
         "cfg_cleanup" => cfg_cleanup::run(b),
         "unused_declarations" => unused_declarations::run(b),
+        "infer_non_uniform" => infer_non_uniform::run(b),
         "pipeline" => run_pipeline(b, &p.opts).map(|r| r.passes.iter().any(|p| p.changed)),
         other => Err(PassError::invalid(
             "filetest",

@@ -1,12 +1,13 @@
-//! # dxspv-sm3: reading Direct3D 9 shaders (shader models 1.x to 3.0)
+//! # dxspv-sm3: Direct3D 9 shaders (shader models 1.x to 3.0)
 //!
-//! This crate is the reading half of dxspv's Direct3D 9 frontend. It takes the token
-//! stream of a compiled `vs_1_1` … `vs_3_0` / `ps_1_1` … `ps_3_0` shader (what
-//! `CreateVertexShader` / `CreatePixelShader` receive, what fxc writes for the 9.x
-//! profiles, what effect files embed) and exposes it as typed instructions for a
-//! converter, plus the HLSL compiler's constant table and the register limits of each
-//! model. A disassembler renders it in the assembly syntax fxc and
-//! `D3DXDisassembleShader` print.
+//! This crate is dxspv's Direct3D 9 frontend. It takes the token stream of a compiled
+//! `vs_1_1` … `vs_3_0` / `ps_1_1` … `ps_3_0` shader (what `CreateVertexShader` /
+//! `CreatePixelShader` receive, what fxc writes for the 9.x profiles, what effect files
+//! embed), reads it into typed instructions, and converts it into the raw IR the pass
+//! pipeline and the SPIR-V backend take (`shared/spec/dxbc-ir.md`). The reader also gives
+//! the HLSL compiler's constant table and the register limits of each model, and a
+//! disassembler renders a shader in the assembly syntax fxc and `D3DXDisassembleShader`
+//! print.
 //!
 //! ## Data flow
 //!
@@ -15,6 +16,7 @@
 //!                          + comments + ConstantTable (from `CTAB`) + warnings
 //! Shader::instructions() ─▶ Iterator<Item = Result<Instruction, Error>>
 //!                           (or Instructions::next_into, reusing one Instruction)
+//! convert(&Shader, &Options) ─▶ dxspv_ir::Builder (raw IR) or ConvertError
 //! Limits::for_version ────▶ register counts per file
 //! disassemble(&[u8]) ─────▶ String
 //! ```
@@ -42,9 +44,37 @@
 //!     assert_eq!(inst.sources()[0].register.index, 0);
 //! }
 //! assert_eq!(dxspv_sm3::disassemble(&bytes)?, "    vs_2_0\n    mov oPos, c0\n");
+//! let ir = dxspv_sm3::convert(&shader, &dxspv_sm3::Options::default())
+//!     .expect("converts");
+//! assert!(!ir.is_empty());
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! ## The conversion
+//!
+//! [`convert()`] (module [`mod@convert`]) makes a first walk over the shader (`def`s, `dcl`s,
+//! where each `label` starts, and the checks that refuse what no device runs: a register
+//! index past the model's [`Limits`], flow control the model lacks), then converts `main`,
+//! inlining subroutines at their calls (Direct3D 9 subroutines share every register with
+//! the caller and cannot recurse). Registers become `DclTmp`s, one per component, zero at
+//! entry; outputs are written through shadows that an epilogue stores out. Direct3D 9's
+//! arithmetic is kept: products follow the `0 × anything = 0` rule through the IR's
+//! `*Legacy` ops (per [`FloatEmulation`]), `rcp(0) = +inf`, `rsq`/`log` of `|x|`, the
+//! four-component `logp`/`expp` of `vs_1_x`, `lit`'s power clamp, `ps_1_x` constant
+//! clamping, result shifts and co-issue, `mov a0` rounding down in `vs_1_x` and `mova` to
+//! nearest.
+//!
+//! The binding model, the varying locations and the application state follow the D3D9
+//! contract (`notes/d3d9_contract.md`; the README summarises it): float, integer and
+//! boolean constants are the constant buffers `b0`, `b1`, `b2` of register space 0; sampler
+//! `s#` is SRV `t#` plus sampler `s#` (space 0 for pixel shaders, 1 for vertex shaders);
+//! varyings meet by usage and usage index at fixed locations (TEXCOORD n at n, COLOR at
+//! 10-11, FOG at 12, …, see the `io` module); unwritten `vs_1_x`/`vs_2_x` varyings get
+//! Direct3D 9's defaults. The fixed-function state a shader depends on is either a
+//! compile-time [`Options`] field, a specialization constant ([`options::spec_id`]) or a
+//! member of the 256-byte push constant block ([`options::push`]): alpha test, fog, user
+//! clip planes, point size, projected texturing, bump-environment matrices.
 //!
 //! ## The format in brief
 //!
@@ -70,6 +100,8 @@
 //!   is a [`Warning`], never an error.
 //! * [`Limits`], [`Limit`]: register counts per model, for converters to refuse shaders
 //!   no device could run.
+//! * [`convert()`], [`ConvertError`], [`Options`], [`FloatEmulation`]: the conversion to IR
+//!   and the application state it is made for; [`options::spec_id`], [`options::push`].
 //! * [`Error`]: one error type; decode errors carry the token offset and the instruction
 //!   index. Malformed input never panics.
 

@@ -1,4 +1,5 @@
-//! SPIR-V backend: lowered dxspv IR in, SPIR-V 1.6 words (Vulkan memory model) out.
+//! SPIR-V backend: lowered dxspv IR in, SPIR-V words for a target environment out (by
+//! default `vulkan1.3`: SPIR-V 1.6 with the Vulkan memory model).
 //!
 //! # Design
 //!
@@ -52,15 +53,37 @@
 //! constant function. Vertex shaders get an entry point that writes `PointSize` 1.0 (Direct3D's
 //! point size, which Vulkan wants written when points are drawn) and calls the shader.
 //!
-//! [`emit_with_reflection`] additionally returns a [`Reflection`]: every resource with its D3D
-//! register and its Vulkan set/binding/descriptor type, and the shader interface.
+//! # Target environments
+//!
+//! [`SpirvOptions::target_env`] picks a [`TargetEnv`]: `vulkan1.0` to `vulkan1.3` (SPIR-V
+//! 1.0, 1.3, 1.5, 1.6) or `spirv1.0` to `spirv1.6`. The emitter is written once, in the
+//! newest forms; the module being built knows the target and answers the questions whose
+//! answer depends on it (which memory model, the global scope, the storage class of
+//! buffers, whether a capability needs an extension), and the few instructions with no
+//! older form (`OpCopyLogical`, `OpSelect` of composites) are expanded where they are
+//! emitted. [`TargetEnv`] documents every difference and the memory model chosen per target.
+//! The header's generator word is [`SpirvOptions::generator`] (0 by default: dxspv has no
+//! registered id).
+//!
+//! [`emit_with_reflection`] additionally returns a [`Reflection`] (`reflection.rs`), filled
+//! as the declarations are emitted: the stage, entry point and workgroup size, every
+//! resource with its D3D register and its Vulkan set/binding/descriptor type and shape, the
+//! push data, spec constants and the shader interface with types and D3D semantics.
 
 mod emit;
+mod reflection;
+mod target;
 mod words;
 
 use dxspv_ir::Builder;
 
 pub use emit::SpirvError;
+pub use reflection::{
+    d3d_system_value, DescriptorType, ImageDim, ImageFormat, ImageInfo, InterfaceVariable,
+    PushDataRange, Reflection, RegisterClass, ResourceBinding, ScalarKind, SpecConstantInfo,
+    SpecConstantKind,
+};
+pub use target::{TargetEnv, UnknownTargetEnv};
 
 /// Location of hull shader patch-constant output register 0 (and domain shader input `vpc0`);
 /// patch constant register `N` is at location `PATCH_LOCATION_TOP - N`.
@@ -161,6 +184,19 @@ pub struct SpirvOptions {
     /// (VUID-VkGraphicsPipelineCreateInfo-Vertex-07722); a host whose devices all have it
     /// may turn this off for a smaller module. Default: on.
     pub vertex_point_size: bool,
+    /// The environment the module is written for: its SPIR-V version, memory model and the
+    /// extensions or other forms older versions need (see [`TargetEnv`]). Default
+    /// `vulkan1.3`: SPIR-V 1.6 with the Vulkan memory model.
+    pub target_env: TargetEnv,
+    /// The generator word of the SPIR-V header: the registered tool id in the high 16 bits,
+    /// the tool's version in the low 16.
+    ///
+    /// Default 0. Khronos' registry of generator ids (SPIRV-Headers' `spir-v.xml`) has no
+    /// entry for dxspv, and the SPIR-V specification allows 0 for an unregistered tool; an
+    /// unregistered number could collide with a tool registered later and mislead consumers
+    /// that key workarounds on the generator. A program that registers an id, or wants to
+    /// tag its modules, sets it here (`dxspv compile --generator-id N`).
+    pub generator: u32,
 }
 
 impl Default for SpirvOptions {
@@ -171,137 +207,10 @@ impl Default for SpirvOptions {
             bindings: BindingModel::default(),
             float_controls: true,
             vertex_point_size: true,
+            target_env: TargetEnv::default(),
+            generator: 0,
         }
     }
-}
-
-/// The D3D register class of a resource.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RegisterClass {
-    /// Constant buffer, `b` register.
-    Cbv,
-    /// Shader resource view, `t` register.
-    Srv,
-    /// Unordered access view, `u` register.
-    Uav,
-    /// Sampler, `s` register.
-    Sampler,
-    /// Hidden counter of the UAV in `u` register.
-    UavCounter,
-}
-
-/// The Vulkan descriptor type a resource is bound as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DescriptorType {
-    /// `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER`.
-    UniformBuffer,
-    /// `VK_DESCRIPTOR_TYPE_STORAGE_BUFFER`.
-    StorageBuffer,
-    /// `VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE`.
-    SampledImage,
-    /// `VK_DESCRIPTOR_TYPE_STORAGE_IMAGE`.
-    StorageImage,
-    /// `VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER`.
-    UniformTexelBuffer,
-    /// `VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER`.
-    StorageTexelBuffer,
-    /// `VK_DESCRIPTOR_TYPE_SAMPLER`.
-    Sampler,
-}
-
-/// One resource binding: where D3D declared it and where Vulkan expects it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResourceBinding {
-    /// Register class.
-    pub class: RegisterClass,
-    /// D3D register space.
-    pub space: u32,
-    /// D3D register (first register of an array).
-    pub register: u32,
-    /// Descriptor array size; `0` for unbounded.
-    pub count: u32,
-    /// Vulkan descriptor set.
-    pub set: u32,
-    /// Vulkan binding.
-    pub binding: u32,
-    /// Vulkan descriptor type.
-    pub descriptor_type: DescriptorType,
-    /// Debug name from the IR, if any.
-    pub name: Option<String>,
-}
-
-impl ResourceBinding {
-    /// The D3D register as written in HLSL, with its space: `t3, space 1`; a UAV counter is
-    /// named after its UAV.
-    pub fn register_name(&self) -> String {
-        let (prefix, letter) = match self.class {
-            RegisterClass::Cbv => ("", 'b'),
-            RegisterClass::Srv => ("", 't'),
-            RegisterClass::Uav => ("", 'u'),
-            RegisterClass::Sampler => ("", 's'),
-            RegisterClass::UavCounter => ("the counter of ", 'u'),
-        };
-        format!("{prefix}{letter}{}, space {}", self.register, self.space)
-    }
-}
-
-/// One shader input or output.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InterfaceVariable {
-    /// `Location` for user varyings; `None` for built-ins.
-    pub location: Option<u32>,
-    /// First component.
-    pub component: u32,
-    /// The IR built-in name for built-ins.
-    pub builtin: Option<&'static str>,
-    /// D3D semantic name and index, if declared.
-    pub semantic: Option<(String, u32)>,
-    /// Whether this is a per-patch variable (hull outputs / domain inputs).
-    pub patch: bool,
-}
-
-/// One push data range.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PushDataRange {
-    /// Byte offset in the push constant block.
-    pub offset: u32,
-    /// Size in bytes.
-    pub size: u32,
-}
-
-/// What a spec constant of the module stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpecConstantKind {
-    /// Declared by the shader (`DclSpecConstant`).
-    User,
-    /// The render target sample count, see [`SAMPLE_COUNT_SPEC_ID`].
-    SampleCount,
-}
-
-/// One scalar specialization constant of the module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SpecConstantInfo {
-    /// The `SpecId` decoration (`VkSpecializationMapEntry::constantID`).
-    pub spec_id: u32,
-    /// Default value bits (32-bit; booleans are 0 or 1).
-    pub default: u32,
-    /// What the constant stands for.
-    pub kind: SpecConstantKind,
-}
-
-/// What a host needs to know to bind the emitted module.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Reflection {
-    /// Every descriptor the module declares.
-    pub resources: Vec<ResourceBinding>,
-    /// Push data ranges.
-    pub push_data: Vec<PushDataRange>,
-    /// Specialization constants.
-    pub spec_constants: Vec<SpecConstantInfo>,
-    /// Shader inputs.
-    pub inputs: Vec<InterfaceVariable>,
-    /// Shader outputs.
-    pub outputs: Vec<InterfaceVariable>,
 }
 
 /// A finished module: SPIR-V words plus reflection.
@@ -313,7 +222,8 @@ pub struct SpirvModule {
     pub reflection: Reflection,
 }
 
-/// Emits lowered IR as a SPIR-V 1.6 module.
+/// Emits lowered IR as a SPIR-V module for [`SpirvOptions::target_env`] (SPIR-V 1.6 by
+/// default).
 ///
 /// The builder must pass [`dxspv_ir::validate()`] at [`dxspv_ir::Level::Lowered`]; IR the backend
 /// cannot express yields a [`SpirvError`] naming the op and the feature.

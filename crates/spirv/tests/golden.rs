@@ -1,15 +1,19 @@
 //! SPIR-V goldens: every `golden/NAME.ir` (lowered IR text) is validated at
 //! [`Level::Lowered`], emitted with the default [`SpirvOptions`], checked with
 //! `spirv-val --target-env vulkan1.3` and disassembled with `spirv-dis`; the text must equal
-//! `golden/NAME.spvasm`. Run with `UPDATE_GOLDEN=1` to rewrite the `.spvasm` files (then read
-//! the diff: each golden is a reviewed statement of what the backend emits).
+//! `golden/NAME.spvasm`. A `golden/NAME.TARGET.spvasm` beside it (`TARGET` a
+//! [`TargetEnv`] name, `vulkan1.0`) is the module emitted for that target, checked the same
+//! way with `spirv-val --target-env TARGET`: it shows what that target changes. Every
+//! golden is also emitted for every other target and checked with `spirv-val` there. Run
+//! with `UPDATE_GOLDEN=1` to rewrite the `.spvasm` files (then read the diff: each golden is
+//! a reviewed statement of what the backend emits).
 //!
 //! The goldens were written with SPIRV-Tools v2023.1's `spirv-dis`; another version may name
 //! ids differently, in which case regenerate them and check that only names changed. Without
 //! `spirv-dis` and `spirv-val` the test says so and checks nothing.
 
 use dxspv_ir::validate::{validate, Level};
-use dxspv_spirv::{emit, SpirvOptions};
+use dxspv_spirv::{emit, SpirvOptions, TargetEnv};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -69,27 +73,64 @@ fn goldens_match() {
         if let Err(errors) = validate(&b, Level::Lowered) {
             panic!("{name}.ir is not lowered IR: {errors:?}");
         }
-        let words = emit(&b, &SpirvOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
-        common::assert_spirv_valid(&name, &words);
-        let got = common::spirv_dis(&words).expect("spirv-dis is installed");
-        let golden = ir.with_extension("spvasm");
-        if update {
-            std::fs::write(&golden, &got).expect("write golden");
-            continue;
-        }
-        match std::fs::read_to_string(&golden) {
-            Ok(want) if want == got => {}
-            Ok(want) => failures.push(format!("{name}: {}", first_difference(&got, &want))),
-            Err(_) => failures.push(format!(
-                "{name}: no {name}.spvasm (run with UPDATE_GOLDEN=1)"
-            )),
+        for target in TargetEnv::ALL {
+            let opts = SpirvOptions {
+                target_env: target,
+                ..SpirvOptions::default()
+            };
+            let words = emit(&b, &opts).unwrap_or_else(|e| panic!("{name} for {target}: {e}"));
+            match common::spirv_val_env(&words, target.spirv_val_name()) {
+                Some(Ok(())) => {}
+                Some(Err(msg)) => failures.push(format!("{name} for {target}: spirv-val: {msg}")),
+                None => panic!("spirv-val is installed"),
+            }
+            let golden = if target == TargetEnv::default() {
+                ir.with_extension("spvasm")
+            } else {
+                ir.with_extension(format!("{target}.spvasm"))
+            };
+            // The default target has a golden always, the others where one was written.
+            if target != TargetEnv::default() && !golden.exists() {
+                continue;
+            }
+            let got = common::spirv_dis(&words).expect("spirv-dis is installed");
+            if update {
+                std::fs::write(&golden, &got).expect("write golden");
+                continue;
+            }
+            let file = golden.file_name().unwrap_or_default().to_string_lossy();
+            match std::fs::read_to_string(&golden) {
+                Ok(want) if want == got => {}
+                Ok(want) => failures.push(format!("{file}: {}", first_difference(&got, &want))),
+                Err(_) => failures.push(format!("{name}: no {file} (run with UPDATE_GOLDEN=1)")),
+            }
         }
     }
-    // Every golden has its input.
+    // Every golden has its input, and a target golden names a target.
     for entry in std::fs::read_dir(&dir).expect("golden directory") {
         let p = entry.expect("directory entry").path();
-        if p.extension().is_some_and(|x| x == "spvasm") && !p.with_extension("ir").exists() {
-            failures.push(format!("{} has no .ir input", p.display()));
+        let file = p
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let Some(stem) = file.strip_suffix(".spvasm") else {
+            continue;
+        };
+        let (input, target) = match TargetEnv::ALL
+            .iter()
+            .find_map(|t| stem.strip_suffix(&format!(".{t}")).map(|s| (s, Some(*t))))
+        {
+            Some((input, target)) => (input, target),
+            None => (stem, None),
+        };
+        if target == Some(TargetEnv::default()) {
+            failures.push(format!(
+                "{file}: the default target's golden is {input}.spvasm"
+            ));
+        }
+        if !dir.join(format!("{input}.ir")).exists() {
+            failures.push(format!("{file} has no .ir input"));
         }
     }
     assert!(

@@ -14,6 +14,7 @@
 
 mod d3d9;
 mod dxbc;
+mod dxil;
 
 use crate::{Error, Format, Options, StageTimes, Warning};
 use dxspv_ir::Builder;
@@ -39,7 +40,7 @@ pub(crate) fn frontend_for(format: Format) -> Result<&'static dyn Frontend, Erro
     match format {
         Format::Dxbc => Ok(&dxbc::Dxbc),
         Format::D3d9 => Ok(&d3d9::D3d9),
-        Format::Dxil => Err(Error::Unsupported(format)),
+        Format::Dxil => Ok(&dxil::Dxil),
         Format::Unknown => Err(Error::UnknownFormat),
     }
 }

@@ -7,7 +7,9 @@
 //! ## The pipeline
 //! [`pipeline::run_pipeline`] is the one place where the order is written down:
 //!
-//! 1. `scoped_to_structured`: `Scoped*` control flow to labels, branches and merge blocks.
+//! 1. `scoped_to_structured`: `Scoped*` control flow to labels, branches and merge blocks;
+//!    then [`structurize`], only if a function was in block form already: unstructured
+//!    control flow graphs (DXIL's) to structured constructs.
 //! 2. `ssa_construction`: `DclTmp` registers to SSA values and phis.
 //! 3. [`resolve_types`]: every `Unknown` type from its uses and definitions; `ConsumeAs` to
 //!    `Cast`/`Convert*`; still-ambiguous values become `u32`.
@@ -39,6 +41,7 @@ pub mod constant_fold;
 pub mod cse;
 pub mod dce;
 pub mod error;
+pub mod infer_non_uniform;
 pub mod lower_legacy;
 pub mod lower_min_precision;
 pub mod options;
@@ -48,6 +51,7 @@ pub mod scoped_to_structured;
 pub mod simplify_arith;
 pub mod ssa_construction;
 pub mod stream_output;
+pub mod structurize;
 pub mod unused_declarations;
 pub mod util;
 

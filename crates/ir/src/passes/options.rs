@@ -41,6 +41,10 @@ pub struct Options {
     /// Most rounds of the fold / simplify / CSE / DCE loop; it stops earlier once a round
     /// changes nothing.
     pub max_optimisation_rounds: u32,
+    /// Mark descriptor loads whose run-time index differs between invocations `NonUniform`
+    /// when the shader did not ([`crate::passes::infer_non_uniform`]): a workaround for games
+    /// that forget `NonUniformResourceIndex`, which Direct3D leaves undefined. Off by default.
+    pub infer_non_uniform: bool,
     /// Run the validator after every pass and fail with the name of the pass that broke an
     /// invariant. On by default in debug and test builds, off in release builds.
     pub validate_each_pass: bool,
@@ -63,6 +67,7 @@ impl Default for Options {
             cfg_cleanup: true,
             remove_unused_declarations: true,
             max_optimisation_rounds: 4,
+            infer_non_uniform: false,
             validate_each_pass: cfg!(debug_assertions),
             time_passes: false,
         }

@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! scoped_to_structured      Scoped* control flow → labels, branches, merge blocks
+//! structurize               unstructured block form (DXIL) → structured constructs; runs
+//!                           only if scoped_to_structured met a function in block form
 //! ssa_construction          DclTmp registers → SSA values and phis
 //! resolve_types             Unknown types resolved, ConsumeAs lowered
 //! lower_legacy              FDot*, *Legacy, MinValue/MaxValue, no-op conversions
@@ -14,12 +16,15 @@
 //! cfg_cleanup               unreachable and empty blocks
 //! dce                       what cfg_cleanup made dead
 //! unused_declarations       temps, scratch, constants nothing uses
+//! infer_non_uniform         (optional) NonUniform on divergently indexed descriptor loads
 //! ```
 //!
 //! With [`Options::validate_each_pass`] (default in debug and test builds) the validator runs
-//! after every pass: at [`Level::Structural`] while the program may still hold frontend
-//! constructs, at [`Level::Lowered`] once the mandatory lowerings are done (after
-//! `lower_min_precision`) and for the final result. A failure is a
+//! after every pass: at [`Level::Unstructured`] for the input and after
+//! `scoped_to_structured` (unstructured functions are `structurize`'s to change), at
+//! [`Level::Structural`] while the program may still hold frontend constructs, at
+//! [`Level::Lowered`] once the mandatory lowerings are done (after `lower_min_precision`) and
+//! for the final result. A failure is a
 //! [`PassError::Validation`] naming the pass that broke the invariant.
 //!
 //! One CFG serves from `ssa_construction` (or the first `cse` for programs without
@@ -32,8 +37,9 @@ use crate::passes::error::PassError;
 use crate::passes::options::Options;
 use crate::passes::util::FpModes;
 use crate::passes::{
-    cfg_cleanup, constant_fold, cse, dce, lower_legacy, lower_min_precision, resolve_types,
-    scoped_to_structured, simplify_arith, ssa_construction, unused_declarations,
+    cfg_cleanup, constant_fold, cse, dce, infer_non_uniform, lower_legacy, lower_min_precision,
+    resolve_types, scoped_to_structured, simplify_arith, ssa_construction, structurize,
+    unused_declarations,
 };
 use crate::validate::{validate, Level, Rule, ValidationError};
 use crate::Builder;
@@ -158,7 +164,7 @@ pub fn run_pipeline_with(
     opts: &Options,
     ws: &mut Workspace,
 ) -> Result<PipelineReport, PassError> {
-    use Level::{Lowered, Structural};
+    use Level::{Lowered, Structural, Unstructured};
     let mut r = Runner {
         b,
         validate: opts.validate_each_pass,
@@ -171,7 +177,7 @@ pub fn run_pipeline_with(
     };
     if r.validate {
         let start = Instant::now();
-        let result = validate(r.b, Structural);
+        let result = validate(r.b, Unstructured);
         r.report.validation += start.elapsed();
         if let Err(errors) = result {
             return Err(PassError::Validation {
@@ -182,11 +188,15 @@ pub fn run_pipeline_with(
     }
 
     // Mandatory: structure, SSA, types, lowerings.
-    r.run(
-        "scoped_to_structured",
-        Structural,
-        scoped_to_structured::run,
-    )?;
+    let mut block_form = false;
+    r.run("scoped_to_structured", Unstructured, |b| {
+        let (changed, found) = scoped_to_structured::run_finding_block_form(b)?;
+        block_form = found;
+        Ok(changed)
+    })?;
+    if block_form {
+        r.run("structurize", Structural, structurize::run)?;
+    }
     let Workspace {
         ssa_construction: ssa_scratch,
         resolve_types: resolve_scratch,
@@ -291,6 +301,9 @@ pub fn run_pipeline_with(
     }
     if opts.remove_unused_declarations {
         r.run("unused_declarations", Lowered, unused_declarations::run)?;
+    }
+    if opts.infer_non_uniform {
+        r.run("infer_non_uniform", Lowered, infer_non_uniform::run)?;
     }
     Ok(r.report)
 }

@@ -81,11 +81,23 @@ struct State {
     changed: bool,
     /// A block was opened for code no branch reaches.
     dead_code: bool,
+    /// Labels met in the current function, and whether a scoped op came before the second.
+    labels: u32,
+    scoped_seen: bool,
+    /// A function in block form was met (a second label before any scoped op).
+    block_form: bool,
 }
 
 /// Lowers all `Scoped*` control flow of `b` to structured blocks. Returns whether anything
 /// changed (also true when only unreachable code got its own block).
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
+    run_finding_block_form(b).map(|(changed, _)| changed)
+}
+
+/// [`run`]; also says whether a function was already in block form (the pipeline then runs
+/// `structurize`, which structures those in unstructured block form). Finding out costs
+/// nothing extra: the walk meets every label anyway.
+pub fn run_finding_block_form(b: &mut Builder) -> Result<(bool, bool), PassError> {
     let mut st = State::default();
     let mut cur = b.first();
     while let Some(p) = cur {
@@ -102,7 +114,7 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
         // blocks go now rather than in `cfg_cleanup`. Real shaders rarely have dead code.
         crate::passes::cfg_cleanup::remove_unreachable_blocks(b)?;
     }
-    Ok(st.changed)
+    Ok((st.changed, st.block_form))
 }
 
 fn get(b: &Builder, def: SsaDef) -> Result<&Op, PassError> {
@@ -135,6 +147,7 @@ fn step(b: &mut Builder, st: &mut State, p: SsaDef) -> Result<(), PassError> {
         }
         st.scoped.push(p);
         st.changed = true;
+        st.scoped_seen = true;
         return scoped(b, st, p);
     }
     match opcode {
@@ -144,6 +157,8 @@ fn step(b: &mut Builder, st: &mut State, p: SsaDef) -> Result<(), PassError> {
             }
             st.function = Some(p);
             st.block = None;
+            st.labels = 0;
+            st.scoped_seen = false;
         }
         OpCode::FunctionEnd => {
             let Some(f) = st.function.take() else {
@@ -173,6 +188,8 @@ fn step(b: &mut Builder, st: &mut State, p: SsaDef) -> Result<(), PassError> {
             }
         }
         OpCode::Label if st.function.is_some() => {
+            st.labels += 1;
+            st.block_form |= st.labels == 2 && !st.scoped_seen;
             if st.block.is_some() {
                 b.add_before(p, branch(p));
                 st.changed = true;

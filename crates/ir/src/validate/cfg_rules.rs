@@ -137,7 +137,7 @@ fn check_with(
         bad,
     } = s;
     if cfg
-        .rebuild_with(b, Edges::Branches, skip_scoped(funcs, level))
+        .rebuild_with(b, Edges::Branches, skip_scoped(funcs, level, false))
         .is_err()
         || cfg.is_empty()
     {
@@ -146,6 +146,31 @@ fn check_with(
     dom.rebuild(cfg);
     blocks.clear();
     blocks.resize(cfg.len(), BlockInfo::default());
+    let unstructured = funcs.iter().filter(|f| f.unstructured(level)).count();
+    if unstructured > 0 {
+        // Unstructured functions: values and phis, and no branch to an entry block. Block
+        // order and structure are checked for the other block-form functions only, on graphs
+        // built without the unstructured ones.
+        let mut c = Checker {
+            b,
+            cfg,
+            errors: &mut *errors,
+            blocks: &mut *blocks,
+        };
+        c.check_values(dom);
+        c.check_entry_targets();
+        let structured = funcs.iter().filter(|f| f.block_form(level)).count() - unstructured;
+        if structured == 0
+            || cfg
+                .rebuild_with(b, Edges::Branches, skip_scoped(funcs, level, true))
+                .is_err()
+        {
+            return;
+        }
+        dom.rebuild(cfg);
+        blocks.clear();
+        blocks.resize(cfg.len(), BlockInfo::default());
+    }
     let mut c = Checker {
         b,
         cfg,
@@ -153,9 +178,11 @@ fn check_with(
         blocks,
     };
     c.check_block_order(dom);
-    c.check_values(dom);
+    if unstructured == 0 {
+        c.check_values(dom);
+    }
     if scfg
-        .rebuild_with(b, Edges::Structural, skip_scoped(funcs, level))
+        .rebuild_with(b, Edges::Structural, skip_scoped(funcs, level, true))
         .is_err()
         || scfg.len() != cfg.len()
     {
@@ -176,11 +203,18 @@ fn check_with(
 }
 
 /// The function filter for [`Cfg::rebuild_with`]: skips the functions that are not in block
-/// form (the `k`-th call is about the `k`-th function).
-fn skip_scoped(funcs: &[FuncInfo], level: Level) -> impl FnMut(SsaDef) -> bool + '_ {
+/// form, and with `structured_only` those in unstructured block form too (the `k`-th call is
+/// about the `k`-th function).
+fn skip_scoped(
+    funcs: &[FuncInfo],
+    level: Level,
+    structured_only: bool,
+) -> impl FnMut(SsaDef) -> bool + '_ {
     let mut k = 0;
     move |_| {
-        let skip = !funcs.get(k).is_some_and(|f| f.block_form(level));
+        let skip = !funcs
+            .get(k)
+            .is_some_and(|f| f.block_form(level) && !(structured_only && f.unstructured(level)));
         k += 1;
         skip
     }
@@ -492,7 +526,15 @@ impl Checker<'_> {
                         let Some((d, db)) = d.and_then(|d| Some((d, self.def_block(d)?))) else {
                             continue;
                         };
-                        if db != ub && !dom.dominates(db, ub) {
+                        let later_in_block = db == ub
+                            && self.cfg.position(d).unwrap_or(0)
+                                >= self.cfg.position(def).unwrap_or(0);
+                        if later_in_block {
+                            // (Only unstructured functions get here: elsewhere a later
+                            // definition is a forward reference.)
+                            let detail = format!("{d} comes later in its block");
+                            self.err(def, Rule::SsaDominance, Some(i), detail);
+                        } else if db != ub && !dom.dominates(db, ub) {
                             let detail = format!(
                                 "{d} is defined in block {}, which does not dominate this use \
                                  in block {}",
@@ -504,6 +546,22 @@ impl Checker<'_> {
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// No branch targets a function's entry block (checked here for unstructured functions;
+    /// `check_headers` checks the others).
+    fn check_entry_targets(&mut self) {
+        let cfg = self.cfg;
+        for blk in cfg.blocks() {
+            for &s in cfg.succs(blk) {
+                if cfg.is_entry(s) {
+                    let term = cfg.terminator(blk);
+                    let operand = self.target_operand(term, s);
+                    let detail = format!("{} is the entry block of its function", self.label(s));
+                    self.err(term, Rule::EntryBlockTarget, operand, detail);
+                }
             }
         }
     }

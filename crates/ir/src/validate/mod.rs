@@ -1,8 +1,14 @@
 //! The IR validator: checks a [`Builder`] against the contract of `shared/spec/dxbc-ir.md`.
 //!
-//! Two levels:
+//! Three levels:
 //! - [`Level::Structural`]: what every program must satisfy at any stage, including frontend
 //!   output with scoped control flow, temporaries and `Unknown` types.
+//! - [`Level::Unstructured`]: structural rules, except that a block-form function none of
+//!   whose labels declares a construct is *unstructured block form* (frontend output from an
+//!   arbitrary CFG, such as DXIL's, before `structurize`): its blocks may come in any order
+//!   after the entry block and reference values of other blocks before their definition in
+//!   program order; SSA dominance, phi predecessors and phi dominance are checked as usual,
+//!   block order and SPIR-V's structured control flow rules are not.
 //! - [`Level::Lowered`]: structural rules plus everything the spec says must be gone before the
 //!   target IR (scoped control flow, temporaries, `ConsumeAs`, dot products, legacy float ops,
 //!   `MinValue`/`MaxValue`, `Unknown` types, no-op conversions), with every function in
@@ -34,7 +40,7 @@
 //!   `scopes` (scoped control flow and value visibility), `cfg_rules` (the CFG rules).
 
 use crate::builder::Builder;
-use crate::enums::ShaderStage;
+use crate::enums::{Construct, ShaderStage};
 use crate::op::{Op, OpFlags, SsaDef};
 use crate::opcode::{OpCode, Role};
 use crate::types::Type;
@@ -71,6 +77,13 @@ pub enum Level {
     /// Structural rules plus the target-IR rules: nothing the spec says must be lowered remains,
     /// no `Unknown` types, and every function is in structured block form.
     Lowered,
+    /// Structural rules, with unstructured block form allowed: a function in block form whose
+    /// labels all declare `Construct::None` may have any control flow graph, blocks in any
+    /// order after the entry block and references to values of other blocks that come later in
+    /// program order. SSA dominance, phis and the entry block (no branch targets it) are
+    /// checked; block order and SPIR-V's structure rules are not. The input form of
+    /// `passes::structurize`.
+    Unstructured,
 }
 
 /// Defines [`Rule`] with its stable short descriptions in one list.
@@ -315,6 +328,8 @@ struct FuncInfo {
     has_scoped: bool,
     /// Number of `Label`s in the body.
     labels: u32,
+    /// Number of those that declare a construct (not `Construct::None`).
+    constructs: u32,
 }
 
 impl FuncInfo {
@@ -322,6 +337,12 @@ impl FuncInfo {
     /// no scoped control flow and more than one block.
     fn block_form(&self, level: Level) -> bool {
         level == Level::Lowered || (!self.has_scoped && self.labels > 1)
+    }
+
+    /// True if the function is checked as unstructured block form: at
+    /// [`Level::Unstructured`], in block form with no label declaring a construct.
+    fn unstructured(&self, level: Level) -> bool {
+        level == Level::Unstructured && self.block_form(level) && self.constructs == 0
     }
 }
 
@@ -520,6 +541,7 @@ impl<'a> Validator<'a> {
                         end: u32::MAX,
                         has_scoped: false,
                         labels: 0,
+                        constructs: 0,
                     });
                 }
                 OpCode::FunctionEnd => {
@@ -536,6 +558,9 @@ impl<'a> Validator<'a> {
                             f.has_scoped = true;
                         } else if code == OpCode::Label {
                             f.labels += 1;
+                            if op.construct() != Some(Construct::None) {
+                                f.constructs += 1;
+                            }
                         }
                     }
                 }

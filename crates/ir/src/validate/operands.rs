@@ -41,6 +41,16 @@ fn valueless_target(user: OpCode, role: Role, target: OpCode, ty: &Type) -> Opti
 }
 
 impl Validator<'_> {
+    /// True if the op at position `tp` is in the current function and that function is in
+    /// unstructured block form, where values of other blocks may come later in program order
+    /// (SSA dominance is checked on the control flow graph instead).
+    fn unstructured_code(&self, tp: u32) -> bool {
+        self.func
+            .as_ref()
+            .and_then(|f| self.funcs.get(f.index))
+            .is_some_and(|f| f.unstructured(self.level) && f.start < tp && tp < f.end)
+    }
+
     /// Reference operands: null, dangling, forward, referenced opcodes, declaration use.
     pub(super) fn check_refs(&mut self, def: SsaDef, op: &Op, p: u32, nref: usize) {
         let info = op.opcode.info();
@@ -59,7 +69,10 @@ impl Validator<'_> {
                 continue;
             };
             let tp = self.pos_of(t);
-            if tp == p {
+            // A phi's value may be the phi itself: a value a loop carries unchanged on that
+            // edge (SPIR-V and LLVM allow it).
+            let own_value = op.opcode == OpCode::Phi && i % 2 == 1;
+            if tp == p && !own_value {
                 self.err_at(
                     def,
                     op,
@@ -67,7 +80,7 @@ impl Validator<'_> {
                     Rule::ForwardReference,
                     "references itself".into(),
                 );
-            } else if tp > p && !r.role.may_be_later() {
+            } else if tp > p && !r.role.may_be_later() && !self.unstructured_code(tp) {
                 self.err_at(def, op, i, Rule::ForwardReference, format!("{t} is later"));
             }
             let Some(top) = self.b.get(t) else { continue };

@@ -9,7 +9,7 @@ use std::fmt;
 
 impl Validator<'_> {
     pub(super) fn unknown_ok(&self) -> bool {
-        self.level == Level::Structural
+        self.level != Level::Lowered
     }
     /// True if `s` satisfies `pred`, or is `Unknown` where that is allowed.
     pub(super) fn kind_ok(&self, s: ScalarType, pred: impl Fn(ScalarType) -> bool) -> bool {

@@ -139,6 +139,10 @@ fn passthrough() -> Shader {
                 builtin: None,
                 semantic: Some(("POSITION".into(), 0)),
                 patch: false,
+                scalar: dxspv::spirv::ScalarKind::Float,
+                bits: 32,
+                components: 4,
+                array: Vec::new(),
             }],
             ..Reflection::default()
         },

@@ -13,6 +13,9 @@ use std::collections::HashMap;
 
 use dxspv_ir::{Builder, BuiltIn, Op, OpCode, RoundMode, ScalarType, SsaDef};
 
+/// A texture sample: sampler register and coordinate to texel.
+pub(crate) type Texture = std::rc::Rc<dyn Fn(u32, &[f32]) -> [f32; 4]>;
+
 /// What an invocation reads.
 #[derive(Clone)]
 pub(crate) struct Env {
@@ -33,7 +36,7 @@ pub(crate) struct Env {
     /// Spec constants set by the host (others take their default).
     pub spec: HashMap<u32, u32>,
     /// A texture sample: sampler register and coordinate to texel.
-    pub texture: fn(u32, &[f32]) -> [f32; 4],
+    pub texture: Texture,
 }
 
 impl Default for Env {
@@ -47,13 +50,13 @@ impl Default for Env {
             bools: 0,
             push: [0; 256],
             spec: HashMap::new(),
-            texture: |_, c| {
+            texture: std::rc::Rc::new(|_, c| {
                 let mut t = [0.0; 4];
                 for (o, v) in t.iter_mut().zip(c) {
                     *o = *v;
                 }
                 t
-            },
+            }),
         }
     }
 }

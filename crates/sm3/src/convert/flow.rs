@@ -186,12 +186,12 @@ impl Converter<'_, '_> {
         let lo = self.c_i32(0);
         let hi = self.c_i32(MAX_LOOP_ITERATIONS);
         let n = self.op3(OpCode::SClamp, ScalarType::I32, n, lo, hi);
-        let counter = self.tmp(ScalarType::I32, "loop_count", self.flow.loops, None);
+        let counter = self.tmp(ScalarType::I32);
         self.store_tmp(counter, n);
         let al = if with_al {
             let start = self.int_constant(index, swz.lane(1))?;
             let step = self.int_constant(index, swz.lane(2))?;
-            let t = self.tmp(ScalarType::I32, "aL", self.flow.loops, None);
+            let t = self.tmp(ScalarType::I32);
             self.store_tmp(t, start);
             Some((t, step))
         } else {

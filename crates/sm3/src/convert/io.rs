@@ -142,12 +142,7 @@ impl Converter<'_, '_> {
 
     /// The `dcl` of register `reg` of file `ty` covering component `c`, if any.
     fn dcl_of(&self, ty: RegisterType, reg: u32, c: u8) -> Option<IoDcl> {
-        self.pre
-            .dcls
-            .iter()
-            .rev()
-            .find(|d| d.ty == ty && d.reg == reg && (d.mask & (1 << c) != 0 || d.mask == 0))
-            .copied()
+        self.pre.dcl_of(ty, reg, c)
     }
 
     /// Declares (once) the varying input at `loc`, a `vec4<f32>` (or the fog's `f32`).
@@ -279,15 +274,8 @@ impl Converter<'_, '_> {
         };
         // v[index + rel]: a select over the declared input registers from `index` on.
         let r = self.relative_value(rel)?;
-        let mut regs: smallvec::SmallVec<[u32; 16]> = self
-            .pre
-            .dcls
-            .iter()
-            .filter(|d| d.ty == RegisterType::Input && d.reg >= index)
-            .map(|d| d.reg)
-            .collect();
-        regs.sort_unstable();
-        regs.dedup();
+        let regs: smallvec::SmallVec<[u32; 16]> =
+            self.pre.declared_from(RegisterType::Input, index).collect();
         let mut v = self.c_f32(0.0);
         for reg in regs {
             let Some((d, cc)) = self.input_decl(reg, c)? else {
@@ -463,7 +451,7 @@ impl Converter<'_, '_> {
         } else {
             self.c_f32(init)
         };
-        let t = self.init_tmp(ScalarType::F32, "o", slot, Some(c), init);
+        let t = self.init_tmp(ScalarType::F32, init);
         if let Some(s) = self.io.shadows.get_mut(slot as usize) {
             s[c as usize & 3] = Some(t);
         }
@@ -480,15 +468,7 @@ impl Converter<'_, '_> {
         l: u8,
         v: SsaDef,
     ) -> R<()> {
-        let mut regs: smallvec::SmallVec<[u32; 16]> = self
-            .pre
-            .dcls
-            .iter()
-            .filter(|d| d.ty == r.ty && d.reg >= r.index)
-            .map(|d| d.reg)
-            .collect();
-        regs.sort_unstable();
-        regs.dedup();
+        let regs: smallvec::SmallVec<[u32; 16]> = self.pre.declared_from(r.ty, r.index).collect();
         for i in regs {
             let Some(slot) = out_slot(self.version, r.ty, i) else {
                 continue;

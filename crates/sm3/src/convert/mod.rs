@@ -4,7 +4,7 @@
 //! pipeline (`shared/spec/dxbc-ir.md`): scoped control flow, temporaries, and one IR op
 //! per written component. It makes two walks over the token stream:
 //!
-//! 1. the [`prescan`]: `def`/`defi`/`defb` values, `dcl`s, where each `label` starts, and
+//! 1. the prescan: `def`/`defi`/`defb` values, `dcl`s, where each `label` starts, and
 //!    the checks that refuse what no Direct3D 9 device runs (a register past the model's
 //!    [`Limits`], flow control the model lacks);
 //! 2. the conversion of `main`, from the first instruction to its `ret` (or the first
@@ -38,6 +38,8 @@ mod texture;
 
 #[cfg(test)]
 mod eval;
+#[cfg(test)]
+mod exec_cases;
 #[cfg(test)]
 mod tests;
 
@@ -286,27 +288,14 @@ impl<'a, 's> Converter<'a, 's> {
     /// A `DclTmp` of `ty`. Temporaries get no debug name: SSA construction removes them
     /// before anything could show one, and a name costs an op with a string per register
     /// component.
-    pub(crate) fn tmp(
-        &mut self,
-        ty: ScalarType,
-        _name: &str,
-        _n: u32,
-        _comp: Option<u8>,
-    ) -> SsaDef {
+    pub(crate) fn tmp(&mut self, ty: ScalarType) -> SsaDef {
         let ep = self.ep;
         self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep))
     }
 
     /// A `DclTmp` initialised to `init` at the entry of `main`.
-    pub(crate) fn init_tmp(
-        &mut self,
-        ty: ScalarType,
-        name: &str,
-        n: u32,
-        comp: Option<u8>,
-        init: SsaDef,
-    ) -> SsaDef {
-        let t = self.tmp(ty, name, n, comp);
+    pub(crate) fn init_tmp(&mut self, ty: ScalarType, init: SsaDef) -> SsaDef {
+        let t = self.tmp(ty);
         self.entry(
             Op::new(OpCode::TmpStore, Type::VOID)
                 .with_ref(t)

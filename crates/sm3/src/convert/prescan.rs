@@ -78,6 +78,11 @@ pub(crate) struct Prescan {
     pub sampler_dcl: [Option<TextureType>; 16],
     /// `dcl`s of inputs and outputs.
     pub dcls: Vec<IoDcl>,
+    /// Per file (`Input`, `Output`, `Texture`), register (0-15) and component: 1 + the
+    /// index in `dcls` of the last `dcl` covering it, 0 for none.
+    pub dcl_index: [[[u32; 4]; 16]; 3],
+    /// Per file, the registers some `dcl` names (bit per register).
+    pub declared: [u32; 3],
     /// `vPos` read.
     pub vpos: bool,
     /// `vFace` read.
@@ -88,7 +93,34 @@ pub(crate) struct Prescan {
     pub labels: Vec<(u32, u32, u32)>,
 }
 
+/// The `dcl_index` slot of a register file.
+pub(crate) fn dcl_file(ty: RegisterType) -> Option<usize> {
+    match ty {
+        RegisterType::Input => Some(0),
+        RegisterType::Output => Some(1),
+        RegisterType::Texture => Some(2),
+        _ => None,
+    }
+}
+
 impl Prescan {
+    /// The `dcl` covering component `c` of register `reg` of file `ty`.
+    pub fn dcl_of(&self, ty: RegisterType, reg: u32, c: u8) -> Option<IoDcl> {
+        let f = dcl_file(ty)?;
+        let i = *self
+            .dcl_index
+            .get(f)?
+            .get(reg as usize)?
+            .get(c as usize & 3)?;
+        self.dcls.get(i.checked_sub(1)? as usize).copied()
+    }
+
+    /// The registers of file `ty` some `dcl` names, from `first` on, in order.
+    pub fn declared_from(&self, ty: RegisterType, first: u32) -> impl Iterator<Item = u32> {
+        let mask = dcl_file(ty).map_or(0, |f| self.declared[f]);
+        (first..16).filter(move |r| mask & (1 << r) != 0)
+    }
+
     /// The `def c#` value of `reg`, if defined.
     pub fn def_f(&self, reg: u32) -> Option<[u32; 4]> {
         self.defs_f
@@ -116,11 +148,13 @@ impl Prescan {
             .map(|d| d.1)
     }
 
-    /// The token offset and instruction index of `label l#`.
+    /// The token offset and instruction index of `label l#` (the labels are sorted once
+    /// the walk ends).
     pub fn label(&self, label: u32) -> Option<(u32, u32)> {
         self.labels
-            .iter()
-            .find(|l| l.0 == label)
+            .binary_search_by_key(&label, |l| l.0)
+            .ok()
+            .and_then(|i| self.labels.get(i))
             .map(|l| (l.1, l.2))
     }
 }
@@ -269,6 +303,16 @@ impl Walk<'_, '_> {
             }
             self.instruction(&inst)?;
         }
+        self.p.labels.sort_by_key(|l| l.0);
+        if let Some(w) = self.p.labels.windows(2).find(|w| w[0].0 == w[1].0) {
+            let (label, offset, index) = w[1];
+            self.at = super::At {
+                index,
+                offset,
+                opcode: "label",
+            };
+            return Err(self.invalid(format!("label l{label} defined twice")));
+        }
         self.p.defs_f.sort_by_key(|d| d.0);
         dedup_last(&mut self.p.defs_f);
         self.p.defs_i.sort_by_key(|d| d.0);
@@ -378,14 +422,27 @@ impl Walk<'_, '_> {
             Declaration::Semantic { usage, index } => {
                 use RegisterType as T;
                 match r.ty {
-                    T::Input | T::Output | T::Texture => self.p.dcls.push(IoDcl {
-                        ty: r.ty,
-                        reg: r.index,
-                        usage,
-                        index,
-                        mask: dst.write_mask.0 & 0xF,
-                        centroid: dst.centroid,
-                    }),
+                    T::Input | T::Output | T::Texture => {
+                        let mask = dst.write_mask.0 & 0xF;
+                        self.p.dcls.push(IoDcl {
+                            ty: r.ty,
+                            reg: r.index,
+                            usage,
+                            index,
+                            mask,
+                            centroid: dst.centroid,
+                        });
+                        let n = self.p.dcls.len() as u32;
+                        if let (Some(f), true) = (dcl_file(r.ty), r.index < 16) {
+                            self.p.declared[f] |= 1 << r.index;
+                            let comps = &mut self.p.dcl_index[f][r.index as usize];
+                            for (c, slot) in comps.iter_mut().enumerate() {
+                                if mask == 0 || mask & (1 << c) != 0 {
+                                    *slot = n;
+                                }
+                            }
+                        }
+                    }
                     // `dcl vPos.xy`, `dcl vFace`, `dcl_*` of registers without a semantic
                     // (fxc writes none): nothing to record.
                     T::MiscType => {}

@@ -97,7 +97,7 @@ impl Converter<'_, '_> {
             Some(Some(t)) => Ok(*t),
             Some(None) => {
                 let zero = self.c_f32(0.0);
-                let t = self.init_tmp(ScalarType::F32, "r", n, Some(c), zero);
+                let t = self.init_tmp(ScalarType::F32, zero);
                 self.regs.temps[i] = Some(t);
                 Ok(t)
             }
@@ -114,7 +114,7 @@ impl Converter<'_, '_> {
             Some(Some(t)) => Ok(*t),
             Some(None) => {
                 let v = self.entry_texcoord(n, c)?;
-                let t = self.init_tmp(ScalarType::F32, "t", n, Some(c), v);
+                let t = self.init_tmp(ScalarType::F32, v);
                 self.regs.texregs[i] = Some(t);
                 Ok(t)
             }
@@ -128,7 +128,7 @@ impl Converter<'_, '_> {
             return t;
         }
         let zero = self.c_i32(0);
-        let t = self.init_tmp(ScalarType::I32, "a", 0, Some(c), zero);
+        let t = self.init_tmp(ScalarType::I32, zero);
         self.regs.addr[c as usize & 3] = Some(t);
         t
     }
@@ -139,7 +139,7 @@ impl Converter<'_, '_> {
             return t;
         }
         let f = self.c_bool(false);
-        let t = self.init_tmp(ScalarType::Bool, "p", 0, Some(c), f);
+        let t = self.init_tmp(ScalarType::Bool, f);
         self.regs.pred[c as usize & 3] = Some(t);
         t
     }

@@ -200,7 +200,7 @@ impl Converter<'_, '_> {
         // keeps the colour untouched.
         let mut tmps = [color[0]; 3];
         for (c, t) in tmps.iter_mut().enumerate() {
-            let tt = self.tmp(f32t, "fogged", c as u32, None);
+            let tt = self.tmp(f32t);
             self.store_tmp(tt, color[c]);
             *t = tt;
         }

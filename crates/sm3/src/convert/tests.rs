@@ -573,7 +573,7 @@ fn texture_instructions_of_ps_1_x() {
     assert_eq!(&o.at(0)[..2], &[0.1 + 2.0 * 0.5, 0.2 + 4.0 * 0.25]);
     // texbeml multiplies by t0.b * scale + offset.
     let mut e2 = e.clone();
-    e2.texture = |_, c| [c[0], c[1], 0.5, 1.0];
+    e2.texture = std::rc::Rc::new(|_, c| [c[0], c[1], 0.5, 1.0]);
     e2.push_f32(crate::options::push::BUMP_ENV_LUMINANCE as usize + 8, 2.0);
     e2.push_f32(crate::options::push::BUMP_ENV_LUMINANCE as usize + 12, 0.25);
     let o = exec("ps_1_1\ntex t0\ntexbeml t1, t0\nmov r0, t1", &e2);
@@ -604,13 +604,13 @@ fn texture_instructions_of_ps_1_x() {
     e3.inputs.insert(1, [1.0, 0.0, 0.0, 0.0]);
     e3.inputs.insert(2, [0.0, 1.0, 0.0, 0.0]);
     e3.inputs.insert(3, [0.0, 0.0, 1.0, 0.0]);
-    e3.texture = |s, c| {
+    e3.texture = std::rc::Rc::new(|s, c| {
         if s == 0 {
             [0.0, 0.0, 1.0, 1.0]
         } else {
             [c[0], c[1], c.get(2).copied().unwrap_or(0.0), 0.0]
         }
-    };
+    });
     let mut cube = Options::default();
     cube.sampler_types[3] = crate::TextureType::Cube;
     let spec =
@@ -1012,4 +1012,30 @@ fn depth_compare_samplers_compare_z_on_2d_textures_only() {
     // depth comparison on a 3D image is invalid).
     let text = "ps_2_0\ndcl t0\ndcl_volume s1\ntexld r0, t0, s1\nmov oC0, r0";
     assert_eq!(exec_with(text, &opts, &env).at(0), &[0.25, 0.5, 0.75, 0.0]);
+}
+
+#[test]
+fn inlined_code_is_limited_and_big_shaders_convert_in_linear_time() {
+    // 40000 instructions called twice pass the limit on converted instructions.
+    let mut text = String::from("vs_3_0\ndcl_position o0\ncall l1\ncall l1\nret\nlabel l1\n");
+    for _ in 0..40_000 {
+        text.push_str("add r0, r0, c0\n");
+    }
+    text.push_str("ret\n");
+    let e = error(&text);
+    assert!(
+        e.to_string().contains("more than 65536 instructions"),
+        "{e}"
+    );
+    // Many declarations and relative reads: no lookup walks them all.
+    let mut text = String::from("vs_3_0\ndcl_position o0\n");
+    for i in 0..2000 {
+        text.push_str(&format!("dcl_texcoord{} v{}\n", i % 16, i % 16));
+    }
+    for _ in 0..2000 {
+        text.push_str("add r0, r0, v0[aL]\n");
+    }
+    let t = std::time::Instant::now();
+    convert_with(&text, &Options::default());
+    assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
 }

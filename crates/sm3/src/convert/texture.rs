@@ -534,7 +534,18 @@ impl Converter<'_, '_> {
                 Some(k) => self.op2(OpCode::BOr, ScalarType::Bool, k, lt),
             });
         }
-        let Some(kill) = kill else { return Ok(()) };
+        let Some(mut kill) = kill else {
+            return Ok(());
+        };
+        // A predicated texkill (`(p0.x) texkill r0`) kills only where the predicate holds.
+        if let Some(p) = &inst.predicate {
+            let pt = self.pred(p.swizzle.lane(0));
+            let mut c = self.load_tmp(pt, ScalarType::Bool);
+            if p.modifier == crate::SourceModifier::Not {
+                c = self.op1(OpCode::BNot, ScalarType::Bool, c);
+            }
+            kill = self.op2(OpCode::BAnd, ScalarType::Bool, kill, c);
+        }
         let i = self.code(
             Op::new(OpCode::ScopedIf, Type::VOID)
                 .with_opt_ref(None)

@@ -13,7 +13,9 @@ use super::error::{malformed, unsupported, R};
 use super::types::{int_of_width, scalar_bits, TyKey, L_NONE};
 use super::Emitter;
 use crate::words::{begin, end, inst};
-use dxspv_ir::{BasicType, DerivativeMode, Op, OpCode, OpFlags, RoundMode, ScalarType, SsaDef};
+use dxspv_ir::{
+    BasicType, DerivativeMode, Op, OpCode, OpFlags, RoundMode, ScalarType, SsaDef, Type,
+};
 use smallvec::SmallVec;
 use spirv::{Capability, Decoration, GLOp, Op as S};
 
@@ -161,21 +163,98 @@ impl<'a> Emitter<'a> {
         self.alu_write(&alu, Instr::Glsl(g), 1)
     }
 
-    /// `Select`: `OpSelect`, whose vector condition must have the values' size.
+    /// `Select`: `OpSelect`, whose vector condition must have the values' size. Before
+    /// SPIR-V 1.4, `OpSelect` takes neither composites nor a scalar condition for vectors:
+    /// composites are selected per member, and a scalar condition is splatted.
     pub(super) fn select(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let alu = self.alu_begin(def, op)?;
         let Alu { basic: rb, .. } = alu;
-        if self
-            .arg_basic(op, 0)
-            .is_some_and(|c| c.is_vector() && c.vec_size() != rb.vec_size())
-        {
+        let cond = self.arg_basic(op, 0);
+        if cond.is_some_and(|c| c.is_vector() && c.vec_size() != rb.vec_size()) {
             return malformed(
                 def,
                 op,
                 "a select condition of another size than its values",
             );
         }
-        self.alu_write(&alu, Core(S::Select), 3)
+        if self.module.target.composite_copy_and_select()
+            || cond.is_some_and(|c| c.is_vector())
+            || op.ty.is_scalar()
+        {
+            return self.alu_write(&alu, Core(S::Select), 3);
+        }
+        let [c, a, b, _] = alu.args;
+        let mut splats = [0; 5];
+        self.select_members(def, op, (c, &mut splats), a, b, &op.ty, Some(alu.id))
+            .map(|_| ())
+    }
+
+    /// `OpSelect` by the scalar condition `c` of `a` and `b`, of IR type `t`, in the forms
+    /// SPIR-V before 1.4 has: a vector selected by the condition splatted to its size (each
+    /// splat made once, kept in `splats` by size), an aggregate member by member. Into
+    /// `out`, or a fresh id; returns the id.
+    #[allow(clippy::too_many_arguments)]
+    fn select_members(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        (c, splats): (u32, &mut [u32; 5]),
+        a: u32,
+        b: u32,
+        t: &Type,
+        out: Option<u32>,
+    ) -> R<u32> {
+        let Some(ty) = self.module.ty(t, false) else {
+            return unsupported(def, op, format!("type {t}"));
+        };
+        let id = out.unwrap_or_else(|| self.module.id());
+        if let Some(bt) = t.as_basic() {
+            let n = usize::from(bt.vec_size()).min(4);
+            let mut cond = c;
+            if n > 1 {
+                if splats[n] == 0 {
+                    let Some(bv) = self.module.basic_ty(bt.with_base(ScalarType::Bool)) else {
+                        return unsupported(def, op, "bool vector");
+                    };
+                    splats[n] = self.module.un(S::CompositeConstruct, bv, &[c; 4][..n]);
+                }
+                cond = splats[n];
+            }
+            self.module.emit_to(S::Select, ty, id, &[cond, a, b]);
+            return Ok(id);
+        }
+        let mut parts = SmallVec::<[u32; 8]>::new();
+        if let Some(&len) = t.dims().last() {
+            if len == 0 {
+                return unsupported(def, op, format!("selecting a run-time array {t}"));
+            }
+            let elem = t.element_type();
+            let Some(et) = self.module.ty(&elem, false) else {
+                return unsupported(def, op, format!("type {elem}"));
+            };
+            parts.reserve(len as usize);
+            for i in 0..len {
+                let ea = self.module.un(S::CompositeExtract, et, &[a, i]);
+                let eb = self.module.un(S::CompositeExtract, et, &[b, i]);
+                parts.push(self.select_members(def, op, (c, splats), ea, eb, &elem, None)?);
+            }
+        } else {
+            for (i, m) in t.members().iter().enumerate() {
+                let mt = Type::basic(*m);
+                let Some(mty) = self.module.ty(&mt, false) else {
+                    return unsupported(def, op, format!("type {t}"));
+                };
+                let ma = self.module.un(S::CompositeExtract, mty, &[a, i as u32]);
+                let mb = self.module.un(S::CompositeExtract, mty, &[b, i as u32]);
+                parts.push(self.select_members(def, op, (c, splats), ma, mb, &mt, None)?);
+            }
+        }
+        let f = self.module.body();
+        let st = begin(f, S::CompositeConstruct);
+        f.extend_from_slice(&[ty, id]);
+        f.extend_from_slice(&parts);
+        end(f, st);
+        Ok(id)
     }
 
     /// `IShl`, `SShr`, `UShr` (the shift `o`): the count masked to the bit width (D3D

@@ -3,11 +3,12 @@
 //! shader interlock of rasterizer-ordered views.
 //!
 //! D3D atomics order no other memory access, so they are relaxed (semantics 0), at
-//! `Workgroup` scope for LDS and `QueueFamily` scope for UAVs. A compare-exchange takes its
-//! comparator and value from one `vec2` operand. Texel atomics need a UAV of fixed `R32`
-//! format; 64-bit atomics add `Int64Atomics`. Barriers follow the Vulkan memory model:
-//! acquire-release semantics on the storage classes the IR's memory mask names, with
-//! availability and visibility made explicit. A rasterizer-ordered critical section is an
+//! `Workgroup` scope for LDS and `QueueFamily` scope for UAVs (`Device` under the `GLSL450`
+//! memory model, which has no `QueueFamily`). A compare-exchange takes its comparator and
+//! value from one `vec2` operand. Texel atomics need a UAV of fixed `R32` format; 64-bit
+//! atomics add `Int64Atomics`. Barriers have acquire-release semantics on the storage
+//! classes the IR's memory mask names, with availability and visibility made explicit under
+//! the Vulkan memory model. A rasterizer-ordered critical section is an
 //! invocation interlock (`SPV_EXT_fragment_shader_interlock`), ordered per pixel or sample.
 
 use super::error::{malformed, unsupported, R};
@@ -61,9 +62,9 @@ impl<'a> Emitter<'a> {
                         let ix = self.indices(def, op, op.arg(1))?;
                         let c0 = self.module.const_u32(0);
                         let data = d.res.data;
-                        let (p, t) =
-                            self.chain(def, op, d.ptr, SC::StorageBuffer, &data, &[c0], &ix, true)?;
-                        (p, spirv::Scope::QueueFamily, 2, t)
+                        let sc = self.module.buffer_class();
+                        let (p, t) = self.chain(def, op, d.ptr, sc, &data, &[c0], &ix, true)?;
+                        (p, self.module.global_scope(), 2, t)
                     }
                     ResKind::TexelBuffer => {
                         if !d.res.fixed_format {
@@ -93,7 +94,7 @@ impl<'a> Emitter<'a> {
                         let p = self
                             .module
                             .un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
-                        (p, spirv::Scope::QueueFamily, 2, Type::scalar(st))
+                        (p, self.module.global_scope(), 2, Type::scalar(st))
                     }
                     _ => return unsupported(def, op, "atomic on this descriptor"),
                 }
@@ -124,17 +125,18 @@ impl<'a> Emitter<'a> {
                 let p = self
                     .module
                     .un(S::ImageTexelPointer, pt, &[d.ptr, coord, zero]);
-                (p, spirv::Scope::QueueFamily, 3, Type::scalar(st))
+                (p, self.module.global_scope(), 3, Type::scalar(st))
             }
             AtomicTarget::Counter => {
                 let d = self.desc_of(def, op, 0)?;
                 let u = self.module.u32_ty();
-                let pt = self.module.ptr(SC::StorageBuffer, u);
+                let sc = self.module.buffer_class();
+                let pt = self.module.ptr(sc, u);
                 let c0 = self.module.const_u32(0);
                 let p = self.module.un(S::AccessChain, pt, &[d.ptr, c0]);
                 (
                     p,
-                    spirv::Scope::QueueFamily,
+                    self.module.global_scope(),
                     usize::MAX,
                     Type::scalar(ScalarType::U32),
                 )
@@ -236,8 +238,9 @@ impl<'a> Emitter<'a> {
 
     /// `Barrier`: `OpControlBarrier` when threads wait, else `OpMemoryBarrier` when memory is
     /// ordered; the semantics are acquire-release on the storage classes of the memory mask,
-    /// with `MakeAvailable` and `MakeVisible` (the Vulkan memory model makes availability
-    /// explicit). D3D's global scope is `QueueFamily`, its quad scope `Subgroup`.
+    /// with `MakeAvailable` and `MakeVisible` under the Vulkan memory model (which makes
+    /// availability explicit). D3D's global scope is `QueueFamily` (`Device` under
+    /// `GLSL450`), its quad scope `Subgroup` (refused where the target has no subgroups).
     pub(super) fn barrier(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let exec = Scope::from_literal(self.lit(def, op, 0)?);
         let mem = Scope::from_literal(self.lit(def, op, 1)?);
@@ -261,13 +264,29 @@ impl<'a> Emitter<'a> {
             sem |= 0x800;
         }
         if sem != 0 {
-            sem |= 0x8 | 0x2000 | 0x4000;
+            // AcquireRelease, and under the Vulkan memory model MakeAvailable | MakeVisible.
+            sem |= 0x8;
+            if self.module.vulkan_memory_model() {
+                sem |= 0x2000 | 0x4000;
+            }
         }
+        let quad = |s: Option<Scope>| matches!(s, Some(Scope::Quad | Scope::Subgroup));
+        if (quad(exec) || quad(mem)) && !self.module.target.subgroup_scope() {
+            return unsupported(
+                def,
+                op,
+                format!(
+                    "a subgroup-scope barrier for {} (Vulkan has subgroups from 1.1)",
+                    self.module.target
+                ),
+            );
+        }
+        let global = self.module.global_scope();
         let scope = |s: Option<Scope>| match s {
             Some(Scope::Thread) | None => spirv::Scope::Invocation,
             Some(Scope::Quad) | Some(Scope::Subgroup) => spirv::Scope::Subgroup,
             Some(Scope::Workgroup) => spirv::Scope::Workgroup,
-            Some(Scope::Global) => spirv::Scope::QueueFamily,
+            Some(Scope::Global) => global,
         };
         let ms = self.module.const_u32(scope(mem) as u32);
         let ss = self.module.const_u32(sem);

@@ -1,9 +1,11 @@
 //! Finishing the module: the sections known only at the end, and the limits checked on the
 //! whole module.
 //!
-//! The header and the first sections (capabilities, extensions, the `GLSL.std.450` import,
-//! the memory model, the entry point with its interface — every global variable, as SPIR-V
-//! 1.4 and later require — execution modes and debug names) are written into the output,
+//! The header (the target's SPIR-V version, the generator word of the options) and the first
+//! sections (capabilities, extensions, the `GLSL.std.450` import, the memory model — Vulkan
+//! or `GLSL450` by the target — the entry point with its interface — every global variable,
+//! as SPIR-V 1.4 and later require, the inputs and outputs before — execution modes and
+//! debug names) are written into the output,
 //! then the annotation, global and function sections appended, and the id bound set.
 //! SPIR-V's universal limits (section 2.17) on the id bound, `Private` variables, string
 //! length and instruction length are checked on the result.
@@ -17,8 +19,8 @@ use crate::words::{
     push_packed_str, push_str, str_words,
 };
 use crate::SpirvModule;
-use dxspv_ir::Op;
-use dxspv_ir::{BuiltIn, OpCode, ShaderStage, SsaDef};
+use dxspv_ir::{BuiltIn, Op};
+use dxspv_ir::{OpCode, ShaderStage, SsaDef};
 use spirv::{Op as S, StorageClass as SC};
 
 /// SPIR-V's universal limits (section 2.17) that spirv-val checks, besides nesting: the id
@@ -93,7 +95,14 @@ impl<'a> Emitter<'a> {
             + self.module.modes.iter().map(|m| 3 + m.2).sum::<usize>()
             + self.names_words;
         let mut out = Vec::with_capacity(head + self.module.sections.len());
-        out.extend_from_slice(&[spirv::MAGIC_NUMBER, 0x0001_0600, 0, 0, 0]);
+        let target = self.opts.target_env;
+        out.extend_from_slice(&[
+            spirv::MAGIC_NUMBER,
+            target.version_word(),
+            self.opts.generator,
+            0,
+            0,
+        ]);
         for c in &self.module.caps.0 {
             inst(&mut out, S::Capability, &[*c]);
         }
@@ -113,7 +122,11 @@ impl<'a> Emitter<'a> {
             S::MemoryModel,
             &[
                 spirv::AddressingModel::Logical as u32,
-                spirv::MemoryModel::Vulkan as u32,
+                if target.vulkan_memory_model() {
+                    spirv::MemoryModel::Vulkan as u32
+                } else {
+                    spirv::MemoryModel::GLSL450 as u32
+                },
             ],
         );
         {
@@ -121,13 +134,18 @@ impl<'a> Emitter<'a> {
             out.push(model as u32);
             out.push(main);
             push_str(&mut out, name);
-            // The interface: every module-scope variable.
+            // The interface: every module-scope variable (SPIR-V 1.4 on), or the inputs and
+            // outputs (before).
+            let all = target.interface_lists_all_globals();
             let g = &self.module.sections.globals;
             let mut i = 0;
             while let Some(&w) = g.get(i) {
                 let len = (w >> 16) as usize;
                 if w & 0xffff == S::Variable as u32 {
-                    if let Some(&id) = g.get(i + 2) {
+                    let io = g
+                        .get(i + 3)
+                        .is_some_and(|&sc| sc == SC::Input as u32 || sc == SC::Output as u32);
+                    if let Some(&id) = g.get(i + 2).filter(|_| all || io) {
                         out.push(id);
                     }
                 }
@@ -189,6 +207,7 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+        self.finish_reflection(&mut refl);
         self.module.sections.append_to(&mut out);
         if let Some(b) = out.get_mut(3) {
             *b = self.module.next_id;
@@ -219,6 +238,43 @@ impl<'a> Emitter<'a> {
             words: out,
             reflection: refl,
         })
+    }
+
+    /// Completes the reflection with what is known only at the end: the capabilities and
+    /// extensions, and the system-value semantic of each built-in the signature did not
+    /// name (the depth output's variant from the depth execution mode).
+    fn finish_reflection(&self, refl: &mut crate::Reflection) {
+        refl.capabilities = self
+            .module
+            .caps
+            .0
+            .iter()
+            .map(|&c| match spirv::Capability::from_u32(c) {
+                Some(c) => format!("{c:?}"),
+                None => c.to_string(),
+            })
+            .collect();
+        refl.extensions = self.module.exts.to_vec();
+        let has = |m: spirv::ExecutionMode| self.module.modes.iter().any(|x| x.0 == m as u32);
+        let depth = if has(spirv::ExecutionMode::DepthGreater) {
+            Some("SV_DepthGreaterEqual")
+        } else if has(spirv::ExecutionMode::DepthLess) {
+            Some("SV_DepthLessEqual")
+        } else {
+            None
+        };
+        for v in refl.inputs.iter_mut().chain(refl.outputs.iter_mut()) {
+            if v.semantic.is_some() {
+                continue;
+            }
+            let sv = v
+                .builtin
+                .and_then(BuiltIn::from_name)
+                .and_then(|b| crate::d3d_system_value(b, depth));
+            if let Some(sv) = sv {
+                v.semantic = Some((sv.to_string(), 0));
+            }
+        }
     }
 
     /// `DebugName`: names are written at the end, straight from the IR (unless stripped);

@@ -4,8 +4,9 @@
 //! point, and the patch constant phase, run once per patch. A Vulkan tessellation control
 //! shader is one entry point run once per output control point, so the entry point written
 //! here calls the control point function, waits at a workgroup `OpControlBarrier` whose
-//! semantics make the outputs available and visible (`OutputMemory`, acquire-release), and
-//! has invocation 0 call the patch constant function.
+//! semantics make the outputs available and visible (`OutputMemory`, acquire-release; under
+//! the `GLSL450` memory model the barrier alone orders them), and has invocation 0 call the
+//! patch constant function.
 
 use super::error::{malformed, R};
 use super::types::TyKey;
@@ -48,8 +49,15 @@ impl<'a> Emitter<'a> {
         let l2 = self.module.id();
         let c0 = self.module.const_u32(0);
         let wg = self.module.const_u32(spirv::Scope::Workgroup as u32);
-        // AcquireRelease | OutputMemory | MakeAvailable | MakeVisible
-        let sem = self.module.const_u32(0x8 | 0x1000 | 0x2000 | 0x4000);
+        // AcquireRelease | OutputMemory | MakeAvailable | MakeVisible on the outputs; under
+        // GLSL450, which has no OutputMemory, the barrier itself orders them (memory scope
+        // Invocation, no semantics, as GLSL's barrier() in a tessellation control shader).
+        let (mem_scope, sem) = if self.module.vulkan_memory_model() {
+            (wg, self.module.const_u32(0x8 | 0x1000 | 0x2000 | 0x4000))
+        } else {
+            let invocation = self.module.const_u32(spirv::Scope::Invocation as u32);
+            (invocation, self.module.const_u32(0))
+        };
         let bool_t = self.module.scalar_ty(ScalarType::Bool).unwrap_or_default();
         let cpv = self.v(cp);
         let pcv = self.v(pc);
@@ -57,7 +65,7 @@ impl<'a> Emitter<'a> {
         inst(self.module.body(), S::Label, &[l0]);
         let r = self.module.id();
         inst(self.module.body(), S::FunctionCall, &[void, r, cpv]);
-        inst(self.module.body(), S::ControlBarrier, &[wg, wg, sem]);
+        inst(self.module.body(), S::ControlBarrier, &[wg, mem_scope, sem]);
         // (Loaded as declared; the compare takes either signedness.)
         let iv = self.module.un(S::Load, inv_ty, &[inv]);
         let is0 = self.module.un(S::IEqual, bool_t, &[iv, c0]);

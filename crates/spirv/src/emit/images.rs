@@ -5,9 +5,10 @@
 //! implicit LOD becomes explicit LOD 0); `MinLod` only with implicit LODs and gradients (an
 //! explicit LOD is raised to the clamp instead); `ConstOffset` for constant offsets and
 //! `Offset` (`ImageGatherExtended`) for run-time ones, on gathers only; storage image reads
-//! take no offset, so it is added to the coordinate. Storage image accesses are
-//! `NonPrivateTexel`, and `MakeTexelAvailable` / `MakeTexelVisible` at `QueueFamily` scope
-//! for coherent UAVs. Texels travel as a `vec4` of the image's sampled type, narrowed,
+//! take no offset, so it is added to the coordinate. Under the Vulkan memory model storage
+//! image accesses are `NonPrivateTexel`, and `MakeTexelAvailable` / `MakeTexelVisible` at
+//! `QueueFamily` scope for coherent UAVs (under `GLSL450` they take no such operands: the
+//! UAV is decorated `Coherent`). Texels travel as a `vec4` of the image's sampled type, narrowed,
 //! widened or bit-cast to the IR's type. An array layer joins the coordinate; sparse
 //! accesses return `struct{u32 code, vec4 texels}`.
 
@@ -63,6 +64,8 @@ impl<'a> Emitter<'a> {
         let mut scope = None;
         if d.res.uav {
             self.module.cap(Capability::StorageImageReadWithoutFormat);
+        }
+        if d.res.uav && self.module.vulkan_memory_model() {
             mask |= 0x400;
             if d.res.coherent {
                 // MakeTexelVisible at QueueFamily scope.
@@ -187,7 +190,10 @@ impl<'a> Emitter<'a> {
                 v = self.module.un(S::VectorShuffle, t, &args);
             }
         }
-        if d.res.coherent {
+        if !self.module.vulkan_memory_model() {
+            // GLSL450: no texel operands (a coherent UAV is decorated `Coherent`).
+            inst(self.module.body(), S::ImageWrite, &[d.value, coord, v]);
+        } else if d.res.coherent {
             // MakeTexelAvailable at QueueFamily scope.
             let scope = self.module.const_u32(spirv::Scope::QueueFamily as u32);
             inst(
@@ -531,6 +537,13 @@ impl<'a> Emitter<'a> {
         let dims = kind.coord_components();
         let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
         let dref = if is_sample { op.arg(10) } else { op.arg(5) };
+        if dref.is_some() {
+            // Only a comparison sampler may compare (see `ResourceBinding::comparison`).
+            let sampler = self.desc_of(def, op, 1)?.res.refl;
+            if let Some(r) = self.refl.resources.get_mut(sampler as usize) {
+                r.comparison = true;
+            }
+        }
         let f32 = |t: ScalarType| t == ScalarType::F32;
         self.scalar_operand(
             def,

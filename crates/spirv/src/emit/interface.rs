@@ -24,7 +24,7 @@ use super::types::{block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
 use super::{Emitter, Info};
 use crate::words::{begin, end, inst};
-use crate::InterfaceVariable;
+use crate::{InterfaceVariable, ScalarKind};
 use dxspv_ir::{
     BasicType, BuiltIn, InterpolationModes, Op, OpCode, ScalarType, ShaderStage, SsaDef, Type,
 };
@@ -123,6 +123,25 @@ pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
     }
 }
 
+/// The component kind, component bits and vector size of `t` (of its members, for an
+/// array): what the reflection tells of an interface variable.
+pub(super) fn value_shape(t: &Type) -> (ScalarKind, u32, u32) {
+    let Some(b) = t.without_arrays().as_basic() else {
+        return (ScalarKind::Float, 32, 1);
+    };
+    let st = b.base();
+    let kind = if st == ScalarType::Bool {
+        ScalarKind::Bool
+    } else if st.is_signed_int() {
+        ScalarKind::Sint
+    } else if st.is_unsigned_int() {
+        ScalarKind::Uint
+    } else {
+        ScalarKind::Float
+    };
+    (kind, scalar_bits(st), u32::from(b.vec_size()))
+}
+
 impl<'a> Emitter<'a> {
     /// Checks a varying's shape against Vulkan's location rules (components 0..=3, 64-bit
     /// values in pairs, sized arrays one location per element) and claims its components,
@@ -210,6 +229,10 @@ impl<'a> Emitter<'a> {
             builtin: None,
             semantic: None,
             patch: false,
+            scalar: ScalarKind::Float,
+            bits: 32,
+            components: 1,
+            array: Vec::new(),
         };
         if builtin {
             let Some(bi) = BuiltIn::from_literal(self.lit(def, op, 0)?) else {
@@ -447,6 +470,8 @@ impl<'a> Emitter<'a> {
         let p = self.module.ptr(sc, t);
         self.module.global_var(p, sc, var, None);
         self.mark(def);
+        (info.scalar, info.bits, info.components) = value_shape(&decl_ty);
+        info.array = decl_ty.dims().iter().rev().copied().collect();
         let list = if input {
             &mut self.refl.inputs
         } else {

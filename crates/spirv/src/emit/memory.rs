@@ -9,7 +9,11 @@
 //! scope. A value is bit-cast between numeric types of one width; a vector access to
 //! consecutive scalars (a raw buffer's words, a scalar array) is split into one access per
 //! component; an aggregate read from or written to explicitly laid-out memory is copied
-//! between the laid-out and the plain type with `OpCopyLogical`.
+//! between the laid-out and the plain type with `OpCopyLogical` (member by member before
+//! SPIR-V 1.4). Under the `GLSL450` memory model accesses take no memory operands, and
+//! buffers before SPIR-V 1.3 are in `Uniform` storage ([`Module::buffer_class`]).
+//!
+//! [`Module::buffer_class`]: super::module::Module::buffer_class
 
 use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
@@ -19,6 +23,7 @@ use super::Emitter;
 use super::Info;
 use crate::words::{begin, end, inst};
 use dxspv_ir::{BasicType, Op, OpCode, OpFlags, ScalarType, SsaDef, Type};
+use smallvec::SmallVec;
 use spirv::Capability;
 use spirv::{Op as S, StorageClass as SC};
 
@@ -187,7 +192,12 @@ impl<'a> Emitter<'a> {
     /// `MakePointerAvailable` at `QueueFamily` scope while a globally coherent UAV is
     /// accessed
     /// ([`FunctionState::coherent_access`](super::control_flow::FunctionState::coherent_access)).
+    /// Under the `GLSL450` memory model there are none: shared memory is not private there,
+    /// and a coherent UAV is decorated `Coherent` instead.
     pub(super) fn mem_access(&mut self, sc: SC, store: bool) -> ([u32; 2], usize) {
+        if !self.module.vulkan_memory_model() {
+            return ([0, 0], 0);
+        }
         match sc {
             SC::StorageBuffer if self.function_state.coherent_access => {
                 let scope = self.module.const_u32(spirv::Scope::QueueFamily as u32);
@@ -197,6 +207,84 @@ impl<'a> Emitter<'a> {
             SC::Workgroup | SC::StorageBuffer | SC::Uniform => ([0x20, 0], 1),
             _ => ([0, 0], 0),
         }
+    }
+
+    /// `out` = `value`, an aggregate of IR type `t` in its laid-out SPIR-V type (`from_layout`)
+    /// or its plain one, copied to the other: `OpCopyLogical` from SPIR-V 1.4, member by
+    /// member (`OpCompositeExtract`, `OpCompositeConstruct`) before.
+    pub(super) fn copy_logical(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        value: u32,
+        t: &Type,
+        from_layout: bool,
+        out: u32,
+    ) -> R<()> {
+        if self.module.target.composite_copy_and_select() {
+            let Some(to) = self.module.ty(t, !from_layout) else {
+                return unsupported(def, op, format!("type {t}"));
+            };
+            inst(self.module.body(), S::CopyLogical, &[to, out, value]);
+            return Ok(());
+        }
+        self.copy_members(def, op, value, t, from_layout, Some(out))
+            .map(|_| ())
+    }
+
+    /// [`Self::copy_logical`] before SPIR-V 1.4: each array element or struct member
+    /// extracted, copied and the whole constructed again (into `out`, or a fresh id). Scalars
+    /// and vectors have one type in both layouts and are taken as they are.
+    fn copy_members(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        value: u32,
+        t: &Type,
+        from_layout: bool,
+        out: Option<u32>,
+    ) -> R<u32> {
+        let Some(to) = self.module.ty(t, !from_layout) else {
+            return unsupported(def, op, format!("type {t}"));
+        };
+        if t.as_basic().is_some() {
+            return Ok(match out {
+                Some(id) => {
+                    inst(self.module.body(), S::CopyObject, &[to, id, value]);
+                    id
+                }
+                None => value,
+            });
+        }
+        let mut parts = SmallVec::<[u32; 8]>::new();
+        if let Some(&len) = t.dims().last() {
+            if len == 0 {
+                return unsupported(def, op, format!("copying a run-time array {t}"));
+            }
+            let elem = t.element_type();
+            let Some(from) = self.module.ty(&elem, from_layout) else {
+                return unsupported(def, op, format!("type {elem}"));
+            };
+            parts.reserve(len as usize);
+            for i in 0..len {
+                let e = self.module.un(S::CompositeExtract, from, &[value, i]);
+                parts.push(self.copy_members(def, op, e, &elem, from_layout, None)?);
+            }
+        } else {
+            for (i, m) in t.members().iter().enumerate() {
+                let Some(mt) = self.module.basic_ty(*m) else {
+                    return unsupported(def, op, format!("type {t}"));
+                };
+                parts.push(self.module.un(S::CompositeExtract, mt, &[value, i as u32]));
+            }
+        }
+        let id = out.unwrap_or_else(|| self.module.id());
+        let f = self.module.body();
+        let st = begin(f, S::CompositeConstruct);
+        f.extend_from_slice(&[to, id]);
+        f.extend_from_slice(&parts);
+        end(f, st);
+        Ok(id)
     }
 
     /// `ix` moved `k` scalars on (its last index plus `k`, in the index's own type): the `k`-th
@@ -254,7 +342,7 @@ impl<'a> Emitter<'a> {
             f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
             if loaded != out {
-                inst(f, S::CopyLogical, &[want_ty, out, loaded]);
+                self.copy_logical(def, op, loaded, &pt, layout, out)?;
             }
             return Ok(());
         };
@@ -352,7 +440,9 @@ impl<'a> Emitter<'a> {
             let val = if at == vt {
                 val
             } else {
-                self.module.un(S::CopyLogical, at, &[val])
+                let copy = self.module.id();
+                self.copy_logical(def, op, val, &pt, false, copy)?;
+                copy
             };
             let f = &mut self.module.sections.functions;
             let st = begin(f, S::Store);
@@ -411,7 +501,7 @@ impl<'a> Emitter<'a> {
                 let sc = if d.res.kind == ResKind::Cbv {
                     SC::Uniform
                 } else {
-                    SC::StorageBuffer
+                    self.module.buffer_class()
                 };
                 let c0 = self.module.const_u32(0);
                 let data = d.res.data;
@@ -472,17 +562,8 @@ impl<'a> Emitter<'a> {
             ResKind::Ssbo => {
                 let c0 = self.module.const_u32(0);
                 let data = d.res.data;
-                self.store_via(
-                    def,
-                    op,
-                    d.ptr,
-                    SC::StorageBuffer,
-                    &data,
-                    &[c0],
-                    op.arg(1),
-                    value,
-                    true,
-                )
+                let sc = self.module.buffer_class();
+                self.store_via(def, op, d.ptr, sc, &data, &[c0], op.arg(1), value, true)
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);

@@ -169,7 +169,7 @@ impl<'a> Emitter<'a> {
         Self {
             b,
             opts,
-            module: Module::new(bound as u32),
+            module: Module::new(bound as u32, opts.target_env),
             function_state: FunctionState::default(),
             slots: Vec::new(),
             infos: Vec::new(),
@@ -329,7 +329,9 @@ impl<'a> Emitter<'a> {
     /// [`Self::op`] and [`Self::finish`]es.
     pub(crate) fn run(&mut self) -> R<SpirvModule> {
         self.module.cap(Capability::Shader);
-        self.module.cap(Capability::VulkanMemoryModel);
+        if self.module.vulkan_memory_model() {
+            self.module.cap(Capability::VulkanMemoryModel);
+        }
         // Find the entry point first (stage decides builtin mapping) and size the buffers.
         let mut census = Census::default();
         for (def, op) in self.b.iter() {
@@ -380,6 +382,9 @@ impl<'a> Emitter<'a> {
         let Some(entry) = self.entry else {
             return Err(SpirvError::NoEntryPoint);
         };
+        self.refl.stage = Some(self.stage);
+        self.refl.entry_point = self.opts.entry_point_name.clone();
+        self.refl.target_env = self.opts.target_env;
         let Some(model) = exec_model(self.stage) else {
             let op = self.b.op(entry);
             return unsupported(entry, op, format!("{} shaders", self.stage));

@@ -47,6 +47,7 @@ impl<'a> Emitter<'a> {
         let y = self.count_lit(def, op, 1)?;
         let z = self.count_lit(def, op, 2)?;
         self.module.execution_mode(M::LocalSize, &[x, y, z]);
+        self.refl.workgroup_size = Some([x, y, z]);
         Ok(())
     }
 

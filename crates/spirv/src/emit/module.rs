@@ -4,14 +4,19 @@
 //!
 //! The rules it keeps: ids past the IR's id bound are allocated here (an IR def keeps its
 //! number as its result id); capabilities and extensions are recorded when the instruction
-//! needing them is written and kept sorted, so output is deterministic; every `OpVariable`
-//! goes to the globals section, where [`super::finish`] collects the entry point interface
-//! (SPIR-V 1.4 and later list every global variable there); the `GLSL.std.450` import id
-//! is taken on first use and the import written at the end. Instructions are written in
-//! place with [`crate::words`]: nothing is allocated per instruction.
+//! needing them is written and kept sorted, so output is deterministic, and a capability
+//! that is not core in the target's SPIR-V version brings the extension that provides it
+//! ([`crate::TargetEnv`]); every `OpVariable` goes to the globals section, where
+//! [`super::finish`] collects the entry point interface (SPIR-V 1.4 and later list every
+//! global variable there, earlier versions the `Input` and `Output` ones); the memory
+//! model's forms (global scope, buffer storage class) are asked of the module, which knows
+//! the target; the `GLSL.std.450` import id is taken on first use and the import written at
+//! the end. Instructions are written in place with [`crate::words`]: nothing is allocated
+//! per instruction.
 
 use super::types::TyKey;
 use crate::words::{begin, end, inst, Sections};
+use crate::TargetEnv;
 use dxspv_ir::small_map::SmallMap;
 use smallvec::SmallVec;
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
@@ -51,6 +56,8 @@ pub(super) struct Module {
     pub(super) private_vars: usize,
     /// Execution modes: mode, literal operands and how many of them there are.
     pub(super) modes: SmallVec<[(u32, [u32; 3], usize); 4]>,
+    /// The target environment: what capabilities need extensions, which forms exist.
+    pub(super) target: TargetEnv,
 }
 
 impl CapSet {
@@ -63,8 +70,8 @@ impl CapSet {
 }
 
 impl Module {
-    /// An empty module whose own ids start at `first_id` (past the IR's ids).
-    pub(super) fn new(first_id: u32) -> Self {
+    /// An empty module for `target` whose own ids start at `first_id` (past the IR's ids).
+    pub(super) fn new(first_id: u32, target: TargetEnv) -> Self {
         Self {
             sections: Sections::default(),
             caps: CapSet::default(),
@@ -78,6 +85,7 @@ impl Module {
             glsl: 0,
             private_vars: 0,
             modes: SmallVec::new(),
+            target,
         }
     }
 
@@ -88,9 +96,40 @@ impl Module {
         i
     }
 
-    /// Records that the module needs capability `c`.
+    /// Records that the module needs capability `c`: in the target's version, that is the
+    /// capability it names there and the extension it needs there, if any
+    /// ([`TargetEnv::capability`]).
     pub(super) fn cap(&mut self, c: Capability) {
+        let (c, ext) = self.target.capability(c);
         self.caps.insert(c as u32);
+        if let Some(e) = ext {
+            self.ext(e);
+        }
+    }
+
+    /// True if the module uses the Vulkan memory model (else `GLSL450`).
+    pub(super) fn vulkan_memory_model(&self) -> bool {
+        self.target.vulkan_memory_model()
+    }
+
+    /// The scope of D3D's global (device-wide) memory: `QueueFamily` under the Vulkan memory
+    /// model, `Device` under `GLSL450`, which has no `QueueFamily` scope.
+    pub(super) fn global_scope(&self) -> spirv::Scope {
+        if self.vulkan_memory_model() {
+            spirv::Scope::QueueFamily
+        } else {
+            spirv::Scope::Device
+        }
+    }
+
+    /// The storage class of raw and structured buffers and UAV counters: `StorageBuffer`,
+    /// or `Uniform` (with `BufferBlock` structs) before SPIR-V 1.3.
+    pub(super) fn buffer_class(&self) -> SC {
+        if self.target.storage_buffer_class() {
+            SC::StorageBuffer
+        } else {
+            SC::Uniform
+        }
     }
 
     /// Records that the module needs extension `e`.
@@ -152,7 +191,8 @@ impl Module {
     }
 
     /// Declares a module-scope variable. Every `OpVariable` in the globals section is listed
-    /// in the entry point's interface ([`Emitter::finish`](super::Emitter::finish) collects them).
+    /// in the entry point's interface (from SPIR-V 1.4; only `Input` and `Output` ones
+    /// before), which [`Emitter::finish`](super::Emitter::finish) collects.
     pub(super) fn global_var(&mut self, ptr_ty: u32, sc: SC, id: u32, init: Option<u32>) {
         if sc == SC::Private {
             self.private_vars += 1;

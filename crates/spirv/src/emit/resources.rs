@@ -2,7 +2,10 @@
 //! `DclUavCounter`, placed by the [`crate::BindingModel`], and `DescriptorLoad`.
 //!
 //! CBVs are `Uniform` `Block` structs; raw and structured buffers and UAV counters are
-//! `StorageBuffer` `Block` structs (an SRV's member `NonWritable`); typed buffers and
+//! `StorageBuffer` `Block` structs (an SRV's member `NonWritable`; before SPIR-V 1.3,
+//! `Uniform` `BufferBlock` structs, which every Vulkan 1.0 device takes without an
+//! extension); a globally coherent UAV is `Coherent` under the `GLSL450` memory model
+//! (the Vulkan memory model makes its accesses available and visible instead); typed buffers and
 //! textures are `OpTypeImage`s in `UniformConstant` storage, `Sampled` 1 for SRVs and 2 for
 //! UAVs, of format `Unknown` unless a UAV's format is fixed (texel atomics need `R32`).
 //! Read-only and write-only UAVs are `NonWritable` / `NonReadable`. Descriptor arrays are
@@ -12,9 +15,12 @@
 //! one descriptor set and binding are refused (Vulkan would alias them).
 
 use super::error::{malformed, unsupported, word_lit, R};
+use super::types::layout_size;
 use super::types::{block_type_problem, TyKey, L_BLOCK, L_BLOCK_RO};
+use super::types::{L_BUFFER_BLOCK, L_BUFFER_BLOCK_RO};
 use super::{Emitter, Info};
-use crate::{DescriptorType, RegisterClass, ResourceBinding};
+use crate::ScalarKind;
+use crate::{DescriptorType, ImageDim, ImageFormat, ImageInfo, RegisterClass, ResourceBinding};
 use dxspv_ir::{Op, OpFlags, ResourceKind, ScalarType, SsaDef, Type, UavFlags};
 use spirv::{Capability, Decoration, Op as S, StorageClass as SC};
 
@@ -55,6 +61,8 @@ pub(super) struct ResInfo {
     /// A typed UAV declared with the format its data type names (`UavFlags::FixedFormat`),
     /// which texel atomics need: Vulkan has them on `R32`/`R64` formats only.
     pub(super) fixed_format: bool,
+    /// Index of its entry in [`Reflection::resources`](crate::Reflection::resources).
+    pub(super) refl: u32,
 }
 
 /// A `DescriptorLoad`: the descriptor (one element of an array) and its loaded value.
@@ -147,6 +155,7 @@ impl<'a> Emitter<'a> {
         } else {
             None
         };
+        let mut image = None;
         let (kind, sc, elem_ty, dtype) = match (class, rk) {
             (RegisterClass::Cbv, _) => {
                 let why = block_type_problem(&op.ty, true)
@@ -162,13 +171,9 @@ impl<'a> Emitter<'a> {
             }
             (RegisterClass::UavCounter, _) => {
                 let u = self.module.u32_ty();
-                let st = self.module.block(u, L_BLOCK);
-                (
-                    ResKind::Counter,
-                    SC::StorageBuffer,
-                    st,
-                    DescriptorType::StorageBuffer,
-                )
+                let (sc, flavour) = self.buffer_block(true);
+                let st = self.module.block(u, flavour);
+                (ResKind::Counter, sc, st, DescriptorType::StorageBuffer)
             }
             (RegisterClass::Sampler, _) => {
                 let t = self.module.ty_key(TyKey::Sampler);
@@ -186,15 +191,9 @@ impl<'a> Emitter<'a> {
                 let Some(inner) = self.module.ty(&op.ty, true) else {
                     return unsupported(def, op, format!("buffer type {}", op.ty));
                 };
-                let st = self
-                    .module
-                    .block(inner, if uav { L_BLOCK } else { L_BLOCK_RO });
-                (
-                    ResKind::Ssbo,
-                    SC::StorageBuffer,
-                    st,
-                    DescriptorType::StorageBuffer,
-                )
+                let (sc, flavour) = self.buffer_block(uav);
+                let st = self.module.block(inner, flavour);
+                (ResKind::Ssbo, sc, st, DescriptorType::StorageBuffer)
             }
             (_, Some(k)) => {
                 // Vulkan images and texel buffers hold 32-bit scalars (64-bit integers need
@@ -257,6 +256,28 @@ impl<'a> Emitter<'a> {
                 } else {
                     spirv::ImageFormat::Unknown
                 };
+                image = Some(ImageInfo {
+                    dim: match dim {
+                        D::DimBuffer => ImageDim::Buffer,
+                        D::Dim1D => ImageDim::Dim1D,
+                        D::Dim3D => ImageDim::Dim3D,
+                        D::DimCube => ImageDim::Cube,
+                        _ => ImageDim::Dim2D,
+                    },
+                    arrayed: arrayed == 1,
+                    multisampled: ms == 1,
+                    format: match fmt {
+                        spirv::ImageFormat::R32f => ImageFormat::R32f,
+                        spirv::ImageFormat::R32i => ImageFormat::R32i,
+                        spirv::ImageFormat::R32ui => ImageFormat::R32ui,
+                        _ => ImageFormat::Unknown,
+                    },
+                    sampled_type: match st {
+                        ScalarType::I32 => ScalarKind::Sint,
+                        ScalarType::U32 => ScalarKind::Uint,
+                        _ => ScalarKind::Float,
+                    },
+                });
                 let t = self.module.ty_key(TyKey::Image([
                     sampled,
                     dim as u32,
@@ -298,6 +319,11 @@ impl<'a> Emitter<'a> {
         self.mark(def);
         self.module.decorate(var, Decoration::DescriptorSet, &[set]);
         self.module.decorate(var, Decoration::Binding, &[binding]);
+        if uav && flags.contains(UavFlags::Coherent) && !self.module.vulkan_memory_model() {
+            // GLSL450: coherence is a decoration (the Vulkan memory model makes each access
+            // available or visible instead, and forbids the decoration).
+            self.module.decorate(var, Decoration::Coherent, &[]);
+        }
         if uav && kind != ResKind::Ssbo {
             if flags.contains(UavFlags::ReadOnly) {
                 self.module.decorate(var, Decoration::NonWritable, &[]);
@@ -317,8 +343,22 @@ impl<'a> Emitter<'a> {
                 data: op.ty,
                 coherent: flags.contains(UavFlags::Coherent),
                 fixed_format: uav && flags.contains(UavFlags::FixedFormat),
+                refl: self.refl.resources.len() as u32,
             }),
         );
+        // Sizes as laid out in the block: a CBV's whole contents, a buffer's array element.
+        let (size, stride) = match kind {
+            ResKind::Cbv => (Some(layout_size(&op.ty)), None),
+            ResKind::Ssbo => {
+                let element = if op.ty.is_array() {
+                    op.ty.element_type()
+                } else {
+                    op.ty
+                };
+                (None, Some(layout_size(&element)))
+            }
+            _ => (None, None),
+        };
         self.refl.resources.push(ResourceBinding {
             class,
             space,
@@ -328,8 +368,26 @@ impl<'a> Emitter<'a> {
             binding,
             descriptor_type: dtype,
             name: self.debug_name(def),
+            image,
+            comparison: false,
+            size,
+            stride,
         });
         Ok(())
+    }
+
+    /// The storage class and block flavour of a raw or structured buffer or a UAV counter
+    /// (`writable` false: an SRV's, whose member is `NonWritable`): a `StorageBuffer`
+    /// `Block`, or a `Uniform` `BufferBlock` before SPIR-V 1.3.
+    fn buffer_block(&self, writable: bool) -> (SC, u8) {
+        let sc = self.module.buffer_class();
+        let flavour = match (sc == SC::StorageBuffer, writable) {
+            (true, true) => L_BLOCK,
+            (true, false) => L_BLOCK_RO,
+            (false, true) => L_BUFFER_BLOCK,
+            (false, false) => L_BUFFER_BLOCK_RO,
+        };
+        (sc, flavour)
     }
 
     /// The `DescriptorLoad` that is operand `i` of `op`.
@@ -351,7 +409,7 @@ impl<'a> Emitter<'a> {
         let nonuniform = op.flags.contains(OpFlags::NON_UNIFORM);
         let sc = match res.kind {
             ResKind::Cbv => SC::Uniform,
-            ResKind::Ssbo | ResKind::Counter => SC::StorageBuffer,
+            ResKind::Ssbo | ResKind::Counter => self.module.buffer_class(),
             _ => SC::UniformConstant,
         };
         let ptr = if res.count == 1 {
@@ -421,6 +479,10 @@ mod tests {
             binding,
             descriptor_type: DescriptorType::SampledImage,
             name: None,
+            image: None,
+            comparison: false,
+            size: None,
+            stride: None,
         }
     }
 

@@ -63,6 +63,12 @@ pub(super) const L_BLOCK: u8 = 2;
 /// A `Block` whose member is `NonWritable` (an SRV's).
 pub(super) const L_BLOCK_RO: u8 = 3;
 
+/// A `BufferBlock` wrapping buffer contents (`Uniform` storage, before SPIR-V 1.3).
+pub(super) const L_BUFFER_BLOCK: u8 = 4;
+
+/// A `BufferBlock` whose member is `NonWritable`.
+pub(super) const L_BUFFER_BLOCK_RO: u8 = 5;
+
 /// Index of a basic type in [`Module::basic`].
 #[inline]
 pub(super) fn basic_index(t: BasicType) -> usize {
@@ -396,16 +402,21 @@ impl Module {
         }
     }
 
-    /// A `Block` struct wrapping one member at offset 0.
+    /// A `Block` (or `BufferBlock`, by `flavour`) struct wrapping one member at offset 0.
     pub(super) fn block(&mut self, inner: u32, flavour: u8) -> u32 {
         let key = TyKey::Struct(smallvec::smallvec![inner], flavour);
         let fresh = self.types.get(&key).is_none();
         let id = self.ty_key(key);
         if fresh {
-            self.decorate(id, Decoration::Block, &[]);
+            let d = if matches!(flavour, L_BUFFER_BLOCK | L_BUFFER_BLOCK_RO) {
+                Decoration::BufferBlock
+            } else {
+                Decoration::Block
+            };
+            self.decorate(id, d, &[]);
             let a = &mut self.sections.annotations;
             inst(a, S::MemberDecorate, &[id, 0, Decoration::Offset as u32, 0]);
-            if flavour == L_BLOCK_RO {
+            if matches!(flavour, L_BLOCK_RO | L_BUFFER_BLOCK_RO) {
                 inst(
                     a,
                     S::MemberDecorate,

@@ -37,8 +37,12 @@ impl<'a> Emitter<'a> {
             location: None,
             component: 0,
             builtin: Some(BuiltIn::PointSize.name()),
-            semantic: None,
+            semantic: Some(("PSIZE".into(), 0)),
             patch: false,
+            scalar: crate::ScalarKind::Float,
+            bits: 32,
+            components: 1,
+            array: Vec::new(),
         });
         let one = self
             .module

@@ -84,6 +84,11 @@ pub fn lines(cases: &[&Case], first: u32) -> (String, String, u32) {
 /// `spirv-val --target-env vulkan1.3`'s verdict on `words` (what it printed when it refuses);
 /// `None` when it is not installed.
 pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
+    spirv_val_env(words, "vulkan1.3")
+}
+
+/// [`spirv_val`] with another `--target-env` (spirv-val's spelling: `vulkan1.0`, `spv1.4`).
+pub fn spirv_val_env(words: &[u32], env: &str) -> Option<Result<(), String>> {
     Command::new("spirv-val").arg("--version").output().ok()?;
     let path = std::env::temp_dir().join(format!(
         "dxspv-sweep-{}-{:?}.spv",
@@ -93,7 +98,7 @@ pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes).ok()?;
     let out = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
+        .args(["--target-env", env])
         .arg(&path)
         .output()
         .ok()?;

@@ -628,3 +628,104 @@ fn deep_nesting_is_linear_and_iterative() {
     let bad = nested_selections(20_000).replace("%98 = Branch %80098", "%98 = Branch %102");
     expect(&bad, Rule::ConstructExit, 98, Some(0));
 }
+
+/// An unstructured loop with two exits, blocks out of order: the body (%14) comes first
+/// and uses the header's phi (%21) before it is defined in program order.
+const UNSTRUCTURED_LOOP: &str = "%10 = Label None
+%11 = Branch %20
+%14 = Label None
+%15 = IAdd u32 %21 %7
+%16 = BranchConditional %3 %20 %30
+%30 = Label None
+%31 = Return void null
+%20 = Label None
+%21 = Phi u32 %10 %6 %14 %15
+%22 = BranchConditional %3 %14 %32
+%32 = Label None
+%33 = Branch %30
+";
+
+#[test]
+fn unstructured_block_form_is_checked_for_values_only() {
+    assert!(errors(UNSTRUCTURED_LOOP, Level::Unstructured).is_empty());
+    // The structural level still refuses it (back edge to a plain block, forward use).
+    let errs = errors(UNSTRUCTURED_LOOP, Level::Structural);
+    assert!(
+        errs.iter().any(|e| e.rule == Rule::ForwardReference),
+        "{}",
+        dump(&errs)
+    );
+    // A construct label makes the function structured: every rule applies again.
+    let labelled =
+        UNSTRUCTURED_LOOP.replace("%32 = Label None", "%32 = Label %30 StructuredSelection");
+    let errs = errors(&labelled, Level::Unstructured);
+    assert!(
+        errs.iter().any(|e| e.rule == Rule::ForwardReference),
+        "{}",
+        dump(&errs)
+    );
+    // SSA dominance: the exit block cannot use the body's value (reached from the header).
+    let bad =
+        UNSTRUCTURED_LOOP.replace("%33 = Branch %30", "%34 = Drain u32 %15\n%33 = Branch %30");
+    let errs = errors(&bad, Level::Unstructured);
+    assert!(
+        errs.iter()
+            .any(|e| e.rule == Rule::SsaDominance && e.def.map(SsaDef::id) == Some(34)),
+        "{}",
+        dump(&errs)
+    );
+    // Within a block, a definition still comes before its uses.
+    let bad = UNSTRUCTURED_LOOP.replace(
+        "%15 = IAdd u32 %21 %7",
+        "%15 = IAdd u32 %17 %7\n%17 = IAdd u32 %21 %7",
+    );
+    let errs = errors(&bad, Level::Unstructured);
+    assert!(
+        errs.iter()
+            .any(|e| e.rule == Rule::SsaDominance && e.def.map(SsaDef::id) == Some(15)),
+        "{}",
+        dump(&errs)
+    );
+    // Phis name their predecessors, and no branch targets the entry block.
+    let bad = UNSTRUCTURED_LOOP.replace("%21 = Phi u32 %10 %6 %14 %15", "%21 = Phi u32 %10 %6");
+    let errs = errors(&bad, Level::Unstructured);
+    assert!(
+        errs.iter().any(|e| e.rule == Rule::PhiPredecessors),
+        "{}",
+        dump(&errs)
+    );
+    let bad = UNSTRUCTURED_LOOP.replace("%33 = Branch %30", "%33 = Branch %10");
+    let errs = errors(&bad, Level::Unstructured);
+    assert!(
+        errs.iter().any(|e| e.rule == Rule::EntryBlockTarget),
+        "{}",
+        dump(&errs)
+    );
+}
+
+#[test]
+fn a_phi_may_carry_itself_around_a_loop() {
+    let body = "%10 = Label None
+%11 = Branch %20
+%20 = Label %30 %25 StructuredLoop
+%21 = Phi u32 %10 %6 %25 %21
+%22 = BranchConditional %3 %25 %30
+%25 = Label None
+%26 = Branch %20
+%30 = Label None
+%31 = Drain u32 %21
+%32 = Return void null
+";
+    expect_ok(body);
+    // Any other op naming itself is still refused (the text form cannot even say it).
+    let mut b = crate::text::parse(&program(body)).unwrap();
+    let drain = SsaDef::new(31).unwrap();
+    b.set_operand(drain, 0, crate::Operand::from_def(drain));
+    let errs = validate(&b, Level::Structural).err().unwrap_or_default();
+    assert!(
+        errs.iter()
+            .any(|e| e.rule == Rule::ForwardReference && e.def == Some(drain)),
+        "{}",
+        dump(&errs)
+    );
+}

@@ -1,0 +1,332 @@
+//! Reflection: what a program needs to bind the emitted module, filled by the emitter as it
+//! declares things ([`Reflection`]).
+//!
+//! It holds what `spirv-cross --reflect` would find in the module — the stage, entry point
+//! and workgroup size; every descriptor with its set, binding and type, and for images and
+//! texel buffers their dimension, arrayness, multisampling, format and texel type; the
+//! byte size of constant buffers and the element stride of raw and structured buffers; the
+//! push constant ranges and specialization constants; the inputs and outputs with their
+//! location, component type, vector size and array sizes — plus what only the translator
+//! knows: the D3D register, space and class of each resource, the D3D semantic of each
+//! input and output (built-ins get their system-value name, [`d3d_system_value`]), which
+//! samplers do depth comparisons, and the target, capabilities and extensions a device must
+//! support.
+
+use crate::TargetEnv;
+use dxspv_ir::{BuiltIn, ShaderStage};
+
+/// The D3D register class of a resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegisterClass {
+    /// Constant buffer, `b` register.
+    Cbv,
+    /// Shader resource view, `t` register.
+    Srv,
+    /// Unordered access view, `u` register.
+    Uav,
+    /// Sampler, `s` register.
+    Sampler,
+    /// Hidden counter of the UAV in `u` register.
+    UavCounter,
+}
+
+/// The Vulkan descriptor type a resource is bound as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DescriptorType {
+    /// `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER`.
+    UniformBuffer,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_BUFFER`.
+    StorageBuffer,
+    /// `VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE`.
+    SampledImage,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_IMAGE`.
+    StorageImage,
+    /// `VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER`.
+    UniformTexelBuffer,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER`.
+    StorageTexelBuffer,
+    /// `VK_DESCRIPTOR_TYPE_SAMPLER`.
+    Sampler,
+}
+
+/// The kind of number a value holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ScalarKind {
+    /// A floating-point number.
+    #[default]
+    Float,
+    /// A signed integer.
+    Sint,
+    /// An unsigned integer.
+    Uint,
+    /// A boolean (built-ins such as `SV_IsFrontFace` only).
+    Bool,
+}
+
+/// The dimension of an image (`OpTypeImage`'s `Dim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageDim {
+    /// A texel buffer (`Buffer`).
+    Buffer,
+    /// `1D`.
+    Dim1D,
+    /// `2D`.
+    Dim2D,
+    /// `3D`.
+    Dim3D,
+    /// `Cube`.
+    Cube,
+}
+
+/// The image format of a storage image or storage texel buffer (`OpTypeImage`'s `Image
+/// Format`): `Unknown` unless a typed UAV needs a fixed format (texel atomics need `R32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageFormat {
+    /// `Unknown`: any format the view has (reads and writes without format).
+    Unknown,
+    /// `R32f`.
+    R32f,
+    /// `R32i`.
+    R32i,
+    /// `R32ui`.
+    R32ui,
+}
+
+/// The shape of an image or texel buffer descriptor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageInfo {
+    /// Its dimension.
+    pub dim: ImageDim,
+    /// Whether it is an array of layers (`Texture2DArray`, ...).
+    pub arrayed: bool,
+    /// Whether it is multisampled (`Texture2DMS`, ...).
+    pub multisampled: bool,
+    /// Its format (see [`ImageFormat`]).
+    pub format: ImageFormat,
+    /// The kind of its texel components (32-bit: `float`, `int` or `uint` views).
+    pub sampled_type: ScalarKind,
+}
+
+/// One resource binding: where D3D declared it and where Vulkan expects it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceBinding {
+    /// Register class.
+    pub class: RegisterClass,
+    /// D3D register space.
+    pub space: u32,
+    /// D3D register (first register of an array).
+    pub register: u32,
+    /// Descriptor array size; `0` for unbounded.
+    pub count: u32,
+    /// Vulkan descriptor set.
+    pub set: u32,
+    /// Vulkan binding.
+    pub binding: u32,
+    /// Vulkan descriptor type.
+    pub descriptor_type: DescriptorType,
+    /// Debug name from the IR, if any.
+    pub name: Option<String>,
+    /// For textures, storage images and texel buffers, the image's shape.
+    pub image: Option<ImageInfo>,
+    /// For samplers: used by a depth-comparison sample or gather (a D3D
+    /// `SamplerComparisonState`, which needs `compareEnable` in its `VkSampler`). D3D lets
+    /// only comparison samplers do comparisons, so a sampler the shader compares with is
+    /// one; a comparison sampler the shader never uses is reported `false`.
+    pub comparison: bool,
+    /// For constant buffers: the block's size in bytes, which the bound range must cover.
+    pub size: Option<u32>,
+    /// For raw and structured buffers: the bytes per element of the buffer's array (4 for a
+    /// raw buffer, the structure stride of a structured one).
+    pub stride: Option<u32>,
+}
+
+impl ResourceBinding {
+    /// The D3D register as written in HLSL, with its space: `t3, space 1`; a UAV counter is
+    /// named after its UAV.
+    pub fn register_name(&self) -> String {
+        let (prefix, letter) = match self.class {
+            RegisterClass::Cbv => ("", 'b'),
+            RegisterClass::Srv => ("", 't'),
+            RegisterClass::Uav => ("", 'u'),
+            RegisterClass::Sampler => ("", 's'),
+            RegisterClass::UavCounter => ("the counter of ", 'u'),
+        };
+        format!("{prefix}{letter}{}, space {}", self.register, self.space)
+    }
+}
+
+/// One shader input or output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InterfaceVariable {
+    /// `Location` for user varyings; `None` for built-ins.
+    pub location: Option<u32>,
+    /// First component.
+    pub component: u32,
+    /// The IR built-in name for built-ins (`Position`, `Depth`, `SampleMask`, ...).
+    pub builtin: Option<&'static str>,
+    /// D3D semantic name and index: as the shader's signature declared it, or for a
+    /// built-in without one its system-value name ([`d3d_system_value`]).
+    pub semantic: Option<(String, u32)>,
+    /// Whether this is a per-patch variable (hull outputs / domain inputs).
+    pub patch: bool,
+    /// The kind of its components (of the variable as declared in SPIR-V).
+    pub scalar: ScalarKind,
+    /// The bits of one component (16, 32 or 64; a boolean counts as 32).
+    pub bits: u32,
+    /// Components of its vector (1 for a scalar).
+    pub components: u32,
+    /// Array sizes, outermost first (empty for a scalar or vector): per-vertex arrays of
+    /// geometry, hull and domain shader inputs, varyings spanning several locations, and
+    /// built-ins such as `ClipDistance` and `SampleMask`.
+    pub array: Vec<u32>,
+}
+
+/// One push data range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PushDataRange {
+    /// Byte offset in the push constant block.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+}
+
+/// What a spec constant of the module stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecConstantKind {
+    /// Declared by the shader (`DclSpecConstant`).
+    User,
+    /// The render target sample count, see [`crate::SAMPLE_COUNT_SPEC_ID`].
+    SampleCount,
+}
+
+/// One scalar specialization constant of the module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecConstantInfo {
+    /// The `SpecId` decoration (`VkSpecializationMapEntry::constantID`).
+    pub spec_id: u32,
+    /// Default value bits (32-bit; booleans are 0 or 1).
+    pub default: u32,
+    /// What the constant stands for.
+    pub kind: SpecConstantKind,
+}
+
+/// What a host needs to know to bind the emitted module.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reflection {
+    /// The D3D shader stage (`None` only in [`Reflection::default`]); its Vulkan execution
+    /// model is [`Reflection::execution_model`].
+    pub stage: Option<ShaderStage>,
+    /// The name of the SPIR-V entry point (`VkPipelineShaderStageCreateInfo::pName`).
+    pub entry_point: String,
+    /// A compute shader's workgroup size (`LocalSize`).
+    pub workgroup_size: Option<[u32; 3]>,
+    /// The target environment the module was written for.
+    pub target_env: TargetEnv,
+    /// The module's capabilities, by their SPIR-V names (`Shader`, `ImageQuery`, ...):
+    /// beyond `Shader`, each may need a device feature.
+    pub capabilities: Vec<String>,
+    /// The SPIR-V extensions the module uses (each needs its Vulkan extension).
+    pub extensions: Vec<&'static str>,
+    /// Every descriptor the module declares.
+    pub resources: Vec<ResourceBinding>,
+    /// Push data ranges.
+    pub push_data: Vec<PushDataRange>,
+    /// Specialization constants.
+    pub spec_constants: Vec<SpecConstantInfo>,
+    /// Shader inputs.
+    pub inputs: Vec<InterfaceVariable>,
+    /// Shader outputs.
+    pub outputs: Vec<InterfaceVariable>,
+}
+
+impl Reflection {
+    /// The SPIR-V execution model of the stage, as SPIR-V names it (`Fragment`, `Vertex`,
+    /// `Geometry`, `TessellationControl`, `TessellationEvaluation`, `GLCompute`).
+    pub fn execution_model(&self) -> Option<&'static str> {
+        Some(match self.stage? {
+            ShaderStage::Pixel => "Fragment",
+            ShaderStage::Vertex => "Vertex",
+            ShaderStage::Geometry => "Geometry",
+            ShaderStage::Hull => "TessellationControl",
+            ShaderStage::Domain => "TessellationEvaluation",
+            ShaderStage::Compute => "GLCompute",
+            ShaderStage::Mesh => "MeshEXT",
+            ShaderStage::Amplification => "TaskEXT",
+        })
+    }
+}
+
+/// The D3D system-value semantic of a built-in (`SV_Position`, `SV_Depth`, `SV_Coverage`,
+/// ...; the D3D9 ones `PSIZE`, `FOG`, `VPOS`), or `None` for the values D3D reads through
+/// intrinsics rather than a signature (`GetRenderTargetSampleCount()`,
+/// `GetRenderTargetSamplePosition()`, the input patch size). `depth` names the depth
+/// output's variant: `SV_DepthGreaterEqual`/`SV_DepthLessEqual` when the shader declared
+/// one.
+pub fn d3d_system_value(builtin: BuiltIn, depth: Option<&'static str>) -> Option<&'static str> {
+    Some(match builtin {
+        BuiltIn::Position => "SV_Position",
+        BuiltIn::ClipDistance => "SV_ClipDistance",
+        BuiltIn::CullDistance => "SV_CullDistance",
+        BuiltIn::VertexId => "SV_VertexID",
+        BuiltIn::InstanceId => "SV_InstanceID",
+        BuiltIn::PrimitiveId => "SV_PrimitiveID",
+        BuiltIn::LayerIndex => "SV_RenderTargetArrayIndex",
+        BuiltIn::ViewportIndex => "SV_ViewportArrayIndex",
+        BuiltIn::GsInstanceId => "SV_GSInstanceID",
+        BuiltIn::TessControlPointId => "SV_OutputControlPointID",
+        BuiltIn::TessCoord => "SV_DomainLocation",
+        BuiltIn::TessFactorInner => "SV_InsideTessFactor",
+        BuiltIn::TessFactorOuter => "SV_TessFactor",
+        BuiltIn::SampleId => "SV_SampleIndex",
+        BuiltIn::SampleMask => "SV_Coverage",
+        BuiltIn::IsFrontFace => "SV_IsFrontFace",
+        BuiltIn::Depth => depth.unwrap_or("SV_Depth"),
+        BuiltIn::StencilRef => "SV_StencilRef",
+        BuiltIn::IsFullyCovered => "SV_InnerCoverage",
+        BuiltIn::WorkgroupId => "SV_GroupID",
+        BuiltIn::GlobalThreadId => "SV_DispatchThreadID",
+        BuiltIn::LocalThreadId => "SV_GroupThreadID",
+        BuiltIn::LocalThreadIndex => "SV_GroupIndex",
+        BuiltIn::ViewId => "SV_ViewID",
+        BuiltIn::Barycentrics => "SV_Barycentrics",
+        BuiltIn::ShadingRate => "SV_ShadingRate",
+        BuiltIn::CullPrimitive => "SV_CullPrimitive",
+        BuiltIn::StartVertexLocation => "SV_StartVertexLocation",
+        BuiltIn::StartInstanceLocation => "SV_StartInstanceLocation",
+        BuiltIn::PointSize => "PSIZE",
+        BuiltIn::Fog => "FOG",
+        BuiltIn::PixelPosition => "VPOS",
+        BuiltIn::SampleCount | BuiltIn::SamplePosition | BuiltIn::TessControlPointCountIn => {
+            return None
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_ins_have_their_system_value_names() {
+        assert_eq!(d3d_system_value(BuiltIn::Depth, None), Some("SV_Depth"));
+        assert_eq!(
+            d3d_system_value(BuiltIn::Depth, Some("SV_DepthLessEqual")),
+            Some("SV_DepthLessEqual")
+        );
+        assert_eq!(
+            d3d_system_value(BuiltIn::SampleMask, None),
+            Some("SV_Coverage")
+        );
+        assert_eq!(d3d_system_value(BuiltIn::SampleCount, None), None);
+        // Every system value of SM 4-6 is named SV_*; only the D3D9 ones are not.
+        for b in BuiltIn::ALL {
+            if let Some(name) = d3d_system_value(*b, None) {
+                let d3d9 = matches!(
+                    b,
+                    BuiltIn::PointSize | BuiltIn::Fog | BuiltIn::PixelPosition
+                );
+                assert_eq!(name.starts_with("SV_"), !d3d9, "{b:?}: {name}");
+            }
+        }
+    }
+}
