@@ -229,6 +229,10 @@ mod tests {
             builtin: None,
             semantic: semantic.map(|(n, i)| (n.to_string(), i)),
             patch: false,
+            scalar: dxspv::spirv::ScalarKind::Float,
+            bits: 32,
+            components: 4,
+            array: Vec::new(),
         }
     }
 
