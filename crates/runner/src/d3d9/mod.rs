@@ -13,8 +13,9 @@
 //!    ([`fixed`]); both are compiled ([`shaders`]) with the compile-time state (flat shading,
 //!    sampler types) and each stage's own descriptor sets.
 //! 3. The constants, textures and samplers are bound per stage ([`bind`]) through one
-//!    pipeline layout that also holds the 256-byte push constant block of both stages; the
-//!    render targets are created and cleared; one pipeline is built per distinct draw state
+//!    pipeline layout that also holds the push constant bytes the shaders read (packed by
+//!    [`push`] on devices with less room than the contract's 256-byte block); the render
+//!    targets are created and cleared; one pipeline is built per distinct draw state
 //!    ([`pipeline`]: specialization constants, vertex input, Direct3D 9's viewport with the
 //!    half-pixel offset, cull mode, colour writes, blending).
 //! 4. The draws are recorded in one command buffer, each with its push constants, then the
@@ -350,7 +351,7 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
     let used = push_ranges(&plans);
     if let Some(&(o, size)) = used
         .iter()
-        .find(|&&(o, size)| o + size > dxspv::sm3::options::push::SIZE)
+        .find(|&&(o, size)| o.saturating_add(size) > dxspv::sm3::options::push::SIZE)
     {
         return Err(format!(
             "push data at bytes {o}+{size}, past the contract's block"

@@ -31,7 +31,10 @@ impl PushLayout {
     /// a device with `limit` bytes: the contract's offsets when they fit, the ranges packed
     /// otherwise; `None` when even the packed ranges do not fit.
     pub(super) fn plan(used: &[(u32, u32)], limit: u32) -> Option<PushLayout> {
-        let mut sorted: Vec<(u32, u32)> = used.iter().map(|&(o, s)| (o, o + s)).collect();
+        let mut sorted: Vec<(u32, u32)> = used
+            .iter()
+            .map(|&(o, s)| (o, o.saturating_add(s)))
+            .collect();
         sorted.sort_unstable();
         let mut merged: Vec<(u32, u32)> = Vec::new();
         for (lo, hi) in sorted {
@@ -190,6 +193,31 @@ mod tests {
         assert_eq!((packed[0], packed[96]), (7, 9));
         // Too much even packed.
         assert!(PushLayout::plan(&[(0, 108), (112, 96)], 128).is_none());
+    }
+
+    /// A real module (the fixed-function pixel stage with fog: the alpha reference at 108,
+    /// the fog members at 240-255) stays valid with its block packed into 32 bytes, and the
+    /// packing changes its offsets.
+    #[test]
+    fn patched_modules_stay_valid() {
+        let text = super::super::fixed::pixel_shader(false, false, true);
+        let out = match dxspv::compile_ir_text(&text, &dxspv::Options::default()) {
+            Ok(o) => o,
+            Err(e) => panic!("{e}"),
+        };
+        let used: Vec<(u32, u32)> = out
+            .reflection
+            .push_data
+            .iter()
+            .map(|r| (r.offset, r.size))
+            .collect();
+        // 108 keeps its remainder 12 modulo 16; the fog members follow at 16.
+        let l = PushLayout::plan(&used, 32).expect("packs");
+        assert_eq!(l.span(), Some((12, 32)));
+        let mut words = out.spirv.clone();
+        l.patch(&mut words).expect("patches");
+        assert_ne!(words, out.spirv);
+        dxspv_testkit::assert_spirv_valid("packed push block", &words);
     }
 
     #[test]
