@@ -248,3 +248,116 @@ fn texture_formats_sample_as_direct3d_9() {
         }
     }
 }
+
+/// A full-window quad of pretransformed vertices (64x64 window) with `texcoord` (FLOAT4)
+/// on every vertex.
+fn window_quad(texcoord: [f64; 4]) -> Value {
+    let corners = [[0.0, 0.0], [64.0, 0.0], [0.0, 64.0], [64.0, 64.0]];
+    json!({
+        "primitive": "D3DPT_TRIANGLESTRIP",
+        "primitive_count": 2,
+        "vertex_declaration": [
+            {"stream": 0, "offset": 0, "type": "D3DDECLTYPE_FLOAT4", "usage": "D3DDECLUSAGE_POSITIONT", "usage_index": 0},
+            {"stream": 0, "offset": 16, "type": "D3DDECLTYPE_FLOAT4", "usage": "D3DDECLUSAGE_TEXCOORD", "usage_index": 0}
+        ],
+        "vertices": corners.iter().map(|[x, y]| json!({
+            "POSITIONT0": [x, y, 0.5, 1.0], "TEXCOORD0": texcoord
+        })).collect::<Vec<_>>()
+    })
+}
+
+#[test]
+fn multiple_render_targets() {
+    // ps_3_0: def c0, 0, 1, 0, 0; def c1, 0, 0, 1, 0; mov oC0, c0; mov oC1, c1.
+    let ps = "d3d9/wine/d3d9_visual_multiple_rendertargets_test_pshader_code2.d3d9";
+    let rt = |slot: u32, value: &str| {
+        json!({
+            "slot": slot, "format": "D3DFMT_A8R8G8B8", "width": 64, "height": 64,
+            "clear": "0xffffffff",
+            "expect": {"type": "d3dcolor", "mask": "0xffffffff",
+                       "entries": [{"x": 5, "y": 60, "value": value}]}
+        })
+    };
+    run(json!({
+        "name": "mrt", "shader": ps, "format": "d3d9", "model": "3_0", "stage": "ps",
+        "draw": window_quad([0.0, 0.0, 0.0, 1.0]),
+        "render_targets": [rt(0, "0x0000ff00"), rt(1, "0x000000ff")]
+    }));
+}
+
+#[test]
+fn vertex_textures_and_cube_maps() {
+    // vs_3_0: dcl_2d s0; texldl o1 (dcl_color), c0.x (= 0), s0; mov o0, v0 — with the
+    // ps_3_0 passing COLOR0 through: the vertex texture's texel everywhere.
+    run(json!({
+        "name": "vertex_texture", "shader": "d3d9/wine/d3d9_visual_test_vertex_texture_vs_code.d3d9",
+        "format": "d3d9", "model": "3_0", "stage": "vs",
+        "pixel_shader": "d3d9/wine/d3d9_visual_pretransformed_varying_test_color_code.d3d9",
+        "textures": [{
+            "sampler": 0, "stage": "vs", "type": "2d", "format": "D3DFMT_A8R8G8B8",
+            "width": 1, "height": 1, "levels": 1, "data": {"type": "u32", "data": [4281558681u32]}
+        }],
+        "draw": quad("0xffffffff", 0.5),
+        "render_targets": target("0xff000000", "0x00ffffff",
+            json!([{"x": 32, "y": 32, "value": "0x00336699"}]))
+    }));
+    // ps_2_0: dcl_cube s0; texld r0, t0, s0: faces +X, -X, +Y, -Y, +Z, -Z in order.
+    let faces = [
+        0xffff_0000u32,
+        0xff00_ff00,
+        0xff00_00ff,
+        0xffff_ff00,
+        0xff00_ffff,
+        0xffff_00ff,
+    ];
+    for (direction, expected) in [
+        ([1.0, 0.0, 0.0], "0xffff0000"),
+        ([0.0, -1.0, 0.0], "0xffffff00"),
+        ([0.0, 0.0, -1.0], "0xffff00ff"),
+    ] {
+        let ran = run(json!({
+            "name": "cube", "shader": "d3d9/wine/d3d9_visual_unbound_sampler_test_ps_code_cube.d3d9",
+            "format": "d3d9", "model": "2_0", "stage": "ps",
+            "textures": [{
+                "sampler": 0, "type": "cube", "format": "D3DFMT_A8R8G8B8", "width": 1,
+                "height": 1, "levels": 1, "data": {"type": "u32", "data": faces}
+            }],
+            "draw": window_quad([direction[0], direction[1], direction[2], 1.0]),
+            "render_targets": target("0x00000000", "0xffffffff",
+                json!([{"x": 32, "y": 32, "value": expected}]))
+        }));
+        if !ran {
+            return;
+        }
+    }
+}
+
+#[test]
+fn projected_texture_coordinates() {
+    // ps_1_3: tex t0; mov r0, t0 over a 4x1 texture. Texture coordinate (1.5, 0, 0, 4):
+    // with D3DTTFF_PROJECTED on stage 0 it samples u = 0.375 (texel 1), without it u = 1.5
+    // clamps to texel 3.
+    let texture = json!([{
+        "sampler": 0, "type": "2d", "format": "D3DFMT_A8R8G8B8", "width": 4, "height": 1,
+        "levels": 1,
+        "data": {"type": "u32", "data": [4278190335u32, 4278255360u32, 4294901760u32, 4294967295u32]},
+        "sampler_states": {"D3DSAMP_ADDRESSU": "D3DTADDRESS_CLAMP", "D3DSAMP_ADDRESSV": "D3DTADDRESS_CLAMP"}
+    }]);
+    for (flags, expected) in [
+        ("D3DTTFF_COUNT4 | D3DTTFF_PROJECTED", "0xff00ff00"),
+        ("D3DTTFF_COUNT4", "0xffffffff"),
+    ] {
+        let ran = run(json!({
+            "name": "projected", "shader": "d3d9/wine/d3d9_visual_projected_textures_test_pixel_shader.d3d9",
+            "format": "d3d9", "model": "1_3", "stage": "ps",
+            "texture_stage_states": {"0": {"D3DTSS_TEXTURETRANSFORMFLAGS": flags}},
+            "textures": texture,
+            "draw": window_quad([1.5, 0.0, 0.0, 4.0]),
+            "render_targets": target("0x00000000", "0xffffffff",
+                json!([{"x": 32, "y": 32, "value": expected}]))
+        }));
+        if !ran {
+            return;
+        }
+    }
+}
