@@ -60,6 +60,8 @@ pub struct Caps {
     pub depth_clamp: bool,
     /// `fillModeNonSolid`: wireframe and point polygon modes.
     pub fill_mode_non_solid: bool,
+    /// `shaderClipDistance`.
+    pub clip_distance: bool,
 }
 
 /// A Vulkan device with one graphics- and compute-capable queue.
@@ -244,6 +246,7 @@ impl Gpu {
             multi_viewport: base.multi_viewport != 0,
             depth_clamp: base.depth_clamp != 0,
             fill_mode_non_solid: base.fill_mode_non_solid != 0,
+            clip_distance: base.shader_clip_distance != 0,
         };
         let xfb = caps
             .transform_feedback

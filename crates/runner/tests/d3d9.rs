@@ -1,7 +1,7 @@
 //! Runs every Direct3D 9 case (`../shared/exec-d3d9`: Wine's d3d9 and d3d8 visual tests) on
-//! the Vulkan device (lavapipe). Every run must match what Windows produced; a run may only
-//! be skipped for a device feature it names or, while `dxspv::compile` has no D3D9 frontend,
-//! for that (the cases then run by themselves once it lands).
+//! the Vulkan device (lavapipe). Every run must match what Windows produced, except the
+//! known failures listed below; a run may only be skipped for a device feature or limit it
+//! names, or when `dxspv::compile` has no D3D9 frontend.
 
 use dxspv_runner::d3d9::shaders::D3D9_SKIP;
 

@@ -259,6 +259,15 @@ fn missing_feature(gpu: &Gpu, plans: &[DrawPlan]) -> Option<String> {
     {
         return Some("device lacks `fillModeNonSolid`".into());
     }
+    let clips = plans.iter().any(|p| {
+        p.vs.reflection
+            .outputs
+            .iter()
+            .any(|o| o.builtin == Some("ClipDistance"))
+    });
+    if clips && !gpu.caps.clip_distance {
+        return Some("device lacks `shaderClipDistance`".into());
+    }
     None
 }
 
