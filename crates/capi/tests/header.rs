@@ -10,7 +10,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

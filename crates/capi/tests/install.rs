@@ -17,7 +17,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv::spirv::{InterfaceVariable, Reflection};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

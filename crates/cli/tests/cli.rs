@@ -12,7 +12,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -10,7 +10,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_container::{FourCC, Parts};
 use dxspv_testkit::Corpus;
 

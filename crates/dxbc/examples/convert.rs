@@ -9,7 +9,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 fn main() {
     let lower = std::env::args().any(|a| a == "--lower");
     let Some(path) = std::env::args().skip(1).find(|a| !a.starts_with("--")) else {

@@ -13,7 +13,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::time::{Duration, Instant};
 
 fn main() {

@@ -9,7 +9,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -13,7 +13,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use divan::counter::{BytesCount, ItemsCount};
 use divan::Bencher;
 use dxspv_container::{Container, DxilProgram, FourCC};

@@ -8,7 +8,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 fn main() {
     for path in std::env::args().skip(1) {
         let bytes = match std::fs::read(&path) {

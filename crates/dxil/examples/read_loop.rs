@@ -8,7 +8,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(100);

@@ -13,7 +13,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_container::psv::PsvSignatureElement;
 use dxspv_dxil::dx::{DxilMetadata, EntryPoint, ShaderKind, SignatureElement};
 use dxspv_dxil::Shader;

@@ -21,7 +21,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -11,7 +11,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_container::{Container, FourCC};
 use dxspv_dxil::Shader;
 use dxspv_testkit::{Corpus, Rng};

@@ -16,7 +16,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -8,7 +8,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
         eprintln!("usage: cold <shader>");

@@ -11,7 +11,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::time::Duration;
 
 fn main() {

@@ -10,7 +10,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 fn main() {
     let root = std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),

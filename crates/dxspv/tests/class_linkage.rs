@@ -12,7 +12,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv::dxbc::{InstanceData, InterfaceBinding};
 use dxspv::IrStage;
 use dxspv_testkit::{installed, spirv_val, Corpus};

@@ -9,7 +9,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 /// A DXBC input the fuzzers found, kept in `tests/fuzz_inputs/dxbc/`.
 fn input(name: &str) -> Vec<u8> {
     let path = std::path::Path::new(concat!(

@@ -11,7 +11,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv::ir::analysis::{Cfg, Divergence, DominatorTree};
 use dxspv::ir::passes::options::Options as PassOptions;
 use dxspv::ir::passes::pipeline::run_pipeline;

@@ -9,7 +9,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 /// Scoped IR text of a pixel shader with `depth` nested loops, each leaving through an `if`
 /// when a counter reaches an input before the next loop opens: SPIR-V nesting `depth + 1` at
 /// the innermost `if`.

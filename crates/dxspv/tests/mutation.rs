@@ -12,7 +12,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use peak_alloc::PeakAlloc;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};

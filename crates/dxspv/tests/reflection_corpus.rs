@@ -18,7 +18,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv::spirv::{
     DescriptorType, ImageDim, ImageFormat, InterfaceVariable, Reflection, ScalarKind,
 };

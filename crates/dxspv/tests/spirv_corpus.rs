@@ -15,7 +15,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_testkit::{installed, spirv_val, Corpus};
 use std::collections::BTreeMap;
 

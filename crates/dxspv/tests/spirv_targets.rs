@@ -16,7 +16,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv::spirv::{emit, SpirvError, SpirvOptions, TargetEnv};
 use dxspv::{IrStage, Options};
 use dxspv_testkit::{installed, spirv_val_with, Corpus};

@@ -9,7 +9,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv::ir::passes::stream_output::{StreamOutput, StreamOutputEntry};
 use dxspv_testkit::corpus::Corpus;
 

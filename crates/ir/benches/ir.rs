@@ -12,7 +12,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{black_box, Bencher};
 use dxspv_ir::{serialize, testgen, text};

@@ -36,7 +36,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_ir::passes::{self, MinPrecisionMode, Options, PassError};
 use dxspv_ir::text::{parse, print};
 use dxspv_ir::validate::{validate, Level, ValidationError};

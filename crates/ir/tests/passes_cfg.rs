@@ -18,7 +18,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 mod common;
 
 use std::time::{Duration, Instant};

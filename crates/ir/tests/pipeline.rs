@@ -11,7 +11,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_ir::passes::{run_pipeline, Options, PipelineReport};
 use dxspv_ir::text::{parse, print};
 use dxspv_ir::validate::{validate, Level};

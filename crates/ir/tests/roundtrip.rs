@@ -9,7 +9,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_ir::testgen::{self, Rng};
 use dxspv_ir::{
     serialize, text, BasicType, Builder, LitKind, Op, OpCode, OpFlags, Operand, RefKind,

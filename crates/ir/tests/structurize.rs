@@ -21,7 +21,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 mod common;
 
 use std::time::Instant;

@@ -3,6 +3,15 @@
 //! known failures listed below; a run may only be skipped for a device feature or limit it
 //! names, or when `dxspv::compile` has no D3D9 frontend.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use dxspv_runner::d3d9::shaders::D3D9_SKIP;
 
 mod common;

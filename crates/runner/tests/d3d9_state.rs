@@ -8,6 +8,15 @@
 //! formulas (fog, blending, sRGB, format conversion), not from this harness's output. A test
 //! returns quietly (saying why) without a Vulkan device, the corpus, or the D3D9 frontend.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use dxspv_runner::d3d9::{run_case, shaders::D3D9_SKIP};
 use dxspv_runner::{default_corpus, exec::Outcome, vk::Gpu};
 use serde_json::{json, Value};

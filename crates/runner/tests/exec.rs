@@ -10,7 +10,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 mod common;
 
 /// Runs that passed when this threshold was last raised; raise it when more pass.

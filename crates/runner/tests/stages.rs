@@ -11,7 +11,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_runner::graphics::shaders::DXIL_SKIP;
 
 mod common;

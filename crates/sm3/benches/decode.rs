@@ -11,7 +11,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::path::Path;
 
 use divan::counter::{BytesCount, ItemsCount};

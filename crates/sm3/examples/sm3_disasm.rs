@@ -10,7 +10,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 fn main() {
     let mut failed = false;
     for path in std::env::args().skip(1) {

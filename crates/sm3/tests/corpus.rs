@@ -10,7 +10,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};

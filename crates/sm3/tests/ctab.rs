@@ -15,7 +15,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_sm3::{
     ConstantTable, ParameterClass as C, ParameterType as T, RegisterSet as S, Shader, Warning,
 };

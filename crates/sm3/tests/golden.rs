@@ -25,7 +25,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use std::path::Path;
 
 use dxspv_sm3::disassemble;

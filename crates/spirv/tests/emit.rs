@@ -9,7 +9,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_ir::text::parse;
 use dxspv_spirv::{emit, emit_with_reflection, DescriptorType, RegisterClass, SpirvOptions};
 mod common;

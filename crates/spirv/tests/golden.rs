@@ -20,7 +20,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_ir::validate::{validate, Level};
 use dxspv_spirv::{emit, SpirvOptions, TargetEnv};
 use std::path::{Path, PathBuf};

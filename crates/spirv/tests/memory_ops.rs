@@ -12,7 +12,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 mod common;
 
 use common::{lines, sweep, Case, Rng};

@@ -13,7 +13,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 mod common;
 
 use common::{lines, sweep, Case};

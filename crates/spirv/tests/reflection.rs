@@ -11,7 +11,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_ir::text::parse;
 use dxspv_ir::ShaderStage;
 use dxspv_spirv::{

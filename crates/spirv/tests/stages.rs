@@ -9,7 +9,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_spirv::{emit_with_reflection, SpirvOptions, PATCH_LOCATION_TOP};
 mod common;
 

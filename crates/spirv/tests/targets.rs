@@ -11,7 +11,6 @@
     clippy::print_stdout,
     clippy::print_stderr
 )]
-
 use dxspv_ir::text::parse;
 use dxspv_spirv::{emit, SpirvError, SpirvOptions, TargetEnv};
 mod common;
