@@ -3,6 +3,14 @@
 //! run must match Direct3D; a run may only be skipped for a device feature it names or, while
 //! dxspv has no DXIL frontend, for being DXIL (those run on their own once it lands).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_runner::graphics::shaders::DXIL_SKIP;
 
 mod common;

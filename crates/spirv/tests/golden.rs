@@ -14,6 +14,14 @@
 //! ids differently, in which case regenerate them and check that only names changed. Without
 //! `spirv-dis` and `spirv-val` the test says so and checks nothing.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_ir::validate::{validate, Level};
 use dxspv_spirv::{emit, SpirvError, SpirvOptions, TargetEnv};
 use std::path::{Path, PathBuf};

@@ -4,6 +4,14 @@
 //! with the most rules (coordinates, layers, offsets, gradients, depth compares, sparse
 //! feedback, atomics and queries, each against the image's kind).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 mod common;
 
 use common::{lines, sweep, Case, Rng};
