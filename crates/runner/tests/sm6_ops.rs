@@ -10,6 +10,14 @@
 //! multi-prefix count is the partition's prefix bit count, ...), or the value a check must
 //! give (`QuadAll` of a condition false in lane 3 of each quad, `IsHelperLane` in compute).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv::ir::text::parse;
 use dxspv::ir::validate::{validate, Level};
 use dxspv::spirv::{emit_with_reflection, SpirvOptions, TargetEnv};

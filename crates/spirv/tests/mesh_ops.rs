@@ -5,6 +5,14 @@
 //! lowered level emit as SPIR-V that `spirv-val` accepts at every target, or are refused with
 //! an error (a target without mesh shaders naming itself).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 mod common;
 
 use dxspv_ir::validate::{validate, Level};

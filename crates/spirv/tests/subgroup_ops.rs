@@ -4,6 +4,14 @@
 //! (the contract `op_types` checks for arithmetic); and at every other target environment,
 //! emit valid SPIR-V for it or be refused naming the target.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 mod common;
 
 use common::{lines, sweep, Case};
