@@ -75,6 +75,10 @@ pub mod version;
 
 pub mod options;
 
+pub mod d3d9_options;
+
+pub mod pipeline_state;
+
 pub mod operations;
 
 pub mod result;
@@ -82,6 +86,8 @@ pub mod result;
 pub mod reflection;
 
 mod guard;
+#[cfg(test)]
+mod options_coverage;
 #[cfg(test)]
 mod test_shaders;
 
