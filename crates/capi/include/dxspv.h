@@ -26,7 +26,7 @@
  * added). A program compares `dxspv_abi_version()` with this constant at start-up; the Linux
  * soname is `libdxspv.so.<DXSPV_ABI_VERSION>`.
  */
-#define DXSPV_ABI_VERSION 1
+#define DXSPV_ABI_VERSION 2
 
 /**
  * The `location` of an interface variable that has none (a built-in).
@@ -44,6 +44,11 @@
  * lists".
  */
 #define DXSPV_FIRST_FUNCTION_TABLE UINT32_MAX
+
+/**
+ * `dxspv_resource_binding::size` and `::stride` when the resource has none.
+ */
+#define DXSPV_NO_SIZE UINT32_MAX
 
 /**
  * Options for every operation: opaque, created by `dxspv_options_create`, freed by
@@ -174,6 +179,54 @@ typedef uint32_t dxspv_ir_stage;
 typedef uint32_t dxspv_descriptor_type;
 
 /**
+ * The dimension of an image or texel buffer descriptor (`dxspv_image_info::dim`).
+ */
+typedef uint32_t dxspv_image_dim;
+
+/**
+ * The format a storage image or storage texel buffer is declared with
+ * (`dxspv_image_info::format`). The values are `VkFormat`'s, so a program may cast one to
+ * `VkFormat`.
+ */
+typedef uint32_t dxspv_image_format;
+
+/**
+ * The kind of number a texel component or an interface variable's component holds.
+ */
+typedef uint32_t dxspv_scalar_kind;
+
+/**
+ * The shape of an image or texel buffer descriptor (`dxspv_resource_binding::image`): what
+ * the `VkImageView` or `VkBufferView` bound there must match.
+ */
+typedef struct dxspv_image_info {
+    /**
+     * The dimension (`DXSPV_IMAGE_DIM_*`); `DXSPV_IMAGE_DIM_NONE` when the resource is not an
+     * image or texel buffer (the other fields are then 0 / false).
+     */
+    dxspv_image_dim dim;
+    /**
+     * The declared format of a storage image or storage texel buffer
+     * (`DXSPV_IMAGE_FORMAT_*`, equal to `VkFormat`): `UNKNOWN` unless texel atomics need a
+     * fixed one.
+     */
+    dxspv_image_format format;
+    /**
+     * The kind of the texel components the shader reads or writes (`DXSPV_SCALAR_KIND_*`:
+     * a `float`, `int` or `uint` view format).
+     */
+    dxspv_scalar_kind sampled_type;
+    /**
+     * Whether it is an array of layers (`Texture2DArray`, ...).
+     */
+    bool arrayed;
+    /**
+     * Whether it is multisampled (`Texture2DMS`, ...).
+     */
+    bool multisampled;
+} dxspv_image_info;
+
+/**
  * One resource: where D3D declared it and where Vulkan expects it.
  */
 typedef struct dxspv_resource_binding {
@@ -209,6 +262,27 @@ typedef struct dxspv_resource_binding {
      * The resource's name in the shader, or NULL.
      */
     const char *name;
+    /**
+     * For textures, storage images and texel buffers, the image's shape; otherwise its `dim`
+     * is `DXSPV_IMAGE_DIM_NONE`.
+     */
+    struct dxspv_image_info image;
+    /**
+     * For samplers: a depth-comparison sampler (D3D `SamplerComparisonState`, or a D3D9
+     * depth-compare sampler): its `VkSampler` needs `compareEnable`. False for a comparison
+     * sampler the shader never compares with.
+     */
+    bool comparison;
+    /**
+     * For constant buffers: the block's size in bytes, which the bound range must cover;
+     * `DXSPV_NO_SIZE` for other resources.
+     */
+    uint32_t size;
+    /**
+     * For raw and structured buffers: the bytes per element (4 for a raw buffer, the
+     * structure stride of a structured one); `DXSPV_NO_SIZE` for other resources.
+     */
+    uint32_t stride;
 } dxspv_resource_binding;
 
 /**
@@ -276,14 +350,43 @@ typedef struct dxspv_interface_variable {
      * Whether it is per patch (hull shader outputs, domain shader inputs).
      */
     bool patch;
+    /**
+     * The kind of its components as SPIR-V declares them (`DXSPV_SCALAR_KIND_*`).
+     */
+    dxspv_scalar_kind scalar_kind;
+    /**
+     * The bits of one component (16, 32 or 64; a boolean counts as 32).
+     */
+    uint32_t bits;
+    /**
+     * The components of its vector (1 for a scalar).
+     */
+    uint32_t components;
+    /**
+     * Its array sizes, outermost first: per-vertex arrays of geometry, hull and domain
+     * shader inputs, varyings spanning several locations, built-ins such as `ClipDistance`.
+     * NULL when `array_size_count` is 0 (a plain scalar or vector).
+     */
+    const uint32_t *array_sizes;
+    /**
+     * The number of `array_sizes`.
+     */
+    size_t array_size_count;
 } dxspv_interface_variable;
+
+/**
+ * The Direct3D shader stage of a compiled shader (`dxspv_reflection::stage`). The values are
+ * Direct3D's `D3D11_SHADER_VERSION_TYPE` (and the shader model token's program type) for
+ * pixel to compute shaders.
+ */
+typedef uint32_t dxspv_shader_stage;
 
 /**
  * What a program needs to bind a compiled module. Each array has its count beside it and is
  * NULL when the count is 0; everything belongs to the result object it came from.
  *
  * Only the library allocates this struct, so later versions may add fields at its end
- * without an ABI change; the element structs of the arrays cannot grow that way (their size
+ * without an ABI change (ABI 2 added everything from `stage` on); the element structs of the arrays cannot grow that way (their size
  * is the array's stride), so a change to them changes `DXSPV_ABI_VERSION`.
  */
 typedef struct dxspv_reflection {
@@ -327,6 +430,51 @@ typedef struct dxspv_reflection {
      * The number of `outputs`.
      */
     size_t output_count;
+    /**
+     * The D3D shader stage (`DXSPV_SHADER_STAGE_*`).
+     */
+    dxspv_shader_stage stage;
+    /**
+     * The stage as a `VkShaderStageFlagBits` value (`VK_SHADER_STAGE_FRAGMENT_BIT` for a
+     * pixel shader, ...), for `VkPipelineShaderStageCreateInfo::stage` and descriptor set
+     * layouts.
+     */
+    uint32_t vk_shader_stage;
+    /**
+     * The SPIR-V execution model's name (`"Fragment"`, `"Vertex"`, `"GLCompute"`, ...).
+     */
+    const char *execution_model;
+    /**
+     * The entry point's name (`VkPipelineShaderStageCreateInfo::pName`).
+     */
+    const char *entry_point;
+    /**
+     * A compute shader's workgroup size (`LocalSize`); all 0 for other stages.
+     */
+    uint32_t workgroup_size[3];
+    /**
+     * The environment the module was written for (`DXSPV_TARGET_ENV_*`): its SPIR-V version
+     * and memory model.
+     */
+    dxspv_target_env target_env;
+    /**
+     * The module's capabilities by their SPIR-V names (`"Shader"`, `"ImageQuery"`, ...):
+     * beyond `Shader`, each may need a device feature.
+     */
+    const char *const *capabilities;
+    /**
+     * The number of `capabilities`.
+     */
+    size_t capability_count;
+    /**
+     * The SPIR-V extensions the module uses (`"SPV_EXT_demote_to_helper_invocation"`, ...):
+     * each needs its Vulkan extension or core version.
+     */
+    const char *const *extensions;
+    /**
+     * The number of `extensions`.
+     */
+    size_t extension_count;
 } dxspv_reflection;
 
 /**
@@ -350,30 +498,6 @@ typedef struct dxspv_stage_times {
      */
     uint64_t spirv_ns;
 } dxspv_stage_times;
-
-/**
- * The Direct3D shader stage of a compiled shader (`dxspv_reflection::stage`). The values are
- * Direct3D's `D3D11_SHADER_VERSION_TYPE` (and the shader model token's program type) for
- * pixel to compute shaders.
- */
-typedef uint32_t dxspv_shader_stage;
-
-/**
- * The dimension of an image or texel buffer descriptor (`dxspv_image_info::dim`).
- */
-typedef uint32_t dxspv_image_dim;
-
-/**
- * The format a storage image or storage texel buffer is declared with
- * (`dxspv_image_info::format`). The values are `VkFormat`'s, so a program may cast one to
- * `VkFormat`.
- */
-typedef uint32_t dxspv_image_format;
-
-/**
- * The kind of number a texel component or an interface variable's component holds.
- */
-typedef uint32_t dxspv_scalar_kind;
 
 /**
  * Success.

@@ -272,10 +272,12 @@ pub unsafe extern "C" fn dxspv_options_set_stream_output(
         let rasterized = match rasterized_stream {
             DXSPV_NO_RASTERIZED_STREAM => None,
             s if s < MAX_STREAMS => Some(s),
-            s => return Err(Failure::argument(format!(
+            s => {
+                return Err(Failure::argument(format!(
                 "rasterized_stream: {s} is not a stream (0 to {}) nor DXSPV_NO_RASTERIZED_STREAM",
                 MAX_STREAMS - 1
-            ))),
+            )))
+            }
         };
         let mut converted = Vec::with_capacity(given.len());
         for (i, e) in given.iter().enumerate() {
