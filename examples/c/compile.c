@@ -8,6 +8,8 @@
  *   LD_LIBRARY_PATH="$HOME/.local/lib" ./compile shader.dxbc shader.spv
  *
  * Usage: compile INPUT OUTPUT.spv [--entry NAME] [--set-offset N] [--no-checksum]
+ *                [--target-env NAME] [--d3d9-flat-shading] [--d3d9-float-emulation strict|fast|off]
+ *                [--d3d9-sampler-type SAMPLER 2d|cube|volume]
  * Exit status: 0 on success, 1 when dxspv refuses the shader, 2 on usage or I/O errors.
  */
 #include <dxspv.h>
@@ -78,6 +80,27 @@ static const char *descriptor_type_name(dxspv_descriptor_type t) {
     }
 }
 
+static const char *scalar_kind_name(dxspv_scalar_kind k) {
+    switch (k) {
+    case DXSPV_SCALAR_KIND_FLOAT: return "float";
+    case DXSPV_SCALAR_KIND_SINT: return "int";
+    case DXSPV_SCALAR_KIND_UINT: return "uint";
+    case DXSPV_SCALAR_KIND_BOOL: return "bool";
+    default: return "?";
+    }
+}
+
+static const char *image_dim_name(dxspv_image_dim d) {
+    switch (d) {
+    case DXSPV_IMAGE_DIM_BUFFER: return "Buffer";
+    case DXSPV_IMAGE_DIM_1D: return "1D";
+    case DXSPV_IMAGE_DIM_2D: return "2D";
+    case DXSPV_IMAGE_DIM_3D: return "3D";
+    case DXSPV_IMAGE_DIM_CUBE: return "Cube";
+    default: return "?";
+    }
+}
+
 static void print_interface(const char *what, const dxspv_interface_variable *vars, size_t count) {
     printf("%s: %zu\n", what, count);
     for (size_t i = 0; i < count; i++) {
@@ -90,12 +113,28 @@ static void print_interface(const char *what, const dxspv_interface_variable *va
         if (v->semantic_name) {
             printf(" semantic %s%u", v->semantic_name, v->semantic_index);
         }
+        printf(" %s%ux%u", scalar_kind_name(v->scalar_kind), v->bits, v->components);
+        for (size_t a = 0; a < v->array_size_count; a++) {
+            printf("[%u]", v->array_sizes[a]);
+        }
         printf("%s\n", v->patch ? " patch" : "");
     }
 }
 
 static void print_reflection(const dxspv_reflection *r) {
-    printf("resources: %zu\n", r->resource_count);
+    printf("stage %u (Vulkan stage bit 0x%x, %s) entry %s target %s workgroup %u %u %u\n",
+           r->stage, r->vk_shader_stage, r->execution_model ? r->execution_model : "?",
+           r->entry_point, dxspv_target_env_name(r->target_env), r->workgroup_size[0],
+           r->workgroup_size[1], r->workgroup_size[2]);
+    printf("capabilities:");
+    for (size_t i = 0; i < r->capability_count; i++) {
+        printf(" %s", r->capabilities[i]);
+    }
+    printf("\nextensions:");
+    for (size_t i = 0; i < r->extension_count; i++) {
+        printf(" %s", r->extensions[i]);
+    }
+    printf("\nresources: %zu\n", r->resource_count);
     for (size_t i = 0; i < r->resource_count; i++) {
         const dxspv_resource_binding *b = &r->resources[i];
         printf("  %s%u space %u -> set %u binding %u %s count %u", register_letter(b->register_class),
@@ -104,7 +143,19 @@ static void print_reflection(const dxspv_reflection *r) {
         if (b->name) {
             printf(" \"%s\"", b->name);
         }
-        printf("\n");
+        if (b->image.dim != DXSPV_IMAGE_DIM_NONE) {
+            /* The format is a VkFormat value (0: VK_FORMAT_UNDEFINED). */
+            printf(" image %s%s%s %s format %u", image_dim_name(b->image.dim),
+                   b->image.arrayed ? " array" : "", b->image.multisampled ? " ms" : "",
+                   scalar_kind_name(b->image.sampled_type), b->image.format);
+        }
+        if (b->size != DXSPV_NO_SIZE) {
+            printf(" size %u", b->size);
+        }
+        if (b->stride != DXSPV_NO_SIZE) {
+            printf(" stride %u", b->stride);
+        }
+        printf("%s\n", b->comparison ? " comparison" : "");
     }
     printf("push data: %zu\n", r->push_data_count);
     for (size_t i = 0; i < r->push_data_count; i++) {
@@ -121,7 +172,9 @@ static void print_reflection(const dxspv_reflection *r) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: compile INPUT OUTPUT.spv [--entry NAME] [--set-offset N] [--no-checksum]\n");
+    fprintf(stderr, "usage: compile INPUT OUTPUT.spv [--entry NAME] [--set-offset N] [--no-checksum]\n"
+                    "         [--target-env NAME] [--d3d9-flat-shading]\n"
+                    "         [--d3d9-float-emulation strict|fast|off] [--d3d9-sampler-type N 2d|cube|volume]\n");
     return 2;
 }
 
@@ -151,6 +204,31 @@ int main(int argc, char **argv) {
             s = dxspv_options_set_descriptor_set_offset(options, (uint32_t)strtoul(argv[++i], NULL, 10));
         } else if (strcmp(argv[i], "--no-checksum") == 0) {
             s = dxspv_options_set_verify_checksum(options, false);
+        } else if (strcmp(argv[i], "--target-env") == 0 && i + 1 < argc) {
+            /* The names are dxspv_target_env_name's; a name no value has is refused below. */
+            const char *name = argv[++i];
+            dxspv_target_env env = 0;
+            while (dxspv_target_env_name(env) && strcmp(dxspv_target_env_name(env), name) != 0) {
+                env++;
+            }
+            s = dxspv_options_set_target_env(options, env);
+        } else if (strcmp(argv[i], "--d3d9-flat-shading") == 0) {
+            s = dxspv_options_set_d3d9_flat_shading(options, true);
+        } else if (strcmp(argv[i], "--d3d9-float-emulation") == 0 && i + 1 < argc) {
+            const char *mode = argv[++i];
+            s = dxspv_options_set_d3d9_float_emulation(
+                options, strcmp(mode, "strict") == 0 ? DXSPV_D3D9_FLOAT_EMULATION_STRICT
+                         : strcmp(mode, "fast") == 0 ? DXSPV_D3D9_FLOAT_EMULATION_FAST
+                         : strcmp(mode, "off") == 0  ? DXSPV_D3D9_FLOAT_EMULATION_OFF
+                                                     : UINT32_MAX);
+        } else if (strcmp(argv[i], "--d3d9-sampler-type") == 0 && i + 2 < argc) {
+            uint32_t sampler = (uint32_t)strtoul(argv[++i], NULL, 10);
+            const char *type = argv[++i];
+            s = dxspv_options_set_d3d9_sampler_type(
+                options, sampler, strcmp(type, "2d") == 0 ? DXSPV_D3D9_TEXTURE_TYPE_2D
+                                  : strcmp(type, "cube") == 0 ? DXSPV_D3D9_TEXTURE_TYPE_CUBE
+                                  : strcmp(type, "volume") == 0 ? DXSPV_D3D9_TEXTURE_TYPE_VOLUME
+                                                                : UINT32_MAX);
         } else {
             dxspv_options_free(options);
             return usage();

@@ -26,12 +26,29 @@
  * added). A program compares `dxspv_abi_version()` with this constant at start-up; the Linux
  * soname is `libdxspv.so.<DXSPV_ABI_VERSION>`.
  */
-#define DXSPV_ABI_VERSION 1
+#define DXSPV_ABI_VERSION 2
 
 /**
  * The `location` of an interface variable that has none (a built-in).
  */
 #define DXSPV_NO_LOCATION UINT32_MAX
+
+/**
+ * `dxspv_options_set_stream_output`'s `rasterized_stream` when no stream is rasterized
+ * (`D3D11_SO_NO_RASTERIZED_STREAM`: the pipeline discards rasterization).
+ */
+#define DXSPV_NO_RASTERIZED_STREAM UINT32_MAX
+
+/**
+ * `dxspv_interface_binding::function_table` for "the first table the slot's `dcl_interface`
+ * lists".
+ */
+#define DXSPV_FIRST_FUNCTION_TABLE UINT32_MAX
+
+/**
+ * `dxspv_resource_binding::size` and `::stride` when the resource has none.
+ */
+#define DXSPV_NO_SIZE UINT32_MAX
 
 /**
  * Options for every operation: opaque, created by `dxspv_options_create`, freed by
@@ -56,6 +73,14 @@ typedef uint32_t dxspv_status;
 typedef uint32_t dxspv_format;
 
 /**
+ * The environment a module is written for (`dxspv_options_set_target_env`, and
+ * `dxspv_reflection::target_env`): its SPIR-V version and memory model, and which extensions
+ * stand in for what the version's core lacks. `dxspv_target_env_name` gives the names
+ * `spirv-val --target-env` and glslang use.
+ */
+typedef uint32_t dxspv_target_env;
+
+/**
  * How HLSL min-precision types (`min16float`, `min16int`, `min16uint`) are lowered.
  */
 typedef uint32_t dxspv_min_precision;
@@ -64,6 +89,83 @@ typedef uint32_t dxspv_min_precision;
  * The D3D register class of a resource, and the class a binding shift applies to.
  */
 typedef uint32_t dxspv_register_class;
+
+/**
+ * The texture type a Direct3D 9 sampler is bound to (`dxspv_options_set_d3d9_sampler_type`):
+ * `D3DSAMPLER_TEXTURE_TYPE` shifted down by 27 bits, as the `dcl` token holds it.
+ */
+typedef uint32_t dxspv_d3d9_texture_type;
+
+/**
+ * How Direct3D 9 shaders compute products with a zero factor
+ * (`dxspv_options_set_d3d9_float_emulation`). Direct3D 9 hardware gives `0 * x = 0` even for
+ * an infinite or NaN `x`; IEEE arithmetic gives NaN.
+ */
+typedef uint32_t dxspv_d3d9_float_emulation;
+
+/**
+ * The class instance bound to one interface slot of an SM 5.0 shader using class linkage
+ * (one element of `PSSetShader`'s instances): which class it is (its function table) and
+ * where its members live (the arguments of `ID3D11ClassLinkage::CreateClassInstance`, what
+ * the shader reads as `this[slot]`).
+ */
+typedef struct dxspv_interface_binding {
+    /**
+     * The function table (`ft#`) of the instance's class: one of those the slot's
+     * `dcl_interface` lists (the shader's interfaces chunk pairs classes with tables), or
+     * `DXSPV_FIRST_FUNCTION_TABLE` for the first listed.
+     */
+    uint32_t function_table;
+    /**
+     * The constant buffer slot (`cb#`, 0–13) holding the instance's members
+     * (`ConstantBufferOffset`).
+     */
+    uint32_t constant_buffer;
+    /**
+     * The members' offset in that buffer in 16-byte vectors (`ConstantVectorOffset`).
+     */
+    uint32_t constant_vector_offset;
+    /**
+     * The instance's first texture register (`t#`, 0–127; `TextureOffset`).
+     */
+    uint32_t texture_offset;
+    /**
+     * The instance's first sampler register (`s#`, 0–15; `SamplerOffset`).
+     */
+    uint32_t sampler_offset;
+} dxspv_interface_binding;
+
+/**
+ * One entry of a stream-output declaration (`D3D11_SO_DECLARATION_ENTRY`): which components
+ * of which output go to which buffer.
+ */
+typedef struct dxspv_stream_output_entry {
+    /**
+     * The geometry shader stream (0–3) the output belongs to; 0 for vertex and domain shaders.
+     */
+    uint32_t stream;
+    /**
+     * The output's semantic name (matched case-insensitively), or NULL for a gap of
+     * `component_count` components that only advances the buffer offset.
+     */
+    const char *semantic_name;
+    /**
+     * The output's semantic index.
+     */
+    uint32_t semantic_index;
+    /**
+     * The first captured component of the output's register (0 = `x`).
+     */
+    uint32_t start_component;
+    /**
+     * How many components are captured (1–4, with `start_component + component_count <= 4`).
+     */
+    uint32_t component_count;
+    /**
+     * The stream-output buffer slot (0–3) the components are written to.
+     */
+    uint32_t output_slot;
+} dxspv_stream_output_entry;
 
 /**
  * Which IR: what a frontend made, or what the pass pipeline made of it.
@@ -75,6 +177,54 @@ typedef uint32_t dxspv_ir_stage;
  * a program may cast one to `VkDescriptorType`.
  */
 typedef uint32_t dxspv_descriptor_type;
+
+/**
+ * The dimension of an image or texel buffer descriptor (`dxspv_image_info::dim`).
+ */
+typedef uint32_t dxspv_image_dim;
+
+/**
+ * The format a storage image or storage texel buffer is declared with
+ * (`dxspv_image_info::format`). The values are `VkFormat`'s, so a program may cast one to
+ * `VkFormat`.
+ */
+typedef uint32_t dxspv_image_format;
+
+/**
+ * The kind of number a texel component or an interface variable's component holds.
+ */
+typedef uint32_t dxspv_scalar_kind;
+
+/**
+ * The shape of an image or texel buffer descriptor (`dxspv_resource_binding::image`): what
+ * the `VkImageView` or `VkBufferView` bound there must match.
+ */
+typedef struct dxspv_image_info {
+    /**
+     * The dimension (`DXSPV_IMAGE_DIM_*`); `DXSPV_IMAGE_DIM_NONE` when the resource is not an
+     * image or texel buffer (the other fields are then 0 / false).
+     */
+    dxspv_image_dim dim;
+    /**
+     * The declared format of a storage image or storage texel buffer
+     * (`DXSPV_IMAGE_FORMAT_*`, equal to `VkFormat`): `UNKNOWN` unless texel atomics need a
+     * fixed one.
+     */
+    dxspv_image_format format;
+    /**
+     * The kind of the texel components the shader reads or writes (`DXSPV_SCALAR_KIND_*`:
+     * a `float`, `int` or `uint` view format).
+     */
+    dxspv_scalar_kind sampled_type;
+    /**
+     * Whether it is an array of layers (`Texture2DArray`, ...).
+     */
+    bool arrayed;
+    /**
+     * Whether it is multisampled (`Texture2DMS`, ...).
+     */
+    bool multisampled;
+} dxspv_image_info;
 
 /**
  * One resource: where D3D declared it and where Vulkan expects it.
@@ -112,6 +262,27 @@ typedef struct dxspv_resource_binding {
      * The resource's name in the shader, or NULL.
      */
     const char *name;
+    /**
+     * For textures, storage images and texel buffers, the image's shape; otherwise its `dim`
+     * is `DXSPV_IMAGE_DIM_NONE`.
+     */
+    struct dxspv_image_info image;
+    /**
+     * For samplers: a depth-comparison sampler (D3D `SamplerComparisonState`, or a D3D9
+     * depth-compare sampler): its `VkSampler` needs `compareEnable`. False for a comparison
+     * sampler the shader never compares with.
+     */
+    bool comparison;
+    /**
+     * For constant buffers: the block's size in bytes, which the bound range must cover;
+     * `DXSPV_NO_SIZE` for other resources.
+     */
+    uint32_t size;
+    /**
+     * For raw and structured buffers: the bytes per element (4 for a raw buffer, the
+     * structure stride of a structured one); `DXSPV_NO_SIZE` for other resources.
+     */
+    uint32_t stride;
 } dxspv_resource_binding;
 
 /**
@@ -179,14 +350,43 @@ typedef struct dxspv_interface_variable {
      * Whether it is per patch (hull shader outputs, domain shader inputs).
      */
     bool patch;
+    /**
+     * The kind of its components as SPIR-V declares them (`DXSPV_SCALAR_KIND_*`).
+     */
+    dxspv_scalar_kind scalar_kind;
+    /**
+     * The bits of one component (16, 32 or 64; a boolean counts as 32).
+     */
+    uint32_t bits;
+    /**
+     * The components of its vector (1 for a scalar).
+     */
+    uint32_t components;
+    /**
+     * Its array sizes, outermost first: per-vertex arrays of geometry, hull and domain
+     * shader inputs, varyings spanning several locations, built-ins such as `ClipDistance`.
+     * NULL when `array_size_count` is 0 (a plain scalar or vector).
+     */
+    const uint32_t *array_sizes;
+    /**
+     * The number of `array_sizes`.
+     */
+    size_t array_size_count;
 } dxspv_interface_variable;
+
+/**
+ * The Direct3D shader stage of a compiled shader (`dxspv_reflection::stage`). The values are
+ * Direct3D's `D3D11_SHADER_VERSION_TYPE` (and the shader model token's program type) for
+ * pixel to compute shaders.
+ */
+typedef uint32_t dxspv_shader_stage;
 
 /**
  * What a program needs to bind a compiled module. Each array has its count beside it and is
  * NULL when the count is 0; everything belongs to the result object it came from.
  *
  * Only the library allocates this struct, so later versions may add fields at its end
- * without an ABI change; the element structs of the arrays cannot grow that way (their size
+ * without an ABI change (ABI 2 added everything from `stage` on); the element structs of the arrays cannot grow that way (their size
  * is the array's stride), so a change to them changes `DXSPV_ABI_VERSION`.
  */
 typedef struct dxspv_reflection {
@@ -230,6 +430,51 @@ typedef struct dxspv_reflection {
      * The number of `outputs`.
      */
     size_t output_count;
+    /**
+     * The D3D shader stage (`DXSPV_SHADER_STAGE_*`).
+     */
+    dxspv_shader_stage stage;
+    /**
+     * The stage as a `VkShaderStageFlagBits` value (`VK_SHADER_STAGE_FRAGMENT_BIT` for a
+     * pixel shader, ...), for `VkPipelineShaderStageCreateInfo::stage` and descriptor set
+     * layouts.
+     */
+    uint32_t vk_shader_stage;
+    /**
+     * The SPIR-V execution model's name (`"Fragment"`, `"Vertex"`, `"GLCompute"`, ...).
+     */
+    const char *execution_model;
+    /**
+     * The entry point's name (`VkPipelineShaderStageCreateInfo::pName`).
+     */
+    const char *entry_point;
+    /**
+     * A compute shader's workgroup size (`LocalSize`); all 0 for other stages.
+     */
+    uint32_t workgroup_size[3];
+    /**
+     * The environment the module was written for (`DXSPV_TARGET_ENV_*`): its SPIR-V version
+     * and memory model.
+     */
+    dxspv_target_env target_env;
+    /**
+     * The module's capabilities by their SPIR-V names (`"Shader"`, `"ImageQuery"`, ...):
+     * beyond `Shader`, each may need a device feature.
+     */
+    const char *const *capabilities;
+    /**
+     * The number of `capabilities`.
+     */
+    size_t capability_count;
+    /**
+     * The SPIR-V extensions the module uses (`"SPV_EXT_demote_to_helper_invocation"`, ...):
+     * each needs its Vulkan extension or core version.
+     */
+    const char *const *extensions;
+    /**
+     * The number of `extensions`.
+     */
+    size_t extension_count;
 } dxspv_reflection;
 
 /**
@@ -262,7 +507,9 @@ typedef struct dxspv_stage_times {
 /**
  * The caller broke the API's contract: a NULL pointer where an object is required, a NULL
  * buffer with a non-zero size, a size past `PTRDIFF_MAX`, an enumeration value out of range,
- * a string that is not UTF-8. The message names the parameter.
+ * a string that is not UTF-8. The message names the parameter. Also what a compile returns
+ * when the options do not fit the shader in a way only the shader shows (a stream-output
+ * declaration naming an output the shader does not write).
  */
 #define DXSPV_ERROR_INVALID_ARGUMENT 1
 
@@ -407,6 +654,220 @@ typedef struct dxspv_stage_times {
  */
 #define DXSPV_SPEC_CONSTANT_KIND_SAMPLE_COUNT 1
 
+/**
+ * Vulkan 1.0: SPIR-V 1.0, `GLSL450` memory model.
+ */
+#define DXSPV_TARGET_ENV_VULKAN1_0 0
+
+/**
+ * Vulkan 1.1: SPIR-V 1.3, `GLSL450` memory model.
+ */
+#define DXSPV_TARGET_ENV_VULKAN1_1 1
+
+/**
+ * Vulkan 1.2: SPIR-V 1.5, `GLSL450` memory model (the Vulkan memory model is optional there).
+ */
+#define DXSPV_TARGET_ENV_VULKAN1_2 2
+
+/**
+ * Vulkan 1.3: SPIR-V 1.6, Vulkan memory model (the default).
+ */
+#define DXSPV_TARGET_ENV_VULKAN1_3 3
+
+/**
+ * SPIR-V 1.0, `GLSL450` memory model.
+ */
+#define DXSPV_TARGET_ENV_SPIRV1_0 4
+
+/**
+ * SPIR-V 1.1, `GLSL450` memory model.
+ */
+#define DXSPV_TARGET_ENV_SPIRV1_1 5
+
+/**
+ * SPIR-V 1.2, `GLSL450` memory model.
+ */
+#define DXSPV_TARGET_ENV_SPIRV1_2 6
+
+/**
+ * SPIR-V 1.3, `GLSL450` memory model.
+ */
+#define DXSPV_TARGET_ENV_SPIRV1_3 7
+
+/**
+ * SPIR-V 1.4, `GLSL450` memory model.
+ */
+#define DXSPV_TARGET_ENV_SPIRV1_4 8
+
+/**
+ * SPIR-V 1.5, Vulkan memory model.
+ */
+#define DXSPV_TARGET_ENV_SPIRV1_5 9
+
+/**
+ * SPIR-V 1.6, Vulkan memory model.
+ */
+#define DXSPV_TARGET_ENV_SPIRV1_6 10
+
+/**
+ * `D3DSTT_UNKNOWN`: read as 2D.
+ */
+#define DXSPV_D3D9_TEXTURE_TYPE_UNKNOWN 0
+
+/**
+ * A 1D texture, which Direct3D 9 makes a 2D texture of height 1.
+ */
+#define DXSPV_D3D9_TEXTURE_TYPE_1D 1
+
+/**
+ * `D3DSTT_2D` (`IDirect3DTexture9`): the default.
+ */
+#define DXSPV_D3D9_TEXTURE_TYPE_2D 2
+
+/**
+ * `D3DSTT_CUBE` (`IDirect3DCubeTexture9`).
+ */
+#define DXSPV_D3D9_TEXTURE_TYPE_CUBE 3
+
+/**
+ * `D3DSTT_VOLUME` (`IDirect3DVolumeTexture9`).
+ */
+#define DXSPV_D3D9_TEXTURE_TYPE_VOLUME 4
+
+/**
+ * Every product follows Direct3D 9's zero rule (the default).
+ */
+#define DXSPV_D3D9_FLOAT_EMULATION_STRICT 0
+
+/**
+ * The zero rule only inside instructions that hide products (dot products, matrix products,
+ * `pow`, `lit`, `nrm`, the texture matrix instructions); `mul`, `mad`, `lrp` and `crs` use
+ * IEEE arithmetic. About half the cost of `STRICT`.
+ */
+#define DXSPV_D3D9_FLOAT_EMULATION_FAST 1
+
+/**
+ * IEEE arithmetic everywhere: the fastest.
+ */
+#define DXSPV_D3D9_FLOAT_EMULATION_OFF 2
+
+/**
+ * Pixel shader (Vulkan fragment shader).
+ */
+#define DXSPV_SHADER_STAGE_PIXEL 0
+
+/**
+ * Vertex shader.
+ */
+#define DXSPV_SHADER_STAGE_VERTEX 1
+
+/**
+ * Geometry shader.
+ */
+#define DXSPV_SHADER_STAGE_GEOMETRY 2
+
+/**
+ * Hull shader (Vulkan tessellation control shader).
+ */
+#define DXSPV_SHADER_STAGE_HULL 3
+
+/**
+ * Domain shader (Vulkan tessellation evaluation shader).
+ */
+#define DXSPV_SHADER_STAGE_DOMAIN 4
+
+/**
+ * Compute shader.
+ */
+#define DXSPV_SHADER_STAGE_COMPUTE 5
+
+/**
+ * Mesh shader (Shader Model 6.5).
+ */
+#define DXSPV_SHADER_STAGE_MESH 6
+
+/**
+ * Amplification shader (Shader Model 6.5; Vulkan task shader).
+ */
+#define DXSPV_SHADER_STAGE_AMPLIFICATION 7
+
+/**
+ * No stage: never in the reflection of a compiled shader.
+ */
+#define DXSPV_SHADER_STAGE_NONE UINT32_MAX
+
+/**
+ * Not an image: the resource is a buffer, a sampler or a constant buffer.
+ */
+#define DXSPV_IMAGE_DIM_NONE 0
+
+/**
+ * A texel buffer (`Buffer<T>`, `RWBuffer<T>`): SPIR-V `Dim Buffer`.
+ */
+#define DXSPV_IMAGE_DIM_BUFFER 1
+
+/**
+ * A 1D image (`VK_IMAGE_VIEW_TYPE_1D`, or `_1D_ARRAY` when arrayed).
+ */
+#define DXSPV_IMAGE_DIM_1D 2
+
+/**
+ * A 2D image (`VK_IMAGE_VIEW_TYPE_2D`, or `_2D_ARRAY` when arrayed).
+ */
+#define DXSPV_IMAGE_DIM_2D 3
+
+/**
+ * A 3D image (`VK_IMAGE_VIEW_TYPE_3D`).
+ */
+#define DXSPV_IMAGE_DIM_3D 4
+
+/**
+ * A cube image (`VK_IMAGE_VIEW_TYPE_CUBE`, or `_CUBE_ARRAY` when arrayed).
+ */
+#define DXSPV_IMAGE_DIM_CUBE 5
+
+/**
+ * `VK_FORMAT_UNDEFINED`: no format in the shader (SPIR-V `Unknown`); any view format works
+ * (reads and writes without format need `shaderStorageImageReadWithoutFormat` /
+ * `WriteWithoutFormat`).
+ */
+#define DXSPV_IMAGE_FORMAT_UNKNOWN 0
+
+/**
+ * `VK_FORMAT_R32_UINT` (SPIR-V `R32ui`: a typed UAV with texel atomics).
+ */
+#define DXSPV_IMAGE_FORMAT_R32_UINT 98
+
+/**
+ * `VK_FORMAT_R32_SINT` (SPIR-V `R32i`).
+ */
+#define DXSPV_IMAGE_FORMAT_R32_SINT 99
+
+/**
+ * `VK_FORMAT_R32_SFLOAT` (SPIR-V `R32f`).
+ */
+#define DXSPV_IMAGE_FORMAT_R32_SFLOAT 100
+
+/**
+ * A floating-point number.
+ */
+#define DXSPV_SCALAR_KIND_FLOAT 0
+
+/**
+ * A signed integer.
+ */
+#define DXSPV_SCALAR_KIND_SINT 1
+
+/**
+ * An unsigned integer.
+ */
+#define DXSPV_SCALAR_KIND_UINT 2
+
+/**
+ * A boolean (built-ins such as `SV_IsFrontFace` only).
+ */
+#define DXSPV_SCALAR_KIND_BOOL 3
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -426,6 +887,15 @@ const char *dxspv_status_name(dxspv_status status);
  * Thread safety: may be called from any thread at any time.
  */
 const char *dxspv_format_name(dxspv_format format);
+
+/**
+ * The name of a target environment as `spirv-val --target-env` and glslang spell it
+ * (`"vulkan1.3"`, `"spirv1.4"`; spirv-val also takes `"spv1.4"` for the latter), or NULL for
+ * a value this version does not define. The string is static: never free it.
+ *
+ * Thread safety: may be called from any thread at any time.
+ */
+const char *dxspv_target_env_name(dxspv_target_env env);
 
 /**
  * The semantic version as text (`"0.1.0"`). Static: never free it.
@@ -689,6 +1159,36 @@ dxspv_status dxspv_options_set_vertex_point_size(struct dxspv_options *options, 
 dxspv_status dxspv_options_set_infer_non_uniform(struct dxspv_options *options, bool value);
 
 /**
+ * Sets the environment the SPIR-V module is written for (default
+ * `DXSPV_TARGET_ENV_VULKAN1_3`: SPIR-V 1.6 with the Vulkan memory model). It decides the
+ * module's version word, its memory model (`GLSL450` before `VULKAN1_3` / `SPIRV1_5`) and
+ * the forms older versions need: extensions for what their core lacks (draw parameters,
+ * multiview, float controls, descriptor indexing, viewport/layer output, demote to helper),
+ * `Uniform` + `BufferBlock` buffers before SPIR-V 1.3, member-wise copies and selects before
+ * 1.4. A shader using a feature the target has no form for fails to compile, naming it.
+ * The reflection reports the target (`dxspv_reflection::target_env`).
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_target_env(struct dxspv_options *options, dxspv_target_env env);
+
+/**
+ * Sets the generator word of the SPIR-V header: a tool id registered with Khronos in the
+ * high 16 bits, the tool's version in the low 16 (default 0, which the SPIR-V specification
+ * allows for a tool without a registered id; dxspv has none). A program with its own id, or
+ * that tags its modules, sets it here; nothing else in the module changes.
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_generator(struct dxspv_options *options, uint32_t generator);
+
+/**
  * Computes the container checksum and reports a mismatch as a warning (default: true).
  * It is the costliest part of reading a small container; a program that never shows
  * warnings may turn it off.
@@ -699,6 +1199,151 @@ dxspv_status dxspv_options_set_infer_non_uniform(struct dxspv_options *options, 
  * Thread safety: needs exclusive access to `options`.
  */
 dxspv_status dxspv_options_set_verify_checksum(struct dxspv_options *options, bool value);
+
+/**
+ * Sets the type of texture the application binds to sampler `s<sampler>` (0–15), for
+ * shaders that do not declare it: `ps_1_x` texture stages and `dcl s#` without a type
+ * (default: `DXSPV_D3D9_TEXTURE_TYPE_2D` for every sampler). It picks the image type the
+ * module declares for the sampler (2D, cube or 3D), so a compile is made for one binding;
+ * a sampler whose type the shader declares keeps the declared type. `..._UNKNOWN` is read
+ * as 2D and `..._1D` as a 2D texture of height 1, as Direct3D 9 does.
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_d3d9_sampler_type(struct dxspv_options *options,
+                                                 uint32_t sampler,
+                                                 dxspv_d3d9_texture_type texture_type);
+
+/**
+ * Sets which samplers are bound to a depth texture with hardware shadow-map comparison
+ * (`D3DFMT_D16`, `D24X8`, `D24S8` sampled with the compare operation the host sets on the
+ * `VkSampler`, `LESS_OR_EQUAL` in Direct3D 9): bit `n` is `s<n>`; bits above 15 are refused
+ * (default 0: none). A sample through such a sampler compares the coordinate's `z` (after the
+ * projective divide) with the depth and returns the filtered result in all four components,
+ * and the reflection marks the sampler `comparison`. Only 2D samplers compare (the bits of
+ * cube and volume samplers change nothing).
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_d3d9_depth_compare_samplers(struct dxspv_options *options,
+                                                           uint32_t mask);
+
+/**
+ * Sets `D3DRS_SHADEMODE` to `D3DSHADE_FLAT` (true) or `D3DSHADE_GOURAUD` (false, the
+ * default). With flat shading the colour inputs of pixel shaders (`v0`/`v1` before 3.0,
+ * `dcl_color` inputs in 3.0) take the provoking vertex's value: the module decorates them
+ * `Flat`.
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_d3d9_flat_shading(struct dxspv_options *options, bool value);
+
+/**
+ * Sets how products with a zero factor are computed (default
+ * `DXSPV_D3D9_FLOAT_EMULATION_STRICT`, Direct3D 9's `0 * x = 0` for every product; `FAST`
+ * keeps it only where products hide inside one instruction; `OFF` is IEEE arithmetic). It
+ * changes the module's arithmetic. `STRICT` and `FAST` take effect while
+ * `dxspv_options_set_preserve_legacy_mul_zero` is on (its default).
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_d3d9_float_emulation(struct dxspv_options *options,
+                                                    dxspv_d3d9_float_emulation mode);
+
+/**
+ * Says the vertex shader runs on a device doing software vertex processing
+ * (`D3DCREATE_SOFTWARE_VERTEXPROCESSING`, or `MIXED` with `SetSoftwareVertexProcessing(TRUE)`;
+ * default false). The hardware vertex profiles then have 8192 float constants instead of
+ * 256: `c256`-`c8191` are accepted (Direct3D 9 refuses them otherwise, and so does dxspv) and
+ * the module's constant buffer grows to hold them.
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_d3d9_software_vertex_processing(struct dxspv_options *options,
+                                                               bool value);
+
+/**
+ * Sets the class instances bound to the interface slots of an SM 5.0 shader using class
+ * linkage (HLSL interfaces): `bindings[i]` for slot `i` (slots count across all
+ * `dcl_interface`s, an interface array taking one per element), copied. A slot past `count`
+ * gets the first function table its declaration lists and zero instance data. `count` 0
+ * (`bindings` may then be NULL) removes every binding, the default.
+ *
+ * Direct3D picks the bodies at draw time (`PSSetShader(shader, instances, count)`); Vulkan
+ * has no such indirection, so the module is compiled for one set of instances: calls become
+ * calls of the bound bodies and `this[slot]` reads become constants. A translation layer
+ * compiles once per combination it draws with. Refused here: more than 253 bindings
+ * (`D3D11_SHADER_MAX_INTERFACES`), a constant buffer past 13, a texture past 127, a sampler
+ * past 15. Refused by the compile (`DXSPV_ERROR_INVALID_INPUT`): more bindings than the
+ * shader has slots, a table the slot's declaration does not list. Shaders without class
+ * linkage, and D3D9 and DXIL shaders, ignore an empty list.
+ *
+ * # Safety
+ * `options` must be NULL or a live options object; `bindings` NULL or `count` readable
+ * elements.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_class_linkage(struct dxspv_options *options,
+                                             const struct dxspv_interface_binding *bindings,
+                                             size_t count);
+
+/**
+ * Sets the stream-output declaration of a vertex, domain or geometry shader, as
+ * `CreateGeometryShaderWithStreamOutput` takes it: the entries in declaration order, the byte
+ * stride of each buffer slot (`strides[slot]`), and the stream the rasterizer draws
+ * (`DXSPV_NO_RASTERIZED_STREAM`: none). Everything is copied. The default is no
+ * declaration; `dxspv_options_clear_stream_output` restores it.
+ *
+ * Direct3D keeps the declaration in pipeline state; Vulkan declares transform feedback in the
+ * shader, so the captured outputs get `XfbBuffer` / `XfbStride` / `Offset` decorations
+ * (offsets assigned per slot in declaration order, as Direct3D does; components that are not
+ * a whole output are copied into new outputs). The pipeline then needs
+ * `VK_EXT_transform_feedback`, and its `rasterizationStream` is `rasterized_stream`.
+ * Refused here: more than 512 entries, more than 4 strides, a stream or slot past 3, an
+ * empty or out-of-range component range, a semantic name that is not UTF-8, a rasterized
+ * stream past 3. Refused by the compile (`DXSPV_ERROR_INVALID_ARGUMENT`, naming the entry):
+ * a pixel, hull or compute shader, an output the shader does not write, a slot without a
+ * stride, a stream other than 0 outside a geometry shader.
+ *
+ * # Safety
+ * `options` must be NULL or a live options object; `entries` NULL or `entry_count` readable
+ * elements whose names are NULL or NUL-terminated strings; `strides` NULL or `stride_count`
+ * readable values.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_stream_output(struct dxspv_options *options,
+                                             const struct dxspv_stream_output_entry *entries,
+                                             size_t entry_count,
+                                             const uint32_t *strides,
+                                             size_t stride_count,
+                                             uint32_t rasterized_stream);
+
+/**
+ * Removes the stream-output declaration (the default: no transform feedback).
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_clear_stream_output(struct dxspv_options *options);
 
 /**
  * Compiles shader bytes (DXBC now; the format is detected) to SPIR-V. On success the result

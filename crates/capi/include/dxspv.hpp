@@ -83,6 +83,43 @@ enum class RegisterClass : std::uint32_t {
     UavCounter = DXSPV_REGISTER_CLASS_UAV_COUNTER,
 };
 
+/** dxspv_target_env: the environment a module is written for. */
+enum class TargetEnv : std::uint32_t {
+    Vulkan1_0 = DXSPV_TARGET_ENV_VULKAN1_0,
+    Vulkan1_1 = DXSPV_TARGET_ENV_VULKAN1_1,
+    Vulkan1_2 = DXSPV_TARGET_ENV_VULKAN1_2,
+    Vulkan1_3 = DXSPV_TARGET_ENV_VULKAN1_3,
+    Spirv1_0 = DXSPV_TARGET_ENV_SPIRV1_0,
+    Spirv1_1 = DXSPV_TARGET_ENV_SPIRV1_1,
+    Spirv1_2 = DXSPV_TARGET_ENV_SPIRV1_2,
+    Spirv1_3 = DXSPV_TARGET_ENV_SPIRV1_3,
+    Spirv1_4 = DXSPV_TARGET_ENV_SPIRV1_4,
+    Spirv1_5 = DXSPV_TARGET_ENV_SPIRV1_5,
+    Spirv1_6 = DXSPV_TARGET_ENV_SPIRV1_6,
+};
+
+/** dxspv_d3d9_texture_type: the texture a Direct3D 9 sampler is bound to. */
+enum class D3d9TextureType : std::uint32_t {
+    Unknown = DXSPV_D3D9_TEXTURE_TYPE_UNKNOWN,
+    Texture1D = DXSPV_D3D9_TEXTURE_TYPE_1D,
+    Texture2D = DXSPV_D3D9_TEXTURE_TYPE_2D,
+    Cube = DXSPV_D3D9_TEXTURE_TYPE_CUBE,
+    Volume = DXSPV_D3D9_TEXTURE_TYPE_VOLUME,
+};
+
+/** dxspv_d3d9_float_emulation: Direct3D 9's 0 * x = 0 rule. */
+enum class D3d9FloatEmulation : std::uint32_t {
+    Strict = DXSPV_D3D9_FLOAT_EMULATION_STRICT,
+    Fast = DXSPV_D3D9_FLOAT_EMULATION_FAST,
+    Off = DXSPV_D3D9_FLOAT_EMULATION_OFF,
+};
+
+/** The name of a target environment as spirv-val spells it ("vulkan1.2"); "" for none. */
+inline const char *target_env_name(TargetEnv e) noexcept {
+    const char *n = dxspv_target_env_name(static_cast<dxspv_target_env>(e));
+    return n ? n : "";
+}
+
 /** The name of a status ("DXSPV_ERROR_INVALID_INPUT"). */
 inline const char *status_name(Status s) noexcept {
     return dxspv_status_name(static_cast<dxspv_status>(s));
@@ -185,6 +222,35 @@ public:
     Options &vertex_point_size(bool v) { return check(dxspv_options_set_vertex_point_size(get(), v)); }
     Options &infer_non_uniform(bool v) { return check(dxspv_options_set_infer_non_uniform(get(), v)); }
     Options &verify_checksum(bool v) { return check(dxspv_options_set_verify_checksum(get(), v)); }
+    Options &target_env(TargetEnv e) {
+        return check(dxspv_options_set_target_env(get(), static_cast<dxspv_target_env>(e)));
+    }
+    Options &generator(std::uint32_t word) { return check(dxspv_options_set_generator(get(), word)); }
+    Options &d3d9_sampler_type(std::uint32_t sampler, D3d9TextureType t) {
+        return check(dxspv_options_set_d3d9_sampler_type(get(), sampler, static_cast<dxspv_d3d9_texture_type>(t)));
+    }
+    Options &d3d9_depth_compare_samplers(std::uint32_t mask) {
+        return check(dxspv_options_set_d3d9_depth_compare_samplers(get(), mask));
+    }
+    Options &d3d9_flat_shading(bool v) { return check(dxspv_options_set_d3d9_flat_shading(get(), v)); }
+    Options &d3d9_float_emulation(D3d9FloatEmulation m) {
+        return check(dxspv_options_set_d3d9_float_emulation(get(), static_cast<dxspv_d3d9_float_emulation>(m)));
+    }
+    Options &d3d9_software_vertex_processing(bool v) {
+        return check(dxspv_options_set_d3d9_software_vertex_processing(get(), v));
+    }
+    /** The class instances of the interface slots, slot by slot (copied; empty: none). */
+    Options &class_linkage(const std::vector<dxspv_interface_binding> &bindings) {
+        return check(dxspv_options_set_class_linkage(get(), bindings.data(), bindings.size()));
+    }
+    /** A stream-output declaration (copied, names included); see dxspv_options_set_stream_output. */
+    Options &stream_output(const std::vector<dxspv_stream_output_entry> &entries,
+                           const std::vector<std::uint32_t> &strides,
+                           std::uint32_t rasterized_stream = 0) {
+        return check(dxspv_options_set_stream_output(get(), entries.data(), entries.size(), strides.data(),
+                                                     strides.size(), rasterized_stream));
+    }
+    Options &clear_stream_output() { return check(dxspv_options_clear_stream_output(get())); }
 
     /** The C object, for calls the wrapper does not cover. */
     dxspv_options *get() const noexcept { return handle_.get(); }
@@ -262,6 +328,16 @@ public:
     View<dxspv_interface_variable> outputs() const noexcept {
         const dxspv_reflection *r = reflection();
         return r ? View<dxspv_interface_variable>(r->outputs, r->output_count) : View<dxspv_interface_variable>();
+    }
+    /** The module's SPIR-V capabilities by name. */
+    View<const char *> capabilities() const noexcept {
+        const dxspv_reflection *r = reflection();
+        return r ? View<const char *>(r->capabilities, r->capability_count) : View<const char *>();
+    }
+    /** The SPIR-V extensions the module uses. */
+    View<const char *> extensions() const noexcept {
+        const dxspv_reflection *r = reflection();
+        return r ? View<const char *>(r->extensions, r->extension_count) : View<const char *>();
     }
     /** The warnings, one line each. */
     std::vector<std::string> warnings() const {

@@ -9,7 +9,11 @@
 
 use crate::guard::Failure;
 use dxspv::ir::passes::options::MinPrecisionMode;
-use dxspv::spirv::{DescriptorType, RegisterClass, SpecConstantKind};
+use dxspv::ir::ShaderStage;
+use dxspv::sm3::{FloatEmulation, TextureType};
+use dxspv::spirv::{
+    DescriptorType, ImageDim, ImageFormat, RegisterClass, ScalarKind, SpecConstantKind, TargetEnv,
+};
 use dxspv::{Format, IrStage};
 use std::ffi::{c_char, CStr};
 
@@ -20,7 +24,9 @@ pub type dxspv_status = u32;
 pub const DXSPV_OK: dxspv_status = 0;
 /// The caller broke the API's contract: a NULL pointer where an object is required, a NULL
 /// buffer with a non-zero size, a size past `PTRDIFF_MAX`, an enumeration value out of range,
-/// a string that is not UTF-8. The message names the parameter.
+/// a string that is not UTF-8. The message names the parameter. Also what a compile returns
+/// when the options do not fit the shader in a way only the shader shows (a stream-output
+/// declaration naming an output the shader does not write).
 pub const DXSPV_ERROR_INVALID_ARGUMENT: dxspv_status = 1;
 /// The input is malformed: a damaged container or program, IR text that does not parse, IR
 /// binary that does not read back, IR the validator rejects. The message says where.
@@ -105,6 +111,133 @@ pub const DXSPV_SPEC_CONSTANT_KIND_SAMPLE_COUNT: dxspv_spec_constant_kind = 1;
 /// The `location` of an interface variable that has none (a built-in).
 pub const DXSPV_NO_LOCATION: u32 = u32::MAX;
 
+/// The environment a module is written for (`dxspv_options_set_target_env`, and
+/// `dxspv_reflection::target_env`): its SPIR-V version and memory model, and which extensions
+/// stand in for what the version's core lacks. `dxspv_target_env_name` gives the names
+/// `spirv-val --target-env` and glslang use.
+pub type dxspv_target_env = u32;
+/// Vulkan 1.0: SPIR-V 1.0, `GLSL450` memory model.
+pub const DXSPV_TARGET_ENV_VULKAN1_0: dxspv_target_env = 0;
+/// Vulkan 1.1: SPIR-V 1.3, `GLSL450` memory model.
+pub const DXSPV_TARGET_ENV_VULKAN1_1: dxspv_target_env = 1;
+/// Vulkan 1.2: SPIR-V 1.5, `GLSL450` memory model (the Vulkan memory model is optional there).
+pub const DXSPV_TARGET_ENV_VULKAN1_2: dxspv_target_env = 2;
+/// Vulkan 1.3: SPIR-V 1.6, Vulkan memory model (the default).
+pub const DXSPV_TARGET_ENV_VULKAN1_3: dxspv_target_env = 3;
+/// SPIR-V 1.0, `GLSL450` memory model.
+pub const DXSPV_TARGET_ENV_SPIRV1_0: dxspv_target_env = 4;
+/// SPIR-V 1.1, `GLSL450` memory model.
+pub const DXSPV_TARGET_ENV_SPIRV1_1: dxspv_target_env = 5;
+/// SPIR-V 1.2, `GLSL450` memory model.
+pub const DXSPV_TARGET_ENV_SPIRV1_2: dxspv_target_env = 6;
+/// SPIR-V 1.3, `GLSL450` memory model.
+pub const DXSPV_TARGET_ENV_SPIRV1_3: dxspv_target_env = 7;
+/// SPIR-V 1.4, `GLSL450` memory model.
+pub const DXSPV_TARGET_ENV_SPIRV1_4: dxspv_target_env = 8;
+/// SPIR-V 1.5, Vulkan memory model.
+pub const DXSPV_TARGET_ENV_SPIRV1_5: dxspv_target_env = 9;
+/// SPIR-V 1.6, Vulkan memory model.
+pub const DXSPV_TARGET_ENV_SPIRV1_6: dxspv_target_env = 10;
+
+/// The texture type a Direct3D 9 sampler is bound to (`dxspv_options_set_d3d9_sampler_type`):
+/// `D3DSAMPLER_TEXTURE_TYPE` shifted down by 27 bits, as the `dcl` token holds it.
+pub type dxspv_d3d9_texture_type = u32;
+/// `D3DSTT_UNKNOWN`: read as 2D.
+pub const DXSPV_D3D9_TEXTURE_TYPE_UNKNOWN: dxspv_d3d9_texture_type = 0;
+/// A 1D texture, which Direct3D 9 makes a 2D texture of height 1.
+pub const DXSPV_D3D9_TEXTURE_TYPE_1D: dxspv_d3d9_texture_type = 1;
+/// `D3DSTT_2D` (`IDirect3DTexture9`): the default.
+pub const DXSPV_D3D9_TEXTURE_TYPE_2D: dxspv_d3d9_texture_type = 2;
+/// `D3DSTT_CUBE` (`IDirect3DCubeTexture9`).
+pub const DXSPV_D3D9_TEXTURE_TYPE_CUBE: dxspv_d3d9_texture_type = 3;
+/// `D3DSTT_VOLUME` (`IDirect3DVolumeTexture9`).
+pub const DXSPV_D3D9_TEXTURE_TYPE_VOLUME: dxspv_d3d9_texture_type = 4;
+
+/// How Direct3D 9 shaders compute products with a zero factor
+/// (`dxspv_options_set_d3d9_float_emulation`). Direct3D 9 hardware gives `0 * x = 0` even for
+/// an infinite or NaN `x`; IEEE arithmetic gives NaN.
+pub type dxspv_d3d9_float_emulation = u32;
+/// Every product follows Direct3D 9's zero rule (the default).
+pub const DXSPV_D3D9_FLOAT_EMULATION_STRICT: dxspv_d3d9_float_emulation = 0;
+/// The zero rule only inside instructions that hide products (dot products, matrix products,
+/// `pow`, `lit`, `nrm`, the texture matrix instructions); `mul`, `mad`, `lrp` and `crs` use
+/// IEEE arithmetic. About half the cost of `STRICT`.
+pub const DXSPV_D3D9_FLOAT_EMULATION_FAST: dxspv_d3d9_float_emulation = 1;
+/// IEEE arithmetic everywhere: the fastest.
+pub const DXSPV_D3D9_FLOAT_EMULATION_OFF: dxspv_d3d9_float_emulation = 2;
+
+/// `dxspv_options_set_stream_output`'s `rasterized_stream` when no stream is rasterized
+/// (`D3D11_SO_NO_RASTERIZED_STREAM`: the pipeline discards rasterization).
+pub const DXSPV_NO_RASTERIZED_STREAM: u32 = u32::MAX;
+
+/// `dxspv_interface_binding::function_table` for "the first table the slot's `dcl_interface`
+/// lists".
+pub const DXSPV_FIRST_FUNCTION_TABLE: u32 = u32::MAX;
+
+/// The Direct3D shader stage of a compiled shader (`dxspv_reflection::stage`). The values are
+/// Direct3D's `D3D11_SHADER_VERSION_TYPE` (and the shader model token's program type) for
+/// pixel to compute shaders.
+pub type dxspv_shader_stage = u32;
+/// Pixel shader (Vulkan fragment shader).
+pub const DXSPV_SHADER_STAGE_PIXEL: dxspv_shader_stage = 0;
+/// Vertex shader.
+pub const DXSPV_SHADER_STAGE_VERTEX: dxspv_shader_stage = 1;
+/// Geometry shader.
+pub const DXSPV_SHADER_STAGE_GEOMETRY: dxspv_shader_stage = 2;
+/// Hull shader (Vulkan tessellation control shader).
+pub const DXSPV_SHADER_STAGE_HULL: dxspv_shader_stage = 3;
+/// Domain shader (Vulkan tessellation evaluation shader).
+pub const DXSPV_SHADER_STAGE_DOMAIN: dxspv_shader_stage = 4;
+/// Compute shader.
+pub const DXSPV_SHADER_STAGE_COMPUTE: dxspv_shader_stage = 5;
+/// Mesh shader (Shader Model 6.5).
+pub const DXSPV_SHADER_STAGE_MESH: dxspv_shader_stage = 6;
+/// Amplification shader (Shader Model 6.5; Vulkan task shader).
+pub const DXSPV_SHADER_STAGE_AMPLIFICATION: dxspv_shader_stage = 7;
+/// No stage: never in the reflection of a compiled shader.
+pub const DXSPV_SHADER_STAGE_NONE: dxspv_shader_stage = u32::MAX;
+
+/// The dimension of an image or texel buffer descriptor (`dxspv_image_info::dim`).
+pub type dxspv_image_dim = u32;
+/// Not an image: the resource is a buffer, a sampler or a constant buffer.
+pub const DXSPV_IMAGE_DIM_NONE: dxspv_image_dim = 0;
+/// A texel buffer (`Buffer<T>`, `RWBuffer<T>`): SPIR-V `Dim Buffer`.
+pub const DXSPV_IMAGE_DIM_BUFFER: dxspv_image_dim = 1;
+/// A 1D image (`VK_IMAGE_VIEW_TYPE_1D`, or `_1D_ARRAY` when arrayed).
+pub const DXSPV_IMAGE_DIM_1D: dxspv_image_dim = 2;
+/// A 2D image (`VK_IMAGE_VIEW_TYPE_2D`, or `_2D_ARRAY` when arrayed).
+pub const DXSPV_IMAGE_DIM_2D: dxspv_image_dim = 3;
+/// A 3D image (`VK_IMAGE_VIEW_TYPE_3D`).
+pub const DXSPV_IMAGE_DIM_3D: dxspv_image_dim = 4;
+/// A cube image (`VK_IMAGE_VIEW_TYPE_CUBE`, or `_CUBE_ARRAY` when arrayed).
+pub const DXSPV_IMAGE_DIM_CUBE: dxspv_image_dim = 5;
+
+/// The format a storage image or storage texel buffer is declared with
+/// (`dxspv_image_info::format`). The values are `VkFormat`'s, so a program may cast one to
+/// `VkFormat`.
+pub type dxspv_image_format = u32;
+/// `VK_FORMAT_UNDEFINED`: no format in the shader (SPIR-V `Unknown`); any view format works
+/// (reads and writes without format need `shaderStorageImageReadWithoutFormat` /
+/// `WriteWithoutFormat`).
+pub const DXSPV_IMAGE_FORMAT_UNKNOWN: dxspv_image_format = 0;
+/// `VK_FORMAT_R32_UINT` (SPIR-V `R32ui`: a typed UAV with texel atomics).
+pub const DXSPV_IMAGE_FORMAT_R32_UINT: dxspv_image_format = 98;
+/// `VK_FORMAT_R32_SINT` (SPIR-V `R32i`).
+pub const DXSPV_IMAGE_FORMAT_R32_SINT: dxspv_image_format = 99;
+/// `VK_FORMAT_R32_SFLOAT` (SPIR-V `R32f`).
+pub const DXSPV_IMAGE_FORMAT_R32_SFLOAT: dxspv_image_format = 100;
+
+/// The kind of number a texel component or an interface variable's component holds.
+pub type dxspv_scalar_kind = u32;
+/// A floating-point number.
+pub const DXSPV_SCALAR_KIND_FLOAT: dxspv_scalar_kind = 0;
+/// A signed integer.
+pub const DXSPV_SCALAR_KIND_SINT: dxspv_scalar_kind = 1;
+/// An unsigned integer.
+pub const DXSPV_SCALAR_KIND_UINT: dxspv_scalar_kind = 2;
+/// A boolean (built-ins such as `SV_IsFrontFace` only).
+pub const DXSPV_SCALAR_KIND_BOOL: dxspv_scalar_kind = 3;
+
 pub(crate) fn format_code(format: Format) -> dxspv_format {
     match format {
         Format::Unknown => DXSPV_FORMAT_UNKNOWN,
@@ -140,6 +273,131 @@ pub(crate) fn spec_constant_kind_code(kind: SpecConstantKind) -> dxspv_spec_cons
     match kind {
         SpecConstantKind::User => DXSPV_SPEC_CONSTANT_KIND_USER,
         SpecConstantKind::SampleCount => DXSPV_SPEC_CONSTANT_KIND_SAMPLE_COUNT,
+    }
+}
+
+/// The target environments in code order: `TARGET_ENVS[code]` is the code's.
+const TARGET_ENVS: [(dxspv_target_env, TargetEnv); 11] = [
+    (DXSPV_TARGET_ENV_VULKAN1_0, TargetEnv::Vulkan1_0),
+    (DXSPV_TARGET_ENV_VULKAN1_1, TargetEnv::Vulkan1_1),
+    (DXSPV_TARGET_ENV_VULKAN1_2, TargetEnv::Vulkan1_2),
+    (DXSPV_TARGET_ENV_VULKAN1_3, TargetEnv::Vulkan1_3),
+    (DXSPV_TARGET_ENV_SPIRV1_0, TargetEnv::Spirv1_0),
+    (DXSPV_TARGET_ENV_SPIRV1_1, TargetEnv::Spirv1_1),
+    (DXSPV_TARGET_ENV_SPIRV1_2, TargetEnv::Spirv1_2),
+    (DXSPV_TARGET_ENV_SPIRV1_3, TargetEnv::Spirv1_3),
+    (DXSPV_TARGET_ENV_SPIRV1_4, TargetEnv::Spirv1_4),
+    (DXSPV_TARGET_ENV_SPIRV1_5, TargetEnv::Spirv1_5),
+    (DXSPV_TARGET_ENV_SPIRV1_6, TargetEnv::Spirv1_6),
+];
+
+pub(crate) fn target_env_code(env: TargetEnv) -> dxspv_target_env {
+    match env {
+        TargetEnv::Vulkan1_0 => DXSPV_TARGET_ENV_VULKAN1_0,
+        TargetEnv::Vulkan1_1 => DXSPV_TARGET_ENV_VULKAN1_1,
+        TargetEnv::Vulkan1_2 => DXSPV_TARGET_ENV_VULKAN1_2,
+        TargetEnv::Vulkan1_3 => DXSPV_TARGET_ENV_VULKAN1_3,
+        TargetEnv::Spirv1_0 => DXSPV_TARGET_ENV_SPIRV1_0,
+        TargetEnv::Spirv1_1 => DXSPV_TARGET_ENV_SPIRV1_1,
+        TargetEnv::Spirv1_2 => DXSPV_TARGET_ENV_SPIRV1_2,
+        TargetEnv::Spirv1_3 => DXSPV_TARGET_ENV_SPIRV1_3,
+        TargetEnv::Spirv1_4 => DXSPV_TARGET_ENV_SPIRV1_4,
+        TargetEnv::Spirv1_5 => DXSPV_TARGET_ENV_SPIRV1_5,
+        TargetEnv::Spirv1_6 => DXSPV_TARGET_ENV_SPIRV1_6,
+    }
+}
+
+pub(crate) fn shader_stage_code(stage: Option<ShaderStage>) -> dxspv_shader_stage {
+    match stage {
+        None => DXSPV_SHADER_STAGE_NONE,
+        Some(ShaderStage::Pixel) => DXSPV_SHADER_STAGE_PIXEL,
+        Some(ShaderStage::Vertex) => DXSPV_SHADER_STAGE_VERTEX,
+        Some(ShaderStage::Geometry) => DXSPV_SHADER_STAGE_GEOMETRY,
+        Some(ShaderStage::Hull) => DXSPV_SHADER_STAGE_HULL,
+        Some(ShaderStage::Domain) => DXSPV_SHADER_STAGE_DOMAIN,
+        Some(ShaderStage::Compute) => DXSPV_SHADER_STAGE_COMPUTE,
+        Some(ShaderStage::Mesh) => DXSPV_SHADER_STAGE_MESH,
+        Some(ShaderStage::Amplification) => DXSPV_SHADER_STAGE_AMPLIFICATION,
+    }
+}
+
+/// The `VkShaderStageFlagBits` of a stage (0 for none).
+pub(crate) fn vk_shader_stage(stage: Option<ShaderStage>) -> u32 {
+    match stage {
+        None => 0,
+        Some(ShaderStage::Vertex) => 0x1,
+        Some(ShaderStage::Hull) => 0x2,
+        Some(ShaderStage::Domain) => 0x4,
+        Some(ShaderStage::Geometry) => 0x8,
+        Some(ShaderStage::Pixel) => 0x10,
+        Some(ShaderStage::Compute) => 0x20,
+        Some(ShaderStage::Amplification) => 0x40,
+        Some(ShaderStage::Mesh) => 0x80,
+    }
+}
+
+pub(crate) fn image_dim_code(dim: Option<ImageDim>) -> dxspv_image_dim {
+    match dim {
+        None => DXSPV_IMAGE_DIM_NONE,
+        Some(ImageDim::Buffer) => DXSPV_IMAGE_DIM_BUFFER,
+        Some(ImageDim::Dim1D) => DXSPV_IMAGE_DIM_1D,
+        Some(ImageDim::Dim2D) => DXSPV_IMAGE_DIM_2D,
+        Some(ImageDim::Dim3D) => DXSPV_IMAGE_DIM_3D,
+        Some(ImageDim::Cube) => DXSPV_IMAGE_DIM_CUBE,
+    }
+}
+
+pub(crate) fn image_format_code(format: ImageFormat) -> dxspv_image_format {
+    match format {
+        ImageFormat::Unknown => DXSPV_IMAGE_FORMAT_UNKNOWN,
+        ImageFormat::R32f => DXSPV_IMAGE_FORMAT_R32_SFLOAT,
+        ImageFormat::R32i => DXSPV_IMAGE_FORMAT_R32_SINT,
+        ImageFormat::R32ui => DXSPV_IMAGE_FORMAT_R32_UINT,
+    }
+}
+
+pub(crate) fn scalar_kind_code(kind: ScalarKind) -> dxspv_scalar_kind {
+    match kind {
+        ScalarKind::Float => DXSPV_SCALAR_KIND_FLOAT,
+        ScalarKind::Sint => DXSPV_SCALAR_KIND_SINT,
+        ScalarKind::Uint => DXSPV_SCALAR_KIND_UINT,
+        ScalarKind::Bool => DXSPV_SCALAR_KIND_BOOL,
+    }
+}
+
+/// A `dxspv_target_env` argument, checked.
+pub(crate) fn target_env(value: dxspv_target_env, param: &str) -> Result<TargetEnv, Failure> {
+    TARGET_ENVS
+        .get(value as usize)
+        .map(|(_, env)| *env)
+        .ok_or_else(|| out_of_range(param, value, "dxspv_target_env"))
+}
+
+/// A `dxspv_d3d9_texture_type` argument, checked.
+pub(crate) fn d3d9_texture_type(
+    value: dxspv_d3d9_texture_type,
+    param: &str,
+) -> Result<TextureType, Failure> {
+    match value {
+        DXSPV_D3D9_TEXTURE_TYPE_UNKNOWN => Ok(TextureType::Unknown),
+        DXSPV_D3D9_TEXTURE_TYPE_1D => Ok(TextureType::Texture1D),
+        DXSPV_D3D9_TEXTURE_TYPE_2D => Ok(TextureType::Texture2D),
+        DXSPV_D3D9_TEXTURE_TYPE_CUBE => Ok(TextureType::Cube),
+        DXSPV_D3D9_TEXTURE_TYPE_VOLUME => Ok(TextureType::Volume),
+        _ => Err(out_of_range(param, value, "dxspv_d3d9_texture_type")),
+    }
+}
+
+/// A `dxspv_d3d9_float_emulation` argument, checked.
+pub(crate) fn d3d9_float_emulation(
+    value: dxspv_d3d9_float_emulation,
+    param: &str,
+) -> Result<FloatEmulation, Failure> {
+    match value {
+        DXSPV_D3D9_FLOAT_EMULATION_STRICT => Ok(FloatEmulation::Strict),
+        DXSPV_D3D9_FLOAT_EMULATION_FAST => Ok(FloatEmulation::Fast),
+        DXSPV_D3D9_FLOAT_EMULATION_OFF => Ok(FloatEmulation::Off),
+        _ => Err(out_of_range(param, value, "dxspv_d3d9_float_emulation")),
     }
 }
 
@@ -219,6 +477,31 @@ pub extern "C" fn dxspv_format_name(format: dxspv_format) -> *const c_char {
     name.as_ptr()
 }
 
+/// The name of a target environment as `spirv-val --target-env` and glslang spell it
+/// (`"vulkan1.3"`, `"spirv1.4"`; spirv-val also takes `"spv1.4"` for the latter), or NULL for
+/// a value this version does not define. The string is static: never free it.
+///
+/// Thread safety: may be called from any thread at any time.
+#[no_mangle]
+pub extern "C" fn dxspv_target_env_name(env: dxspv_target_env) -> *const c_char {
+    // A match over constants: nothing here can panic, so no guard is needed.
+    let name: &'static CStr = match env {
+        DXSPV_TARGET_ENV_VULKAN1_0 => c"vulkan1.0",
+        DXSPV_TARGET_ENV_VULKAN1_1 => c"vulkan1.1",
+        DXSPV_TARGET_ENV_VULKAN1_2 => c"vulkan1.2",
+        DXSPV_TARGET_ENV_VULKAN1_3 => c"vulkan1.3",
+        DXSPV_TARGET_ENV_SPIRV1_0 => c"spirv1.0",
+        DXSPV_TARGET_ENV_SPIRV1_1 => c"spirv1.1",
+        DXSPV_TARGET_ENV_SPIRV1_2 => c"spirv1.2",
+        DXSPV_TARGET_ENV_SPIRV1_3 => c"spirv1.3",
+        DXSPV_TARGET_ENV_SPIRV1_4 => c"spirv1.4",
+        DXSPV_TARGET_ENV_SPIRV1_5 => c"spirv1.5",
+        DXSPV_TARGET_ENV_SPIRV1_6 => c"spirv1.6",
+        _ => return std::ptr::null(),
+    };
+    name.as_ptr()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,6 +527,71 @@ mod tests {
         for f in [Format::Unknown, Format::Dxbc, Format::Dxil, Format::D3d9] {
             assert_eq!(name(dxspv_format_name(format_code(f))), f.to_string());
         }
+    }
+
+    #[test]
+    fn target_envs_round_trip_with_their_names() {
+        for (code, env) in TARGET_ENVS {
+            assert_eq!(target_env(code, "env").unwrap(), env);
+            assert_eq!(target_env_code(env), code);
+            assert_eq!(name(dxspv_target_env_name(code)), env.name());
+        }
+        assert_eq!(TARGET_ENVS.len(), TargetEnv::ALL.len());
+        assert!(dxspv_target_env_name(11).is_null());
+        let e = target_env(11, "env").unwrap_err();
+        assert_eq!(e.message, "env: 11 is not a dxspv_target_env value");
+    }
+
+    #[test]
+    fn reflection_codes_are_vulkans_where_vulkan_has_them() {
+        use ash::vk;
+        for (stage, vk) in [
+            (ShaderStage::Vertex, vk::ShaderStageFlags::VERTEX),
+            (
+                ShaderStage::Hull,
+                vk::ShaderStageFlags::TESSELLATION_CONTROL,
+            ),
+            (
+                ShaderStage::Domain,
+                vk::ShaderStageFlags::TESSELLATION_EVALUATION,
+            ),
+            (ShaderStage::Geometry, vk::ShaderStageFlags::GEOMETRY),
+            (ShaderStage::Pixel, vk::ShaderStageFlags::FRAGMENT),
+            (ShaderStage::Compute, vk::ShaderStageFlags::COMPUTE),
+            (ShaderStage::Amplification, vk::ShaderStageFlags::TASK_EXT),
+            (ShaderStage::Mesh, vk::ShaderStageFlags::MESH_EXT),
+        ] {
+            assert_eq!(vk_shader_stage(Some(stage)), vk.as_raw(), "{stage:?}");
+            // The D3D stage codes are the IR's (D3D11_SHADER_VERSION_TYPE) literals.
+            assert_eq!(
+                u64::from(shader_stage_code(Some(stage))),
+                stage.to_literal()
+            );
+        }
+        for (format, vk) in [
+            (ImageFormat::Unknown, vk::Format::UNDEFINED),
+            (ImageFormat::R32f, vk::Format::R32_SFLOAT),
+            (ImageFormat::R32i, vk::Format::R32_SINT),
+            (ImageFormat::R32ui, vk::Format::R32_UINT),
+        ] {
+            assert_eq!(image_format_code(format) as i32, vk.as_raw(), "{format:?}");
+        }
+    }
+
+    #[test]
+    fn d3d9_codes_are_the_dcl_token_values() {
+        for v in 0..=4 {
+            assert_eq!(
+                d3d9_texture_type(v, "type").unwrap(),
+                TextureType::from_raw(v).unwrap()
+            );
+        }
+        assert!(d3d9_texture_type(5, "type").is_err());
+        assert_eq!(
+            d3d9_float_emulation(DXSPV_D3D9_FLOAT_EMULATION_FAST, "mode").unwrap(),
+            FloatEmulation::Fast
+        );
+        assert!(d3d9_float_emulation(3, "mode").is_err());
     }
 
     #[test]

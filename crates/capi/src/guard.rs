@@ -95,6 +95,12 @@ fn status_of(e: &dxspv::Error) -> dxspv_status {
         },
         // IR given from outside that the validator rejects before any pass runs.
         Error::Pass(PassError::Validation { pass: "input", .. }) => DXSPV_ERROR_INVALID_INPUT,
+        // A stream-output declaration that does not fit the shader (an output it lacks, a
+        // stage that does not stream out): the caller's options are at fault.
+        Error::Pass(PassError::InvalidIr {
+            pass: "stream_output",
+            ..
+        }) => DXSPV_ERROR_INVALID_ARGUMENT,
         // A pass failing on IR that was valid when the pipeline started is a bug.
         Error::Pass(_) => DXSPV_ERROR_INTERNAL,
         Error::Spirv(dxspv::spirv::SpirvError::Unsupported { .. }) => {
@@ -285,6 +291,7 @@ mod tests {
 
     #[test]
     fn compiler_errors_get_their_codes() {
+        use dxspv::ir::passes::error::PassError;
         use dxspv::{Error, Format};
         let f = Failure::from(Error::Unsupported(Format::Dxil));
         assert_eq!(
@@ -294,7 +301,7 @@ mod tests {
         assert_eq!(f.message, "DXIL: not supported yet");
         let f = Failure::from(Error::UnknownFormat);
         assert_eq!(f.status, DXSPV_ERROR_UNKNOWN_FORMAT);
-        let pass = |pass| dxspv::ir::passes::error::PassError::Validation {
+        let pass = |pass| PassError::Validation {
             pass,
             errors: vec![],
         };
@@ -306,5 +313,32 @@ mod tests {
             Failure::from(Error::Pass(pass("ssa_construction"))).status,
             DXSPV_ERROR_INTERNAL
         );
+        let bad_declaration = PassError::invalid("stream_output", None, "no output TEXCOORD0");
+        assert_eq!(
+            Failure::from(Error::Pass(bad_declaration)).status,
+            DXSPV_ERROR_INVALID_ARGUMENT
+        );
+        // The newer frontends' errors: malformed input, or a construct not translated.
+        for (e, status) in [
+            (
+                Error::Dxil(dxspv::dxil::Error::Limit {
+                    location: dxspv::dxil::Location::top(0),
+                    what: "block nesting",
+                    limit: 32,
+                }),
+                DXSPV_ERROR_INVALID_INPUT,
+            ),
+            (
+                Error::D3d9Convert(dxspv::sm3::ConvertError::Unsupported {
+                    index: 0,
+                    offset: 1,
+                    opcode: "texm3x3vspec",
+                    feature: "texm3x3vspec",
+                }),
+                DXSPV_ERROR_UNSUPPORTED_FEATURE,
+            ),
+        ] {
+            assert_eq!(Failure::from(e).status, status);
+        }
     }
 }

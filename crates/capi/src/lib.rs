@@ -25,6 +25,11 @@
 //!
 //! * [`options`]: `dxspv_options`, opaque, one setter per option of [`dxspv::Options`]. An
 //!   option added to the library is a new setter; no struct the caller sees grows.
+//! * [`d3d9_options`]: the setters of the Direct3D 9 application state a D3D9 translation is
+//!   made for (sampler types, depth compare, flat shading, float emulation, software vertex
+//!   processing).
+//! * [`pipeline_state`]: the setters of Direct3D state Vulkan puts in the shader, as arrays of
+//!   C structs: class instances bound to interface slots, the stream-output declaration.
 //! * [`operations`]: compile (shader bytes, IR text or IR binary to SPIR-V), IR text and IR
 //!   binary of a shader (raw or lowered; the binary is what a shader cache keeps),
 //!   disassembly, reflection as JSON, format detection. Each writes a `dxspv_result` to an
@@ -32,7 +37,8 @@
 //! * [`result`]: `dxspv_result` owns everything an operation made — SPIR-V words, text or
 //!   bytes, reflection, warnings, times, or the error's status, category and message — until
 //!   `dxspv_result_free`. Accessors return pointers into it.
-//! * [`reflection`]: the reflection as plain C structs, arrays with counts.
+//! * [`reflection`]: the reflection as plain C structs, arrays with counts: every field of
+//!   [`dxspv::spirv::Reflection`].
 //! * [`codes`]: the enumerations (status, format, IR stage, option values, reflection kinds)
 //!   as `uint32_t` typedefs with `#define`d values, so no value from C is ever read as an
 //!   invalid Rust enum.
@@ -75,6 +81,10 @@ pub mod version;
 
 pub mod options;
 
+pub mod d3d9_options;
+
+pub mod pipeline_state;
+
 pub mod operations;
 
 pub mod result;
@@ -82,6 +92,8 @@ pub mod result;
 pub mod reflection;
 
 mod guard;
+#[cfg(test)]
+mod options_coverage;
 #[cfg(test)]
 mod test_shaders;
 

@@ -453,6 +453,78 @@ mod tests {
     }
 
     #[test]
+    fn pipeline_state_that_does_not_fit_the_shader_is_refused_by_the_compile() {
+        use crate::pipeline_state::*;
+        let shader = tiny_compute_shader();
+        // A compute shader does not stream out: the options are at fault.
+        let entry = dxspv_stream_output_entry {
+            stream: 0,
+            semantic_name: c"SV_Position".as_ptr(),
+            semantic_index: 0,
+            start_component: 0,
+            component_count: 4,
+            output_slot: 0,
+        };
+        let stride = 16u32;
+        let o = dxspv_options_create();
+        // SAFETY: `o` is live and used by this thread only; the arrays are live.
+        let set = unsafe { dxspv_options_set_stream_output(o, &entry, 1, &stride, 1, 0) };
+        assert_eq!(set, DXSPV_OK);
+        let r = compile(o, &shader);
+        assert_eq!(r.status(), DXSPV_ERROR_INVALID_ARGUMENT, "{}", r.message());
+        assert!(r.message().contains("stream"), "{}", r.message());
+        // Cleared, the shader compiles again.
+        // SAFETY: `o` is live.
+        unsafe { dxspv_options_clear_stream_output(o) };
+        assert_eq!(compile(o, &shader).status(), DXSPV_OK);
+        // A class instance for a shader without interface slots.
+        let binding = dxspv_interface_binding {
+            function_table: DXSPV_FIRST_FUNCTION_TABLE,
+            constant_buffer: 0,
+            constant_vector_offset: 0,
+            texture_offset: 0,
+            sampler_offset: 0,
+        };
+        // SAFETY: `o` is live; the array is live.
+        unsafe { dxspv_options_set_class_linkage(o, &binding, 1) };
+        let r = compile(o, &shader);
+        assert_eq!(r.status(), DXSPV_ERROR_INVALID_INPUT, "{}", r.message());
+        // SAFETY: `o` is not used again.
+        unsafe { dxspv_options_free(o) };
+    }
+
+    #[test]
+    fn target_env_and_d3d9_state_reach_the_compile() {
+        use crate::d3d9_options::*;
+        let shader = tiny_compute_shader();
+        let o = dxspv_options_create();
+        // SAFETY: `o` is live and used by this thread only.
+        unsafe {
+            dxspv_options_set_target_env(o, DXSPV_TARGET_ENV_VULKAN1_1);
+            // Direct3D 9 state changes nothing for a DXBC shader.
+            dxspv_options_set_d3d9_flat_shading(o, true);
+            dxspv_options_set_d3d9_sampler_type(o, 0, DXSPV_D3D9_TEXTURE_TYPE_CUBE);
+        }
+        let r = compile(o, &shader);
+        // SAFETY: `o` is not used again.
+        unsafe { dxspv_options_free(o) };
+        assert_eq!(r.status(), DXSPV_OK, "{}", r.message());
+        let words = r.spirv();
+        assert_eq!(words[1], 0x0001_0300, "SPIR-V 1.3 for Vulkan 1.1");
+        let mut opts = dxspv::Options::default();
+        opts.spirv.target_env = dxspv::spirv::TargetEnv::Vulkan1_1;
+        assert_eq!(words, dxspv::compile(&shader, &opts).unwrap().spirv);
+        if let Some(verdict) = dxspv_testkit::spirv_val_with(&words, &["--target-env", "vulkan1.1"])
+        {
+            verdict.unwrap();
+        }
+        let refl = r.reflection().unwrap();
+        assert_eq!(refl.target_env, DXSPV_TARGET_ENV_VULKAN1_1);
+        assert_eq!(refl.workgroup_size, [1, 1, 1]);
+        assert_eq!(refl.vk_shader_stage, 0x20);
+    }
+
+    #[test]
     fn a_checksum_mismatch_is_a_warning_unless_checks_are_off() {
         let signed = container(&compute_program(&[0x0100_003e]), [1; 16]);
         let r = compile(null(), &signed);

@@ -82,10 +82,12 @@ pub unsafe extern "C" fn dxspv_options_free(options: *mut dxspv_options) {
 }
 
 /// Runs a setter: checks the object, applies `set` to its options, maps failures to a status.
+/// `set` checks every argument before it changes anything, so a refused call leaves the
+/// object as it was.
 ///
 /// # Safety
 /// `options` must be NULL or a live options object no other thread uses during the call.
-unsafe fn set(
+pub(crate) unsafe fn set(
     options: *mut dxspv_options,
     set: impl FnOnce(&mut dxspv::Options) -> Result<(), Failure>,
 ) -> dxspv_status {
@@ -477,6 +479,54 @@ pub unsafe extern "C" fn dxspv_options_set_infer_non_uniform(
     unsafe { set(options, apply) }
 }
 
+/// Sets the environment the SPIR-V module is written for (default
+/// `DXSPV_TARGET_ENV_VULKAN1_3`: SPIR-V 1.6 with the Vulkan memory model). It decides the
+/// module's version word, its memory model (`GLSL450` before `VULKAN1_3` / `SPIRV1_5`) and
+/// the forms older versions need: extensions for what their core lacks (draw parameters,
+/// multiview, float controls, descriptor indexing, viewport/layer output, demote to helper),
+/// `Uniform` + `BufferBlock` buffers before SPIR-V 1.3, member-wise copies and selects before
+/// 1.4. A shader using a feature the target has no form for fails to compile, naming it.
+/// The reflection reports the target (`dxspv_reflection::target_env`).
+///
+/// # Safety
+/// `options` must be NULL or a live options object.
+///
+/// Thread safety: needs exclusive access to `options`.
+#[no_mangle]
+pub unsafe extern "C" fn dxspv_options_set_target_env(
+    options: *mut dxspv_options,
+    env: dxspv_target_env,
+) -> dxspv_status {
+    let apply = |o: &mut dxspv::Options| {
+        o.spirv.target_env = target_env(env, "env")?;
+        Ok(())
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { set(options, apply) }
+}
+
+/// Sets the generator word of the SPIR-V header: a tool id registered with Khronos in the
+/// high 16 bits, the tool's version in the low 16 (default 0, which the SPIR-V specification
+/// allows for a tool without a registered id; dxspv has none). A program with its own id, or
+/// that tags its modules, sets it here; nothing else in the module changes.
+///
+/// # Safety
+/// `options` must be NULL or a live options object.
+///
+/// Thread safety: needs exclusive access to `options`.
+#[no_mangle]
+pub unsafe extern "C" fn dxspv_options_set_generator(
+    options: *mut dxspv_options,
+    generator: u32,
+) -> dxspv_status {
+    let apply = |o: &mut dxspv::Options| {
+        o.spirv.generator = generator;
+        Ok(())
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { set(options, apply) }
+}
+
 /// Computes the container checksum and reports a mismatch as a warning (default: true).
 /// It is the costliest part of reading a small container; a program that never shows
 /// warnings may turn it off.
@@ -546,6 +596,11 @@ mod tests {
                 assert_eq!(dxspv_options_set_verify_checksum(o, false), DXSPV_OK);
                 assert_eq!(dxspv_options_set_vertex_point_size(o, false), DXSPV_OK);
                 assert_eq!(dxspv_options_set_infer_non_uniform(o, true), DXSPV_OK);
+                assert_eq!(
+                    dxspv_options_set_target_env(o, DXSPV_TARGET_ENV_SPIRV1_4),
+                    DXSPV_OK
+                );
+                assert_eq!(dxspv_options_set_generator(o, 0x00ab_0003), DXSPV_OK);
             }
             let i = inner(o);
             assert_eq!(i.passes.min_precision, MinPrecisionMode::Native16);
@@ -556,6 +611,8 @@ mod tests {
             assert!(i.spirv.strip_debug_names);
             assert!(!i.spirv.vertex_point_size);
             assert!(i.passes.infer_non_uniform);
+            assert_eq!(i.spirv.target_env, dxspv::spirv::TargetEnv::Spirv1_4);
+            assert_eq!(i.spirv.generator, 0x00ab_0003);
             let b = &i.spirv.bindings;
             assert_eq!(
                 [
@@ -616,6 +673,14 @@ mod tests {
                 );
                 assert_eq!(
                     dxspv_options_set_binding_shift(o, 5, 1),
+                    DXSPV_ERROR_INVALID_ARGUMENT
+                );
+                assert_eq!(
+                    dxspv_options_set_target_env(o, 11),
+                    DXSPV_ERROR_INVALID_ARGUMENT
+                );
+                assert_eq!(
+                    dxspv_options_set_generator(std::ptr::null_mut(), 1),
                     DXSPV_ERROR_INVALID_ARGUMENT
                 );
                 assert_eq!(

@@ -1,14 +1,39 @@
 //! Reflection as plain C structs: arrays of structs with counts, owned by the result object.
 //!
 //! [`ReflectionStore`] converts a [`Reflection`] once, when the result is made: one array per
-//! kind of record and one buffer holding every string (names, built-ins, semantics), each
-//! NUL-terminated. The strings are written first and the buffer is never touched again, so
+//! kind of record, one buffer holding every string (names, built-ins, semantics, the entry
+//! point, capabilities and extensions), each NUL-terminated, and one holding the array sizes
+//! of every interface variable. The strings are written first and the buffer is never touched again, so
 //! the `const char *` pointers into it stay valid for the result's lifetime; a string with a
 //! NUL inside reads, in C, up to that NUL.
 
 use crate::codes::*;
-use dxspv::spirv::{InterfaceVariable, Reflection};
+use dxspv::spirv::{ImageInfo, InterfaceVariable, Reflection};
 use std::ffi::c_char;
+
+/// The shape of an image or texel buffer descriptor (`dxspv_resource_binding::image`): what
+/// the `VkImageView` or `VkBufferView` bound there must match.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dxspv_image_info {
+    /// The dimension (`DXSPV_IMAGE_DIM_*`); `DXSPV_IMAGE_DIM_NONE` when the resource is not an
+    /// image or texel buffer (the other fields are then 0 / false).
+    pub dim: dxspv_image_dim,
+    /// The declared format of a storage image or storage texel buffer
+    /// (`DXSPV_IMAGE_FORMAT_*`, equal to `VkFormat`): `UNKNOWN` unless texel atomics need a
+    /// fixed one.
+    pub format: dxspv_image_format,
+    /// The kind of the texel components the shader reads or writes (`DXSPV_SCALAR_KIND_*`:
+    /// a `float`, `int` or `uint` view format).
+    pub sampled_type: dxspv_scalar_kind,
+    /// Whether it is an array of layers (`Texture2DArray`, ...).
+    pub arrayed: bool,
+    /// Whether it is multisampled (`Texture2DMS`, ...).
+    pub multisampled: bool,
+}
+
+/// `dxspv_resource_binding::size` and `::stride` when the resource has none.
+pub const DXSPV_NO_SIZE: u32 = u32::MAX;
 
 /// One resource: where D3D declared it and where Vulkan expects it.
 #[repr(C)]
@@ -30,6 +55,19 @@ pub struct dxspv_resource_binding {
     pub descriptor_type: dxspv_descriptor_type,
     /// The resource's name in the shader, or NULL.
     pub name: *const c_char,
+    /// For textures, storage images and texel buffers, the image's shape; otherwise its `dim`
+    /// is `DXSPV_IMAGE_DIM_NONE`.
+    pub image: dxspv_image_info,
+    /// For samplers: a depth-comparison sampler (D3D `SamplerComparisonState`, or a D3D9
+    /// depth-compare sampler): its `VkSampler` needs `compareEnable`. False for a comparison
+    /// sampler the shader never compares with.
+    pub comparison: bool,
+    /// For constant buffers: the block's size in bytes, which the bound range must cover;
+    /// `DXSPV_NO_SIZE` for other resources.
+    pub size: u32,
+    /// For raw and structured buffers: the bytes per element (4 for a raw buffer, the
+    /// structure stride of a structured one); `DXSPV_NO_SIZE` for other resources.
+    pub stride: u32,
 }
 
 /// One push constant range.
@@ -70,13 +108,25 @@ pub struct dxspv_interface_variable {
     pub semantic_index: u32,
     /// Whether it is per patch (hull shader outputs, domain shader inputs).
     pub patch: bool,
+    /// The kind of its components as SPIR-V declares them (`DXSPV_SCALAR_KIND_*`).
+    pub scalar_kind: dxspv_scalar_kind,
+    /// The bits of one component (16, 32 or 64; a boolean counts as 32).
+    pub bits: u32,
+    /// The components of its vector (1 for a scalar).
+    pub components: u32,
+    /// Its array sizes, outermost first: per-vertex arrays of geometry, hull and domain
+    /// shader inputs, varyings spanning several locations, built-ins such as `ClipDistance`.
+    /// NULL when `array_size_count` is 0 (a plain scalar or vector).
+    pub array_sizes: *const u32,
+    /// The number of `array_sizes`.
+    pub array_size_count: usize,
 }
 
 /// What a program needs to bind a compiled module. Each array has its count beside it and is
 /// NULL when the count is 0; everything belongs to the result object it came from.
 ///
 /// Only the library allocates this struct, so later versions may add fields at its end
-/// without an ABI change; the element structs of the arrays cannot grow that way (their size
+/// without an ABI change (ABI 2 added everything from `stage` on); the element structs of the arrays cannot grow that way (their size
 /// is the array's stride), so a change to them changes `DXSPV_ABI_VERSION`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -101,6 +151,31 @@ pub struct dxspv_reflection {
     pub outputs: *const dxspv_interface_variable,
     /// The number of `outputs`.
     pub output_count: usize,
+    /// The D3D shader stage (`DXSPV_SHADER_STAGE_*`).
+    pub stage: dxspv_shader_stage,
+    /// The stage as a `VkShaderStageFlagBits` value (`VK_SHADER_STAGE_FRAGMENT_BIT` for a
+    /// pixel shader, ...), for `VkPipelineShaderStageCreateInfo::stage` and descriptor set
+    /// layouts.
+    pub vk_shader_stage: u32,
+    /// The SPIR-V execution model's name (`"Fragment"`, `"Vertex"`, `"GLCompute"`, ...).
+    pub execution_model: *const c_char,
+    /// The entry point's name (`VkPipelineShaderStageCreateInfo::pName`).
+    pub entry_point: *const c_char,
+    /// A compute shader's workgroup size (`LocalSize`); all 0 for other stages.
+    pub workgroup_size: [u32; 3],
+    /// The environment the module was written for (`DXSPV_TARGET_ENV_*`): its SPIR-V version
+    /// and memory model.
+    pub target_env: dxspv_target_env,
+    /// The module's capabilities by their SPIR-V names (`"Shader"`, `"ImageQuery"`, ...):
+    /// beyond `Shader`, each may need a device feature.
+    pub capabilities: *const *const c_char,
+    /// The number of `capabilities`.
+    pub capability_count: usize,
+    /// The SPIR-V extensions the module uses (`"SPV_EXT_demote_to_helper_invocation"`, ...):
+    /// each needs its Vulkan extension or core version.
+    pub extensions: *const *const c_char,
+    /// The number of `extensions`.
+    pub extension_count: usize,
 }
 
 /// A [`dxspv_reflection`] and everything it points to.
@@ -114,6 +189,9 @@ pub(crate) struct ReflectionStore {
     _spec_constants: Vec<dxspv_spec_constant>,
     _inputs: Vec<dxspv_interface_variable>,
     _outputs: Vec<dxspv_interface_variable>,
+    _capabilities: Vec<*const c_char>,
+    _extensions: Vec<*const c_char>,
+    _array_sizes: Vec<u32>,
     _strings: Vec<u8>,
 }
 
@@ -131,6 +209,29 @@ fn strings(r: &Reflection) -> impl Iterator<Item = Option<&str>> {
     resources
         .chain(r.inputs.iter().flat_map(interface_strings))
         .chain(r.outputs.iter().flat_map(interface_strings))
+        .chain([Some(r.entry_point.as_str()), r.execution_model()])
+        .chain(r.capabilities.iter().map(|c| Some(c.as_str())))
+        .chain(r.extensions.iter().map(|e| Some(*e)))
+}
+
+/// The C form of a resource's image shape (all zero with `DXSPV_IMAGE_DIM_NONE` for none).
+fn image_info(image: Option<&ImageInfo>) -> dxspv_image_info {
+    match image {
+        None => dxspv_image_info {
+            dim: DXSPV_IMAGE_DIM_NONE,
+            format: DXSPV_IMAGE_FORMAT_UNKNOWN,
+            sampled_type: DXSPV_SCALAR_KIND_FLOAT,
+            arrayed: false,
+            multisampled: false,
+        },
+        Some(i) => dxspv_image_info {
+            dim: image_dim_code(Some(i.dim)),
+            format: image_format_code(i.format),
+            sampled_type: scalar_kind_code(i.sampled_type),
+            arrayed: i.arrayed,
+            multisampled: i.multisampled,
+        },
+    }
 }
 
 /// Hands out the pointers of the strings in a frozen buffer, in writing order.
@@ -194,22 +295,51 @@ impl ReflectionStore {
                 binding: res.binding,
                 descriptor_type: descriptor_type_code(res.descriptor_type),
                 name: cursor.next(),
+                image: image_info(res.image.as_ref()),
+                comparison: res.comparison,
+                size: res.size.unwrap_or(DXSPV_NO_SIZE),
+                stride: res.stride.unwrap_or(DXSPV_NO_SIZE),
             })
             .collect();
+        // Every interface variable's array sizes in one buffer, filled before any pointer
+        // into it is taken.
+        let array_sizes: Vec<u32> = r
+            .inputs
+            .iter()
+            .chain(&r.outputs)
+            .flat_map(|v| v.array.iter().copied())
+            .collect();
+        let mut sizes_offset = 0usize;
         let mut interface = |vars: &[InterfaceVariable]| -> Vec<dxspv_interface_variable> {
             vars.iter()
-                .map(|v| dxspv_interface_variable {
-                    location: v.location.unwrap_or(DXSPV_NO_LOCATION),
-                    component: v.component,
-                    builtin: cursor.next(),
-                    semantic_name: cursor.next(),
-                    semantic_index: v.semantic.as_ref().map_or(0, |(_, index)| *index),
-                    patch: v.patch,
+                .map(|v| {
+                    let sizes = match array_sizes.get(sizes_offset..sizes_offset + v.array.len()) {
+                        Some(s) if !s.is_empty() => s.as_ptr(),
+                        _ => std::ptr::null(),
+                    };
+                    sizes_offset += v.array.len();
+                    dxspv_interface_variable {
+                        location: v.location.unwrap_or(DXSPV_NO_LOCATION),
+                        component: v.component,
+                        builtin: cursor.next(),
+                        semantic_name: cursor.next(),
+                        semantic_index: v.semantic.as_ref().map_or(0, |(_, index)| *index),
+                        patch: v.patch,
+                        scalar_kind: scalar_kind_code(v.scalar),
+                        bits: v.bits,
+                        components: v.components,
+                        array_sizes: sizes,
+                        array_size_count: v.array.len(),
+                    }
                 })
                 .collect()
         };
         let inputs = interface(&r.inputs);
         let outputs = interface(&r.outputs);
+        let entry_point = cursor.next();
+        let execution_model = cursor.next();
+        let capabilities: Vec<_> = r.capabilities.iter().map(|_| cursor.next()).collect();
+        let extensions: Vec<_> = r.extensions.iter().map(|_| cursor.next()).collect();
         debug_assert_eq!(
             cursor.offset,
             buf.len(),
@@ -245,6 +375,16 @@ impl ReflectionStore {
             input_count: inputs.len(),
             outputs: array(&outputs),
             output_count: outputs.len(),
+            stage: shader_stage_code(r.stage),
+            vk_shader_stage: vk_shader_stage(r.stage),
+            execution_model,
+            entry_point,
+            workgroup_size: r.workgroup_size.unwrap_or([0; 3]),
+            target_env: target_env_code(r.target_env),
+            capabilities: array(&capabilities),
+            capability_count: capabilities.len(),
+            extensions: array(&extensions),
+            extension_count: extensions.len(),
         };
         // Moving the vectors (here, and the store into its result) moves their headers, not
         // their elements: the pointers hold.
@@ -256,6 +396,9 @@ impl ReflectionStore {
             _spec_constants: spec_constants,
             _inputs: inputs,
             _outputs: outputs,
+            _capabilities: capabilities,
+            _extensions: extensions,
+            _array_sizes: array_sizes,
             _strings: buf,
         }
     }
@@ -264,9 +407,10 @@ impl ReflectionStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dxspv::ir::ShaderStage;
     use dxspv::spirv::{
-        DescriptorType, PushDataRange, RegisterClass, ResourceBinding, ScalarKind,
-        SpecConstantInfo, SpecConstantKind,
+        DescriptorType, ImageDim, ImageFormat, PushDataRange, RegisterClass, ResourceBinding,
+        ScalarKind, SpecConstantInfo, SpecConstantKind, TargetEnv,
     };
     use std::ffi::CStr;
 
@@ -286,6 +430,8 @@ mod tests {
 
     #[test]
     fn every_field_and_string_reaches_c() {
+        // Struct literals without `..`: a field added to the library's reflection stops this
+        // test from compiling until it is given a place in the C structs and checked here.
         let r = Reflection {
             resources: vec![
                 ResourceBinding {
@@ -297,9 +443,15 @@ mod tests {
                     binding: 1003,
                     descriptor_type: DescriptorType::SampledImage,
                     name: Some("tex".into()),
-                    image: None,
-                    comparison: false,
-                    size: None,
+                    image: Some(ImageInfo {
+                        dim: ImageDim::Cube,
+                        arrayed: true,
+                        multisampled: false,
+                        format: ImageFormat::R32ui,
+                        sampled_type: ScalarKind::Uint,
+                    }),
+                    comparison: true,
+                    size: Some(64),
                     stride: None,
                 },
                 ResourceBinding {
@@ -332,10 +484,10 @@ mod tests {
                 builtin: None,
                 semantic: Some(("TEXCOORD".into(), 5)),
                 patch: false,
-                scalar: ScalarKind::Float,
-                bits: 32,
+                scalar: ScalarKind::Sint,
+                bits: 16,
                 components: 2,
-                array: Vec::new(),
+                array: vec![3, 2],
             }],
             outputs: vec![InterfaceVariable {
                 location: None,
@@ -346,9 +498,14 @@ mod tests {
                 scalar: ScalarKind::Float,
                 bits: 32,
                 components: 4,
-                array: Vec::new(),
+                array: vec![7],
             }],
-            ..Reflection::default()
+            stage: Some(ShaderStage::Compute),
+            entry_point: "cs_main".into(),
+            workgroup_size: Some([8, 4, 2]),
+            target_env: TargetEnv::Spirv1_4,
+            capabilities: vec!["Shader".into(), "ImageQuery".into()],
+            extensions: vec!["SPV_KHR_shader_draw_parameters"],
         };
         let store = ReflectionStore::new(r);
         let v = &store.view;
@@ -370,6 +527,20 @@ mod tests {
         assert_eq!(string(t.name).as_deref(), Some("tex"));
         assert_eq!(res[1].register_class, DXSPV_REGISTER_CLASS_UAV_COUNTER);
         assert_eq!(string(res[1].name), None);
+        let image = t.image;
+        assert_eq!(
+            (image.dim, image.format, image.sampled_type),
+            (
+                DXSPV_IMAGE_DIM_CUBE,
+                DXSPV_IMAGE_FORMAT_R32_UINT,
+                DXSPV_SCALAR_KIND_UINT
+            )
+        );
+        assert!(image.arrayed && !image.multisampled && t.comparison);
+        assert_eq!((t.size, t.stride), (64, DXSPV_NO_SIZE));
+        assert_eq!(res[1].image.dim, DXSPV_IMAGE_DIM_NONE);
+        assert_eq!((res[1].size, res[1].stride), (DXSPV_NO_SIZE, 4));
+        assert!(!res[1].comparison);
         let p = slice(v.push_data, v.push_data_count);
         assert_eq!((p[0].offset, p[0].size), (16, 8));
         let c = slice(v.spec_constants, v.spec_constant_count);
@@ -384,10 +555,35 @@ mod tests {
         );
         assert_eq!(string(i.builtin), None);
         assert_eq!(string(i.semantic_name).as_deref(), Some("TEXCOORD"));
+        assert_eq!(
+            (i.scalar_kind, i.bits, i.components),
+            (DXSPV_SCALAR_KIND_SINT, 16, 2)
+        );
+        assert_eq!(slice(i.array_sizes, i.array_size_count), [3, 2]);
         let o = &slice(v.outputs, v.output_count)[0];
         assert_eq!((o.location, o.patch), (DXSPV_NO_LOCATION, true));
         assert_eq!(string(o.builtin).as_deref(), Some("Position"));
         assert_eq!(string(o.semantic_name).as_deref(), Some("SV_Position"));
+        assert_eq!(slice(o.array_sizes, o.array_size_count), [7]);
+        assert_eq!(o.scalar_kind, DXSPV_SCALAR_KIND_FLOAT);
+        assert_eq!(
+            (v.stage, v.vk_shader_stage),
+            (DXSPV_SHADER_STAGE_COMPUTE, 0x20)
+        );
+        assert_eq!(string(v.execution_model).as_deref(), Some("GLCompute"));
+        assert_eq!(string(v.entry_point).as_deref(), Some("cs_main"));
+        assert_eq!(v.workgroup_size, [8, 4, 2]);
+        assert_eq!(v.target_env, DXSPV_TARGET_ENV_SPIRV1_4);
+        let caps: Vec<_> = slice(v.capabilities, v.capability_count)
+            .iter()
+            .map(|&p| string(p).unwrap())
+            .collect();
+        assert_eq!(caps, ["Shader", "ImageQuery"]);
+        let exts = slice(v.extensions, v.extension_count);
+        assert_eq!(
+            string(exts[0]).as_deref(),
+            Some("SPV_KHR_shader_draw_parameters")
+        );
     }
 
     #[test]
@@ -395,6 +591,12 @@ mod tests {
         let store = ReflectionStore::new(Reflection::default());
         let v = &store.view;
         assert!(v.resources.is_null() && v.inputs.is_null() && v.outputs.is_null());
+        assert!(v.capabilities.is_null() && v.extensions.is_null());
+        assert_eq!(v.stage, DXSPV_SHADER_STAGE_NONE);
+        assert_eq!(v.vk_shader_stage, 0);
+        assert!(v.execution_model.is_null());
+        assert_eq!(string(v.entry_point).as_deref(), Some(""));
+        assert_eq!(v.workgroup_size, [0; 3]);
         assert_eq!(
             v.resource_count + v.push_data_count + v.spec_constant_count,
             0

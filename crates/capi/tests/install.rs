@@ -66,10 +66,48 @@ impl Drop for TempDir {
     }
 }
 
+/// How `compile.c` names a component kind.
+fn scalar_name(k: dxspv::spirv::ScalarKind) -> &'static str {
+    match k {
+        dxspv::spirv::ScalarKind::Float => "float",
+        dxspv::spirv::ScalarKind::Sint => "int",
+        dxspv::spirv::ScalarKind::Uint => "uint",
+        dxspv::spirv::ScalarKind::Bool => "bool",
+    }
+}
+
 /// The reflection lines `compile.c` prints, made from the Rust library's reflection.
 fn expected_reflection(r: &Reflection) -> String {
-    use dxspv::spirv::{DescriptorType as D, RegisterClass as C, SpecConstantKind};
-    let mut s = format!("resources: {}\n", r.resources.len());
+    use dxspv::spirv::{DescriptorType as D, ImageDim, RegisterClass as C, SpecConstantKind};
+    // The DXSPV_SHADER_STAGE_* codes are D3D11_SHADER_VERSION_TYPE's.
+    let stage = r.stage.map_or(u64::from(u32::MAX), |s| s.to_literal());
+    let vk_stage = match r.execution_model() {
+        Some("Vertex") => 0x1,
+        Some("TessellationControl") => 0x2,
+        Some("TessellationEvaluation") => 0x4,
+        Some("Geometry") => 0x8,
+        Some("Fragment") => 0x10,
+        Some("GLCompute") => 0x20,
+        Some("TaskEXT") => 0x40,
+        Some("MeshEXT") => 0x80,
+        _ => 0,
+    };
+    let [x, y, z] = r.workgroup_size.unwrap_or([0; 3]);
+    let mut s = format!(
+        "stage {stage} (Vulkan stage bit {vk_stage:#x}, {}) entry {} target {} workgroup {x} {y} {z}\n",
+        r.execution_model().unwrap_or("?"),
+        r.entry_point,
+        r.target_env.name()
+    );
+    s.push_str("capabilities:");
+    for c in &r.capabilities {
+        let _ = write!(s, " {c}");
+    }
+    s.push_str("\nextensions:");
+    for e in &r.extensions {
+        let _ = write!(s, " {e}");
+    }
+    let _ = writeln!(s, "\nresources: {}", r.resources.len());
     for b in &r.resources {
         let letter = match b.class {
             C::Cbv => "b",
@@ -95,7 +133,36 @@ fn expected_reflection(r: &Reflection) -> String {
         if let Some(name) = &b.name {
             let _ = write!(s, " \"{name}\"");
         }
-        s.push('\n');
+        if let Some(i) = &b.image {
+            let dim = match i.dim {
+                ImageDim::Buffer => "Buffer",
+                ImageDim::Dim1D => "1D",
+                ImageDim::Dim2D => "2D",
+                ImageDim::Dim3D => "3D",
+                ImageDim::Cube => "Cube",
+            };
+            // VkFormat values.
+            let format = match i.format {
+                dxspv::spirv::ImageFormat::Unknown => 0,
+                dxspv::spirv::ImageFormat::R32ui => 98,
+                dxspv::spirv::ImageFormat::R32i => 99,
+                dxspv::spirv::ImageFormat::R32f => 100,
+            };
+            let _ = write!(
+                s,
+                " image {dim}{}{} {} format {format}",
+                if i.arrayed { " array" } else { "" },
+                if i.multisampled { " ms" } else { "" },
+                scalar_name(i.sampled_type)
+            );
+        }
+        if let Some(size) = b.size {
+            let _ = write!(s, " size {size}");
+        }
+        if let Some(stride) = b.stride {
+            let _ = write!(s, " stride {stride}");
+        }
+        s.push_str(if b.comparison { " comparison\n" } else { "\n" });
     }
     let _ = writeln!(s, "push data: {}", r.push_data.len());
     for p in &r.push_data {
@@ -123,6 +190,10 @@ fn expected_reflection(r: &Reflection) -> String {
             }
             if let Some((name, index)) = &v.semantic {
                 let _ = write!(s, " semantic {name}{index}");
+            }
+            let _ = write!(s, " {}{}x{}", scalar_name(v.scalar), v.bits, v.components);
+            for n in &v.array {
+                let _ = write!(s, "[{n}]");
             }
             s.push_str(if v.patch { " patch\n" } else { "\n" });
         }
@@ -161,6 +232,30 @@ fn shaders(dir: &Path) -> Vec<PathBuf> {
     picked
 }
 
+/// A `ps_1_x` corpus shader that samples `s0` (whose texture type only the options give), or
+/// None without the corpus.
+fn d3d9_sampling_shader() -> Option<PathBuf> {
+    let Some(corpus) = dxspv_testkit::Corpus::open() else {
+        println!("no corpus: the Direct3D 9 options run is skipped");
+        return None;
+    };
+    let entry = corpus.of_format("d3d9").into_iter().find(|e| {
+        e.stage == "ps"
+            && e.model.starts_with("1_")
+            && dxspv::compile(&corpus.read(e), &dxspv::Options::default()).is_ok_and(|o| {
+                o.reflection
+                    .resources
+                    .iter()
+                    .any(|r| r.register == 0 && r.image.is_some())
+            })
+    });
+    assert!(
+        entry.is_some(),
+        "the corpus has a ps_1_x shader sampling s0"
+    );
+    entry.map(|e| corpus.path(e))
+}
+
 /// Checks one run of the example on `shader`: the SPIR-V file, `spirv-val`, the reflection.
 fn check_example_output(shader: &Path, spv: &Path, out: &Output, opts: &dxspv::Options) {
     let bytes = std::fs::read(shader).unwrap();
@@ -176,11 +271,20 @@ fn check_example_output(shader: &Path, spv: &Path, out: &Output, opts: &dxspv::O
         "{}: the example wrote other SPIR-V than dxspv::compile",
         shader.display()
     );
-    dxspv_testkit::assert_spirv_valid(&shader.display().to_string(), &expected.spirv);
+    let env = opts.spirv.target_env.name();
+    match dxspv_testkit::spirv_val_with(&expected.spirv, &["--target-env", env]) {
+        None => println!("spirv-val not installed: validation skipped"),
+        Some(verdict) => verdict
+            .unwrap_or_else(|e| panic!("{}: spirv-val --target-env {env}: {e}", shader.display())),
+    }
     let stdout = String::from_utf8_lossy(&out.stdout);
     let (first, reflection) = stdout.split_once('\n').unwrap();
+    let format = dxspv::detect_format(&bytes).to_string();
     assert!(
-        first.contains(&format!("{} SPIR-V words from DXBC", expected.spirv.len())),
+        first.contains(&format!(
+            "{} SPIR-V words from {format}",
+            expected.spirv.len()
+        )),
         "{first}"
     );
     assert_eq!(
@@ -224,7 +328,7 @@ fn installed_library_serves_c_and_cpp_programs() {
     );
     println!("{}", String::from_utf8_lossy(&install.stdout));
     for file in [
-        "lib/libdxspv.so.1",
+        "lib/libdxspv.so.2",
         "lib/libdxspv.so",
         "lib/libdxspv.a",
         "include/dxspv.h",
@@ -235,16 +339,16 @@ fn installed_library_serves_c_and_cpp_programs() {
     }
     assert_eq!(
         std::fs::read_link(prefix.join("lib/libdxspv.so")).unwrap(),
-        Path::new("libdxspv.so.1")
+        Path::new("libdxspv.so.2")
     );
     if have("readelf") {
         let dynamic = run_ok(
             Command::new("readelf")
                 .arg("-d")
-                .arg(prefix.join("lib/libdxspv.so.1")),
+                .arg(prefix.join("lib/libdxspv.so.2")),
         );
         assert!(
-            String::from_utf8_lossy(&dynamic.stdout).contains("Library soname: [libdxspv.so.1]")
+            String::from_utf8_lossy(&dynamic.stdout).contains("Library soname: [libdxspv.so.2]")
         );
     }
     let pkg_path = prefix.join("lib/pkgconfig");
@@ -335,6 +439,67 @@ fn installed_library_serves_c_and_cpp_programs() {
     opts.spirv.entry_point_name = "vs_entry".into();
     check_example_output(&shaders[0], &spv, &out, &opts);
 
+    // The target environment: SPIR-V 1.3 for Vulkan 1.1, valid for that environment, on every
+    // shader the library compiles for it.
+    let mut older = 0;
+    for shader in &shaders {
+        let mut opts = dxspv::Options::default();
+        opts.spirv.target_env = dxspv::spirv::TargetEnv::Vulkan1_1;
+        if dxspv::compile(&std::fs::read(shader).unwrap(), &opts).is_err() {
+            continue;
+        }
+        let out = Command::new(&compile)
+            .arg(shader)
+            .arg(&spv)
+            .args(["--target-env", "vulkan1.1"])
+            .env("LD_LIBRARY_PATH", &lib_dir)
+            .output()
+            .unwrap();
+        check_example_output(shader, &spv, &out, &opts);
+        let version = std::fs::read(&spv).unwrap()[4..8].to_vec();
+        assert_eq!(u32::from_ne_bytes(version.try_into().unwrap()), 0x0001_0300);
+        older += 1;
+    }
+    assert!(older >= 1, "no shader compiles for vulkan1.1");
+
+    // Direct3D 9 state: a ps_1_x shader's sampler bound to a cube texture, flat shading and
+    // the fast float emulation, against the Rust library with the same options.
+    let d3d9 = d3d9_sampling_shader();
+    if let Some(shader) = &d3d9 {
+        let bytes = std::fs::read(shader).unwrap();
+        let mut opts = dxspv::Options::default();
+        opts.d3d9.sampler_types[0] = dxspv::sm3::TextureType::Cube;
+        opts.d3d9.flat_shading = true;
+        opts.d3d9.float_emulation = dxspv::sm3::FloatEmulation::Fast;
+        let out = Command::new(&compile)
+            .arg(shader)
+            .arg(&spv)
+            .args(["--d3d9-sampler-type", "0", "cube", "--d3d9-flat-shading"])
+            .args(["--d3d9-float-emulation", "fast"])
+            .env("LD_LIBRARY_PATH", &lib_dir)
+            .output()
+            .unwrap();
+        check_example_output(shader, &spv, &out, &opts);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains(" image Cube "), "{stdout}");
+        let default = dxspv::compile(&bytes, &dxspv::Options::default()).unwrap();
+        assert!(
+            !format!("{:?}", default.reflection.resources).contains("Cube"),
+            "{}: the default binds a 2D texture",
+            shader.display()
+        );
+        // An out-of-range sampler is refused by the setter (exit status 2, the status named).
+        let out = Command::new(&compile)
+            .arg(shader)
+            .arg(&spv)
+            .args(["--d3d9-sampler-type", "16", "cube"])
+            .env("LD_LIBRARY_PATH", &lib_dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("DXSPV_ERROR_INVALID_ARGUMENT"));
+    }
+
     // A checksum mismatch is a warning on stderr (and none with --no-checksum).
     let mut damaged = std::fs::read(&shaders[0]).unwrap();
     damaged[4] ^= 0x5a;
@@ -376,6 +541,7 @@ fn installed_library_serves_c_and_cpp_programs() {
         std::fs::create_dir_all(&out_dir).unwrap();
         let mut args: Vec<&Path> = vec![&out_dir];
         args.extend(shaders.iter().map(PathBuf::as_path));
+        args.extend(d3d9.iter().map(PathBuf::as_path));
         let out = run(exe, &args);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -383,13 +549,17 @@ fn installed_library_serves_c_and_cpp_programs() {
             "{stdout}\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        for i in 0..shaders.len() {
+        for i in 0..shaders.len() + d3d9.iter().count() {
             let bytes = std::fs::read(out_dir.join(format!("{i}.spv"))).unwrap();
             let words: Vec<u32> = bytes
                 .chunks_exact(4)
                 .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
                 .collect();
-            dxspv_testkit::assert_spirv_valid(&format!("C++ module {i}"), &words);
+            if let Some(verdict) =
+                dxspv_testkit::spirv_val_with(&words, &["--target-env", "vulkan1.2"])
+            {
+                verdict.unwrap_or_else(|e| panic!("C++ module {i}: spirv-val: {e}"));
+            }
         }
         std::fs::remove_dir_all(&out_dir).unwrap();
     }

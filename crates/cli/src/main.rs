@@ -16,6 +16,7 @@ mod bench;
 mod diag;
 mod dot;
 mod input;
+mod state_args;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use diag::{Reporter, Verbosity};
@@ -100,6 +101,21 @@ struct TranslateArgs {
     /// 16; decimal or 0x hex). Default 0: dxspv has no id in Khronos' registry.
     #[arg(long, value_name = "N", default_value = "0", value_parser = parse_u32)]
     generator_id: u32,
+    /// Run only the mandatory lowerings: no constant folding, simplification, CSE, DCE, CFG
+    /// cleanup or removal of unused declarations.
+    #[arg(long)]
+    no_optimisations: bool,
+    /// Compute legacy multiplies (`mul`/`mad`/`dp`/`pow` of D3D9 and SM4 `*_legacy`) as
+    /// plain IEEE products, without Direct3D 9's `0 * x = 0`.
+    #[arg(long)]
+    no_legacy_mul_zero: bool,
+    /// Run the IR validator after every pass (for debugging dxspv).
+    #[arg(long)]
+    validate_each_pass: bool,
+    #[command(flatten)]
+    d3d9: state_args::D3d9Args,
+    #[command(flatten)]
+    pipeline: state_args::PipelineArgs,
 }
 
 /// Parses a `--target-env` name.
@@ -128,6 +144,23 @@ impl TranslateArgs {
         opts.spirv.generator = self.generator_id;
         opts.verify_checksum = !self.no_checksum;
         opts.passes.infer_non_uniform = self.infer_non_uniform;
+        if self.no_optimisations {
+            let p = &mut opts.passes;
+            for switch in [
+                &mut p.constant_fold,
+                &mut p.simplify_arith,
+                &mut p.cse,
+                &mut p.dce,
+                &mut p.cfg_cleanup,
+                &mut p.remove_unused_declarations,
+            ] {
+                *switch = false;
+            }
+        }
+        opts.passes.preserve_legacy_mul_zero &= !self.no_legacy_mul_zero;
+        opts.passes.validate_each_pass |= self.validate_each_pass;
+        self.d3d9.apply(&mut opts.d3d9);
+        self.pipeline.apply(&mut opts);
         opts.passes.min_precision = match self.min_precision {
             MinPrecision::Promote32 => ir::passes::options::MinPrecisionMode::Promote32,
             MinPrecision::Native16 => ir::passes::options::MinPrecisionMode::Native16,

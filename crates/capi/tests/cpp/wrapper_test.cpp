@@ -1,6 +1,7 @@
 // Exercises include/dxspv.hpp against the installed library (run by tests/install.rs):
 //   wrapper_test OUT_DIR SHADER...
-// compiles each shader with non-default options, writes OUT_DIR/<n>.spv for spirv-val, and checks
+// compiles each shader (DXBC or D3D9) with non-default options, Vulkan 1.2 among them, writes
+// OUT_DIR/<n>.spv for spirv-val --target-env vulkan1.2, and checks
 // the wrapper's ownership, errors and IR binary round trip. Prints one line per shader, then "ok".
 #include <dxspv.hpp>
 
@@ -63,12 +64,35 @@ void options_copy_and_move() {
         thrown = e.status() == dxspv::Status::InvalidArgument;
     }
     expect(thrown, "an out-of-range register class throws InvalidArgument");
+    thrown = false;
+    try {
+        dxspv_interface_binding past = {0, 14, 0, 0, 0}; // cb14: Direct3D has 14 slots
+        a.class_linkage(std::vector<dxspv_interface_binding>(1, past));
+    } catch (const dxspv::Error &e) {
+        thrown = e.status() == dxspv::Status::InvalidArgument;
+    }
+    expect(thrown, "class linkage with a constant buffer past cb13 throws InvalidArgument");
+    thrown = false;
+    try {
+        dxspv_stream_output_entry entry = {4, "TEXCOORD", 0, 0, 4, 0}; // stream 4 of 0-3
+        a.stream_output(std::vector<dxspv_stream_output_entry>(1, entry), std::vector<std::uint32_t>(1, 16));
+    } catch (const dxspv::Error &e) {
+        thrown = e.status() == dxspv::Status::InvalidArgument;
+    }
+    expect(thrown, "a stream-output entry of stream 4 throws InvalidArgument");
+    a.class_linkage(std::vector<dxspv_interface_binding>()).clear_stream_output();
 }
 
 bool compile_one(const char *path, const std::string &out_path) {
     std::vector<char> bytes = read(path);
+    dxspv::Format format = dxspv::detect_format(bytes.data(), bytes.size());
     dxspv::Options options;
     options.binding_shift(dxspv::RegisterClass::Srv, 16).descriptor_set_offset(1).verify_checksum(true);
+    // Vulkan 1.2: SPIR-V 1.5 (tests/install.rs validates the modules for vulkan1.2).
+    options.target_env(dxspv::TargetEnv::Vulkan1_2);
+    if (format == dxspv::Format::D3d9) {
+        options.d3d9_flat_shading(true).d3d9_sampler_type(0, dxspv::D3d9TextureType::Volume);
+    }
     dxspv::Result r = dxspv::compile(bytes.data(), bytes.size(), options);
     if (!r) {
         std::fprintf(stderr, "%s: %s: %s\n", path, dxspv::status_name(r.status()), r.message().c_str());
@@ -79,6 +103,21 @@ bool compile_one(const char *path, const std::string &out_path) {
             expect(b.binding == b.register_index + 16, std::string(path) + ": SRV shift applied");
         }
         expect(b.set == b.space + 1, std::string(path) + ": set offset applied");
+    }
+    expect(r.reflection()->target_env == DXSPV_TARGET_ENV_VULKAN1_2 && r.spirv()[1] == 0x00010500u,
+           std::string(path) + ": SPIR-V 1.5 for vulkan1.2");
+    expect(std::string(dxspv::target_env_name(dxspv::TargetEnv::Vulkan1_2)) == "vulkan1.2", "target env name");
+    bool shader_capability = false;
+    for (const char *c : r.capabilities()) {
+        shader_capability = shader_capability || std::string(c) == "Shader";
+    }
+    expect(shader_capability, std::string(path) + ": the Shader capability is listed");
+    if (format == dxspv::Format::D3d9) {
+        bool volume = false;
+        for (const dxspv_resource_binding &b : r.resources()) {
+            volume = volume || b.image.dim == DXSPV_IMAGE_DIM_3D;
+        }
+        expect(volume, std::string(path) + ": s0 is bound to a volume texture");
     }
     std::ofstream(out_path, std::ios::binary)
         .write(reinterpret_cast<const char *>(r.spirv().data()),
@@ -96,7 +135,7 @@ bool compile_one(const char *path, const std::string &out_path) {
     expect(r.reflection_json().text().find("\"resources\"") != std::string::npos,
            std::string(path) + ": reflection JSON");
     expect(dxspv::disassemble(bytes.data(), bytes.size()).ok(), std::string(path) + ": disassembles");
-    expect(dxspv::detect_format(bytes.data(), bytes.size()) == dxspv::Format::Dxbc, std::string(path) + ": DXBC");
+    expect(format == dxspv::Format::Dxbc || format == dxspv::Format::D3d9, std::string(path) + ": DXBC or D3D9");
 
     std::printf("%s: %zu words, %zu resources, %zu inputs, %zu outputs, %zu warnings\n", path,
                 r.spirv().size(), r.resources().size(), r.inputs().size(), r.outputs().size(),
