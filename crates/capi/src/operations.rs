@@ -526,7 +526,8 @@ mod tests {
 
     #[test]
     fn a_checksum_mismatch_is_a_warning_unless_checks_are_off() {
-        let signed = container(&compute_program(&[0x0100_003e]), [1; 16]);
+        let mut signed = tiny_compute_shader();
+        signed[4..20].copy_from_slice(&[1; 16]); // a checksum that does not match
         let r = compile(null(), &signed);
         assert_eq!(r.status(), DXSPV_OK);
         let w = r.warnings();

@@ -17,7 +17,7 @@ use crate::enums::{
 use crate::error::{DecodeErrorKind, Error};
 use crate::opcode::Opcode;
 use crate::operand::{decode_operand, Operand};
-use crate::words::Words;
+use crate::Words;
 
 /// Maximum operands per instruction. The feedback sample instructions use
 /// 8; one corpus `sample_d_cl_s` carries a trailing ninth (0-component `o`)

@@ -13,7 +13,7 @@ use crate::enums::{CustomDataClass, MinPrecision, OperandModifier, ReturnType};
 use crate::error::Error;
 use crate::opcode::{Opcode, ValueKind};
 use crate::operand::{Components, Index, Operand, OperandType, RelativeRegister};
-use crate::words::Words;
+use crate::Words;
 use dxspv_container::Signature;
 use dxspv_container::{ResourceDefinitions, VariableType};
 

@@ -58,7 +58,6 @@ pub mod enums;
 pub mod error;
 pub mod opcode;
 pub mod operand;
-pub mod words;
 
 #[cfg(test)]
 mod tests;
@@ -86,6 +85,7 @@ pub use dxspv_container::{
     ParseOptions, Part, ResourceBinding, ResourceDefinitions, Signature, SignatureElement,
     Statistics, Variable, VariableType, Warning,
 };
+pub use dxspv_ir::frontend::Words;
 pub use enums::{
     CustomDataClass, Interpolation, MinPrecision, OperandModifier, Primitive, PrimitiveTopology,
     ResInfoReturnType, ResourceDimension, ReturnType, SamplerMode, SystemValue, TessDomain,
@@ -94,4 +94,3 @@ pub use enums::{
 pub use error::{DecodeErrorKind, Error};
 pub use opcode::{Opcode, ValueKind};
 pub use operand::{Components, Index, Operand, OperandType, RelativeRegister};
-pub use words::Words;

@@ -474,22 +474,10 @@ fn container_has_part(bytes: &[u8], fourcc: &[u8; 4]) -> bool {
 mod tests {
     use super::*;
 
-    fn container(parts: &[&[u8; 4]]) -> Vec<u8> {
-        let mut v = b"DXBC".to_vec();
-        v.extend_from_slice(&[0; 16]);
-        v.extend_from_slice(&1u32.to_le_bytes());
-        let header = 32 + parts.len() * 4;
-        let total = header + parts.len() * 8;
-        v.extend_from_slice(&(total as u32).to_le_bytes());
-        v.extend_from_slice(&(parts.len() as u32).to_le_bytes());
-        for i in 0..parts.len() {
-            v.extend_from_slice(&((header + i * 8) as u32).to_le_bytes());
-        }
-        for p in parts {
-            v.extend_from_slice(*p);
-            v.extend_from_slice(&0u32.to_le_bytes());
-        }
-        v
+    /// An unsigned container of empty parts named `fourccs`.
+    fn container(fourccs: &[&[u8; 4]]) -> Vec<u8> {
+        let parts: Vec<(&[u8; 4], &[u8])> = fourccs.iter().map(|cc| (*cc, &[][..])).collect();
+        dxspv_testkit::dxbc::container(&parts)
     }
 
     #[test]
@@ -513,45 +501,7 @@ mod tests {
         assert_eq!(detect_format(b"DXBC"), Format::Dxbc);
     }
 
-    /// An unsigned cs_5_0 container whose raw IR has a temporary for the pipeline to lower:
-    /// `dcl_uav_raw u0; dcl_temps 1; dcl_thread_group 1, 1, 1; mov r0.x, l(42);
-    /// store_raw u0.x, l(0), r0.x; ret`.
-    fn tiny_compute_shader() -> Vec<u8> {
-        let program: [u32; 24] = [
-            0x0005_0050,
-            24, // cs_5_0, length
-            0x0300_009d,
-            0x0011_e000,
-            0, // dcl_uav_raw u0
-            0x0200_0068,
-            1, // dcl_temps 1
-            0x0400_009b,
-            1,
-            1,
-            1, // dcl_thread_group 1, 1, 1
-            0x0500_0036,
-            0x0010_0012,
-            0,
-            0x0000_4001,
-            42, // mov r0.x, l(42)
-            0x0700_00a6,
-            0x0011_e012,
-            0,
-            0x0000_4001,
-            0,
-            0x0010_000a,
-            0,           // store_raw
-            0x0100_003e, // ret
-        ];
-        let mut bytes = b"DXBC".to_vec();
-        bytes.extend_from_slice(&[0; 16]);
-        let total = 32 + 4 + 8 + program.len() * 4;
-        for word in [1, total as u32, 1, 36, u32::from_le_bytes(*b"SHEX"), 96] {
-            bytes.extend_from_slice(&word.to_le_bytes());
-        }
-        bytes.extend(program.iter().flat_map(|w| w.to_le_bytes()));
-        bytes
-    }
+    use dxspv_testkit::dxbc::tiny_compute_shader;
 
     #[test]
     fn tiny_compute_shader_is_what_its_comment_says() {

@@ -19,7 +19,7 @@ use crate::opcode::Opcode;
 use crate::operand::{decode_destination, decode_source, Destination, Source, PARAMETER_BIT};
 use crate::register::RegisterType;
 use crate::version::Version;
-use crate::words::Words;
+use crate::Words;
 
 /// Most source parameters an instruction has (`texldd`: coordinate, sampler, two
 /// gradients).

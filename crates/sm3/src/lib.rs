@@ -116,7 +116,6 @@ pub mod operand;
 pub mod options;
 pub mod register;
 pub mod version;
-pub mod words;
 
 #[cfg(test)]
 mod testasm;
@@ -134,6 +133,7 @@ pub use decode::{
     TextureType, Usage, CTAB_FOURCC, END_TOKEN, MAX_SOURCES,
 };
 pub use disasm::{disassemble, disassemble_shader};
+pub use dxspv_ir::frontend::Words;
 pub use error::{DecodeErrorKind, Error, Warning};
 pub use limits::{Limit, Limits};
 pub use opcode::{Opcode, Shape};
@@ -141,4 +141,3 @@ pub use operand::{Destination, RelativeAddress, Source, SourceModifier, Swizzle,
 pub use options::{FloatEmulation, Options};
 pub use register::{Register, RegisterType};
 pub use version::{Stage, Version};
-pub use words::Words;

@@ -65,52 +65,55 @@ const DECLARATIONS: &str = "%10 = DclInput vec4<f32> %1 0 0 None
 
 /// A random composite or I/O op.
 fn random_case(rng: &mut Rng) -> Case {
-    let result = rng.pick(VALUES);
+    let result = rng.choose(VALUES);
     let mut c;
-    match rng.next() % 6 {
+    match rng.next_u64() % 6 {
         0 => {
             c = Case::new(format!("CompositeConstruct {result}"));
-            for _ in 0..1 + rng.next() % 4 {
-                c.operand(rng.pick(VALUES));
+            for _ in 0..1 + rng.next_u64() % 4 {
+                c.operand(rng.choose(VALUES));
             }
         }
         1 => {
             c = Case::new(format!("CompositeExtract {result}"));
-            c.operand(rng.pick(VALUES));
-            c.operand(rng.pick(&ADDRESSES[1..]));
+            c.operand(rng.choose(VALUES));
+            c.operand(rng.choose(&ADDRESSES[1..]));
         }
         2 => {
             c = Case::new(format!("CompositeInsert {result}"));
-            c.operand(rng.pick(VALUES));
-            c.operand(rng.pick(&ADDRESSES[1..]));
-            c.operand(rng.pick(VALUES));
+            c.operand(rng.choose(VALUES));
+            c.operand(rng.choose(&ADDRESSES[1..]));
+            c.operand(rng.choose(VALUES));
         }
         3 => {
             c = Case::new(format!(
                 "InputLoad {result} {}",
-                rng.pick(&["%10", "%11", "%12", "%13"])
+                rng.choose(&["%10", "%11", "%12", "%13"])
             ));
-            c.operand(rng.pick(ADDRESSES));
+            c.operand(rng.choose(ADDRESSES));
         }
         4 => {
-            c = Case::new(format!("OutputStore {}", rng.pick(&["%14", "%15", "%16"])));
-            c.operand(rng.pick(ADDRESSES));
-            c.operand(rng.pick(VALUES));
+            c = Case::new(format!(
+                "OutputStore {}",
+                rng.choose(&["%14", "%15", "%16"])
+            ));
+            c.operand(rng.choose(ADDRESSES));
+            c.operand(rng.choose(VALUES));
         }
         _ => {
-            let op = rng.pick(&[
+            let op = rng.choose(&[
                 "InterpolateAtCentroid",
                 "InterpolateAtSample",
                 "InterpolateAtOffset",
             ]);
             c = Case::new(format!(
                 "{op} {result} {}",
-                rng.pick(&["%10", "%11", "%12"])
+                rng.choose(&["%10", "%11", "%12"])
             ));
-            c.operand(rng.pick(ADDRESSES));
+            c.operand(rng.choose(ADDRESSES));
             match op {
-                "InterpolateAtSample" => c.operand(rng.pick(&["u32", "i32", "f32"])),
-                "InterpolateAtOffset" => c.operand(rng.pick(&["vec2<f32>", "vec2<i32>", "f32"])),
+                "InterpolateAtSample" => c.operand(rng.choose(&["u32", "i32", "f32"])),
+                "InterpolateAtOffset" => c.operand(rng.choose(&["vec2<f32>", "vec2<i32>", "f32"])),
                 _ => {}
             }
         }

@@ -25,7 +25,6 @@
 use dxspv_ir::validate::{validate, Level};
 use dxspv_spirv::{emit, SpirvError, SpirvOptions, TargetEnv};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 mod common;
 
@@ -67,8 +66,7 @@ fn first_difference(got: &str, want: &str) -> String {
 #[test]
 fn goldens_match() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let installed = |tool: &str| Command::new(tool).arg("--version").output().is_ok();
-    if !installed("spirv-dis") || !installed("spirv-val") {
+    if !dxspv_testkit::installed("spirv-dis") || !dxspv_testkit::installed("spirv-val") {
         println!("spirv-dis or spirv-val not installed: SPIR-V goldens not checked");
         return;
     }

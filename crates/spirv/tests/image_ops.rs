@@ -115,20 +115,20 @@ fn random_case_with(
     results: &[&str],
 ) -> Case {
     let mut c = Case::new("");
-    let result = rng.pick(results);
-    let which = rng.next() % if uav { 5 } else { 7 };
+    let result = rng.choose(results);
+    let which = rng.next_u64() % if uav { 5 } else { 7 };
     match which {
         0 => {
             c.line = format!("ImageLoad {result} %D");
-            c.operand(rng.pick(SCALARS)); // mip
-            c.operand(rng.pick(SCALARS)); // layer
-            c.operand(rng.pick(COORDS));
-            c.operand(rng.pick(SCALARS)); // sample
-            c.operand(rng.pick(OFFSETS));
+            c.operand(rng.choose(SCALARS)); // mip
+            c.operand(rng.choose(SCALARS)); // layer
+            c.operand(rng.choose(COORDS));
+            c.operand(rng.choose(SCALARS)); // sample
+            c.operand(rng.choose(OFFSETS));
         }
         1 => {
-            c.line = "ImageQuerySize ".to_string() + rng.pick(SIZES) + " %D";
-            c.operand(rng.pick(SCALARS));
+            c.line = "ImageQuerySize ".to_string() + rng.choose(SIZES) + " %D";
+            c.operand(rng.choose(SCALARS));
         }
         2 => {
             c.line = rng
@@ -137,43 +137,43 @@ fn random_case_with(
         }
         3 if uav => {
             c.line = "ImageStore void %D".into();
-            c.operand(rng.pick(SCALARS)); // layer
-            c.operand(rng.pick(COORDS));
+            c.operand(rng.choose(SCALARS)); // layer
+            c.operand(rng.choose(COORDS));
             let value = format!("vec4<{texel}>");
-            c.operand(rng.pick(&[&value, "vec4<f32>", "u32", "vec2<u32>"]));
+            c.operand(rng.choose(&[&value, "vec4<f32>", "u32", "vec2<u32>"]));
         }
         4 if uav => {
-            let (op, operand) = atomics[(rng.next() % atomics.len() as u64) as usize];
-            let rt = rng.pick(&["void", texel, "u32", "i32"]);
+            let (op, operand) = atomics[(rng.next_u64() % atomics.len() as u64) as usize];
+            let rt = rng.choose(&["void", texel, "u32", "i32"]);
             c.line = format!("ImageAtomic {rt} %D");
-            c.operand(rng.pick(SCALARS)); // layer
-            c.operand(rng.pick(COORDS));
+            c.operand(rng.choose(SCALARS)); // layer
+            c.operand(rng.choose(COORDS));
             c.operand(operand);
             c.literal(op);
         }
         3 | 5 => {
             c.line = format!("ImageSample {result} %D %S");
-            c.operand(rng.pick(SCALARS)); // layer
-            c.operand(rng.pick(COORDS));
-            c.operand(rng.pick(OFFSETS));
-            c.operand(rng.pick(&["-", "-", "f32", "u32"])); // lod
-            c.operand(rng.pick(&["-", "-", "f32"])); // bias
-            c.operand(rng.pick(&["-", "-", "f32"])); // clamp
-            c.operand(rng.pick(GRADIENTS));
-            c.operand(rng.pick(GRADIENTS));
-            c.operand(rng.pick(DREFS));
+            c.operand(rng.choose(SCALARS)); // layer
+            c.operand(rng.choose(COORDS));
+            c.operand(rng.choose(OFFSETS));
+            c.operand(rng.choose(&["-", "-", "f32", "u32"])); // lod
+            c.operand(rng.choose(&["-", "-", "f32"])); // bias
+            c.operand(rng.choose(&["-", "-", "f32"])); // clamp
+            c.operand(rng.choose(GRADIENTS));
+            c.operand(rng.choose(GRADIENTS));
+            c.operand(rng.choose(DREFS));
         }
         4 | 6 => {
             c.line = format!("ImageGather {result} %D %S");
-            c.operand(rng.pick(SCALARS)); // layer
-            c.operand(rng.pick(COORDS));
-            c.operand(rng.pick(OFFSETS));
-            c.operand(rng.pick(DREFS));
-            c.literal(rng.next() % 5);
+            c.operand(rng.choose(SCALARS)); // layer
+            c.operand(rng.choose(COORDS));
+            c.operand(rng.choose(OFFSETS));
+            c.operand(rng.choose(DREFS));
+            c.literal(rng.next_u64() % 5);
         }
         _ => {
             c.line = "ImageComputeLod vec2<f32> %D %S".into();
-            c.operand(rng.pick(COORDS));
+            c.operand(rng.choose(COORDS));
         }
     }
     c

@@ -97,62 +97,65 @@ fn descriptors() -> &'static str {
 
 /// A random memory op.
 fn random_case(rng: &mut Rng) -> Case {
-    let value = rng.pick(VALUES);
+    let value = rng.choose(VALUES);
     let mut c;
-    match rng.next() % 10 {
+    match rng.next_u64() % 10 {
         0 => {
-            c = Case::new(format!("BufferLoad {value} {}", rng.pick(BUFFERS)));
-            c.operand(rng.pick(ADDRESSES));
-            c.literal(rng.pick(ALIGNS));
+            c = Case::new(format!("BufferLoad {value} {}", rng.choose(BUFFERS)));
+            c.operand(rng.choose(ADDRESSES));
+            c.literal(rng.choose(ALIGNS));
         }
         1 => {
-            c = Case::new(format!("BufferStore {}", rng.pick(UAVS)));
-            c.operand(rng.pick(ADDRESSES));
+            c = Case::new(format!("BufferStore {}", rng.choose(UAVS)));
+            c.operand(rng.choose(ADDRESSES));
             c.operand(value);
-            c.literal(rng.pick(ALIGNS));
+            c.literal(rng.choose(ALIGNS));
         }
         2 => {
-            let rt = rng.pick(&["void", "u32", "i32", value]);
-            c = Case::new(format!("BufferAtomic {rt} {}", rng.pick(UAVS)));
-            c.operand(rng.pick(ADDRESSES));
-            c.operand(rng.pick(&["-", "u32", "i32", "vec2<u32>", value]));
-            c.literal(rng.pick(ATOMIC_OPS));
+            let rt = rng.choose(&["void", "u32", "i32", value]);
+            c = Case::new(format!("BufferAtomic {rt} {}", rng.choose(UAVS)));
+            c.operand(rng.choose(ADDRESSES));
+            c.operand(rng.choose(&["-", "u32", "i32", "vec2<u32>", value]));
+            c.literal(rng.choose(ATOMIC_OPS));
         }
         3 => {
             c = Case::new(format!(
                 "BufferQuerySize {} {}",
-                rng.pick(&["u32", "i32", "u16"]),
-                rng.pick(BUFFERS)
+                rng.choose(&["u32", "i32", "u16"]),
+                rng.choose(BUFFERS)
             ))
         }
         4 => {
-            c = Case::new(format!("LdsLoad {value} {}", rng.pick(&["%13", "%14"])));
-            c.operand(rng.pick(ADDRESSES));
+            c = Case::new(format!("LdsLoad {value} {}", rng.choose(&["%13", "%14"])));
+            c.operand(rng.choose(ADDRESSES));
         }
         5 => {
-            c = Case::new(format!("LdsStore {}", rng.pick(&["%13", "%14"])));
-            c.operand(rng.pick(ADDRESSES));
+            c = Case::new(format!("LdsStore {}", rng.choose(&["%13", "%14"])));
+            c.operand(rng.choose(ADDRESSES));
             c.operand(value);
         }
         6 => {
-            let rt = rng.pick(&["void", "u32", "i32", value]);
-            c = Case::new(format!("LdsAtomic {rt} {}", rng.pick(&["%13", "%14"])));
-            c.operand(rng.pick(ADDRESSES));
-            c.operand(rng.pick(&["-", "u32", "i32", "vec2<u32>", value]));
-            c.literal(rng.pick(ATOMIC_OPS));
+            let rt = rng.choose(&["void", "u32", "i32", value]);
+            c = Case::new(format!("LdsAtomic {rt} {}", rng.choose(&["%13", "%14"])));
+            c.operand(rng.choose(ADDRESSES));
+            c.operand(rng.choose(&["-", "u32", "i32", "vec2<u32>", value]));
+            c.literal(rng.choose(ATOMIC_OPS));
         }
         7 => {
-            c = Case::new(format!("ScratchLoad {value} {}", rng.pick(&["%15", "%16"])));
-            c.operand(rng.pick(ADDRESSES));
+            c = Case::new(format!(
+                "ScratchLoad {value} {}",
+                rng.choose(&["%15", "%16"])
+            ));
+            c.operand(rng.choose(ADDRESSES));
         }
         8 => {
-            c = Case::new(format!("ScratchStore {}", rng.pick(&["%15", "%16"])));
-            c.operand(rng.pick(ADDRESSES));
+            c = Case::new(format!("ScratchStore {}", rng.choose(&["%15", "%16"])));
+            c.operand(rng.choose(ADDRESSES));
             c.operand(value);
         }
         _ => {
             c = Case::new(format!("ConstantLoad {value} %17"));
-            c.operand(rng.pick(ADDRESSES));
+            c.operand(rng.choose(ADDRESSES));
         }
     }
     c

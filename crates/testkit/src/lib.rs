@@ -9,6 +9,8 @@
 //! * [`spirv_tools`]: `spirv-val` (`--target-env vulkan1.3` unless told otherwise) and
 //!   `spirv-dis`, run on words in memory; `None` when the tool is not installed.
 //! * [`Rng`]: SplitMix64, so generated cases are the same on every run.
+//! * [`dxbc`]: tiny DXBC containers built by hand (a compute shader the disassembler and the
+//!   pipeline can be checked on, one with an unsupported instruction).
 
 // Test support fails loudly and says what it skipped: panics and prints are its job.
 #![allow(
@@ -19,9 +21,13 @@
 )]
 
 pub mod corpus;
+pub mod dxbc;
 pub mod rng;
 pub mod spirv_tools;
 
 pub use corpus::{Corpus, Entry};
 pub use rng::Rng;
-pub use spirv_tools::{assert_spirv_valid, installed, spirv_dis, spirv_val, spirv_val_with};
+pub use spirv_tools::{
+    assert_spirv_valid, installed, spirv_dis, spirv_dis_named, spirv_val, spirv_val_for,
+    spirv_val_with,
+};

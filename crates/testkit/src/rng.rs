@@ -38,6 +38,12 @@ impl Rng {
         self.below(den) < num
     }
 
+    /// A random element of `items`, which must not be empty (a generator's fixed choices).
+    #[track_caller]
+    pub fn choose<T: Copy>(&mut self, items: &[T]) -> T {
+        self.pick(items).expect("choose from no items")
+    }
+
     /// A random element of `items`; `None` only when it is empty.
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> Option<T> {
         items.get(self.below(items.len() as u64) as usize).copied()

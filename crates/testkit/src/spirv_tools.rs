@@ -39,6 +39,12 @@ pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
     spirv_val_with(words, &["--target-env", "vulkan1.3"])
 }
 
+/// `spirv-val --target-env <env>`'s verdict (spirv-val's spelling of targets: `vulkan1.0`,
+/// `spv1.4`); `None` when it is not installed.
+pub fn spirv_val_for(words: &[u32], env: &str) -> Option<Result<(), String>> {
+    spirv_val_with(words, &["--target-env", env])
+}
+
 /// `spirv-val` with the given arguments (a target environment, `--relax-block-layout`, ...).
 pub fn spirv_val_with(words: &[u32], args: &[&str]) -> Option<Result<(), String>> {
     if !installed("spirv-val") {
@@ -85,4 +91,25 @@ pub fn spirv_dis(words: &[u32]) -> Option<String> {
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `spirv-dis` text of `words` with friendly names (`%float`, `%main`), as golden files keep
+/// it; `None` when spirv-dis is not installed. Panics with its message when it refuses the
+/// module.
+pub fn spirv_dis_named(words: &[u32]) -> Option<String> {
+    if !installed("spirv-dis") {
+        return None;
+    }
+    let file = TempModule::new(words)?;
+    let out = Command::new("spirv-dis")
+        .arg("--no-color")
+        .arg(&file.0)
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "spirv-dis: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }

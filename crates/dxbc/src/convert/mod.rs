@@ -56,7 +56,7 @@ pub use class_linkage::{
     SAMPLER_SLOTS, TEXTURE_SLOTS,
 };
 pub(crate) use dxspv_ir::frontend::{lanes, NamePart};
-use dxspv_ir::frontend::{FrontendBuilder, FrontendState};
+use dxspv_ir::frontend::{FrontendBuilder, FrontendState, InstructionSite};
 use dxspv_ir::small_map::SmallMap;
 use io::{IoFile, IoSlot};
 use resources::Binding;
@@ -69,27 +69,19 @@ pub enum ConvertError {
     #[error(transparent)]
     Decode(#[from] crate::Error),
     /// The shader uses a D3D feature the converter does not handle.
-    #[error("instruction {index} (`{opcode}` at token {offset}): {feature} is not supported")]
+    #[error("{at}: {feature} is not supported")]
     Unsupported {
-        /// Zero-based instruction index.
-        index: u32,
-        /// Token offset of the instruction.
-        offset: u32,
-        /// The instruction's mnemonic.
-        opcode: &'static str,
+        /// The instruction.
+        at: InstructionSite,
         /// The feature, e.g. `abort`.
         feature: &'static str,
     },
     /// The program is malformed in a way the decoder does not check (missing operands,
     /// undeclared registers, unbalanced control flow, ...).
-    #[error("instruction {index} (`{opcode}` at token {offset}): {what}")]
+    #[error("{at}: {what}")]
     Invalid {
-        /// Zero-based instruction index.
-        index: u32,
-        /// Token offset of the instruction.
-        offset: u32,
-        /// The instruction's mnemonic.
-        opcode: &'static str,
+        /// The instruction.
+        at: InstructionSite,
         /// What is wrong.
         what: String,
     },
@@ -129,12 +121,7 @@ pub fn convert_with(
 }
 
 /// Where in the program the converter is, for error messages.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct At {
-    index: u32,
-    offset: u32,
-    opcode: &'static str,
-}
+pub(crate) type At = InstructionSite;
 
 /// One open scoped construct.
 #[derive(Clone, Copy, Debug)]
@@ -295,9 +282,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn invalid(&self, what: impl Into<String>) -> ConvertError {
         ConvertError::Invalid {
-            index: self.at.index,
-            offset: self.at.offset,
-            opcode: self.at.opcode,
+            at: self.at,
             what: what.into(),
         }
     }
@@ -307,9 +292,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn unsupported(&self, feature: &'static str) -> ConvertError {
         ConvertError::Unsupported {
-            index: self.at.index,
-            offset: self.at.offset,
-            opcode: self.at.opcode,
+            at: self.at,
             feature,
         }
     }

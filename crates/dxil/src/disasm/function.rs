@@ -84,6 +84,22 @@ impl Printer<'_> {
         self.typed_value(Some((b, s)), id);
     }
 
+    /// `mnemonic` then the typed `operands`, comma-separated, as llvm-dis writes most
+    /// instructions.
+    fn typed_operands(
+        &mut self,
+        b: &FunctionBody,
+        s: &LocalSlots,
+        mnemonic: &str,
+        operands: &[ValueId],
+    ) {
+        self.out.push_str(mnemonic);
+        for (i, &id) in operands.iter().enumerate() {
+            self.out.push_str(if i == 0 { " " } else { ", " });
+            self.operand(b, s, id);
+        }
+    }
+
     fn bare(&mut self, b: &FunctionBody, s: &LocalSlots, id: ValueId) {
         self.value(Some((b, s)), id);
     }
@@ -157,42 +173,24 @@ impl Printer<'_> {
                 if_true,
                 if_false,
             } => {
-                self.out.push_str("select ");
-                self.operand(b, s, condition);
-                self.out.push_str(", ");
-                self.operand(b, s, if_true);
-                self.out.push_str(", ");
-                self.operand(b, s, if_false);
+                self.typed_operands(b, s, "select", &[condition, if_true, if_false]);
             }
             Op::ExtractElement { vector, index } => {
-                self.out.push_str("extractelement ");
-                self.operand(b, s, vector);
-                self.out.push_str(", ");
-                self.operand(b, s, index);
+                self.typed_operands(b, s, "extractelement", &[vector, index]);
             }
             Op::InsertElement {
                 vector,
                 element,
                 index,
             } => {
-                self.out.push_str("insertelement ");
-                self.operand(b, s, vector);
-                self.out.push_str(", ");
-                self.operand(b, s, element);
-                self.out.push_str(", ");
-                self.operand(b, s, index);
+                self.typed_operands(b, s, "insertelement", &[vector, element, index]);
             }
             Op::ShuffleVector {
                 first,
                 second,
                 mask,
             } => {
-                self.out.push_str("shufflevector ");
-                self.operand(b, s, first);
-                self.out.push_str(", ");
-                self.operand(b, s, second);
-                self.out.push_str(", ");
-                self.operand(b, s, mask);
+                self.typed_operands(b, s, "shufflevector", &[first, second, mask]);
             }
             Op::Compare {
                 predicate,

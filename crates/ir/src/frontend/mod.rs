@@ -8,15 +8,21 @@
 //! [`FrontendBuilder::code`] when it tracks something about every op it appends.
 //!
 //! [`system_values`] maps Direct3D's system-value names (`D3D_NAME`, as signatures store them)
-//! to IR built-ins, with each built-in's shape; [`lanes`] walks a write mask.
+//! to IR built-ins, with each built-in's shape; [`lanes`] walks a write mask; [`Words`] reads the
+//! little-endian token stream both bytecode formats are made of, straight from the input bytes, and
+//! [`InstructionSite`] is where in it an error happened.
 
 mod builder_ext;
 mod constant_cache;
+mod site;
 pub mod system_values;
+mod words;
 
 pub use builder_ext::{FrontendBuilder, FrontendState, NamePart};
 pub use constant_cache::ConstantCache;
+pub use site::InstructionSite;
 pub use system_values::{builtin_of_d3d_name, builtin_shape};
+pub use words::Words;
 
 /// The set lanes (0–3) of a four-bit write mask, in order.
 pub fn lanes(mask: u8) -> impl Iterator<Item = usize> {

@@ -43,7 +43,7 @@ mod exec_cases;
 #[cfg(test)]
 mod tests;
 
-use dxspv_ir::frontend::{FrontendBuilder, FrontendState};
+use dxspv_ir::frontend::{FrontendBuilder, FrontendState, InstructionSite};
 use dxspv_ir::{Builder, Construct, DenormMode, Op, OpCode, RoundMode, ScalarType, SsaDef, Type};
 
 use crate::decode::{Instruction, Instructions, Shader};
@@ -72,39 +72,27 @@ pub enum ConvertError {
     Decode(#[from] crate::Error),
     /// The shader passes a limit of its model (a register or constant index, flow control
     /// the model lacks, a nesting depth): no Direct3D 9 device accepts it.
-    #[error("instruction {index} (`{opcode}` at token {offset}): {what}")]
+    #[error("{at}: {what}")]
     Limit {
-        /// Zero-based instruction index.
-        index: u32,
-        /// Token offset of the instruction.
-        offset: u32,
-        /// The instruction's mnemonic.
-        opcode: &'static str,
+        /// The instruction.
+        at: InstructionSite,
         /// The limit passed.
         what: String,
     },
     /// The shader uses something the converter does not handle.
-    #[error("instruction {index} (`{opcode}` at token {offset}): {feature} is not supported")]
+    #[error("{at}: {feature} is not supported")]
     Unsupported {
-        /// Zero-based instruction index.
-        index: u32,
-        /// Token offset of the instruction.
-        offset: u32,
-        /// The instruction's mnemonic.
-        opcode: &'static str,
+        /// The instruction.
+        at: InstructionSite,
         /// The feature.
         feature: &'static str,
     },
     /// The shader is malformed in a way the reader does not check (a register an
     /// instruction cannot use, unbalanced flow control, a call to no label).
-    #[error("instruction {index} (`{opcode}` at token {offset}): {what}")]
+    #[error("{at}: {what}")]
     Invalid {
-        /// Zero-based instruction index.
-        index: u32,
-        /// Token offset of the instruction.
-        offset: u32,
-        /// The instruction's mnemonic.
-        opcode: &'static str,
+        /// The instruction.
+        at: InstructionSite,
         /// What is wrong.
         what: String,
     },
@@ -142,20 +130,14 @@ pub fn convert(shader: &Shader<'_>, opts: &Options) -> Result<Builder, ConvertEr
 }
 
 /// Where in the program the converter is, for error messages.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct At {
-    index: u32,
-    offset: u32,
-    opcode: &'static str,
-}
+pub(crate) type At = InstructionSite;
 
-impl At {
-    fn of(inst: &Instruction<'_>) -> At {
-        At {
-            index: inst.index,
-            offset: inst.offset,
-            opcode: inst.opcode.name_for(inst.sources().len()),
-        }
+/// The site of `inst`.
+fn site_of(inst: &Instruction<'_>) -> At {
+    At {
+        index: inst.index,
+        offset: inst.offset,
+        opcode: inst.opcode.name_for(inst.sources().len()),
     }
 }
 
@@ -242,9 +224,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn invalid(&self, what: impl Into<String>) -> ConvertError {
         ConvertError::Invalid {
-            index: self.at.index,
-            offset: self.at.offset,
-            opcode: self.at.opcode,
+            at: self.at,
             what: what.into(),
         }
     }
@@ -254,9 +234,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn limit(&self, what: impl Into<String>) -> ConvertError {
         ConvertError::Limit {
-            index: self.at.index,
-            offset: self.at.offset,
-            opcode: self.at.opcode,
+            at: self.at,
             what: what.into(),
         }
     }
@@ -266,9 +244,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn unsupported(&self, feature: &'static str) -> ConvertError {
         ConvertError::Unsupported {
-            index: self.at.index,
-            offset: self.at.offset,
-            opcode: self.at.opcode,
+            at: self.at,
             feature,
         }
     }
@@ -375,7 +351,7 @@ impl<'a, 's> Converter<'a, 's> {
             if inst.is_comment() {
                 continue;
             }
-            self.at = At::of(&inst);
+            self.at = site_of(&inst);
             match inst.opcode {
                 Opcode::Label => {
                     // The subroutine's own label starts its walk.

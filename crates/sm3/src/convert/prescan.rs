@@ -250,22 +250,12 @@ impl Walk<'_, '_> {
     /// An error refusing a register or instruction the model does not have.
     #[cold]
     fn limit(&self, what: String) -> ConvertError {
-        ConvertError::Limit {
-            index: self.at.index,
-            offset: self.at.offset,
-            opcode: self.at.opcode,
-            what,
-        }
+        ConvertError::Limit { at: self.at, what }
     }
 
     #[cold]
     fn invalid(&self, what: String) -> ConvertError {
-        ConvertError::Invalid {
-            index: self.at.index,
-            offset: self.at.offset,
-            opcode: self.at.opcode,
-            what,
-        }
+        ConvertError::Invalid { at: self.at, what }
     }
 
     /// Checks that register `r` exists in the model.
@@ -295,7 +285,7 @@ impl Walk<'_, '_> {
             if inst.is_comment() {
                 continue;
             }
-            self.at = super::At::of(&inst);
+            self.at = super::site_of(&inst);
             if inst.index >= MAX_INSTRUCTIONS {
                 return Err(
                     self.invalid(format!("more than {MAX_INSTRUCTIONS} instructions (limit)"))

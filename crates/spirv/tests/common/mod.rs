@@ -1,28 +1,13 @@
-//! Helpers shared by the backend's integration tests: `spirv-val`'s verdict, and for the sweep
+//! Helpers shared by the backend's integration tests: `spirv-val`'s verdict (from the test kit),
+//! and for the sweep
 //! tests (`op_types`, `image_ops`, `memory_ops`, `composite_io_ops`) a deterministic random
 //! generator and single ops with the values they read.
 
 #![allow(dead_code)]
 
 use std::fmt::Write as _;
-use std::process::Command;
 
-/// SplitMix64: the same cases on every run.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    pub fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
-        from[(self.next() % from.len() as u64) as usize]
-    }
-}
+pub use dxspv_testkit::Rng;
 
 /// One op: the values it reads (declared before the function) and its line, where `$k`
 /// stands for the k-th value. A value is `-` (a null operand, not declared), `C <type> <lits>`
@@ -81,73 +66,9 @@ pub fn lines(cases: &[&Case], first: u32) -> (String, String, u32) {
     (decls, body, next)
 }
 
-/// `spirv-val --target-env vulkan1.3`'s verdict on `words` (what it printed when it refuses);
-/// `None` when it is not installed.
-pub fn spirv_val(words: &[u32]) -> Option<Result<(), String>> {
-    spirv_val_env(words, "vulkan1.3")
-}
-
-/// [`spirv_val`] with another `--target-env` (spirv-val's spelling: `vulkan1.0`, `spv1.4`).
-pub fn spirv_val_env(words: &[u32], env: &str) -> Option<Result<(), String>> {
-    Command::new("spirv-val").arg("--version").output().ok()?;
-    let path = std::env::temp_dir().join(format!(
-        "dxspv-sweep-{}-{:?}.spv",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).ok()?;
-    let out = Command::new("spirv-val")
-        .args(["--target-env", env])
-        .arg(&path)
-        .output()
-        .ok()?;
-    let _ = std::fs::remove_file(&path);
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    })
-}
-
-/// `spirv-dis`'s text of `words` (friendly names, no colour); `None` when it is not installed.
-/// Panics with its message when it refuses the module.
-pub fn spirv_dis(words: &[u32]) -> Option<String> {
-    use std::io::Write as _;
-    use std::process::Stdio;
-    let mut child = Command::new("spirv-dis")
-        .args(["--no-color", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .ok()?;
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    child
-        .stdin
-        .take()
-        .expect("spirv-dis stdin")
-        .write_all(&bytes)
-        .expect("write to spirv-dis");
-    let out = child.wait_with_output().expect("spirv-dis runs");
-    assert!(
-        out.status.success(),
-        "spirv-dis: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(String::from_utf8(out.stdout).expect("spirv-dis prints UTF-8"))
-}
-
-/// Asserts that `spirv-val` accepts `words` (the module called `name`); says so and checks
-/// nothing when it is not installed.
-#[track_caller]
-pub fn assert_spirv_valid(name: &str, words: &[u32]) {
-    match spirv_val(words) {
-        None => println!("spirv-val not installed: validation of {name} skipped"),
-        Some(Err(msg)) => panic!("{name}: {msg}"),
-        Some(Ok(())) => {}
-    }
-}
+pub use dxspv_testkit::{
+    assert_spirv_valid, spirv_dis_named as spirv_dis, spirv_val, spirv_val_for as spirv_val_env,
+};
 
 /// Runs `cases` (each valid alone as `program(&[case])` makes it) through the validator and
 /// the backend one by one, then the ones that emit through `spirv-val` together (one by one

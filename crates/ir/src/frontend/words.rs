@@ -1,11 +1,11 @@
 //! Little-endian 32-bit word view over borrowed bytes.
 
-/// A borrowed run of little-endian 32-bit words (Direct3D 9 calls them DWORD tokens).
+/// A borrowed run of little-endian 32-bit words: DXBC program tokens, Direct3D 9 DWORD tokens.
 ///
-/// Shader blobs come from files, effect binaries and API calls with no alignment guarantee,
-/// so words are read with `u32::from_le_bytes` instead of reinterpreting memory; nothing is
-/// copied. Comment blocks in decoded instructions are handed out as `Words` borrowed from the
-/// input.
+/// Shader blobs come from files, containers, effect binaries and API calls with no alignment
+/// guarantee, so words are read with `u32::from_le_bytes` instead of reinterpreting memory;
+/// nothing is copied. Word arrays inside decoded instructions (immediate constant buffers,
+/// function tables, comment blocks) are handed out as `Words` borrowed from the input.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct Words<'a> {
     bytes: &'a [u8],
