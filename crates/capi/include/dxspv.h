@@ -475,6 +475,13 @@ typedef struct dxspv_reflection {
      * The number of `extensions`.
      */
     size_t extension_count;
+    /**
+     * The wave (subgroup) sizes the shader works with, from `[WaveSize(min, max, preferred)]`:
+     * `{min, max, preferred}`, `preferred` 0 when the shader names none; all 0 when the shader
+     * sets no wave size (any size works). The host picks a size in the range with
+     * `VK_EXT_subgroup_size_control` (`requiredSubgroupSize`).
+     */
+    uint32_t wave_size[3];
 } dxspv_reflection;
 
 /**
@@ -847,6 +854,17 @@ typedef struct dxspv_stage_times {
  * `VK_FORMAT_R32_SFLOAT` (SPIR-V `R32f`).
  */
 #define DXSPV_IMAGE_FORMAT_R32_SFLOAT 100
+
+/**
+ * `VK_FORMAT_R64_UINT` (SPIR-V `R64ui`: a typed UAV of 64-bit texels with atomics, SM 6.6;
+ * needs `shaderImageInt64Atomics`).
+ */
+#define DXSPV_IMAGE_FORMAT_R64_UINT 110
+
+/**
+ * `VK_FORMAT_R64_SINT` (SPIR-V `R64i`).
+ */
+#define DXSPV_IMAGE_FORMAT_R64_SINT 111
 
 /**
  * A floating-point number.

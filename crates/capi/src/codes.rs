@@ -226,6 +226,11 @@ pub const DXSPV_IMAGE_FORMAT_R32_UINT: dxspv_image_format = 98;
 pub const DXSPV_IMAGE_FORMAT_R32_SINT: dxspv_image_format = 99;
 /// `VK_FORMAT_R32_SFLOAT` (SPIR-V `R32f`).
 pub const DXSPV_IMAGE_FORMAT_R32_SFLOAT: dxspv_image_format = 100;
+/// `VK_FORMAT_R64_UINT` (SPIR-V `R64ui`: a typed UAV of 64-bit texels with atomics, SM 6.6;
+/// needs `shaderImageInt64Atomics`).
+pub const DXSPV_IMAGE_FORMAT_R64_UINT: dxspv_image_format = 110;
+/// `VK_FORMAT_R64_SINT` (SPIR-V `R64i`).
+pub const DXSPV_IMAGE_FORMAT_R64_SINT: dxspv_image_format = 111;
 
 /// The kind of number a texel component or an interface variable's component holds.
 pub type dxspv_scalar_kind = u32;
@@ -353,6 +358,8 @@ pub(crate) fn image_format_code(format: ImageFormat) -> dxspv_image_format {
         ImageFormat::R32f => DXSPV_IMAGE_FORMAT_R32_SFLOAT,
         ImageFormat::R32i => DXSPV_IMAGE_FORMAT_R32_SINT,
         ImageFormat::R32ui => DXSPV_IMAGE_FORMAT_R32_UINT,
+        ImageFormat::R64i => DXSPV_IMAGE_FORMAT_R64_SINT,
+        ImageFormat::R64ui => DXSPV_IMAGE_FORMAT_R64_UINT,
     }
 }
 

@@ -330,9 +330,11 @@ mod tests {
             ),
             (
                 Error::D3d9Convert(dxspv::sm3::ConvertError::Unsupported {
-                    index: 0,
-                    offset: 1,
-                    opcode: "texm3x3vspec",
+                    at: dxspv::ir::frontend::InstructionSite {
+                        index: 0,
+                        offset: 1,
+                        opcode: "texm3x3vspec",
+                    },
                     feature: "texm3x3vspec",
                 }),
                 DXSPV_ERROR_UNSUPPORTED_FEATURE,

@@ -176,6 +176,11 @@ pub struct dxspv_reflection {
     pub extensions: *const *const c_char,
     /// The number of `extensions`.
     pub extension_count: usize,
+    /// The wave (subgroup) sizes the shader works with, from `[WaveSize(min, max, preferred)]`:
+    /// `{min, max, preferred}`, `preferred` 0 when the shader names none; all 0 when the shader
+    /// sets no wave size (any size works). The host picks a size in the range with
+    /// `VK_EXT_subgroup_size_control` (`requiredSubgroupSize`).
+    pub wave_size: [u32; 3],
 }
 
 /// A [`dxspv_reflection`] and everything it points to.
@@ -385,6 +390,9 @@ impl ReflectionStore {
             capability_count: capabilities.len(),
             extensions: array(&extensions),
             extension_count: extensions.len(),
+            wave_size: r
+                .wave_size
+                .map_or([0; 3], |w| [w.min, w.max, w.preferred.unwrap_or(0)]),
         };
         // Moving the vectors (here, and the store into its result) moves their headers, not
         // their elements: the pointers hold.
@@ -410,7 +418,7 @@ mod tests {
     use dxspv::ir::ShaderStage;
     use dxspv::spirv::{
         DescriptorType, ImageDim, ImageFormat, PushDataRange, RegisterClass, ResourceBinding,
-        ScalarKind, SpecConstantInfo, SpecConstantKind, TargetEnv,
+        ScalarKind, SpecConstantInfo, SpecConstantKind, TargetEnv, WaveSizeRange,
     };
     use std::ffi::CStr;
 
@@ -506,6 +514,11 @@ mod tests {
             target_env: TargetEnv::Spirv1_4,
             capabilities: vec!["Shader".into(), "ImageQuery".into()],
             extensions: vec!["SPV_KHR_shader_draw_parameters"],
+            wave_size: Some(WaveSizeRange {
+                min: 16,
+                max: 64,
+                preferred: Some(32),
+            }),
         };
         let store = ReflectionStore::new(r);
         let v = &store.view;
@@ -572,6 +585,7 @@ mod tests {
         );
         assert_eq!(string(v.execution_model).as_deref(), Some("GLCompute"));
         assert_eq!(string(v.entry_point).as_deref(), Some("cs_main"));
+        assert_eq!(v.wave_size, [16, 64, 32]);
         assert_eq!(v.workgroup_size, [8, 4, 2]);
         assert_eq!(v.target_env, DXSPV_TARGET_ENV_SPIRV1_4);
         let caps: Vec<_> = slice(v.capabilities, v.capability_count)

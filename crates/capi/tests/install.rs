@@ -147,6 +147,8 @@ fn expected_reflection(r: &Reflection) -> String {
                 dxspv::spirv::ImageFormat::R32ui => 98,
                 dxspv::spirv::ImageFormat::R32i => 99,
                 dxspv::spirv::ImageFormat::R32f => 100,
+                dxspv::spirv::ImageFormat::R64ui => 110,
+                dxspv::spirv::ImageFormat::R64i => 111,
             };
             let _ = write!(
                 s,

@@ -132,7 +132,7 @@ fn random_case_with(
         }
         2 => {
             c.line = rng
-                .pick(&["ImageQueryMips u32 %D", "ImageQuerySamples u32 %D"])
+                .choose(&["ImageQueryMips u32 %D", "ImageQuerySamples u32 %D"])
                 .into()
         }
         3 if uav => {

@@ -3,7 +3,7 @@
 //! tests (`op_types`, `image_ops`, `memory_ops`, `composite_io_ops`) a deterministic random
 //! generator and single ops with the values they read.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)] // each test binary uses a part
 
 use std::fmt::Write as _;
 
