@@ -100,7 +100,9 @@ fn corpus_decodes_and_disassembles() {
 }
 
 /// One small corpus file per stage; the disassembly is compared with
-/// `tests/snapshots/<name>.txt` (regenerate with `UPDATE_SNAPSHOTS=1`).
+/// `tests/snapshots/<name>.txt` and the converter's raw IR (before any pass) with
+/// `tests/snapshots/<name>.ir` (regenerate both with `UPDATE_SNAPSHOTS=1`, then read the diff
+/// against the disassembly: every instruction's IR is there in order).
 const SNAPSHOTS: &[(&str, &str)] = &[
     (
         "vs",
@@ -138,23 +140,27 @@ fn disassembly_snapshots() {
     for (stage, file) in SNAPSHOTS {
         let data = std::fs::read(root.join("dxbc").join(file)).expect("read corpus file");
         let text = disassemble(&data).expect("disassembles");
-        let snap = snap_dir.join(format!("{stage}.txt"));
-        let header = format!("// source: corpus/dxbc/{file}\n");
-        let full = format!("{header}{text}");
-        if update {
-            std::fs::create_dir_all(&snap_dir).expect("create snapshot dir");
-            std::fs::write(&snap, &full).expect("write snapshot");
-            continue;
-        }
-        match std::fs::read_to_string(&snap) {
-            Ok(expected) if expected == full => {}
-            Ok(expected) => {
-                mismatches.push(format!(
-                    "{}: snapshot differs\n--- expected\n{expected}\n--- actual\n{full}",
-                    snap.display()
-                ));
+        let shader = Shader::parse(&data).expect("parses");
+        let raw = dxspv_dxbc::convert(&shader).expect("converts");
+        let ir = dxspv_ir::text::print(&raw);
+        for (ext, comment, body) in [("txt", "//", text), ("ir", ";", ir)] {
+            let snap = snap_dir.join(format!("{stage}.{ext}"));
+            let full = format!("{comment} source: corpus/dxbc/{file}\n{body}");
+            if update {
+                std::fs::create_dir_all(&snap_dir).expect("create snapshot dir");
+                std::fs::write(&snap, &full).expect("write snapshot");
+                continue;
             }
-            Err(e) => mismatches.push(format!("{}: {e}", snap.display())),
+            match std::fs::read_to_string(&snap) {
+                Ok(expected) if expected == full => {}
+                Ok(expected) => {
+                    mismatches.push(format!(
+                        "{}: snapshot differs\n--- expected\n{expected}\n--- actual\n{full}",
+                        snap.display()
+                    ));
+                }
+                Err(e) => mismatches.push(format!("{}: {e}", snap.display())),
+            }
         }
     }
     assert!(
