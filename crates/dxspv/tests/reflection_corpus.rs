@@ -191,9 +191,12 @@ fn compare_interface(
         .into_iter()
         .flatten()
         .map(|v| {
+            // spirv-cross lists array sizes innermost first; dxspv outermost first (they differ
+            // for arrays of arrays: a geometry shader's per-vertex array of a DXIL element
+            // spanning several rows).
             let array = v["array"]
                 .as_array()
-                .map(|a| a.iter().filter_map(Value::as_u64).collect())
+                .map(|a| a.iter().rev().filter_map(Value::as_u64).collect())
                 .unwrap_or_default();
             (
                 v["location"].as_u64().unwrap_or(u64::MAX) as u32,

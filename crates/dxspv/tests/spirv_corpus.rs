@@ -85,6 +85,508 @@ const REFUSED: &[(&str, &str, &str)] = &[
          on a device in software mode); it compiles with Options::d3d9.software_vertex_processing \
          (checked below)",
     ),
+    // DXIL: libraries and driver extensions are out of scope; the rest waits for IR and
+    // backend support of Shader Model 6 features (the sm6-ops work).
+    (
+        "dxil/vkd3d-proton/d3d12_sampler_feedback_cs_code_level_used_region.dxil",
+        "sampler feedback",
+        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
+    ),
+    (
+        "dxil/vkd3d-proton/d3d12_sampler_feedback_cs_code_min_mip_level_array.dxil",
+        "sampler feedback",
+        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
+    ),
+    (
+        "dxil/vkd3d-proton/d3d12_sampler_feedback_cs_code_min_mip_level_non_array.dxil",
+        "sampler feedback",
+        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
+    ),
+    (
+        "dxil/vkd3d-proton/d3d12_sampler_feedback_test_sampler_feedback_grad_cs_code.dxil",
+        "sampler feedback",
+        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
+    ),
+    (
+        "dxil/vkd3d-proton/d3d12_sampler_feedback_test_sampler_feedback_implicit_lod_aniso_ps_code_bias.dxil",
+        "sampler feedback",
+        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
+    ),
+    (
+        "dxil/vkd3d-proton/d3d12_sampler_feedback_test_sampler_feedback_implicit_lod_inner_ps_code_bias.dxil",
+        "sampler feedback",
+        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
+    ),
+    (
+        "dxil/vkd3d-proton/d3d12_sampler_feedback_test_sampler_feedback_implicit_lod_inner_ps_code_non_bias.dxil",
+        "sampler feedback",
+        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
+    ),
+    (
+        "dxil/vkd3d-proton/d3d12_sm_advanced_test_shader_waveop_maximal_convergence_nonconvergence_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/d3d12_sm_advanced_test_shader_waveop_maximal_convergence_reconvergence_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_clip_distance_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_cull_primitive_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_culling_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_derivatives_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_empty_code_dxil.dxil",
+        "Mesh shaders",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_execute_indirect_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_execute_indirect_state_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_execute_indirect_state_payload_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_multi_workgroup_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_nontrivial_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_payload_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/mesh_shader_ms_system_values_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_gs_multiview_export_layer_viewport_code_dxil.dxil",
+        "view instancing (ViewID)",
+        "view instancing: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_ms_mismatch_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_ms_mismatch_min16float_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_ms_mismatch_primid_code_dxil.dxil",
+        "mesh shader operations",
+        "mesh shaders: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_ms_view_id_passthrough_code_dxil.dxil",
+        "view instancing (ViewID)",
+        "view instancing: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_ps_mismatch_sv_1_code_dxil.dxil",
+        "builtin Barycentrics",
+        "barycentrics: wait for the sm6-ops backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_ps_mismatch_sv_2_code_dxil.dxil",
+        "builtin Barycentrics",
+        "barycentrics: wait for the sm6-ops backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_ps_sample_mask66_code_dxil.dxil",
+        "helper lane queries (IsHelperLane)",
+        "IsHelperLane: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_ps_sample_mask_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/pso_vs_view_id_passthrough_code_dxil.dxil",
+        "view instancing (ViewID)",
+        "view instancing: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_collection_handle_invariance_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_default_assignment_bindings_rt_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_default_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_embedded_root_signature_subobject_rt_conflict_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_embedded_root_signature_subobject_rt_conflict_mixed_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_embedded_subobject_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_embedded_subobject_dupe_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_misfire_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_rayquery_code_dxil.dxil",
+        "inline ray tracing (RayQuery)",
+        "inline ray tracing: out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/rt_static_sampler_rt_lib_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_64bit_atomics_code_dxil.dxil",
+        "64-bit atomics",
+        "64-bit atomics: wait for the sm6-ops backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_64bit_atomics_typed_code_dxil.dxil",
+        "64-bit atomics",
+        "64-bit atomics: wait for the sm6-ops backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_ags_float8_conversion_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_derivative_1d_code_dxil.dxil",
+        "derivatives outside pixel shaders",
+        "SM 6.6 compute-shader derivatives: the backend has no derivative groups",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_derivative_2d_aligned_code_dxil.dxil",
+        "derivatives outside pixel shaders",
+        "SM 6.6 compute-shader derivatives: the backend has no derivative groups",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_multisample_uav_code_dxil.dxil",
+        "writable multisampled textures",
+        "SM 6.7 writable MSAA textures: the backend has no multisampled storage images",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_quad_swap_2d_unaligned_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_quad_vote_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_match_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_multi_prefix_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_range_16_32_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_range_16_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_range_32_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_range_64_128_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_range_64_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_range_8_16_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_range_prefer_32_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_range_prefer_64_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_wave16_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wave_size_wave32_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_alloca_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_copy_transpose_fp16_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_element_wise_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_f32_16x16x16_f16_quant_f16_bt_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_f32_16x16x16_f16_quant_f16_ot_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_f32_16x16x16_f16_quant_fp8_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_f32_16x16x16_fp8_quant_f16_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_f32_16x16x16_fp8_quant_f16_strided_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_f32_16x16x16_fp8_quant_f16_strided_transpose_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_f32_16x16x16_fp8_quant_f32_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_fp32_fp8_conversions_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_fp32_fp8_special_conversions_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_fp8_fp32_conversions_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_layout_assumptions_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_lds_layout_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_lds_transpose_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_matrix_length_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_cs_wmma_special_conversions_code_dxil.dxil",
+        "AMD AGS driver intrinsics",
+        "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_helper_lane_only_wave_ops_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_helper_lane_only_wave_ops_sm67_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_ps_barycentrics_code_dxil.dxil",
+        "barycentrics (AttributeAtVertex)",
+        "barycentrics: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_ps_discard_atomic_loop_code_dxil.dxil",
+        "helper lane queries (IsHelperLane)",
+        "IsHelperLane: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_ps_helper_lane_wave_ops_enabled_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/sm_advanced_vs_instance_input_nonuniform_workarounds_code_dxil.dxil",
+        "wave and quad operations",
+        "wave and quad operations: wait for the sm6-ops IR and backend",
+    ),
+    (
+        "dxil/vkd3d-proton/vrs_vrs_ps_code_dxil.dxil",
+        "builtin ShadingRate",
+        "variable rate shading (SV_ShadingRate): the backend refuses the built-in",
+    ),
+    (
+        "dxil/vkd3d-proton/vrs_vrs_vs_code_dxil.dxil",
+        "builtin ShadingRate",
+        "variable rate shading (SV_ShadingRate): the backend refuses the built-in",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_basic_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_basic_recursion_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_broadcast_custom_input_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_broadcast_custom_input_u16_2_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_broadcast_custom_input_uint_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_coalesce_custom_input_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_cross_group_sharing_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_local_root_signature_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_shared_inputs_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_thread_custom_input_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_two_level_broadcast_node_array_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_two_level_thread_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
+    (
+        "dxil/vkd3d-proton/workgraph_two_level_thread_node_array_code_dxil.dxil",
+        "DXIL libraries",
+        "DXIL library (ray tracing or work graph shaders): out of scope",
+    ),
 ];
 
 /// Shaders refused by default that compile with software vertex processing.
@@ -92,7 +594,7 @@ const SOFTWARE_VERTEX_PROCESSING: &[&str] =
     &["d3d9/wine/d3d9_visual_test_mvp_software_vertex_shaders_pure_sw_shader_code.d3d9"];
 
 /// Formats whose frontend has not landed: every shader is refused as not supported yet.
-const NO_FRONTEND_YET: &[&str] = &["dxil"];
+const NO_FRONTEND_YET: &[&str] = &[];
 
 #[derive(Default)]
 struct Tally {
@@ -208,5 +710,11 @@ fn every_corpus_shader_compiles_to_valid_spirv_or_is_refused_for_a_listed_reason
         dxbc.compiled > 700,
         "only {} DXBC shaders compiled",
         dxbc.compiled
+    );
+    let dxil = &tallies["dxil"];
+    assert!(
+        dxil.compiled >= 222,
+        "only {} DXIL shaders compiled",
+        dxil.compiled
     );
 }
