@@ -10,7 +10,7 @@ use crate::dx::enums::{
     InputPrimitive, MeshOutputTopology, PrimitiveTopology, ShaderKind, TessellatorDomain,
     TessellatorOutputPrimitive, TessellatorPartitioning,
 };
-use crate::dx::{md_error, Reader};
+use crate::dx::{md_error, Ctx, Reader};
 use crate::error::Error;
 use crate::module::{MetadataRef, ValueId};
 
@@ -115,15 +115,15 @@ pub struct EntryProperties {
 
 impl EntryProperties {
     /// Reads the tag/value list.
-    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &str) -> Result<Self, Error> {
+    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &Ctx<'_>) -> Result<Self, Error> {
         if !ops.len().is_multiple_of(2) {
             return Err(md_error(ctx, "has an odd number of operands"));
         }
         let mut p = EntryProperties::default();
         for pair in ops.chunks_exact(2) {
-            let tag = r.u32(pair[0], &format!("{ctx} tag"))?;
+            let tag = r.u32(pair[0], &ctx.sub("tag"))?;
             let v = pair[1];
-            let c = format!("{ctx} tag {tag}");
+            let c = ctx.item("tag", u64::from(tag));
             match tag {
                 0 => p.shader_flags = r.int(v, &c)? as u64,
                 1 => {
@@ -206,7 +206,7 @@ impl EntryProperties {
 }
 
 /// A tuple value with at least `n` operands.
-fn list(r: &Reader<'_>, v: MetadataRef, ctx: &str, n: usize) -> Result<Vec<MetadataRef>, Error> {
+fn list(r: &Reader<'_>, v: MetadataRef, ctx: &Ctx<'_>, n: usize) -> Result<crate::dx::Ops, Error> {
     let Some(id) = v else {
         return Err(md_error(ctx, "is null"));
     };
@@ -221,7 +221,7 @@ fn list(r: &Reader<'_>, v: MetadataRef, ctx: &str, n: usize) -> Result<Vec<Metad
 }
 
 /// `!{i32 x, i32 y, i32 z}`.
-fn threads(r: &Reader<'_>, v: MetadataRef, ctx: &str) -> Result<[u32; 3], Error> {
+fn threads(r: &Reader<'_>, v: MetadataRef, ctx: &Ctx<'_>) -> Result<[u32; 3], Error> {
     let s = list(r, v, ctx, 3)?;
     Ok([r.u32(s[0], ctx)?, r.u32(s[1], ctx)?, r.u32(s[2], ctx)?])
 }
