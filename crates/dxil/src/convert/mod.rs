@@ -55,6 +55,8 @@ mod llvm;
 mod memory;
 mod resources;
 mod stages;
+#[cfg(test)]
+mod tests;
 mod values;
 
 pub use error::{ConvertError, Where};
