@@ -2,6 +2,14 @@
 //! fails when the checked-in file differs (`DXSPV_BLESS=1` rewrites it instead), then checks
 //! that C and C++ compilers accept it as it is, warnings as errors.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -9,6 +9,14 @@
 //! Needs bash, cc, g++ and pkg-config; says so and returns when one is missing. Without the
 //! corpus it runs on a shader built by hand.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv::spirv::{InterfaceVariable, Reflection};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -8,6 +8,9 @@
 //! that does not compile, is missing or is no shader), 2 bad usage. It never exits through a
 //! panic.
 
+// The tool talks on standard output and error: printing is its job (the library never prints).
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod batch;
 mod bench;
 mod diag;

@@ -2,6 +2,14 @@
 //! checksum verdict agrees with the corpus manifest (`details.checksum`: `valid`, or `zero`
 //! for an unsigned container). Every PSV0, RTS0 and HASH part reads.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_container::{FourCC, Parts};
 use dxspv_testkit::Corpus;
 

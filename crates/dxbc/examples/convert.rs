@@ -1,6 +1,14 @@
 //! Converts a DXBC file to IR and prints the IR text form; `--lower` runs the IR pass
 //! pipeline first (validating after every pass).
 
+// Examples may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 fn main() {
     let lower = std::env::args().any(|a| a == "--lower");
     let Some(path) = std::env::args().skip(1).find(|a| !a.starts_with("--")) else {

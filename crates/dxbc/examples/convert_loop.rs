@@ -4,6 +4,15 @@
 //! Run: `cargo run --release -p dxspv-dxbc --example convert_loop -- [rounds] [no-checksum]`.
 //! Prints the median over shaders of each shader's best parse and convert time;
 //! `no-checksum` parses with [`dxspv_dxbc::ParseOptions::verify_checksum`] off.
+
+// Examples may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use std::time::{Duration, Instant};
 
 fn main() {

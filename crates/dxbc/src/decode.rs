@@ -458,6 +458,19 @@ impl<'a> Instruction<'a> {
             .unwrap_or_default()
     }
 
+    /// Operand `i`, if the instruction has it.
+    #[inline]
+    pub fn operand(&self, i: usize) -> Option<&Operand> {
+        self.operands().get(i)
+    }
+
+    /// Operand `i` for rewriting (the converter renames registers).
+    pub(crate) fn operand_mut(&mut self, i: usize) -> Option<&mut Operand> {
+        self.operand_storage
+            .get_mut(..self.operand_count as usize)
+            .and_then(|ops| ops.get_mut(i))
+    }
+
     /// Whether the instruction is a declaration.
     pub fn is_declaration(&self) -> bool {
         self.opcode.is_declaration()

@@ -41,6 +41,12 @@
 //! * [`Error`]: one error enum; decoder errors carry the token offset and
 //!   instruction index. Malformed input never panics.
 //!
+//! * [`convert()`] / [`convert_with`]: the SM 4.0–5.1 frontend, decoded program → dxspv IR
+//!   (see the [`convert`](mod@convert) module). [`ConvertOptions`] carries what the bytes do not
+//!   say: for shaders using SM 5.0 class linkage, the class instance bound to each interface
+//!   slot ([`InterfaceBinding`]: its function table and [`InstanceData`]), which decides the body
+//!   each `fcall` runs and what `this[]` holds.
+//!
 //! The format facts come from Microsoft's `d3d12TokenizedProgramFormat.hpp`
 //! and the container description in LLVM's `DXContainer.rst`.
 
@@ -65,7 +71,9 @@ pub mod program {
 }
 
 pub use container::Shader;
-pub use convert::{convert, ConvertError};
+pub use convert::{
+    convert, convert_with, ConvertError, ConvertOptions, InstanceData, InterfaceBinding,
+};
 pub use decode::{
     GlobalFlags, Instruction, Instructions, Modifiers, Payload, Program, Stage, SyncFlags, Test,
     UavFlags, Version, MAX_OPERANDS,

@@ -54,6 +54,7 @@ fn sel_bits(sel: &Sel) -> u32 {
 }
 
 /// One index of an operand under construction.
+#[derive(Clone)]
 pub enum Idx {
     /// 32-bit immediate.
     Imm(u32),

@@ -1,6 +1,14 @@
 //! Decodes and disassembles every DXBC file of the shared corpus, and
 //! compares a few disassemblies with checked-in snapshots.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -5,6 +5,14 @@
 //! (containers are unwrapped outside the timed loop); divan reports the rates from the byte
 //! and item counters.
 
+// Benchmarks may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use divan::counter::{BytesCount, ItemsCount};
 use divan::Bencher;
 use dxspv_container::{Container, DxilProgram, FourCC};

@@ -5,6 +5,14 @@
 //! PSV0 part's stage, resource bindings, packed signature elements, thread counts and entry
 //! name.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_container::psv::PsvSignatureElement;
 use dxspv_dxil::dx::{DxilMetadata, EntryPoint, ShaderKind, SignatureElement};
 use dxspv_dxil::Shader;

@@ -13,6 +13,14 @@
 //! The test says so and passes when the corpus or `llvm-dis-14` is absent
 //! (`scripts/test.sh` installs `llvm-14`).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use std::path::PathBuf;
 use std::process::Command;
 

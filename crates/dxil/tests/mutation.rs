@@ -3,6 +3,14 @@
 //! (container, module, DXIL metadata) and disassembled. Every mutant must give `Ok` or an
 //! error, never a panic; the test counts how many still read.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_container::{Container, FourCC};
 use dxspv_dxil::Shader;
 use dxspv_testkit::{Corpus, Rng};

@@ -8,6 +8,14 @@
 //!
 //! Run: `cargo bench -p dxspv --bench corpus` (`DXSPV_BENCH_NO_COLD=1` skips the cold part).
 
+// Benchmarks may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

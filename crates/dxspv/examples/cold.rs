@@ -1,4 +1,13 @@
 //! Times the first compile in a fresh process (cold): `cold <shader>`.
+
+// Examples may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
         eprintln!("usage: cold <shader>");

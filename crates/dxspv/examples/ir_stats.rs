@@ -2,6 +2,15 @@
 //! rounds and the mean time of each pass per shader.
 //!
 //! Run: `cargo run --release -p dxspv --example ir_stats`.
+
+// Examples may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use std::time::Duration;
 
 fn main() {

@@ -1,6 +1,15 @@
 //! Compiles every corpus DXBC shader in a loop, for profilers (`perf record`).
 //!
 //! Run: `cargo run --release -p dxspv --example profile_loop -- [rounds]`.
+
+// Examples may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 fn main() {
     let root = std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -133,6 +133,16 @@ pub struct Options {
     /// `rasterizationStream` (`None`: rasterizer discard). Compiling any other stage with a
     /// declaration is an error.
     pub stream_output: Option<ir::passes::stream_output::StreamOutput>,
+    /// The class instances bound to the interface slots of an SM 5.0 shader using class
+    /// linkage (HLSL interfaces), one per slot in slot order (default: none).
+    ///
+    /// In Direct3D 11 they are draw-time state (`PSSetShader(shader, instances, count)`): each
+    /// selects a slot's function table (the instance's class) and where its members live
+    /// ([`dxbc::InstanceData`], what `this[slot]` holds). Vulkan has no such indirection, so
+    /// a translation layer compiles the shader once per combination it draws with. A slot
+    /// without an entry gets the first table its `dcl_interface` lists and zero instance data;
+    /// more entries than the shader has slots is an error. See [`dxbc::convert_with`].
+    pub class_linkage: Vec<dxbc::InterfaceBinding>,
 }
 
 impl Default for Options {
@@ -143,6 +153,7 @@ impl Default for Options {
             verify_checksum: true,
             d3d9: sm3::Options::default(),
             stream_output: None,
+            class_linkage: Vec::new(),
         }
     }
 }

@@ -152,7 +152,11 @@ fn interface(out: &mut String, vars: &[InterfaceVariable]) {
 /// - `stage` is the D3D stage (`Vertex`, `Hull`, `Domain`, `Geometry`, `Pixel`, `Compute`),
 ///   `execution_model` its SPIR-V execution model, `entry_point` the SPIR-V entry point's
 ///   name; `target_env` and `spirv_version` say what the module was written for;
-///   `workgroup_size` is `[x, y, z]` for a compute shader, else `null`.
+///   `workgroup_size` is `[x, y, z]` for a compute shader, else `null`. A shader that
+///   names its wave sizes (`[WaveSize]`, SM 6.6) has `"wave_size": {"min": 16, "max": 64,
+///   "preferred": 32}` after it (`preferred` may be `null`): the host requires one of them as
+///   the pipeline's subgroup size (`dxspv_spirv::WaveSizeRange::choose`); other shaders
+///   have no `wave_size` key.
 /// - `capabilities` (SPIR-V names) and `extensions` are what the module declares: each
 ///   capability beyond `Shader` may need a device feature, each extension its Vulkan
 ///   extension.
@@ -163,7 +167,8 @@ fn interface(out: &mut String, vars: &[InterfaceVariable]) {
 ///   type (`VK_DESCRIPTOR_TYPE_` + the name in upper snake case), `name` the shader's name
 ///   for it or `null`. `image` is `null` except for textures, storage images and texel
 ///   buffers: `dim` (`Buffer`, `1D`, `2D`, `3D`, `Cube`), `arrayed`, `multisampled`,
-///   `format` (`Unknown`, or `R32f`/`R32i`/`R32ui` for a UAV of fixed format) and
+///   `format` (`Unknown`, or `R32f`/`R32i`/`R32ui`/`R64i`/`R64ui` for a UAV of fixed
+///   format) and
 ///   `sampled_type` (`float`, `int`, `uint`: the texel components). `comparison` is true for
 ///   a sampler the shader does depth comparisons with (a `SamplerComparisonState`).
 ///   `size` is a constant buffer's size in bytes, `stride` a raw or structured buffer's
@@ -196,6 +201,15 @@ pub fn reflection_json(r: &Reflection) -> String {
             let _ = write!(out, "[{x}, {y}, {z}]");
         }
         None => out.push_str("null"),
+    }
+    if let Some(w) = r.wave_size {
+        let _ = write!(
+            out,
+            ",\n  \"wave_size\": {{\"min\": {}, \"max\": {}, \"preferred\": ",
+            w.min, w.max
+        );
+        opt_u32(&mut out, w.preferred);
+        out.push('}');
     }
     out.push_str(",\n  \"capabilities\": [");
     for (i, c) in r.capabilities.iter().enumerate() {
@@ -345,6 +359,7 @@ mod tests {
                 components: 1,
                 array: vec![],
             }],
+            wave_size: None,
         }
     }
 

@@ -1,6 +1,14 @@
 //! Inputs the fuzzers found crashing or miscompiling, kept as regression tests. Each must
 //! compile to an error or to SPIR-V that `spirv-val` accepts (checked when installed).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 /// A DXBC input the fuzzers found, kept in `tests/fuzz_inputs/dxbc/`.
 fn input(name: &str) -> Vec<u8> {
     let path = std::path::Path::new(concat!(

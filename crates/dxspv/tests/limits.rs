@@ -1,6 +1,14 @@
 //! Control flow nested to SPIR-V's limit (1023) and past it, from scoped IR text through the
 //! passes to the backend.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 /// Scoped IR text of a pixel shader with `depth` nested loops, each leaving through an `if`
 /// when a counter reaches an input before the next loop opens: SPIR-V nesting `depth + 1` at
 /// the innermost `if`.

@@ -4,6 +4,14 @@
 //! finishes within a time bound and that peak heap use stays bounded, and prints how many
 //! mutants were accepted and how many were rejected, by error kind.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use peak_alloc::PeakAlloc;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -10,6 +10,14 @@
 //!
 //! Without the corpus or spirv-cross the test says so and checks nothing.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv::spirv::{
     DescriptorType, ImageDim, ImageFormat, InterfaceVariable, Reflection, ScalarKind,
 };

@@ -8,6 +8,14 @@
 //! target; `spirv-val` runs on all cores. It prints one line per target (emitted, valid,
 //! refused).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv::spirv::{emit, SpirvError, SpirvOptions, TargetEnv};
 use dxspv::{IrStage, Options};
 use dxspv_testkit::{installed, spirv_val_with, Corpus};

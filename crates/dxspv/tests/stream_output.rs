@@ -1,6 +1,14 @@
 //! `Options::stream_output`: a Direct3D stream-output declaration reaches the SPIR-V of corpus
 //! shaders (geometry and vertex), which `spirv-val` accepts; other stages refuse one.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv::ir::passes::stream_output::{StreamOutput, StreamOutputEntry};
 use dxspv_testkit::corpus::Corpus;
 

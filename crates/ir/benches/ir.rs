@@ -4,6 +4,14 @@
 //!
 //! Run with `cargo bench -p dxspv-ir --bench ir`.
 
+// Benchmarks may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{black_box, Bencher};
 use dxspv_ir::{serialize, testgen, text};

@@ -780,8 +780,13 @@ fn push_use(meta: &mut Vec<Meta>, nodes: &mut [UseNode], def: u32, node: u32) ->
     head
 }
 
+/// The one panic of the IR crate: [`Builder::op`] was given a def that is not in the
+/// builder. Like an out-of-range slice index, that is a bug in the calling code, never a
+/// property of input: defs come from the builder itself, and IR from outside is validated
+/// (no dangling reference) before any pass or the backend walks it.
 #[cold]
 #[inline(never)]
+#[allow(clippy::panic)]
 fn not_live(def: SsaDef) -> ! {
     panic!("{def} is not a live op")
 }

@@ -220,7 +220,7 @@ impl BuiltIn {
         let input = !output;
         match self {
             Self::Position | Self::ClipDistance | Self::CullDistance => match stage {
-                Vertex => output,
+                Vertex | Mesh => output,
                 Hull | Domain | Geometry => true,
                 Pixel => input,
                 _ => false,
@@ -229,7 +229,7 @@ impl BuiltIn {
                 matches!(stage, Vertex if output) || matches!(stage, Hull | Domain | Geometry)
             }
             Self::LayerIndex | Self::ViewportIndex | Self::ShadingRate => match stage {
-                Vertex | Domain | Geometry => output,
+                Vertex | Domain | Geometry | Mesh => output,
                 Pixel => input,
                 _ => false,
             },
@@ -262,11 +262,28 @@ impl BuiltIn {
             | Self::WorkgroupId
             | Self::LocalThreadId
             | Self::LocalThreadIndex => matches!(stage, Compute | Mesh | Amplification) && input,
-            Self::ViewId => !matches!(stage, Compute | Mesh | Amplification) && input,
+            Self::ViewId => !matches!(stage, Compute | Amplification) && input,
             Self::SampleCount => input,
             Self::Fog => (stage == Vertex && output) || (stage == Pixel && input),
-            Self::CullPrimitive => stage == Mesh && output,
+            Self::CullPrimitive | Self::PrimitiveIndices => stage == Mesh && output,
+            Self::WaveLaneIndex | Self::WaveLaneCount => input,
         }
+    }
+}
+
+impl BuiltIn {
+    /// True for the built-ins a mesh shader writes per primitive, in its primitive stream
+    /// (stream 1 of `DclOutputBuiltIn`); the others it writes per vertex.
+    pub fn is_per_primitive(self) -> bool {
+        matches!(
+            self,
+            Self::PrimitiveIndices
+                | Self::PrimitiveId
+                | Self::LayerIndex
+                | Self::ViewportIndex
+                | Self::ShadingRate
+                | Self::CullPrimitive
+        )
     }
 }
 
@@ -350,6 +367,17 @@ literal_enum! {
         Fog = 33,
         /// D3D9 `vPos`-style pixel position input with D3D9 pixel centre conventions.
         PixelPosition = 34,
+        /// `WaveGetLaneIndex()` (SM 6.0): the invocation's lane in its wave, `u32` from 0 to
+        /// the lane count minus one (SPIR-V `SubgroupLocalInvocationId`).
+        WaveLaneIndex = 35,
+        /// `WaveGetLaneCount()` (SM 6.0): the lanes of a wave, `u32`, a power of two from 4 to
+        /// 128 (SPIR-V `SubgroupSize`).
+        WaveLaneCount = 36,
+        /// The vertex indices of a mesh shader's primitives (`EmitIndices`, SM 6.5): an output
+        /// array of `vec3<u32>` (triangles) or `vec2<u32>` (lines), one element per primitive,
+        /// in the primitive stream (SPIR-V `PrimitiveTriangleIndicesEXT`,
+        /// `PrimitiveLineIndicesEXT`).
+        PrimitiveIndices = 37,
     }
 }
 
@@ -541,6 +569,16 @@ literal_flags! {
         Sample = 1 << 2,
         /// Linear without perspective correction (`noperspective`).
         NoPerspective = 1 << 3,
+        /// Not interpolated: the input is read per vertex of the primitive (SM 6.1
+        /// `GetAttributeAtVertex`), its type an array of 3 (one element per vertex, in the
+        /// order of `SV_Barycentrics`' weights; element 0 is the provoking vertex, the value a
+        /// `nointerpolation` read gives). Pixel shader user inputs only; `Flat` may be set
+        /// besides, nothing else.
+        PerVertex = 1 << 4,
+        /// Not interpolated: a per-primitive attribute a mesh shader wrote to its primitive
+        /// stream (SPIR-V `PerPrimitiveEXT`). Pixel shader user inputs only, with `Flat` or
+        /// nothing else.
+        PerPrimitive = 1 << 5,
     }
 }
 
@@ -681,6 +719,67 @@ literal_enum! {
         Sample = 1,
         /// Per shading-rate (VRS) block.
         ShadingRate = 2,
+    }
+}
+
+literal_enum! {
+    /// The operation of a wave reduction or prefix (`WaveActiveOp`, `WavePrefixOp`,
+    /// `WaveMultiPrefixOp`). Integer operations take integers of either signedness (the
+    /// operation names how they are read), float operations floats, the bit operations
+    /// integers or `bool`s (then logical).
+    WaveOp {
+        /// Integer sum (wrapping): `WaveActiveSum`, `WavePrefixSum`.
+        IAdd = 0,
+        /// Integer product (low bits): `WaveActiveProduct`, `WavePrefixProduct`.
+        IMul = 1,
+        /// Float sum.
+        FAdd = 2,
+        /// Float product.
+        FMul = 3,
+        /// Signed minimum: `WaveActiveMin` of signed integers.
+        SMin = 4,
+        /// Signed maximum.
+        SMax = 5,
+        /// Unsigned minimum.
+        UMin = 6,
+        /// Unsigned maximum.
+        UMax = 7,
+        /// Float minimum; a NaN operand gives way to the other, as `FMin`.
+        FMin = 8,
+        /// Float maximum; a NaN operand gives way to the other, as `FMax`.
+        FMax = 9,
+        /// Bitwise (or logical) and: `WaveActiveBitAnd`, `WaveActiveAllTrue`.
+        And = 10,
+        /// Bitwise (or logical) or: `WaveActiveBitOr`, `WaveActiveAnyTrue`.
+        Or = 11,
+        /// Bitwise (or logical) xor: `WaveActiveBitXor`.
+        Xor = 12,
+    }
+}
+
+impl WaveOp {
+    /// True for the operations on floats (the others take integers, the bit operations also
+    /// `bool`s).
+    pub fn is_float(self) -> bool {
+        matches!(self, Self::FAdd | Self::FMul | Self::FMin | Self::FMax)
+    }
+
+    /// True for the bit operations, which also take `bool`s.
+    pub fn is_bitwise(self) -> bool {
+        matches!(self, Self::And | Self::Or | Self::Xor)
+    }
+}
+
+literal_enum! {
+    /// The lane a quad read takes its value from (`QuadReadAcrossX/Y/Diagonal`), relative to
+    /// the reading lane in its 2x2 quad (lanes 0 1 on the top row, 2 3 below).
+    QuadDirection {
+        /// The horizontal neighbour (lane index xor 1).
+        X = 0,
+        /// The vertical neighbour (lane index xor 2).
+        Y = 1,
+        /// The diagonally opposite lane (lane index xor 3).
+        Diagonal = 2,
     }
 }
 

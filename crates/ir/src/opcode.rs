@@ -27,6 +27,43 @@
 //! (where SPIR-V differs, the backend emits the extra code: masked shift counts, division by
 //! zero, saturating float-to-integer conversions, bit-field ranges), so that a frontend author
 //! knows what to emit.
+//!
+//! ## Shader Model 6
+//! The ops Shader Model 6 adds follow the same design: small ops with literal enums, not one
+//! op per `dx.op`. Waves (`Wave*`: a reduction or scan takes a [`crate::WaveOp`], votes and
+//! bit operations are reductions of `bool`s and integers), quads (`Quad*`), the helper-lane
+//! query, the wave size mode, mesh and amplification shaders (`SetMsOutputs`,
+//! `DclMeshPayload`, `MeshSetOutputCounts`, `DispatchMesh`) and packed dot products have ops;
+//! the rest is expressed with what the IR had:
+//! - `WaveGetLaneIndex`, `WaveGetLaneCount`, `ViewID`, `SV_Barycentrics`, `SV_ShadingRate`,
+//!   `SV_CullPrimitive`: built-in inputs and outputs ([`crate::BuiltIn`]; barycentrics
+//!   interpolated without perspective when `NoPerspective` is set, at the centroid or sample
+//!   with `Centroid`, `Sample`).
+//! - `WaveActiveAllTrue`/`AnyTrue`/`BitAnd`/`BitOr`/`BitXor`: `WaveActiveOp` with `And`, `Or`,
+//!   `Xor`. `WaveActiveCountBits(c)` is `WaveBallotBitCount(WaveBallot(c))`,
+//!   `WavePrefixCountBits(c)` is `WaveBallotPrefixBitCount(WaveBallot(c))` and
+//!   `WaveMultiPrefixCountBits(c, m)` is `WaveBallotPrefixBitCount(IAnd(WaveBallot(c), m))`.
+//! - `GetAttributeAtVertex(a, v)`: `InputLoad` of an input declared `PerVertex` (an array of
+//!   3) at index `v`; a `nointerpolation` read of the same attribute reads element 0.
+//! - Mesh shader outputs (`StoreVertexOutput`, `StorePrimitiveOutput`, `EmitIndices`):
+//!   `OutputStore` to array outputs of stream 0 (vertices) or 1 (primitives, the
+//!   `PrimitiveIndices` built-in among them); `GetMeshPayload`: `LdsLoad` of the
+//!   `DclMeshPayload`. Pixel shader inputs a mesh shader wrote per primitive are `PerPrimitive`.
+//! - `Dot2AddHalf(acc, a, b)`: `ConvertFtoF` of the two `vec2<f16>` to `vec2<f32>`, then
+//!   `FMad(a.y, b.y, FMad(a.x, b.x, acc))` (Direct3D leaves the rounding of the steps open);
+//!   `Dot4AddI8Packed(acc, a, b)` is `IAdd(acc, SDot4x8Packed(a, b))`.
+//! - `Pack4x8`/`Unpack4x8` (SM 6.6): `UBitExtract`/`SBitExtract` of each byte and
+//!   `CompositeConstruct` to unpack; `SClamp`/`UClamp` for the clamping variants, then
+//!   `IBitInsert` (or `IAnd`, `IShl`, `IOr`) to pack.
+//! - `SampleCmpLevel`, `SampleCmpGrad`, `SampleCmpBias` (SM 6.7): `ImageSample` with a depth
+//!   comparison and `lod`, `dx`/`dy` or `lod_bias`. `TextureGatherRaw`: `ImageGather` of an
+//!   SRV declared with the raw integer type (component 0; the view's format gives the bits).
+//!   `CalculateLevelOfDetail(Unclamped)`: `ImageComputeLod`.
+//! - 64-bit atomics on shared memory, buffers and images (SM 6.6): the `*Atomic` ops on
+//!   `u64`/`i64`; `InterlockedCompareExchangeFloatBitwise`: a `CompareExchange` of the bits.
+//! - Handles (`CreateHandle*`, `AnnotateHandle`) are `DescriptorLoad`s of declarations.
+//! - `WriteSamplerFeedback*` has no op: Vulkan has no sampler feedback. The feedback maps can
+//!   be declared (`FeedbackImage2D*`), and the SPIR-V backend refuses them by name.
 
 use crate::enums::ShaderStageMask;
 use std::fmt;
@@ -165,6 +202,8 @@ pub enum TypeRule {
     U64,
     /// `vec2<f32>`.
     Vec2F32,
+    /// `vec4<u32>` (a wave's lane mask: bit `i % 32` of component `i / 32` for lane `i`).
+    Vec4U32,
     /// An address into the type of operand 0 (a variable, a constant, a composite): an
     /// integer scalar or vector, one index per level; a constant one stays inside the type.
     Address,
@@ -325,6 +364,10 @@ pub enum LitKind {
     TessWindingOrder,
     /// [`crate::TessPartitioning`].
     TessPartitioning,
+    /// [`crate::WaveOp`].
+    WaveOp,
+    /// [`crate::QuadDirection`].
+    QuadDirection,
 }
 
 /// The rule an op's result type must follow (checked by the validator).
@@ -352,6 +395,8 @@ pub enum ResultRule {
     Vec2I32,
     /// `vec2<f32>`.
     Vec2F32,
+    /// `vec4<u32>` (a wave's lane mask).
+    Vec4U32,
     /// Scalar of any numeric type.
     Scalar,
     /// Scalar or vector of any numeric type or bool.
@@ -543,6 +588,9 @@ const IO: &[OpCode] = &[
     O::DclOutput,
     O::DclOutputBuiltIn,
 ];
+/// What LDS ops access: workgroup shared memory, and the mesh payload (which is shared memory
+/// of the amplification shader's workgroup that the mesh shaders it launches read).
+const LDS: &[OpCode] = &[O::DclLds, O::DclMeshPayload];
 const DESCRIPTORS: &[OpCode] = &[
     O::DclSampler,
     O::DclCbv,
@@ -761,9 +809,9 @@ opcodes! {
     ScratchStore = 52 (scratch: decl(&[O::DclScratch]), address: v(Ty::Address),
         value: v(Ty::Any)) [] -> Void, C, NONE;
     /// Loads from LDS.
-    LdsLoad = 53 (lds: decl(&[O::DclLds]), address: v(Ty::Address)) [] -> Value, C, REMOVABLE;
+    LdsLoad = 53 (lds: decl(LDS), address: v(Ty::Address)) [] -> Value, C, REMOVABLE;
     /// Stores to LDS.
-    LdsStore = 54 (lds: decl(&[O::DclLds]), address: v(Ty::Address), value: v(Ty::Any)) []
+    LdsStore = 54 (lds: decl(LDS), address: v(Ty::Address), value: v(Ty::Any)) []
         -> Void, C, NONE;
     /// Loads push data.
     PushDataLoad = 55 (push_data: decl(&[O::DclPushData]), address: ov(Ty::Address)) []
@@ -798,7 +846,7 @@ opcodes! {
     ConstantLoad = 65 (constant: r(K::Constant), address: v(Ty::Address)) [] -> Value, C, PURE;
     // Atomics: each returns the value before the operation (`void` if unused).
     /// Atomic on LDS.
-    LdsAtomic = 66 (lds: decl(&[O::DclLds]), address: ov(Ty::Address), operand: ov(Ty::Any))
+    LdsAtomic = 66 (lds: decl(LDS), address: ov(Ty::Address), operand: ov(Ty::Any))
         [op: AtomicOp] -> AtomicResult, C, NONE;
     /// Atomic on a UAV buffer.
     BufferAtomic = 67 (descriptor: desc(), address: ov(Ty::ResourceAddress),
@@ -1147,6 +1195,107 @@ opcodes! {
     SMulExtended = 193 (a: v(Ty::Int32Scalar), b: v(Ty::Int32Scalar)) [] -> Vec2I32, C, PURE;
     /// Unsigned full multiplication: `vec2<u32>` (low, high).
     UMulExtended = 194 (a: v(Ty::Int32Scalar), b: v(Ty::Int32Scalar)) [] -> Vec2U32, C, PURE;
+    // Waves (SM 6.0 and later). A wave op reads the values of the wave's *active* lanes: the
+    // invocations of its wave that run the op together (not those that left the enclosing
+    // control flow, nor pixel helper lanes); reading a lane that is not active gives an
+    // undefined value. A wave op depends on where it runs, so it is removable but not pure.
+    // Lane masks are `vec4<u32>`: lane `i` is bit `i % 32` of component `i / 32`.
+    /// True in exactly one active lane of the wave: the one with the lowest index
+    /// (`WaveIsFirstLane`).
+    WaveIsFirstLane = 195 () [] -> Bool, C, REMOVABLE;
+    /// True if the scalar or vector `value` is the same in every active lane, all components
+    /// alike (`WaveActiveAllEqual`).
+    WaveAllEqual = 196 (value: v(Ty::Any)) [] -> Bool, C, REMOVABLE;
+    /// The mask of the active lanes whose `condition` is true (`WaveActiveBallot`); lanes that
+    /// are not active and lanes past the wave's size are 0.
+    WaveBallot = 197 (condition: v(Ty::BoolScalar)) [] -> Vec4U32, C, REMOVABLE;
+    /// `value` as lane `lane` has it (`WaveReadLaneAt`); `lane` may differ between lanes (a
+    /// shuffle); undefined if that lane is not active.
+    WaveReadLaneAt = 198 (value: v(Ty::Result), lane: v(Ty::Int32Scalar)) [] -> Basic, C,
+        REMOVABLE;
+    /// `value` as the active lane with the lowest index has it (`WaveReadLaneFirst`).
+    WaveReadLaneFirst = 199 (value: v(Ty::Result)) [] -> Basic, C, REMOVABLE;
+    /// `value` combined over every active lane by the literal operation, the same in each
+    /// (`WaveActiveSum`, `...Product`, `...Min`, `...Max`, `...BitAnd`, `...BitOr`,
+    /// `...BitXor`; on `bool`s `And` is `WaveActiveAllTrue` and `Or` `WaveActiveAnyTrue`),
+    /// per component for a vector. Float sums and products combine in an order the device
+    /// chooses.
+    WaveActiveOp = 200 (value: v(Ty::Result)) [op: WaveOp] -> Basic, C, REMOVABLE;
+    /// `value` combined over the active lanes with a lower index than this one, the
+    /// operation's identity in the first (`WavePrefixSum`, `WavePrefixProduct`): an
+    /// exclusive scan.
+    WavePrefixOp = 201 (value: v(Ty::Result)) [op: WaveOp] -> Basic, C, REMOVABLE;
+    /// `WavePrefixOp` within a partition of the wave (`WaveMultiPrefix*`, SM 6.5): `mask` is
+    /// the lanes of this lane's partition, every lane of a partition giving the same mask;
+    /// the result combines `value` over the active lanes of the mask with a lower index.
+    WaveMultiPrefixOp = 202 (value: v(Ty::Result), mask: v(Ty::Vec4U32)) [op: WaveOp]
+        -> Basic, C, REMOVABLE;
+    /// How many bits of a lane mask are set, among the lanes of the wave
+    /// (`WaveActiveCountBits` is this of a `WaveBallot`).
+    WaveBallotBitCount = 203 (ballot: v(Ty::Vec4U32)) [] -> U32, C, REMOVABLE;
+    /// How many bits of a lane mask are set among the lanes with a lower index than this one
+    /// (`WavePrefixCountBits` of a `WaveBallot`; `WaveMultiPrefixCountBits` of a ballot and
+    /// the partition's mask).
+    WaveBallotPrefixBitCount = 204 (ballot: v(Ty::Vec4U32)) [] -> U32, C, REMOVABLE;
+    /// The mask of the active lanes whose scalar or vector `value` is bit for bit the one
+    /// this lane has (`WaveMatch`, SM 6.5).
+    WaveMatch = 205 (value: v(Ty::Any)) [] -> Vec4U32, C, REMOVABLE;
+    /// True in a pixel shader's helper lanes, those that only run for their quad's
+    /// derivatives, including lanes a `Demote` made helpers (`IsHelperLane`, SM 6.6); false
+    /// in other stages.
+    IsHelperLane = 206 () [] -> Bool, C, REMOVABLE;
+    /// The wave sizes the shader works with (`[WaveSize(min, max, preferred)]`, SM 6.6 and
+    /// 6.8): powers of two from 4 to 128, `min <= max`; `preferred` is 0 (none) or one in
+    /// that range. SM 6.6's `[WaveSize(n)]` is `n n 0`. Vulkan's host chooses the subgroup
+    /// size, so the SPIR-V backend reflects this for it.
+    SetWaveSize = 207 (entry: entry()) [min: Int, max: Int, preferred: Int] -> Void, D, MODE;
+    // Quads: the four lanes of a 2x2 pixel quad (lanes 0 1 on the top row, 2 3 below; in
+    // compute, mesh and amplification shaders four consecutive lanes of a wave).
+    /// `value` as lane `lane` (0 to 3, the same in the whole quad) of the quad has it
+    /// (`QuadReadLaneAt`).
+    QuadReadLaneAt = 208 (value: v(Ty::Result), lane: v(Ty::Int32Scalar)) [] -> Basic, C,
+        REMOVABLE;
+    /// `value` as the quad's lane across in the literal direction has it
+    /// (`QuadReadAcrossX`, `...Y`, `...Diagonal`).
+    QuadReadAcross = 209 (value: v(Ty::Result)) [direction: QuadDirection] -> Basic, C,
+        REMOVABLE;
+    /// True if `condition` is true in any active lane of the quad (`QuadAny`, SM 6.7).
+    QuadAny = 210 (condition: v(Ty::BoolScalar)) [] -> Bool, C, REMOVABLE;
+    /// True if `condition` is true in every active lane of the quad (`QuadAll`, SM 6.7).
+    QuadAll = 211 (condition: v(Ty::BoolScalar)) [] -> Bool, C, REMOVABLE;
+    // Mesh and amplification shaders (SM 6.5). A mesh shader's outputs are arrays: the
+    // per-vertex ones (`DclOutput*` of stream 0) indexed by vertex, the per-primitive ones
+    // (stream 1, the primitive stream: `PrimitiveIndices`, `PrimitiveId`, `LayerIndex`,
+    // `ViewportIndex`, `ShadingRate`, `CullPrimitive` and user attributes) by primitive.
+    /// A mesh shader's largest output vertex and primitive counts (`numverts`, `numprims`,
+    /// at most 256 each) and its primitive topology (`outputtopology`: `Line` or `Triangle`).
+    SetMsOutputs = 212 (entry: entry())
+        [vertices: Int, primitives: Int, topology: PrimitiveType] -> Void, D, MODE;
+    /// The payload an amplification shader passes to the mesh shaders it launches: shared
+    /// memory of the amplification shader's workgroup (read and written with `LdsLoad`,
+    /// `LdsStore`, `LdsAtomic`; at most one per program) that a mesh shader reads with
+    /// `LdsLoad` (its `GetMeshPayload`) and may not write.
+    DclMeshPayload = 213 (entry: entry()) [] -> Value, D, DCL;
+    /// The vertex and primitive counts a mesh shader's workgroup writes
+    /// (`SetMeshOutputCounts`): once, in uniform control flow, before any output store.
+    MeshSetOutputCounts = 214 (vertices: v(Ty::Int32Scalar), primitives: v(Ty::Int32Scalar))
+        [] -> Void, C, NONE;
+    /// Launches `x * y * z` mesh shader workgroups with the amplification shader's payload
+    /// (`DispatchMesh`), when the shader ends: Direct3D calls it exactly once, with values
+    /// uniform in the workgroup. The mesh shaders see the payload as it is when every
+    /// invocation of the workgroup has finished.
+    DispatchMesh = 215 (x: v(Ty::Int32Scalar), y: v(Ty::Int32Scalar), z: v(Ty::Int32Scalar))
+        [] -> Void, C, NONE;
+    // Packed dot products (SM 6.4); the accumulation of `dot4add_*` is an `IAdd`.
+    /// Dot product of the four signed bytes of `a` and of `b`, a 32-bit integer: the sum of
+    /// `a.byte[i] * b.byte[i]`, each byte sign-extended (`Dot4AddI8Packed` without its
+    /// accumulator).
+    SDot4x8Packed = 216 (a: v(Ty::Int32Scalar), b: v(Ty::Int32Scalar)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
+    /// Dot product of the four unsigned bytes of `a` and of `b`, a 32-bit integer
+    /// (`Dot4AddU8Packed` without its accumulator).
+    UDot4x8Packed = 217 (a: v(Ty::Int32Scalar), b: v(Ty::Int32Scalar)) [] -> Int, C,
+        PURE.and(COMMUTATIVE);
 }
 
 impl OpCode {
@@ -1279,6 +1428,7 @@ const STAGES: [u8; OpCode::ALL.len()] = {
         let workgroup = M::Compute.0 | M::Mesh.0 | M::Amplification.0;
         match op {
             OpCode::SetCsWorkgroupSize
+            | OpCode::SetWaveSize
             | OpCode::DclLds
             | OpCode::LdsLoad
             | OpCode::LdsStore
@@ -1311,6 +1461,12 @@ const STAGES: [u8; OpCode::ALL.len()] = {
                 M::Pixel.0 | M::Vertex.0 | M::Geometry.0 | M::Hull.0 | M::Domain.0 | M::Mesh.0
             }
             OpCode::DclXfb => M::Vertex.0 | M::Geometry.0 | M::Domain.0,
+            OpCode::QuadReadLaneAt | OpCode::QuadReadAcross | OpCode::QuadAny | OpCode::QuadAll => {
+                M::Pixel.0 | workgroup
+            }
+            OpCode::SetMsOutputs | OpCode::MeshSetOutputCounts => M::Mesh.0,
+            OpCode::DclMeshPayload => M::Mesh.0 | M::Amplification.0,
+            OpCode::DispatchMesh => M::Amplification.0,
             _ => 0,
         }
     }

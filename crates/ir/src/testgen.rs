@@ -198,6 +198,8 @@ fn random_literal(rng: &mut Rng, kind: LitKind) -> u64 {
         LitKind::RovScope => pick_enum!(RovScope),
         LitKind::TessWindingOrder => pick_enum!(TessWindingOrder),
         LitKind::TessPartitioning => pick_enum!(TessPartitioning),
+        LitKind::WaveOp => pick_enum!(WaveOp),
+        LitKind::QuadDirection => pick_enum!(QuadDirection),
     }
 }
 
@@ -584,7 +586,7 @@ mod tests {
         assert_eq!(a, b);
         let p = random_program(3, 300);
         assert_eq!(p.len(), 300);
-        let mut seen = [false; 195];
+        let mut seen = [false; OpCode::ALL.len()];
         for (_, op) in p.iter() {
             seen[op.opcode.code() as usize] = true;
         }

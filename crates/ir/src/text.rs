@@ -173,7 +173,9 @@ macro_rules! for_named_kinds {
             DerivativeMode,
             RovScope,
             TessWindingOrder,
-            TessPartitioning
+            TessPartitioning,
+            WaveOp,
+            QuadDirection
         )
     };
 }
@@ -1004,6 +1006,8 @@ fn kind_name(kind: LitKind) -> &'static str {
         LitKind::RovScope => "RovScope",
         LitKind::TessWindingOrder => "TessWindingOrder",
         LitKind::TessPartitioning => "TessPartitioning",
+        LitKind::WaveOp => "WaveOp",
+        LitKind::QuadDirection => "QuadDirection",
     }
 }
 

@@ -28,6 +28,14 @@
 //! matched before). The output is the printed program with blank lines dropped and lines
 //! trimmed.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_ir::passes::{self, MinPrecisionMode, Options, PassError};
 use dxspv_ir::text::{parse, print};
 use dxspv_ir::validate::{validate, Level, ValidationError};

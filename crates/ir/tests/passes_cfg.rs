@@ -10,6 +10,14 @@
 //! - an interpreter runs the scoped original and each lowered form and must see the same trace
 //!   (values passed to `Drain`, `Demote`s) and the same return.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 mod common;
 
 use std::time::{Duration, Instant};

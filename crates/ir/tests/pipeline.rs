@@ -3,6 +3,14 @@
 //! lowers to is checked by the file tests (`tests/filetests/pipeline/`); these tests check
 //! what text cannot: errors for invalid input, scaling, timing, and operand types.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_ir::passes::{run_pipeline, Options, PipelineReport};
 use dxspv_ir::text::{parse, print};
 use dxspv_ir::validate::{validate, Level};

@@ -1,6 +1,14 @@
 //! Round trips of the binary and text forms: every opcode, random programs, programs with
 //! sparse ids, and hostile input for both readers.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_ir::testgen::{self, Rng};
 use dxspv_ir::{
     serialize, text, BasicType, Builder, LitKind, Op, OpCode, OpFlags, Operand, RefKind,
@@ -62,6 +70,8 @@ fn literal(kind: LitKind, i: usize) -> u64 {
         LitKind::RovScope => 1,
         LitKind::TessWindingOrder => 1,
         LitKind::TessPartitioning => 3,
+        LitKind::WaveOp => 12,
+        LitKind::QuadDirection => 2,
     }
 }
 

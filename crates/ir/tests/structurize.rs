@@ -13,6 +13,14 @@
 //!   several input values and must see the same trace (values passed to `Drain` or stored to
 //!   the output, `Demote`s) and the same end.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 mod common;
 
 use std::time::Instant;

@@ -214,6 +214,11 @@ pub struct Resource {
     /// Initial contents.
     #[serde(default)]
     pub initial: Option<Data>,
+    /// Initial contents as bytes (textures: subresources tightly packed in their order),
+    /// for resources a harness builds itself (never read from a case file); used instead of
+    /// `initial`.
+    #[serde(skip)]
+    pub bytes: Option<Vec<u8>>,
     /// Initial UAV counter value.
     #[serde(default)]
     pub counter: Option<u32>,
@@ -253,6 +258,18 @@ pub struct SamplerDesc {
     /// W address mode.
     #[serde(default)]
     pub address_w: Option<String>,
+    /// RGBA border colour of `BORDER` addressing (absent: transparent black).
+    #[serde(default)]
+    pub border_color: Option<[f64; 4]>,
+    /// Added to the computed level of detail.
+    #[serde(default)]
+    pub mip_lod_bias: Option<f64>,
+    /// Smallest level of detail (absent: 0).
+    #[serde(default)]
+    pub min_lod: Option<f64>,
+    /// Largest level of detail (absent: unclamped).
+    #[serde(default)]
+    pub max_lod: Option<f64>,
 }
 
 /// A number in a data list: a JSON number or a `"0x..."` bit pattern.

@@ -87,7 +87,7 @@ fn compute(
         flags: vk::ShaderStageFlags::COMPUTE,
         stage: "cs",
     }];
-    let res = match resources::create(&mut s, &run.resources, &run.root_constants, &stage)? {
+    let res = match resources::create(&mut s, &run.resources, &run.root_constants, &stage, &[])? {
         Ok(r) => r,
         Err(why) => return Ok(Outcome::Skipped(why)),
     };

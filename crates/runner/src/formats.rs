@@ -37,6 +37,8 @@ pub fn dxgi_format(name: &str) -> Option<(vk::Format, usize)> {
         "R8G8B8A8_UINT" => (F::R8G8B8A8_UINT, 4),
         "R8G8B8A8_SINT" => (F::R8G8B8A8_SINT, 4),
         "B8G8R8A8_UNORM" => (F::B8G8R8A8_UNORM, 4),
+        "B8G8R8A8_UNORM_SRGB" => (F::B8G8R8A8_SRGB, 4),
+        "R8G8B8A8_UNORM_SRGB" => (F::R8G8B8A8_SRGB, 4),
         "R8G8_UNORM" => (F::R8G8_UNORM, 2),
         "R8G8_SNORM" => (F::R8G8_SNORM, 2),
         "R8G8_UINT" => (F::R8G8_UINT, 2),

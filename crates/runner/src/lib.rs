@@ -18,7 +18,12 @@
 //! (and the stream-output declaration for the last stage before the rasterizer), resources,
 //! render targets, vertex/index and stream-output buffers created, one pipeline per distinct
 //! draw state, all draws recorded in one command buffer, then render targets, resources,
-//! stream-output contents, counters and statistics checked. [`vk::Gpu`] opens the device with
+//! stream-output contents, counters and statistics checked. Direct3D 9 cases (`"format":
+//! "d3d9"`, `../shared/exec-d3d9`) go to [`d3d9`]: the D3D9 pipeline around the shader under
+//! test (vertex declarations fetched on the host, fixed-function stand-ins as IR text, the
+//! application's constants, textures, render and texture stage states through the D3D9
+//! frontend's constant buffers, specialization constants and push block, Direct3D 9's
+//! half-pixel offset), `d3dcolor` checks. [`vk::Gpu`] opens the device with
 //! every feature and the extensions the runner uses (robustness2, transform feedback, vertex
 //! attribute divisors); `scratch` owns what a run creates.
 //!
@@ -44,12 +49,17 @@
 //! `vkCmdDrawIndexedIndirect`: indexed indirect draws fold the offset into their first index
 //! and bind the buffer at 0, which reads the same indices on any driver.
 //!
+//! Lavapipe offers 128 bytes of push constants (Vulkan's minimum), the D3D9 frontend's push
+//! block is 256: when the bytes a D3D9 run's shaders read do not fit, their ranges are packed
+//! and the modules' `Offset` decorations moved to match (see `d3d9::push`).
+//!
 //! # Unsafe code
 //!
 //! The workspace forbids `unsafe`, except at the C API and here: driving Vulkan through `ash`
 //! cannot be done without it. Every unsafe block is small and carries a `// SAFETY:` comment.
 
 pub mod case;
+pub mod d3d9;
 pub mod data;
 pub mod exec;
 pub mod formats;
@@ -148,6 +158,9 @@ pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> 
         Ok(v) => v,
         Err(e) => return one(path.display().to_string(), Outcome::Fail(e)),
     };
+    if value.get("format").and_then(|k| k.as_str()) == Some("d3d9") {
+        return d3d9::run_case(gpu, value, corpora);
+    }
     if value.get("kind").and_then(|k| k.as_str()) == Some("graphics") {
         return match graphics::case::GraphicsCase::from_json(value) {
             Ok(case) => graphics::run_case(gpu, &case, corpora),

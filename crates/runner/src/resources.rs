@@ -251,6 +251,17 @@ fn address_of(name: Option<&str>) -> vk::SamplerAddressMode {
     }
 }
 
+/// The Vulkan border colour of an RGBA border colour (absent: transparent black); `None`
+/// for colours only `VK_EXT_custom_border_color` can give.
+fn border_color(c: Option<[f64; 4]>) -> Option<vk::BorderColor> {
+    Some(match c.unwrap_or([0.0; 4]) {
+        [0.0, 0.0, 0.0, 0.0] => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+        [0.0, 0.0, 0.0, 1.0] => vk::BorderColor::FLOAT_OPAQUE_BLACK,
+        [1.0, 1.0, 1.0, 1.0] => vk::BorderColor::FLOAT_OPAQUE_WHITE,
+        _ => return None,
+    })
+}
+
 /// One shader stage's view of the run's resources.
 pub(crate) struct StageView<'a> {
     /// The stage's bindings.
@@ -292,12 +303,14 @@ struct LayoutBinding<'a> {
 }
 
 /// Creates the run's resources (`res`, `root_constants`), fills them with their initial
-/// data and binds them for `stages`; the inner `Err` is a skip reason.
+/// data and binds them for `stages` through a pipeline layout that also holds
+/// `push_constants`; the inner `Err` is a skip reason.
 pub(crate) fn create(
     s: &mut Scratch,
     res: &[Resource],
     root_constants: &[RootConstants],
     stages: &[StageView],
+    push_constants: &[vk::PushConstantRange],
 ) -> Result<Result<Resources, String>, String> {
     let gpu = s.gpu;
     let d = &gpu.device;
@@ -335,6 +348,15 @@ pub(crate) fn create(
                     let sd = r.sampler.clone().unwrap_or_default();
                     let (min, mag, mip) =
                         filter_of(sd.filter.as_deref().unwrap_or("MIN_MAG_MIP_POINT"));
+                    let border = match border_color(sd.border_color) {
+                        Some(b) => b,
+                        None => {
+                            return Ok(Err(format!(
+                                "sampler s{}: border colour {:?} needs VK_EXT_custom_border_color (not implemented)",
+                                r.register, sd.border_color
+                            )))
+                        }
+                    };
                     let ci = vk::SamplerCreateInfo::default()
                         .min_filter(min)
                         .mag_filter(mag)
@@ -342,7 +364,10 @@ pub(crate) fn create(
                         .address_mode_u(address_of(sd.address_u.as_deref()))
                         .address_mode_v(address_of(sd.address_v.as_deref()))
                         .address_mode_w(address_of(sd.address_w.as_deref()))
-                        .max_lod(vk::LOD_CLAMP_NONE);
+                        .border_color(border)
+                        .mip_lod_bias(sd.mip_lod_bias.unwrap_or(0.0) as f32)
+                        .min_lod(sd.min_lod.unwrap_or(0.0) as f32)
+                        .max_lod(sd.max_lod.map_or(vk::LOD_CLAMP_NONE, |l| l as f32));
                     // SAFETY: `d` is live; `ci` is valid.
                     let smp =
                         unsafe { d.create_sampler(&ci, None) }.map_err(vkerr("vkCreateSampler"))?;
@@ -363,7 +388,16 @@ pub(crate) fn create(
                         size.max(16)
                     };
                     let (buf, ptr) = s.buffer(alloc)?;
-                    if let Some(init) = &r.initial {
+                    if let Some(bytes) = &r.bytes {
+                        if bytes.len() as u64 > size {
+                            return Err(format!(
+                                "{}: {} initial bytes for a {size}-byte buffer",
+                                res_name(r),
+                                bytes.len()
+                            ));
+                        }
+                        mapped(ptr, bytes.len()).copy_from_slice(bytes);
+                    } else if let Some(init) = &r.initial {
                         data::fill_initial(mapped(ptr, size as usize), init, &Layout::BUFFER)?;
                     }
                     Obj::Buffer {
@@ -507,7 +541,9 @@ pub(crate) fn create(
         sets = unsafe { d.allocate_descriptor_sets(&ai) }
             .map_err(vkerr("vkAllocateDescriptorSets"))?;
     }
-    let lci = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts);
+    let lci = vk::PipelineLayoutCreateInfo::default()
+        .set_layouts(&set_layouts)
+        .push_constant_ranges(push_constants);
     // SAFETY: the set layouts are live.
     let layout =
         unsafe { d.create_pipeline_layout(&lci, None) }.map_err(vkerr("vkCreatePipelineLayout"))?;
@@ -1122,7 +1158,16 @@ fn create_image(s: &mut Scratch, r: &Resource) -> Result<Result<Obj, String>, St
     }
     let size = off as usize;
     let (staging, ptr) = s.buffer(off)?;
-    if let Some(init) = &r.initial {
+    if let Some(bytes) = &r.bytes {
+        if bytes.len() != size {
+            return Err(format!(
+                "{}: {} bytes of texels for {size} bytes of subresources",
+                res_name(r),
+                bytes.len()
+            ));
+        }
+        mapped(ptr, size).copy_from_slice(bytes);
+    } else if let Some(init) = &r.initial {
         let lay = Layout {
             width: w as usize,
             height: h as usize,

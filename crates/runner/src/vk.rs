@@ -58,6 +58,10 @@ pub struct Caps {
     pub multi_viewport: bool,
     /// `depthClamp` (D3D's depth clip off).
     pub depth_clamp: bool,
+    /// `fillModeNonSolid`: wireframe and point polygon modes.
+    pub fill_mode_non_solid: bool,
+    /// `shaderClipDistance`.
+    pub clip_distance: bool,
 }
 
 /// A Vulkan device with one graphics- and compute-capable queue.
@@ -241,6 +245,8 @@ impl Gpu {
             shader_output_viewport_index: f12.shader_output_viewport_index != 0,
             multi_viewport: base.multi_viewport != 0,
             depth_clamp: base.depth_clamp != 0,
+            fill_mode_non_solid: base.fill_mode_non_solid != 0,
+            clip_distance: base.shader_clip_distance != 0,
         };
         let xfb = caps
             .transform_feedback

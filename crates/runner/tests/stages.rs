@@ -3,6 +3,15 @@
 //! DXBC and DXIL, must match Direct3D; a run may only be skipped for a device feature it
 //! names.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 /// Runs that passed when this threshold was last raised (every run of the 25 DXBC and the

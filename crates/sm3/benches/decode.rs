@@ -3,6 +3,14 @@
 //! Each benchmark processes every corpus `.d3d9` file once per iteration; the byte and
 //! instruction counters let divan report MB/s and instructions/s.
 
+// Benchmarks may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use std::path::Path;
 
 use divan::counter::{BytesCount, ItemsCount};

@@ -2,6 +2,14 @@
 //!
 //! `cargo run -p dxspv-sm3 --example sm3_disasm -- shader.d3d9 ...`
 
+// Examples may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 fn main() {
     let mut failed = false;
     for path in std::env::args().skip(1) {

@@ -7,6 +7,14 @@
 //! the bytes after the `CTAB` fourcc: some of these test arrays declare a comment size
 //! larger than the data they hold, which Wine's test never feeds to a device.)
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_sm3::{
     ConstantTable, ParameterClass as C, ParameterType as T, RegisterSet as S, Shader, Warning,
 };

@@ -81,7 +81,7 @@ pub use emit::SpirvError;
 pub use reflection::{
     d3d_system_value, DescriptorType, ImageDim, ImageFormat, ImageInfo, InterfaceVariable,
     PushDataRange, Reflection, RegisterClass, ResourceBinding, ScalarKind, SpecConstantInfo,
-    SpecConstantKind,
+    SpecConstantKind, WaveSizeRange,
 };
 pub use target::{TargetEnv, UnknownTargetEnv};
 

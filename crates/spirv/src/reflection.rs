@@ -90,6 +90,10 @@ pub enum ImageFormat {
     R32i,
     /// `R32ui`.
     R32ui,
+    /// `R64i` (SM 6.6's 64-bit typed UAVs, `SPV_EXT_shader_image_int64`).
+    R64i,
+    /// `R64ui`.
+    R64ui,
 }
 
 /// The shape of an image or texel buffer descriptor.
@@ -237,6 +241,49 @@ pub struct Reflection {
     pub inputs: Vec<InterfaceVariable>,
     /// Shader outputs.
     pub outputs: Vec<InterfaceVariable>,
+    /// The wave sizes the shader works with (`[WaveSize]`, SM 6.6 and 6.8), if it says: the
+    /// host creates the pipeline with one of them as its required subgroup size
+    /// ([`WaveSizeRange::choose`]).
+    pub wave_size: Option<WaveSizeRange>,
+}
+
+/// The wave (subgroup) sizes a shader works with, from Direct3D's `[WaveSize(min, max,
+/// preferred)]` (SM 6.6's `[WaveSize(n)]` is `n` to `n`): powers of two from 4 to 128.
+///
+/// SPIR-V has no execution mode for it in Vulkan; the host passes a size in the range as
+/// `VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize` (Vulkan 1.3 or
+/// `VK_EXT_subgroup_size_control`, for stages in `requiredSubgroupSizeStages`), and for a
+/// compute shader also sets `VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT`, as
+/// Direct3D fills every wave of a group whose size is a multiple of the wave size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaveSizeRange {
+    /// The smallest size.
+    pub min: u32,
+    /// The largest size (`min` for SM 6.6's single size).
+    pub max: u32,
+    /// The size the shader runs best with, if it names one (within `min..=max`).
+    pub preferred: Option<u32>,
+}
+
+impl WaveSizeRange {
+    /// The subgroup size to require on a device whose sizes are `device_min..=device_max`
+    /// (`VkPhysicalDeviceSubgroupSizeControlProperties::minSubgroupSize`, `maxSubgroupSize`):
+    /// the preferred size if the device has it, else the largest size both allow; `None` if
+    /// they share none (the shader cannot run there, as a Direct3D device would refuse it).
+    pub fn choose(&self, device_min: u32, device_max: u32) -> Option<u32> {
+        let fits = |n: u32| (device_min..=device_max).contains(&n);
+        if let Some(p) = self.preferred.filter(|&p| fits(p)) {
+            return Some(p);
+        }
+        let mut n = self.max;
+        while n >= self.min && n >= 1 {
+            if fits(n) {
+                return Some(n);
+            }
+            n /= 2;
+        }
+        None
+    }
 }
 
 impl Reflection {
@@ -259,7 +306,8 @@ impl Reflection {
 /// The D3D system-value semantic of a built-in (`SV_Position`, `SV_Depth`, `SV_Coverage`,
 /// ...; the D3D9 ones `PSIZE`, `FOG`, `VPOS`), or `None` for the values D3D reads through
 /// intrinsics rather than a signature (`GetRenderTargetSampleCount()`,
-/// `GetRenderTargetSamplePosition()`, the input patch size). `depth` names the depth
+/// `GetRenderTargetSamplePosition()`, the input patch size, `WaveGetLaneIndex()`,
+/// `WaveGetLaneCount()`) and a mesh shader's `indices` array. `depth` names the depth
 /// output's variant: `SV_DepthGreaterEqual`/`SV_DepthLessEqual` when the shader declared
 /// one.
 pub fn d3d_system_value(builtin: BuiltIn, depth: Option<&'static str>) -> Option<&'static str> {
@@ -296,15 +344,39 @@ pub fn d3d_system_value(builtin: BuiltIn, depth: Option<&'static str>) -> Option
         BuiltIn::PointSize => "PSIZE",
         BuiltIn::Fog => "FOG",
         BuiltIn::PixelPosition => "VPOS",
-        BuiltIn::SampleCount | BuiltIn::SamplePosition | BuiltIn::TessControlPointCountIn => {
-            return None
-        }
+        BuiltIn::SampleCount
+        | BuiltIn::SamplePosition
+        | BuiltIn::TessControlPointCountIn
+        | BuiltIn::WaveLaneIndex
+        | BuiltIn::WaveLaneCount
+        | BuiltIn::PrimitiveIndices => return None,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wave_size_is_chosen_from_what_the_device_has() {
+        let range = WaveSizeRange {
+            min: 16,
+            max: 64,
+            preferred: Some(32),
+        };
+        assert_eq!(range.choose(4, 128), Some(32));
+        assert_eq!(range.choose(64, 64), Some(64));
+        assert_eq!(range.choose(8, 16), Some(16));
+        assert_eq!(range.choose(4, 8), None);
+        assert_eq!(range.choose(128, 128), None);
+        let one = WaveSizeRange {
+            min: 32,
+            max: 32,
+            preferred: None,
+        };
+        assert_eq!(one.choose(32, 64), Some(32));
+        assert_eq!(one.choose(64, 64), None);
+    }
 
     #[test]
     fn built_ins_have_their_system_value_names() {

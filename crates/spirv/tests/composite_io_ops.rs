@@ -4,6 +4,14 @@
 //! `spirv-val` accepts, or be refused with an error (companion of `op_types.rs`,
 //! `image_ops.rs` and `memory_ops.rs`).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 mod common;
 
 use common::{lines, sweep, Case, Rng};

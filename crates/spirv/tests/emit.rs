@@ -1,6 +1,14 @@
 //! Small lowered-IR programs through the backend, checked with `spirv-val` (skipped with a
 //! message when it is not installed) and by inspecting the words.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_ir::text::parse;
 use dxspv_spirv::{emit, emit_with_reflection, DescriptorType, RegisterClass, SpirvOptions};
 mod common;

@@ -4,6 +4,14 @@
 //! with the most rules (coordinates, layers, offsets, gradients, depth compares, sparse
 //! feedback, atomics and queries, each against the image's kind).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 mod common;
 
 use common::{lines, sweep, Case, Rng};
@@ -79,11 +87,35 @@ const ATOMICS: &[(&str, &str)] = &[
     ("Inc", "-"),
     ("Add", "f32"),
 ];
+/// The atomics tried on 64-bit texels (SM 6.6's 64-bit typed UAV atomics).
+const ATOMICS64: &[(&str, &str)] = &[
+    ("Add", "u64"),
+    ("Add", "i64"),
+    ("SMax", "i64"),
+    ("Or", "u64"),
+    ("Exchange", "u64"),
+    ("CompareExchange", "vec2<u64>"),
+    ("CompareExchange", "vec2<i64>"),
+    ("Load", "-"),
+    ("Store", "i64"),
+    ("Add", "u32"),
+];
 
-/// A random image op for an image of `kind` (a UAV if `uav`).
+/// A random image op for an image of `kind` (a UAV if `uav`) with texels of `texel`.
 fn random_case(rng: &mut Rng, uav: bool, texel: &str) -> Case {
+    random_case_with(rng, uav, texel, ATOMICS, RESULTS)
+}
+
+/// [`random_case`] with the atomics and results to choose from.
+fn random_case_with(
+    rng: &mut Rng,
+    uav: bool,
+    texel: &str,
+    atomics: &[(&str, &str)],
+    results: &[&str],
+) -> Case {
     let mut c = Case::new("");
-    let result = rng.pick(RESULTS);
+    let result = rng.pick(results);
     let which = rng.next() % if uav { 5 } else { 7 };
     match which {
         0 => {
@@ -111,7 +143,7 @@ fn random_case(rng: &mut Rng, uav: bool, texel: &str) -> Case {
             c.operand(rng.pick(&[&value, "vec4<f32>", "u32", "vec2<u32>"]));
         }
         4 if uav => {
-            let (op, operand) = ATOMICS[(rng.next() % ATOMICS.len() as u64) as usize];
+            let (op, operand) = atomics[(rng.next() % atomics.len() as u64) as usize];
             let rt = rng.pick(&["void", texel, "u32", "i32"]);
             c.line = format!("ImageAtomic {rt} %D");
             c.operand(rng.pick(SCALARS)); // layer
@@ -188,6 +220,38 @@ fn every_image_op_the_validator_accepts_emits_valid_spirv() {
     println!("image ops: {tried} tried, {accepted} valid IR, {emitted} emitted");
     assert!(
         accepted > 500,
+        "{accepted} cases accepted: the sweep lost its reach"
+    );
+}
+
+#[test]
+fn sixty_four_bit_texels_the_validator_accepts_emit_valid_spirv() {
+    let mut rng = Rng(0x64b1_7e15);
+    let results: &[&str] = &[
+        "vec4<u64>",
+        "vec4<i64>",
+        "u64",
+        "vec4<u32>",
+        "[sparse] struct{u32, vec4<u64>}",
+    ];
+    let (mut accepted, mut emitted) = (0, 0);
+    for kind in ["Image1D", "Image2D", "Image2DArray", "Image3D", "Image2DMS"] {
+        for uav in [false, true] {
+            for texel in ["u64", "i64"] {
+                let cases: Vec<Case> = (0..400)
+                    .map(|_| random_case_with(&mut rng, uav, texel, ATOMICS64, results))
+                    .collect();
+                let Some((a, e)) = sweep(&cases, &|c| program(kind, uav, texel, c)) else {
+                    return println!("spirv-val not installed: nothing checked");
+                };
+                accepted += a;
+                emitted += e;
+            }
+        }
+    }
+    println!("64-bit image ops: {accepted} valid IR, {emitted} emitted");
+    assert!(
+        accepted > 50,
         "{accepted} cases accepted: the sweep lost its reach"
     );
 }

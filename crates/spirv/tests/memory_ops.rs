@@ -4,6 +4,14 @@
 //! be refused with an error. The companion of `op_types.rs` and `image_ops.rs` for the ops
 //! that address memory (the ones the `ir_compile` fuzz target found most holes in).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 mod common;
 
 use common::{lines, sweep, Case, Rng};

@@ -5,6 +5,14 @@
 //! the backend exhaustively (it found bit-field ops with per-component offsets, selects with a
 //! condition of another size, and same-width integer conversions).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 mod common;
 
 use common::{lines, sweep, Case};

@@ -3,6 +3,14 @@
 //! system-value names of built-ins (the corpus test in the facade compares the rest with
 //! `spirv-cross --reflect`).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_ir::text::parse;
 use dxspv_ir::ShaderStage;
 use dxspv_spirv::{

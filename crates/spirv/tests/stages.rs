@@ -1,6 +1,14 @@
 //! Hull, domain, geometry and image sampling shaders, written as lowered IR text (dumped with
 //! `dxspv ir` from corpus shaders), emitted and checked with `spirv-val`.
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_spirv::{emit_with_reflection, SpirvOptions, PATCH_LOCATION_TOP};
 mod common;
 

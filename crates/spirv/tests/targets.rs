@@ -3,6 +3,14 @@
 //! lacks refused by name. What each target changes in the code is shown by the target
 //! goldens (`golden/NAME.TARGET.spvasm`, see `golden.rs`).
 
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 use dxspv_ir::text::parse;
 use dxspv_spirv::{emit, SpirvError, SpirvOptions, TargetEnv};
 mod common;

@@ -10,6 +10,14 @@
 //!   `spirv-dis`, run on words in memory; `None` when the tool is not installed.
 //! * [`Rng`]: SplitMix64, so generated cases are the same on every run.
 
+// Test support fails loudly and says what it skipped: panics and prints are its job.
+#![allow(
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::expect_used,
+    clippy::unwrap_used
+)]
+
 pub mod corpus;
 pub mod rng;
 pub mod spirv_tools;

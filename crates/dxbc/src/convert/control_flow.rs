@@ -1,5 +1,6 @@
 //! Control flow: `if`/`else`, `loop`, `break`/`continue`, `switch`/`case`/`default`,
-//! `ret`, `discard` (as `Demote`) and subroutines (`label`/`call`) as IR functions.
+//! `ret`, `discard` (as `Demote`) and subroutines (`label`/`call`) as IR functions (`label fb#`,
+//! a class linkage function body, is opened by [`super::class_linkage`]).
 //!
 //! Scoped openers are emitted with a null end reference and patched with `set_operand` once
 //! their end op exists. Conditional forms (`breakc`, `retc`, `discard`, `callc`, ...) become a
@@ -212,6 +213,9 @@ impl Converter<'_, '_> {
             }
             O::Label => {
                 let op = self.operand(inst, 0)?;
+                if op.ty == OperandType::FunctionBody {
+                    return self.begin_function_body(op);
+                }
                 let label = self.imm_index(op, 0)? as u32;
                 if self.label_fns.contains_key(&label) {
                     return Err(self.invalid(format!("label l{label} defined twice")));

@@ -10,19 +10,26 @@
 //! - control flow is scoped (`ScopedIf`, `ScopedLoop`, `ScopedSwitch`), each opener patched to
 //!   its end op once that exists;
 //! - D3D's untyped registers become one `DclTmp` per register component (`Unknown` type), read
-//!   with `TmpLoad` + `ConsumeAs <type>` where the instruction's type is known;
+//!   with `TmpLoad` + `ConsumeAs <type>` where the instruction's type is known; in a program
+//!   with subroutines (`label l#`, `label fb#`), whose functions share the registers, a
+//!   module-scope `DclScratch unknown[1]` per register component instead (a `DclTmp` is local
+//!   to its function);
 //! - instructions are converted component by component: one IR op per written component.
 //!
 //! The work is split by concept: `registers` (operand loads and stores, modifiers,
 //! saturation), `io` (signatures, inputs, outputs, system values, index ranges), `resources`
 //! (declarations and descriptor loads), `alu` (arithmetic), `control_flow`, `memory`
-//! (buffers, TGSM, atomics, barriers), `image` (sampling, loads, queries) and `hull` (hull
-//! shader phases and tessellator state).
+//! (buffers, TGSM, atomics, barriers), `image` (sampling, loads, queries), `hull` (hull
+//! shader phases and tessellator state) and `class_linkage` (interfaces, function bodies and
+//! tables, `fcall`, `this`).
 //!
-//! Out of scope: class linkage (`dcl_interface`, `dcl_function_body`/`table`, `fcall`),
-//! refused with [`ConvertError::Unsupported`] naming the feature.
+//! [`convert_with`] takes [`ConvertOptions`]: what the shader alone does not say. Today that is
+//! the class instances bound to the interface slots of a shader using SM 5.0 class linkage
+//! ([`InterfaceBinding`]; see the `class_linkage` module for how calls are resolved); [`convert`]
+//! uses the defaults.
 
 mod alu;
+mod class_linkage;
 mod control_flow;
 mod hull;
 mod image;
@@ -44,6 +51,10 @@ use crate::decode::{Instruction, Stage};
 use crate::opcode::Opcode;
 use crate::{Payload, Shader};
 
+pub use class_linkage::{
+    ConvertOptions, InstanceData, InterfaceBinding, CONSTANT_BUFFER_SLOTS, MAX_INTERFACE_SLOTS,
+    SAMPLER_SLOTS, TEXTURE_SLOTS,
+};
 pub(crate) use dxspv_ir::frontend::{lanes, NamePart};
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState};
 use dxspv_ir::small_map::SmallMap;
@@ -66,7 +77,7 @@ pub enum ConvertError {
         offset: u32,
         /// The instruction's mnemonic.
         opcode: &'static str,
-        /// The feature, e.g. `class linkage (fcall)`.
+        /// The feature, e.g. `abort`.
         feature: &'static str,
     },
     /// The program is malformed in a way the decoder does not check (missing operands,
@@ -98,9 +109,19 @@ impl ConvertError {
 pub(crate) type R<T> = Result<T, ConvertError>;
 
 /// Converts a parsed DXBC shader into IR: scoped control flow, temporaries and `Unknown`
-/// types, as the IR contract describes a frontend's output.
+/// types, as the IR contract describes a frontend's output. Uses the default
+/// [`ConvertOptions`] (for class linkage: every interface slot bound to the first function table
+/// its declaration lists, with zero instance data).
 pub fn convert(shader: &Shader<'_>) -> Result<Builder, ConvertError> {
-    let mut c = Converter::new(shader);
+    convert_with(shader, &ConvertOptions::default())
+}
+
+/// [`convert`] with options: the class instances bound to the shader's interface slots.
+pub fn convert_with(
+    shader: &Shader<'_>,
+    options: &ConvertOptions<'_>,
+) -> Result<Builder, ConvertError> {
+    let mut c = Converter::new(shader, *options);
     c.prescan()?;
     c.run()?;
     c.finish()?;
@@ -108,7 +129,7 @@ pub fn convert(shader: &Shader<'_>) -> Result<Builder, ConvertError> {
 }
 
 /// Where in the program the converter is, for error messages.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct At {
     index: u32,
     offset: u32,
@@ -137,6 +158,7 @@ pub(crate) struct IndexRange {
 /// The conversion state. Submodules add `impl Converter` blocks for their concern.
 pub(crate) struct Converter<'a, 's> {
     shader: &'a Shader<'s>,
+    options: ConvertOptions<'a>,
     pub(crate) b: Builder,
     stage: Stage,
     sm51: bool,
@@ -154,6 +176,10 @@ pub(crate) struct Converter<'a, 's> {
     pending_calls: Vec<(SsaDef, u32)>,
     // Registers.
     temps: Vec<Option<SsaDef>>,
+    /// Whether `r#` live in module-scope scratch instead of `DclTmp`s: in a program with
+    /// subroutines (`label`), whose registers are shared by every function, while a `DclTmp`
+    /// is local to one.
+    shared_temps: bool,
     itemps: SmallMap<u32, (SsaDef, u32, u32), 2>,
     icb: Option<(SsaDef, Vec<u32>)>,
     // I/O.
@@ -183,6 +209,8 @@ pub(crate) struct Converter<'a, 's> {
     sample_rate: bool,
     // Hull and domain shaders.
     hs: hull::HullState,
+    // Class linkage.
+    cl: class_linkage::State,
     // Flags.
     global_flags: u32,
     /// The shared frontend helpers' state (constant cache, name buffer).
@@ -190,7 +218,7 @@ pub(crate) struct Converter<'a, 's> {
 }
 
 impl<'a, 's> Converter<'a, 's> {
-    fn new(shader: &'a Shader<'s>) -> Self {
+    fn new(shader: &'a Shader<'s>, options: ConvertOptions<'a>) -> Self {
         let version = shader.program.version;
         let stage = version.stage;
         // Over the corpus the lowered IR has 1.15 ops per token at the median (1.9 at p90):
@@ -209,6 +237,7 @@ impl<'a, 's> Converter<'a, 's> {
         );
         Converter {
             shader,
+            options,
             b,
             stage,
             sm51: version.is_sm51(),
@@ -226,6 +255,7 @@ impl<'a, 's> Converter<'a, 's> {
             label_fns: SmallMap::default(),
             pending_calls: Vec::new(),
             temps: Vec::new(),
+            shared_temps: false,
             itemps: SmallMap::default(),
             icb: None,
             io: SmallMap::default(),
@@ -250,6 +280,7 @@ impl<'a, 's> Converter<'a, 's> {
             rov: false,
             sample_rate: false,
             hs: hull::HullState::default(),
+            cl: class_linkage::State::default(),
             global_flags: 0,
             fe: FrontendState::default(),
         }
@@ -340,7 +371,6 @@ impl<'a, 's> Converter<'a, 's> {
             Op::new(OpCode::Label, Type::VOID).with_lit(dxspv_ir::Construct::None.to_literal()),
         );
         self.func = Some(f);
-        self.itemps.clear();
         Ok(f)
     }
 
@@ -438,6 +468,10 @@ impl<'a, 's> Converter<'a, 's> {
                     self.hs.in_patch_phase = false;
                 }
                 (Opcode::HsForkPhase | Opcode::HsJoinPhase, _) => self.hs.in_patch_phase = true,
+                (Opcode::Label, _) => self.shared_temps = true,
+                (Opcode::DclFunctionTable | Opcode::DclInterface, _) => {
+                    self.prescan_class_linkage(&inst)?;
+                }
                 (
                     _,
                     Payload::UavTyped { flags, .. }
@@ -463,7 +497,7 @@ impl<'a, 's> Converter<'a, 's> {
             self.rov = false;
         }
         self.hs.in_patch_phase = false;
-        Ok(())
+        self.resolve_class_linkage()
     }
 
     /// Refuses instructions Direct3D allows only in one stage (emit/cut in geometry shaders;
@@ -573,6 +607,7 @@ impl<'a, 's> Converter<'a, 's> {
             };
             self.b.set_operand(call, 0, dxspv_ir::Operand::from_def(f));
         }
+        self.finish_class_linkage()?;
         self.finish_modes()?;
         let stage_lit = self.b.get(self.ep).and_then(|op| op.lit(0)).unwrap_or(0);
         let mut op = Op::new(OpCode::EntryPoint, Type::VOID);
@@ -792,10 +827,12 @@ impl<'a, 's> Converter<'a, 's> {
             O::HsControlPointPhase | O::HsForkPhase | O::HsJoinPhase => {
                 self.begin_hs_phase(inst.opcode)
             }
-            O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => {
-                Err(self.unsupported("class linkage (interfaces and function tables)"))
+            // Read by the prescan.
+            O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => Ok(()),
+            O::InterfaceCall => {
+                self.ensure_function()?;
+                self.interface_call(inst)
             }
-            O::InterfaceCall => Err(self.unsupported("class linkage (fcall)")),
             O::CustomData => self.custom_data(inst),
             O::Nop => Ok(()),
             _ => {
@@ -806,8 +843,11 @@ impl<'a, 's> Converter<'a, 's> {
     }
 
     /// Converts a non-declaration instruction.
-    fn code_instruction(&mut self, inst: &Instruction<'_>) -> R<()> {
+    pub(crate) fn code_instruction(&mut self, inst: &Instruction<'_>) -> R<()> {
         use Opcode as O;
+        if self.cl.any() && self.has_instance_resource(inst) {
+            return self.instance_resource_instruction(inst);
+        }
         match inst.opcode {
             O::If
             | O::Else

@@ -94,7 +94,8 @@ impl Converter<'_, '_> {
         Ok(())
     }
 
-    /// The `DclTmp` of component `c` of `r{reg}`.
+    /// The `DclTmp` of component `c` of `r{reg}` (a `DclScratch unknown[1]` if the registers
+    /// are shared by subroutines: see [`Self::load_temp`] and [`Self::store_temp`]).
     pub(crate) fn temp(&mut self, reg: u64, c: u8) -> R<SsaDef> {
         let i = reg
             .checked_mul(4)
@@ -106,11 +107,44 @@ impl Converter<'_, '_> {
             return Ok(d);
         }
         let ep = self.ep;
-        let d = self.decl(Op::new(OpCode::DclTmp, ScalarType::Unknown).with_ref(ep));
+        let d = if self.shared_temps {
+            let ty = Type::scalar(ScalarType::Unknown)
+                .array_of(1)
+                .map_err(|e| self.invalid(e.to_string()))?;
+            self.decl(Op::new(OpCode::DclScratch, ty).with_ref(ep))
+        } else {
+            self.decl(Op::new(OpCode::DclTmp, ScalarType::Unknown).with_ref(ep))
+        };
         let comp = [".x", ".y", ".z", ".w"][c as usize & 3];
         self.name_parts(d, &[NamePart::S("r"), NamePart::N(reg), NamePart::S(comp)]);
         self.temps[i] = Some(d);
         Ok(d)
+    }
+
+    /// Reads a register component declared by [`Self::temp`].
+    fn load_temp(&mut self, t: SsaDef) -> SsaDef {
+        if self.shared_temps {
+            let zero = self.c_u32(0);
+            self.op2(OpCode::ScratchLoad, ScalarType::Unknown, t, zero)
+        } else {
+            self.op1(OpCode::TmpLoad, ScalarType::Unknown, t)
+        }
+    }
+
+    /// Writes a register component declared by [`Self::temp`].
+    fn store_temp(&mut self, t: SsaDef, v: SsaDef) {
+        let op = if self.shared_temps {
+            let zero = self.c_u32(0);
+            Op::new(OpCode::ScratchStore, Type::VOID)
+                .with_ref(t)
+                .with_ref(zero)
+                .with_ref(v)
+        } else {
+            Op::new(OpCode::TmpStore, Type::VOID)
+                .with_ref(t)
+                .with_ref(v)
+        };
+        self.code(op);
     }
 
     /// A fresh scalar temporary of `Unknown` type (for values merged across switch cases).
@@ -282,7 +316,7 @@ impl Converter<'_, '_> {
                 let reg = self.imm_index(op, 0)?;
                 for c in lanes(comps) {
                     let t = self.temp(reg, c as u8)?;
-                    let v = self.op1(OpCode::TmpLoad, ScalarType::Unknown, t);
+                    let v = self.load_temp(t);
                     out[c] = Some(self.coerce(v, ScalarType::Unknown, ty));
                 }
             }
@@ -317,6 +351,7 @@ impl Converter<'_, '_> {
                 return Err(self.invalid("64-bit immediate in a 32-bit operation"));
             }
             OperandType::ConstantBuffer => return self.load_cb_comps(op, ty, comps),
+            OperandType::ThisPointer => return self.load_this_comps(op, ty, comps),
             OperandType::ImmediateConstantBuffer => return self.load_icb_comps(op, ty, comps),
             _ => return self.load_io_comps(op, ty, comps),
         }
@@ -444,11 +479,7 @@ impl Converter<'_, '_> {
                 for l in lanes(mask) {
                     let Some(v) = vals[l] else { continue };
                     let t = self.temp(reg, l as u8)?;
-                    self.code(
-                        Op::new(OpCode::TmpStore, Type::VOID)
-                            .with_ref(t)
-                            .with_ref(v),
-                    );
+                    self.store_temp(t, v);
                 }
                 Ok(())
             }

@@ -66,7 +66,7 @@ pub(crate) fn resource_kind(d: ResourceDimension) -> Option<ResourceKind> {
 }
 
 /// The scalar type of a resource return type.
-fn return_scalar(r: ReturnType) -> ScalarType {
+pub(crate) fn return_scalar(r: ReturnType) -> ScalarType {
     match r {
         ReturnType::Sint => ScalarType::I32,
         ReturnType::Uint | ReturnType::Mixed | ReturnType::Double => ScalarType::U32,
@@ -430,6 +430,10 @@ impl<'a> Converter<'a, '_> {
 
     /// Loads components of `cb#[...]`.
     pub(crate) fn load_cb_comps(&mut self, op: &Operand, ty: ScalarType, comps: u8) -> R<Lanes> {
+        // `cb[this.x + …][…]`: class instance data in a slot known at draw time.
+        if !self.sm51 && op.indices().first().is_some_and(|i| i.relative.is_some()) {
+            return self.load_cb_dynamic_slot(op, ty, comps);
+        }
         let (desc, _) = self.descriptor(Class::Cbv, op)?;
         let elem = self.operand_index(op, if self.sm51 { 2 } else { 1 })?;
         let mut out: Lanes = [None; 4];

@@ -8,7 +8,7 @@ use crate::testutil::*;
 use crate::Shader;
 use dxspv_ir::{validate, Level};
 
-const PS: u32 = 0;
+pub(super) const PS: u32 = 0;
 const VS: u32 = 1;
 const GS: u32 = 2;
 const HS: u32 = 3;
@@ -16,9 +16,9 @@ const DS: u32 = 4;
 const CS: u32 = 5;
 
 /// Signature rows: (name, index, sysval, type, register, mask, rw).
-type Rows<'a> = &'a [(&'a str, u32, u32, u32, u32, u8, u8)];
+pub(super) type Rows<'a> = &'a [(&'a str, u32, u32, u32, u32, u8, u8)];
 
-fn container_for(
+pub(super) fn container_for(
     stage: u32,
     minor: u32,
     body: &[Vec<u32>],
@@ -97,7 +97,7 @@ fn matches_at(line: &[u8], needle: &[u8]) -> bool {
 /// Asserts that every needle occurs in one line of the text; `#` in a needle matches any
 /// `%<id>`.
 #[track_caller]
-fn has(text: &str, needles: &[&str]) {
+pub(super) fn has(text: &str, needles: &[&str]) {
     for n in needles {
         let found = text
             .lines()
@@ -114,7 +114,7 @@ fn plus(mut v: Vec<u32>, extra: &[u32]) -> Vec<u32> {
     v
 }
 
-fn temps(n: u32) -> Vec<u32> {
+pub(super) fn temps(n: u32) -> Vec<u32> {
     vec![op_token(O::DclTemps, 2, 0), n]
 }
 
@@ -1414,20 +1414,43 @@ fn subroutines_become_functions() {
         t.contains(&format!("%{target} = Function void   ; l1")),
         "{t}"
     );
+    // The registers are shared by the functions: module-scope scratch, not DclTmp (local to
+    // one function), written by the subroutine and read by main after the call.
+    has(
+        &t,
+        &[
+            "= DclScratch unknown[1] %1   ; r0.x",
+            "= ScratchStore # # #",
+        ],
+    );
+    assert!(!t.contains("DclTmp"), "{t}");
 }
 
 #[test]
-fn class_linkage_is_refused_by_name() {
-    let e = err(PS, &[plus(inst(O::InterfaceCall, 0, &[], &[]), &[0])]);
-    assert_eq!(e.unsupported_feature(), Some("class linkage (fcall)"));
-    assert!(e.to_string().contains("fcall"), "{e}");
-    assert!(e.to_string().contains("instruction 0"), "{e}");
-    let e = err(PS, &[vec![op_token(O::DclFunctionBody, 2, 0), 0]]);
-    assert!(
-        e.unsupported_feature()
-            .is_some_and(|f| f.contains("class linkage")),
-        "{e}"
+fn registers_without_subroutines_stay_function_local() {
+    let t = ir(
+        PS,
+        &[temps(1), inst(O::Mov, 0, &[], &[r(0, 1), imm1(1)]), ret()],
     );
+    has(&t, &["= DclTmp unknown %1   ; r0.x", "= TmpStore # #"]);
+    assert!(!t.contains("DclScratch"), "{t}");
+}
+
+#[test]
+fn malformed_fcall_is_an_error() {
+    // (Class linkage itself is tested in `class_linkage::tests`.)
+    let e = err(PS, &[plus(inst(O::InterfaceCall, 0, &[], &[]), &[0])]);
+    assert!(e.unsupported_feature().is_none(), "{e}");
+    assert!(e.to_string().contains("instruction 0 (`fcall`"), "{e}");
+    let fp0 = operand(T::Interface, Sel::Zero, &[Idx::Imm(0), Idx::Imm(0)], None);
+    let e = err(
+        PS,
+        &[plus(
+            inst(O::InterfaceCall, 0, &[], &[]),
+            &[&[0][..], &fp0].concat(),
+        )],
+    );
+    assert!(e.to_string().contains("fp0 is not declared"), "{e}");
 }
 
 #[test]

@@ -24,7 +24,10 @@ impl Frontend for Dxbc {
         warnings.extend(shader.warnings.iter().cloned().map(Warning::Container));
         times.parse = t.elapsed();
         let t = Instant::now();
-        let builder = dxbc::convert(&shader)?;
+        let convert_opts = dxbc::ConvertOptions {
+            class_linkage: &opts.class_linkage,
+        };
+        let builder = dxbc::convert_with(&shader, &convert_opts)?;
         times.convert = t.elapsed();
         Ok(builder)
     }

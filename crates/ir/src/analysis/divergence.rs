@@ -9,8 +9,10 @@
 //! *Sources* of divergence: inputs (except `WorkgroupId`, uniform across a workgroup, and
 //! `SampleCount`), interpolation, loads of memory other invocations may write or that is per
 //! invocation (UAV buffers and images, LDS, scratch, raw pointers, outputs), atomics, function
-//! parameters and call results (the analysis is per function), and descriptor loads flagged
-//! `NonUniform`. Constants, spec constants and push data are uniform. Any other op is divergent
+//! parameters and call results (the analysis is per function), descriptor loads flagged
+//! `NonUniform`, and the wave ops whose result depends on the lane or on how many lanes of its
+//! wave are active (ballots, prefixes, matches, sums and products, `WaveIsFirstLane`,
+//! `IsHelperLane`). Constants, spec constants and push data are uniform. Any other op is divergent
 //! if one of its value operands is.
 //!
 //! *Control divergence*: a `BranchConditional` or `Switch` on a divergent value in a selection
@@ -30,7 +32,7 @@
 
 use crate::analysis::{BlockId, Cfg, DominatorTree};
 use crate::builder::Builder;
-use crate::enums::{BuiltIn, Construct};
+use crate::enums::{BuiltIn, Construct, WaveOp};
 use crate::op::{OpFlags, SsaDef};
 use crate::opcode::OpCode;
 use crate::types::ScalarType;
@@ -162,6 +164,34 @@ impl Divergence {
             | OpCode::FunctionCall
             | OpCode::TmpLoad
             | OpCode::Pointer => true,
+            // Wave ops whose result depends on the lane or on which lanes of its wave are
+            // active, whatever their operands (reads of another lane's value, and quad votes,
+            // are uniform when what they read is).
+            OpCode::WaveIsFirstLane
+            | OpCode::IsHelperLane
+            | OpCode::WaveBallot
+            | OpCode::WavePrefixOp
+            | OpCode::WaveMultiPrefixOp
+            | OpCode::WaveBallotPrefixBitCount
+            | OpCode::WaveMatch => true,
+            OpCode::WaveActiveOp => {
+                // Minima, maxima, and and or of one value are that value; sums, products and
+                // xors depend on how many lanes are active.
+                let idempotent = op.lit(0).and_then(WaveOp::from_literal).is_some_and(|w| {
+                    matches!(
+                        w,
+                        WaveOp::SMin
+                            | WaveOp::SMax
+                            | WaveOp::UMin
+                            | WaveOp::UMax
+                            | WaveOp::FMin
+                            | WaveOp::FMax
+                            | WaveOp::And
+                            | WaveOp::Or
+                    )
+                });
+                !idempotent || any_ref(0)
+            }
             OpCode::DescriptorLoad => op.flags.contains(OpFlags::NON_UNIFORM) || any_ref(1),
             OpCode::BufferLoad | OpCode::ImageLoad => {
                 let writable = op
@@ -535,6 +565,39 @@ mod tests {
         );
         assert!(!d.is_uniform(def(15)), "UAV memory may change under us");
         assert!(!d.is_uniform(def(16)), "flagged non-uniform");
+    }
+
+    #[test]
+    fn wave_ops_diverge_where_lanes_matter() {
+        let text = format!(
+            "{HEADER}
+%10 = Function void
+%11 = Label None
+%12 = WaveIsFirstLane bool
+%13 = WaveReadLaneFirst u32 %5
+%14 = WaveActiveOp u32 %5 IAdd
+%15 = WaveActiveOp u32 %5 UMax
+%16 = WavePrefixOp u32 %5 IAdd
+%17 = IsHelperLane bool
+%18 = QuadReadAcross u32 %5 X
+%19 = Return void null
+%20 = FunctionEnd
+"
+        );
+        let (_, d) = analyze(&text);
+        assert!(!d.is_uniform(def(12)), "one lane per wave");
+        assert!(
+            d.is_uniform(def(13)),
+            "a uniform value read from another lane"
+        );
+        assert!(!d.is_uniform(def(14)), "a sum counts the active lanes");
+        assert!(
+            d.is_uniform(def(15)),
+            "the maximum of one value is that value"
+        );
+        assert!(!d.is_uniform(def(16)), "a prefix depends on the lane");
+        assert!(!d.is_uniform(def(17)));
+        assert!(d.is_uniform(def(18)));
     }
 
     impl Divergence {

@@ -871,6 +871,7 @@ const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
         TypeRule::ComparedInt => Need::Peer,
         TypeRule::Int32Scalar
         | TypeRule::U32
+        | TypeRule::Vec4U32
         | TypeRule::TexelCoord
         | TypeRule::TexelLayer
         | TypeRule::Offset => Need::Int32,

@@ -79,10 +79,6 @@ pub fn remove_with_debug(b: &mut Builder, def: SsaDef) {
 /// a constant address naming no member, which the IR does not allow: such a
 /// `CompositeExtract` becomes an `Undef` of its type, and such a `CompositeInsert` leaves its
 /// composite as it is.
-///
-/// A phi `new` that used `old` (a loop header phi whose back-edge value folds to the phi
-/// itself: `x = phi(init, x * 1)`) would name itself, which the IR does not allow: it takes
-/// only one other value then, and is replaced by it in turn.
 pub fn replace_and_remove(b: &mut Builder, old: SsaDef, new: SsaDef) {
     if old == new {
         return;
@@ -101,18 +97,6 @@ pub fn replace_and_remove(b: &mut Builder, old: SsaDef, new: SsaDef) {
     };
     b.replace_uses(old, new);
     b.remove(old);
-    if let Some(op) = b.get(new).filter(|op| op.opcode == OpCode::Phi) {
-        if op.refs().any(|r| r == Some(new)) {
-            match phi_value(op, new, new) {
-                PhiValue::Only(v) => replace_and_remove(b, new, v),
-                PhiValue::Nothing => {
-                    let undef = b.add_decl(Op::new(OpCode::Undef, op.ty));
-                    replace_and_remove(b, new, undef);
-                }
-                PhiValue::Several => {}
-            }
-        }
-    }
     // What an access past the end gives is undefined: an insert leaves its composite, an
     // extract or load gives `Undef`, a store (or an atomic nobody reads) goes.
     for user in stray {

@@ -43,6 +43,17 @@ impl Validator<'_> {
                     format!("{rt} is not a 32-bit integer"),
                 );
             }
+            // A packed dot product is one 32-bit sum.
+            SDot4x8Packed | UDot4x8Packed
+                if !self.scalar_of(&rt, |s| s.is_int() && s.bit_size() == Some(32)) =>
+            {
+                self.err(
+                    def,
+                    op,
+                    Rule::ResultType,
+                    format!("{rt} is not a 32-bit integer scalar"),
+                );
+            }
             ConvertFtoF | ConvertFtoI | ConvertItoF | ConvertItoI => {
                 let float = matches!(op.opcode, ConvertFtoF | ConvertItoF);
                 let kind = if float { "float" } else { "integer" };

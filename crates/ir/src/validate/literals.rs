@@ -4,8 +4,8 @@
 use super::{Rule, Validator};
 use crate::enums::{
     AtomicOp, BuiltIn, Construct, DenormMode, DerivativeMode, InterpolationModes, MemoryTypeMask,
-    PrimitiveType, ResourceKind, RoundMode, RovScope, Scope, ShaderStage, ShaderStageMask,
-    TessPartitioning, TessWindingOrder, UavFlags,
+    PrimitiveType, QuadDirection, ResourceKind, RoundMode, RovScope, Scope, ShaderStage,
+    ShaderStageMask, TessPartitioning, TessWindingOrder, UavFlags, WaveOp,
 };
 use crate::op::{Op, SsaDef};
 use crate::opcode::{LitKind, OpCode};
@@ -32,6 +32,8 @@ fn literal_valid(kind: LitKind, v: u64) -> bool {
         LitKind::RovScope => RovScope::from_literal(v).is_some(),
         LitKind::TessWindingOrder => TessWindingOrder::from_literal(v).is_some(),
         LitKind::TessPartitioning => TessPartitioning::from_literal(v).is_some(),
+        LitKind::WaveOp => WaveOp::from_literal(v).is_some(),
+        LitKind::QuadDirection => QuadDirection::from_literal(v).is_some(),
     }
 }
 

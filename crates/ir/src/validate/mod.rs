@@ -35,7 +35,8 @@
 //! - `types`: result type rules and the type predicates every other module uses;
 //! - `arithmetic`: comparisons, logic, float and integer arithmetic, bit ops, conversions;
 //! - `composites`, `memory` (addresses, variables, descriptors, sparse feedback, pointers),
-//!   `image_rules`, `stages`;
+//!   `image_rules`, `stages`, `subgroups` (wave and quad ops), `mesh` (mesh and
+//!   amplification shaders);
 //! - `functions` (layout, entry point, calls, returns), `blocks` (block-form control flow),
 //!   `scopes` (scoped control flow and value visibility), `cfg_rules` (the CFG rules).
 
@@ -54,9 +55,11 @@ mod functions;
 mod image_rules;
 mod literals;
 mod memory;
+mod mesh;
 mod operands;
 mod scopes;
 mod stages;
+mod subgroups;
 mod types;
 
 #[cfg(test)]
@@ -153,6 +156,8 @@ rules! {
     /// An op bound to stages (a mode setting, a derivative, vertex emission, shared memory,
     /// an output, ...) in a program of another stage.
     OpStage => "op not allowed in the entry point's stage",
+    /// More than one `DclMeshPayload`.
+    MeshPayloadCount => "program has more than one DclMeshPayload",
     /// `Constant` literal count differs from the flattened scalar count, or unbounded type.
     ConstantLiterals => "Constant literals do not match its type",
     /// Undefined op flag bits.
@@ -395,6 +400,8 @@ struct Validator<'a> {
     entry_points: usize,
     /// The stage of the (first) entry point, which ops bound to stages must suit.
     stage: Option<ShaderStage>,
+    /// `DclMeshPayload`s seen so far (a program has at most one).
+    mesh_payloads: u32,
 }
 
 impl<'a> Validator<'a> {
@@ -418,6 +425,7 @@ impl<'a> Validator<'a> {
             seen_code: false,
             entry_points: 0,
             stage: None,
+            mesh_payloads: 0,
         }
     }
 
@@ -645,5 +653,7 @@ impl<'a> Validator<'a> {
         self.check_memory_ops(def, op);
         self.check_image_ops(def, op);
         self.check_stage_rules(def, op);
+        self.check_subgroup_ops(def, op);
+        self.check_mesh_rules(def, op);
     }
 }

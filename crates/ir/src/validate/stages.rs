@@ -1,7 +1,7 @@
 //! Stages: ops, built-ins and barriers that only some shader stages have.
 
 use super::{Rule, Validator};
-use crate::enums::{BuiltIn, Scope, ShaderStageMask};
+use crate::enums::{BuiltIn, InterpolationModes, Scope, ShaderStage, ShaderStageMask};
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 
@@ -18,6 +18,9 @@ impl Validator<'_> {
     /// Built-ins and barriers that only some stages have.
     pub(super) fn check_stage_rules(&mut self, def: SsaDef, op: &Op) {
         use OpCode::*;
+        if matches!(op.opcode, DclInput | DclInputBuiltIn) {
+            self.check_interpolation(def, op);
+        }
         match op.opcode {
             // (An unbounded built-in is reported as such, not for its stage.)
             DclInputBuiltIn | DclOutputBuiltIn if !op.ty.dims().contains(&0) => {
@@ -42,6 +45,41 @@ impl Validator<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The interpolation flags that make an input not interpolated but read per vertex
+    /// (`PerVertex`: an array of 3) or per primitive (`PerPrimitive`): pixel shader user
+    /// inputs only, with no other flag than `Flat`.
+    fn check_interpolation(&mut self, def: SsaDef, op: &Op) {
+        let at = if op.opcode == OpCode::DclInput { 2 } else { 1 };
+        let Some(m) = op.lit(at).and_then(InterpolationModes::from_literal) else {
+            return;
+        };
+        let special = InterpolationModes::PerVertex | InterpolationModes::PerPrimitive;
+        if (m & special).is_empty() {
+            return;
+        }
+        let operand = op.ref_count() + at;
+        if op.opcode == OpCode::DclInputBuiltIn
+            || self.stage.is_some_and(|s| s != ShaderStage::Pixel)
+        {
+            let detail =
+                format!("{m}: only pixel shader user inputs are read per vertex or primitive");
+            self.err_at(def, op, operand, Rule::OpStage, detail);
+            return;
+        }
+        let others = InterpolationModes(m.0 & !(special.0 | InterpolationModes::Flat.0));
+        if m.contains(special) || !others.is_empty() {
+            let detail = format!("{m}: not interpolated, so no other flag than Flat");
+            self.err_at(def, op, operand, Rule::LiteralValue, detail);
+        }
+        if m.contains(InterpolationModes::PerVertex) && op.ty.dims().last() != Some(&3) {
+            let detail = format!(
+                "{}: a PerVertex input is an array of 3, one per vertex",
+                op.ty
+            );
+            self.err(def, op, Rule::ResultType, detail);
         }
     }
 }

@@ -61,6 +61,9 @@ impl Validator<'_> {
             ResultRule::Vec2U32 => vec2(S::U32),
             ResultRule::Vec2I32 => vec2(S::I32),
             ResultRule::Vec2F32 => vec2(S::F32),
+            ResultRule::Vec4U32 => {
+                t.as_basic().is_some_and(|b| b.vec_size() == 4) && self.basic_of(t, |x| x == S::U32)
+            }
             ResultRule::Scalar => self.scalar_of(t, S::is_numeric),
             ResultRule::Basic => self.basic_of(t, |s| s.is_numeric() || s == S::Bool),
             // A descriptor's type comes from its declaration, never left to type resolution.
@@ -183,6 +186,10 @@ impl Validator<'_> {
             TypeRule::Vec2F32 => {
                 let want = Type::vector(S::F32, 2);
                 self.want_type(def, op, i, "vec2<f32>", |v, t| v.same_type(t, &want));
+            }
+            TypeRule::Vec4U32 => {
+                let want = Type::vector(S::U32, 4);
+                self.want_type(def, op, i, "vec4<u32>", |v, t| v.same_type(t, &want));
             }
             TypeRule::Address | TypeRule::ResourceAddress => {
                 self.want_type(def, op, i, "an integer address", |v, t| {

@@ -248,11 +248,11 @@ fn execute_inner(gpu: &Gpu, run: &GraphicsRun, cache: &mut ShaderCache) -> Resul
 
     let d = &gpu.device;
     let mut s = Scratch::new(gpu);
-    let res = match resources::create(&mut s, &run.resources, &root_constants, &views)? {
+    let res = match resources::create(&mut s, &run.resources, &root_constants, &views, &[])? {
         Ok(r) => r,
         Err(why) => return Ok(Outcome::Skipped(why)),
     };
-    let targets = match targets::create(&mut s, &run.render_targets)? {
+    let targets = match targets::create(&mut s, &run.render_targets, false)? {
         Ok(t) => t,
         Err(why) => return Ok(Outcome::Skipped(why)),
     };

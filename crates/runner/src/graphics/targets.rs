@@ -14,6 +14,8 @@ pub(crate) struct Target {
     pub(crate) format: vk::Format,
     img: vk::Image,
     pub(crate) view: vk::ImageView,
+    /// A view of the same texels in the format's sRGB twin (created on request).
+    pub(crate) srgb_view: Option<(vk::ImageView, vk::Format)>,
     staging: vk::Buffer,
     ptr: *mut u8,
     size: usize,
@@ -63,10 +65,21 @@ fn range(layers: u32) -> vk::ImageSubresourceRange {
     }
 }
 
-/// Creates the render targets, sorted by slot; the inner `Err` is a skip reason.
+/// The sRGB format with the same texel layout as `f`, if any.
+fn srgb_twin(f: vk::Format) -> Option<vk::Format> {
+    match f {
+        vk::Format::B8G8R8A8_UNORM => Some(vk::Format::B8G8R8A8_SRGB),
+        vk::Format::R8G8B8A8_UNORM => Some(vk::Format::R8G8B8A8_SRGB),
+        _ => None,
+    }
+}
+
+/// Creates the render targets, sorted by slot, each with an sRGB view as well when `srgb`
+/// and its format has an sRGB twin the device renders to; the inner `Err` is a skip reason.
 pub(crate) fn create(
     s: &mut Scratch,
     descs: &[RenderTarget],
+    srgb: bool,
 ) -> Result<Result<Vec<Target>, String>, String> {
     let mut targets: Vec<Target> = Vec::new();
     for rt in descs {
@@ -89,7 +102,30 @@ pub(crate) fn create(
         let clear = clear_value(&rt.format, rt.clear.as_deref())
             .map_err(|e| format!("render target {}: {e}", rt.slot))?;
         let layers = rt.array_size.unwrap_or(1).max(1);
+        let twin = match srgb_twin(format).filter(|_| srgb) {
+            Some(t)
+                if s.gpu
+                    .format_features(t)
+                    .optimal_tiling_features
+                    .contains(vk::FormatFeatureFlags::COLOR_ATTACHMENT) =>
+            {
+                Some(t)
+            }
+            Some(_) => return Ok(Err(format!("device lacks sRGB rendering to {}", rt.format))),
+            None if srgb => {
+                return Ok(Err(format!(
+                    "render-target format {} has no sRGB twin",
+                    rt.format
+                )))
+            }
+            None => None,
+        };
         let ci = vk::ImageCreateInfo::default()
+            .flags(if twin.is_some() {
+                vk::ImageCreateFlags::MUTABLE_FORMAT
+            } else {
+                vk::ImageCreateFlags::empty()
+            })
             .image_type(vk::ImageType::TYPE_2D)
             .format(format)
             .extent(vk::Extent3D {
@@ -122,6 +158,17 @@ pub(crate) fn create(
         let view = unsafe { s.gpu.device.create_image_view(&vci, None) }
             .map_err(vkerr("vkCreateImageView"))?;
         s.image_views.push(view);
+        let srgb_view = match twin {
+            Some(t) => {
+                let vci = vci.format(t);
+                // SAFETY: `img` is live, bound to memory and created mutable-format.
+                let v = unsafe { s.gpu.device.create_image_view(&vci, None) }
+                    .map_err(vkerr("vkCreateImageView"))?;
+                s.image_views.push(v);
+                Some((v, t))
+            }
+            None => None,
+        };
         let size = rt.width as usize * rt.height as usize * layers as usize * ts;
         let (staging, ptr) = s.buffer(size as u64)?;
         targets.push(Target {
@@ -129,6 +176,7 @@ pub(crate) fn create(
             format,
             img,
             view,
+            srgb_view,
             staging,
             ptr,
             size,
@@ -142,6 +190,14 @@ pub(crate) fn create(
     }
     targets.sort_by_key(|t| t.slot);
     Ok(Ok(targets))
+}
+
+impl Target {
+    /// The contents read back (after the submission finished): rows of `width` texels,
+    /// tightly packed, layer after layer.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        mapped(self.ptr, self.size)
+    }
 }
 
 /// Colour attachment formats indexed by slot (`UNDEFINED` for unused slots).

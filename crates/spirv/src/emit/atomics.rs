@@ -17,7 +17,7 @@ use super::types::scalar_bits;
 use super::Emitter;
 use crate::words::inst;
 use dxspv_ir::validate::image_op_misfit;
-use dxspv_ir::{AtomicOp, Op, ScalarType, SsaDef, Type};
+use dxspv_ir::{AtomicOp, BasicType, Op, ScalarType, SsaDef, Type};
 use dxspv_ir::{MemoryTypeMask, RovScope, Scope};
 use spirv::{Capability, Op as S, StorageClass as SC};
 
@@ -58,6 +58,14 @@ impl<'a> Emitter<'a> {
             AtomicTarget::Buffer => {
                 let d = self.desc_of(def, op, 0)?;
                 match d.res.kind {
+                    ResKind::Ssbo if self.wide_atomic(op, &d.res.data).is_some() => {
+                        let Some(st) = self.wide_atomic(op, &d.res.data) else {
+                            return malformed(def, op, "64-bit atomic");
+                        };
+                        let index = self.word_index(def, op, &d.res.data)?;
+                        let p = self.wide_buffer_element(def, op, &d, st, index)?;
+                        (p, self.module.global_scope(), 2, Type::scalar(st))
+                    }
                     ResKind::Ssbo => {
                         let ix = self.indices(def, op, op.arg(1))?;
                         let c0 = self.module.const_u32(0);
@@ -329,5 +337,76 @@ impl<'a> Emitter<'a> {
     fn interlock_extension(&mut self) {
         self.module.cap(Capability::FragmentShaderPixelInterlockEXT);
         self.module.ext("SPV_EXT_fragment_shader_interlock");
+    }
+
+    /// The 64-bit integer type of a buffer atomic on a buffer of 32-bit words (raw `u32[]` or
+    /// structured `u32[n][]`), which goes through a 64-bit view of the buffer: the result's
+    /// type, or the operand's for an atomic whose result is unused.
+    fn wide_atomic(&self, op: &Op, data: &Type) -> Option<ScalarType> {
+        let words = data
+            .without_arrays()
+            .base_type()
+            .is_some_and(|t| t.is_int() && scalar_bits(t) == 32)
+            && matches!(data.dims(), [0] | [_, 0]);
+        let wide = |t: Type| {
+            t.base_type()
+                .filter(|b| b.is_int() && scalar_bits(*b) == 64)
+        };
+        let from_operand = op.arg(2).and_then(|o| self.op_of(o)).map(|o| o.ty);
+        let st = wide(op.ty).or_else(|| from_operand.and_then(wide))?;
+        words.then_some(st)
+    }
+
+    /// The 32-bit word index the address of buffer op `op` names in `data` (`u32[]`: the
+    /// index; `u32[n][]`: `element * n + word`), as a `u32`.
+    fn word_index(&mut self, def: SsaDef, op: &Op, data: &Type) -> R<u32> {
+        let a = self.arg(def, op, 1)?;
+        let Some(at) = self.op_of(a).and_then(|o| o.ty.as_basic()) else {
+            return malformed(def, op, "buffer address");
+        };
+        let u = self.module.u32_ty();
+        let uvec = |e: &mut Self, n: u8| {
+            e.module
+                .basic_ty(BasicType::vector(ScalarType::U32, n))
+                .unwrap_or_default()
+        };
+        let mut v = self.v(a);
+        let n = at.vec_size();
+        let wt = if at.is_vector() { uvec(self, n) } else { u };
+        if !at.base().is_int() {
+            return malformed(def, op, format!("buffer address of type {at}"));
+        }
+        if scalar_bits(at.base()) != 32 {
+            // Widen or narrow to 32 bits first, keeping the sign of a signed index.
+            let (conv, to) = if at.base().is_signed_int() {
+                (S::SConvert, ScalarType::I32)
+            } else {
+                (S::UConvert, ScalarType::U32)
+            };
+            let Some(t) = self.module.basic_ty(at.with_base(to)) else {
+                return unsupported(def, op, "address type");
+            };
+            v = self.module.un(conv, t, &[v]);
+            if to == ScalarType::I32 {
+                v = self.module.un(S::Bitcast, wt, &[v]);
+            }
+        } else {
+            v = self.operand_as(op, 1, v, at.with_base(ScalarType::U32), wt);
+        }
+        match (data.dims(), at.vec_size()) {
+            ([0], 1) => Ok(v),
+            ([n, 0], 2) => {
+                let element = self.module.un(S::CompositeExtract, u, &[v, 0]);
+                let word = self.module.un(S::CompositeExtract, u, &[v, 1]);
+                let stride = self.module.const_u32(*n);
+                let start = self.module.un(S::IMul, u, &[element, stride]);
+                Ok(self.module.un(S::IAdd, u, &[start, word]))
+            }
+            _ => unsupported(
+                def,
+                op,
+                format!("a 64-bit atomic at a {at} address of {data}"),
+            ),
+        }
     }
 }

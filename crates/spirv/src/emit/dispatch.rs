@@ -20,7 +20,7 @@ use super::interface::Interpolation;
 use super::Emitter;
 use crate::RegisterClass;
 use dxspv_ir::{Op, OpClass, OpCode, ShaderStage, ShaderStageMask, SsaDef};
-use spirv::{ExecutionMode as M, GLOp, Op as S, StorageClass as SC};
+use spirv::{ExecutionMode as M, GLOp, GroupOperation, Op as S, StorageClass as SC};
 
 /// True if a program of `stage` may hold `opcode` (see `OpCode::stages`; the validator
 /// checks the same rule).
@@ -242,6 +242,8 @@ impl<'a> Emitter<'a> {
             O::SMulExtended => self.extended_arithmetic(def, op, S::SMulExtended),
             O::UMulExtended => self.extended_arithmetic(def, op, S::UMulExtended),
             O::UMsad => self.msad(def, op),
+            O::SDot4x8Packed => self.dot4x8_packed(def, op, true),
+            O::UDot4x8Packed => self.dot4x8_packed(def, op, false),
 
             // Conversions and composites.
             O::ConvertFtoF => self.alu_map(def, op, Core(S::FConvert), 1),
@@ -254,6 +256,33 @@ impl<'a> Emitter<'a> {
             O::CompositeConstruct => self.composite_construct(def, op),
             O::CompositeExtract => self.composite_access(def, op, false),
             O::CompositeInsert => self.composite_access(def, op, true),
+
+            // Waves and quads.
+            O::WaveIsFirstLane => self.wave_is_first_lane(def, op),
+            O::WaveAllEqual => self.wave_all_equal(def, op),
+            O::WaveBallot => self.wave_ballot(def, op),
+            O::WaveReadLaneAt => self.wave_read_lane_at(def, op),
+            O::WaveReadLaneFirst => self.wave_read_lane_first(def, op),
+            O::WaveActiveOp => self.wave_op(def, op, GroupOperation::Reduce),
+            O::WavePrefixOp => self.wave_op(def, op, GroupOperation::ExclusiveScan),
+            O::WaveMultiPrefixOp => self.wave_multi_prefix(def, op),
+            O::WaveBallotBitCount => self.wave_ballot_bit_count(def, op, GroupOperation::Reduce),
+            O::WaveBallotPrefixBitCount => {
+                self.wave_ballot_bit_count(def, op, GroupOperation::ExclusiveScan)
+            }
+            O::WaveMatch => self.wave_match(def, op),
+            O::IsHelperLane => self.is_helper_lane(def, op),
+            O::SetWaveSize => self.set_wave_size(def, op),
+            O::QuadReadLaneAt => self.quad_read_lane_at(def, op),
+            O::QuadReadAcross => self.quad_read_across(def, op),
+            O::QuadAny => self.quad_vote(def, op, true),
+            O::QuadAll => self.quad_vote(def, op, false),
+
+            // Mesh and amplification shaders.
+            O::SetMsOutputs => self.set_ms_outputs(def, op),
+            O::DclMeshPayload => self.dcl_mesh_payload(def, op),
+            O::MeshSetOutputCounts => self.mesh_set_output_counts(def, op),
+            O::DispatchMesh => self.dispatch_mesh(def, op),
 
             // Raw pointers: Vulkan has them only with buffer device addresses.
             O::Pointer | O::MemoryLoad | O::MemoryStore | O::MemoryAtomic => {

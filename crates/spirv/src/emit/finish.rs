@@ -57,6 +57,8 @@ impl<'a> Emitter<'a> {
         }
         let main = if self.stage == ShaderStage::Hull {
             self.hull_main(entry)?
+        } else if self.stage == ShaderStage::Amplification {
+            self.task_main(entry)?
         } else if self.stage == ShaderStage::Vertex
             && self.opts.vertex_point_size
             && !self
@@ -208,6 +210,9 @@ impl<'a> Emitter<'a> {
             }
         }
         self.finish_reflection(&mut refl);
+        // The helper functions of the wave emulations follow the IR's functions.
+        let helpers = std::mem::take(&mut self.subgroup.helpers);
+        self.module.sections.functions.extend_from_slice(&helpers);
         self.module.sections.append_to(&mut out);
         if let Some(b) = out.get_mut(3) {
             *b = self.module.next_id;

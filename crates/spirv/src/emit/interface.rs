@@ -18,6 +18,15 @@
 //! `SampleMask[0]`, and the render target sample count is a spec constant
 //! ([`crate::SAMPLE_COUNT_SPEC_ID`]). Push data is one `Block` struct in `PushConstant`
 //! storage with a member per `DclPushData` at its byte offset (std430).
+//!
+//! Shader Model 6 adds: a mesh shader's outputs, arrays of one element per vertex or
+//! primitive (the stream-1 ones `PerPrimitiveEXT`, see `mesh.rs`); pixel shader inputs read
+//! per vertex (`PerVertexKHR` arrays of 3, `SPV_KHR_fragment_shader_barycentric`) or per
+//! primitive (`PerPrimitiveEXT`); `SV_Barycentrics` as `BaryCoordKHR` or, without
+//! perspective, `BaryCoordNoPerspKHR`, at the centroid or sample as its modes say;
+//! `SV_ShadingRate` as `ShadingRateKHR` in and `PrimitiveShadingRateKHR` out (the two APIs
+//! encode rates alike); `SV_CullPrimitive`, the primitive indices, and the wave lane index
+//! and count (`SubgroupLocalInvocationId`, `SubgroupSize`).
 
 use super::error::{malformed, unsupported, word_lit, R};
 use super::types::{block_align, block_type_problem};
@@ -118,7 +127,15 @@ pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
         | BuiltIn::SampleCount
         | BuiltIn::StencilRef
         | BuiltIn::LocalThreadIndex
-        | BuiltIn::ViewId => int32,
+        | BuiltIn::ViewId
+        | BuiltIn::ShadingRate
+        | BuiltIn::WaveLaneIndex
+        | BuiltIn::WaveLaneCount => int32,
+        BuiltIn::CullPrimitive => *ty == Type::scalar(S::Bool),
+        BuiltIn::PrimitiveIndices => {
+            *ty == Type::vector(S::U32, 3) || *ty == Type::vector(S::U32, 2)
+        }
+        BuiltIn::Barycentrics => *ty == Type::vector(S::F32, 3),
         _ => true,
     }
 }
@@ -160,6 +177,15 @@ impl<'a> Emitter<'a> {
             && match stage {
                 ShaderStage::Hull => true,
                 ShaderStage::Domain | ShaderStage::Geometry => input,
+                // A mesh shader's outputs, per vertex or primitive.
+                ShaderStage::Mesh => !input,
+                // Inputs read per vertex (`PerVertex`: an array of 3).
+                ShaderStage::Pixel => {
+                    input
+                        && op.lit(2).is_some_and(|m| {
+                            InterpolationModes(m as u32).contains(InterpolationModes::PerVertex)
+                        })
+                }
                 _ => false,
             };
         let ty = if per_vertex && !op.ty.dims().is_empty() {
@@ -257,7 +283,14 @@ impl<'a> Emitter<'a> {
                 ShaderStage::Geometry | ShaderStage::Domain => input,
                 _ => false,
             };
-            if !builtin_type_ok(bi, &op.ty, arrayed) {
+            // A mesh shader writes arrays of them, one element per vertex or primitive.
+            let mesh_output = stage == ShaderStage::Mesh && !input;
+            let type_ok = if mesh_output {
+                !op.ty.dims().is_empty() && builtin_type_ok(bi, &op.ty.element_type(), false)
+            } else {
+                builtin_type_ok(bi, &op.ty, arrayed)
+            };
+            if !type_ok {
                 return malformed(def, op, format!("built-in {bi} of type {}", op.ty));
             }
             use spirv::BuiltIn as B;
@@ -312,6 +345,8 @@ impl<'a> Emitter<'a> {
                         ShaderStage::Pixel | ShaderStage::Geometry => {
                             self.module.cap(Capability::Geometry)
                         }
+                        // `MeshShadingEXT` enables it.
+                        ShaderStage::Mesh => {}
                         _ => self.module.cap(Capability::ShaderLayer),
                     }
                     B::Layer
@@ -321,6 +356,7 @@ impl<'a> Emitter<'a> {
                         ShaderStage::Pixel | ShaderStage::Geometry => {
                             self.module.cap(Capability::MultiViewport)
                         }
+                        ShaderStage::Mesh => {}
                         _ => self.module.cap(Capability::ShaderViewportIndex),
                     }
                     B::ViewportIndex
@@ -374,6 +410,64 @@ impl<'a> Emitter<'a> {
                     self.module.cap(Capability::MultiView);
                     B::ViewIndex
                 }
+                BuiltIn::CullPrimitive => B::CullPrimitiveEXT,
+                BuiltIn::Barycentrics => {
+                    self.module.cap(Capability::FragmentBarycentricKHR);
+                    self.module.ext("SPV_KHR_fragment_shader_barycentric");
+                    let m = InterpolationModes(self.lit(def, op, 1)? as u32);
+                    if m.contains(InterpolationModes::NoPerspective) {
+                        B::BaryCoordNoPerspKHR
+                    } else {
+                        B::BaryCoordKHR
+                    }
+                }
+                BuiltIn::PrimitiveIndices => {
+                    // The topology is the indices' vector size (checked against the mode
+                    // when the module is finished).
+                    if op.ty.element_type().as_basic().map(|b| b.vec_size()) == Some(3) {
+                        B::PrimitiveTriangleIndicesEXT
+                    } else {
+                        B::PrimitiveLineIndicesEXT
+                    }
+                }
+                BuiltIn::ShadingRate => {
+                    if stage == ShaderStage::Domain {
+                        return unsupported(
+                            def,
+                            op,
+                            "SV_ShadingRate from a domain shader (Vulkan's \
+                             PrimitiveShadingRateKHR is for vertex, geometry and mesh shaders)",
+                        );
+                    }
+                    self.module.cap(Capability::FragmentShadingRateKHR);
+                    self.module.ext("SPV_KHR_fragment_shading_rate");
+                    // D3D12_SHADING_RATE and Vulkan's shading rate flags encode the rate
+                    // alike: log2 of the width in bits 2-3, of the height in bits 0-1.
+                    if input {
+                        B::ShadingRateKHR
+                    } else {
+                        B::PrimitiveShadingRateKHR
+                    }
+                }
+                BuiltIn::WaveLaneIndex | BuiltIn::WaveLaneCount => {
+                    if !self.module.target.at_least(1, 3) {
+                        let target = self.module.target;
+                        return unsupported(
+                            def,
+                            op,
+                            format!("{bi} on {target} (waves need SPIR-V 1.3, vulkan1.1)"),
+                        );
+                    }
+                    self.module.cap(Capability::GroupNonUniform);
+                    if bi == BuiltIn::WaveLaneIndex {
+                        if op.ty == Type::scalar(ScalarType::U32) {
+                            self.note_lane_index_var(var);
+                        }
+                        B::SubgroupLocalInvocationId
+                    } else {
+                        B::SubgroupSize
+                    }
+                }
                 _ => return unsupported(def, op, format!("builtin {bi}")),
             };
             if wrap == IoWrap::ArrayOfOne {
@@ -384,6 +478,10 @@ impl<'a> Emitter<'a> {
             }
             self.module
                 .decorate(var, Decoration::BuiltIn, &[sbi as u32]);
+            if mesh_output {
+                let stream = self.lit(def, op, 1)? as u32;
+                self.mesh_output(def, op, var, stream)?;
+            }
             // Tessellation factors are per patch; Mesa's drivers drop them (and so every
             // patch) without `Patch`, as GLSL always declares it.
             if matches!(bi, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner) {
@@ -393,6 +491,17 @@ impl<'a> Emitter<'a> {
             if input && stage == ShaderStage::Pixel && op.ty.base_type().is_some_and(|t| t.is_int())
             {
                 self.module.decorate(var, Decoration::Flat, &[]);
+            }
+            if bi == BuiltIn::Barycentrics {
+                // The weights at the centroid or a sample where the input says so.
+                let m = InterpolationModes(self.lit(def, op, 1)? as u32);
+                if m.contains(InterpolationModes::Centroid) {
+                    self.module.decorate(var, Decoration::Centroid, &[]);
+                }
+                if m.contains(InterpolationModes::Sample) {
+                    self.module.cap(Capability::SampleRateShading);
+                    self.module.decorate(var, Decoration::Sample, &[]);
+                }
             }
         } else {
             let reg = self.lit(def, op, 0)? as u32;
@@ -429,8 +538,17 @@ impl<'a> Emitter<'a> {
                 info.patch = true;
                 self.module.decorate(var, Decoration::Patch, &[]);
             }
-            if input && stage == ShaderStage::Pixel {
-                let m = InterpolationModes(self.lit(def, op, 2)? as u32);
+            let pixel_modes = if input && stage == ShaderStage::Pixel {
+                Some(InterpolationModes(self.lit(def, op, 2)? as u32))
+            } else {
+                None
+            };
+            if pixel_modes.is_some_and(|m| m.contains(InterpolationModes::PerVertex)) {
+                // Not interpolated: an array with the value at each vertex of the primitive.
+                self.module.cap(Capability::FragmentBarycentricKHR);
+                self.module.ext("SPV_KHR_fragment_shader_barycentric");
+                self.module.decorate(var, Decoration::PerVertexKHR, &[]);
+            } else if let Some(m) = pixel_modes {
                 let int = op
                     .ty
                     .base_type()
@@ -448,6 +566,14 @@ impl<'a> Emitter<'a> {
                     self.module.cap(Capability::SampleRateShading);
                     self.module.decorate(var, Decoration::Sample, &[]);
                 }
+                if m.contains(InterpolationModes::PerPrimitive) {
+                    self.need_mesh_shading(def, op, "per-primitive inputs")?;
+                    self.module.decorate(var, Decoration::PerPrimitiveEXT, &[]);
+                }
+            }
+            if !input && stage == ShaderStage::Mesh {
+                let stream = self.lit(def, op, 2)? as u32;
+                self.mesh_output(def, op, var, stream)?;
             }
             if !input && stage == ShaderStage::Geometry {
                 let stream = op.lit(2).unwrap_or(0) as u32;

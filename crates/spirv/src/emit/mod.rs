@@ -17,7 +17,9 @@
 //! `resources.rs` (descriptors and bindings), `memory.rs` (access chains, loads and stores
 //! of variables and buffers), `images.rs`, `atomics.rs`, `alu.rs` (arithmetic, conversions,
 //! comparisons, bit operations, composites), `control_flow.rs`, `modes.rs` (execution
-//! modes), `hull.rs` (the hull shader entry point), `finish.rs` and `error.rs`.
+//! modes), `subgroups.rs` (wave and quad ops), `mesh.rs` (mesh and amplification
+//! shaders), `hull.rs` (the hull shader entry point),
+//! `finish.rs` and `error.rs`.
 
 use crate::words::{decode_packed_str, Sections};
 use crate::{Reflection, SpirvModule, SpirvOptions};
@@ -37,9 +39,11 @@ mod hull;
 mod images;
 mod interface;
 mod memory;
+mod mesh;
 mod modes;
 mod module;
 mod resources;
+mod subgroups;
 mod types;
 mod vertex;
 
@@ -160,6 +164,14 @@ pub(crate) struct Emitter<'a> {
     io_slots: Vec<u8>,
     /// The reflection, filled as declarations are emitted.
     refl: Reflection,
+    /// What the wave and quad ops keep: their helper functions, the lane index input.
+    subgroup: subgroups::SubgroupState,
+    /// What the mesh and amplification ops keep: the payload, the dispatched group counts,
+    /// the output arrays.
+    mesh: mesh::MeshState,
+    /// Views of raw and structured buffers as 64-bit integer arrays, for 64-bit atomics:
+    /// the buffer's variable, the integer type, the view's variable and its block type.
+    wide_views: SmallVec<[(u32, dxspv_ir::ScalarType, u32, u32); 1]>,
 }
 
 impl<'a> Emitter<'a> {
@@ -186,6 +198,9 @@ impl<'a> Emitter<'a> {
             invocation_id_var: None,
             io_slots: Vec::new(),
             refl: Reflection::default(),
+            subgroup: subgroups::SubgroupState::default(),
+            mesh: mesh::MeshState::default(),
+            wide_views: SmallVec::new(),
         }
     }
 
@@ -391,6 +406,10 @@ impl<'a> Emitter<'a> {
         };
         match self.stage {
             ShaderStage::Geometry => self.module.cap(Capability::Geometry),
+            ShaderStage::Mesh | ShaderStage::Amplification => {
+                let op = self.b.op(entry);
+                self.need_mesh_shading(entry, op, &format!("{} shaders", self.stage))?;
+            }
             ShaderStage::Hull | ShaderStage::Domain => self.module.cap(Capability::Tessellation),
             _ => {}
         }

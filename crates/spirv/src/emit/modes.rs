@@ -30,7 +30,8 @@ pub(super) fn exec_model(stage: ShaderStage) -> Option<spirv::ExecutionModel> {
         ShaderStage::Hull => E::TessellationControl,
         ShaderStage::Domain => E::TessellationEvaluation,
         ShaderStage::Compute => E::GLCompute,
-        _ => return None,
+        ShaderStage::Mesh => E::MeshEXT,
+        ShaderStage::Amplification => E::TaskEXT,
     })
 }
 
@@ -186,10 +187,19 @@ impl<'a> Emitter<'a> {
     /// was emitted.
     pub(super) fn complete_execution_modes(&mut self, entry: SsaDef) -> R<()> {
         let has = |e: &Self, m: M| e.module.modes.iter().any(|x| x.0 == m as u32);
-        if self.stage == ShaderStage::Compute && !has(self, M::LocalSize) {
+        if self.stage.has_workgroups()
+            && self.stage != ShaderStage::Hull
+            && !has(self, M::LocalSize)
+        {
             let op = self.b.op(entry);
-            return malformed(entry, op, "a compute shader needs a SetCsWorkgroupSize");
+            let stage = self.stage;
+            return malformed(
+                entry,
+                op,
+                format!("a {stage} shader needs a SetCsWorkgroupSize"),
+            );
         }
+        self.complete_mesh_modes(entry)?;
         if self.stage == ShaderStage::Geometry {
             let ins = [
                 M::InputPoints as u32,

@@ -15,8 +15,8 @@
 //! one descriptor set and binding are refused (Vulkan would alias them).
 
 use super::error::{malformed, unsupported, word_lit, R};
-use super::types::layout_size;
 use super::types::{block_type_problem, TyKey, L_BLOCK, L_BLOCK_RO};
+use super::types::{layout_size, scalar_bits};
 use super::types::{L_BUFFER_BLOCK, L_BUFFER_BLOCK_RO};
 use super::{Emitter, Info};
 use crate::ScalarKind;
@@ -195,21 +195,37 @@ impl<'a> Emitter<'a> {
                 let st = self.module.block(inner, flavour);
                 (ResKind::Ssbo, sc, st, DescriptorType::StorageBuffer)
             }
+            (_, Some(k @ (ResourceKind::FeedbackImage2D | ResourceKind::FeedbackImage2DArray))) => {
+                return unsupported(
+                    def,
+                    op,
+                    format!("sampler feedback map ({k}): Vulkan has no sampler feedback"),
+                )
+            }
             (_, Some(k)) => {
-                // Vulkan images and texel buffers hold 32-bit scalars (64-bit integers need
-                // an extension dxspv does not use).
+                // Vulkan images and texel buffers hold 32-bit scalars, and 64-bit integers
+                // (SM 6.6's R64_UINT/R64_SINT resources, for 64-bit atomics) with
+                // `SPV_EXT_shader_image_int64`.
                 let st = match op.ty.as_basic() {
                     Some(b)
                         if !b.is_vector()
                             && matches!(
                                 b.base(),
-                                ScalarType::F32 | ScalarType::U32 | ScalarType::I32
+                                ScalarType::F32
+                                    | ScalarType::U32
+                                    | ScalarType::I32
+                                    | ScalarType::U64
+                                    | ScalarType::I64
                             ) =>
                     {
                         b.base()
                     }
                     _ => return unsupported(def, op, format!("texel type {}", op.ty)),
                 };
+                if scalar_bits(st) == 64 {
+                    self.module.cap(Capability::Int64ImageEXT);
+                    self.module.ext("SPV_EXT_shader_image_int64");
+                }
                 let Some(sampled) = self.module.scalar_ty(st) else {
                     return unsupported(def, op, format!("texel type {}", op.ty));
                 };
@@ -251,6 +267,8 @@ impl<'a> Emitter<'a> {
                         ScalarType::U32 => spirv::ImageFormat::R32ui,
                         ScalarType::I32 => spirv::ImageFormat::R32i,
                         ScalarType::F32 => spirv::ImageFormat::R32f,
+                        ScalarType::U64 => spirv::ImageFormat::R64ui,
+                        ScalarType::I64 => spirv::ImageFormat::R64i,
                         _ => spirv::ImageFormat::Unknown,
                     }
                 } else {
@@ -270,11 +288,13 @@ impl<'a> Emitter<'a> {
                         spirv::ImageFormat::R32f => ImageFormat::R32f,
                         spirv::ImageFormat::R32i => ImageFormat::R32i,
                         spirv::ImageFormat::R32ui => ImageFormat::R32ui,
+                        spirv::ImageFormat::R64i => ImageFormat::R64i,
+                        spirv::ImageFormat::R64ui => ImageFormat::R64ui,
                         _ => ImageFormat::Unknown,
                     },
                     sampled_type: match st {
-                        ScalarType::I32 => ScalarKind::Sint,
-                        ScalarType::U32 => ScalarKind::Uint,
+                        ScalarType::I32 | ScalarType::I64 => ScalarKind::Sint,
+                        ScalarType::U32 | ScalarType::U64 => ScalarKind::Uint,
                         _ => ScalarKind::Float,
                     },
                 });
@@ -374,6 +394,94 @@ impl<'a> Emitter<'a> {
             stride,
         });
         Ok(())
+    }
+
+    /// A pointer to the 64-bit integer element (of type `st`) that 32-bit index `index` of
+    /// the raw or structured buffer `d` starts (`index / 2`), through a view of its binding
+    /// as an array of 64-bit integers: SM 6.6's 64-bit atomics on buffers whose IR type is
+    /// 32-bit words. The view is a second variable at the buffer's set and binding, declared
+    /// once per buffer and type; both are `Aliased`, since they are one memory.
+    pub(super) fn wide_buffer_element(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        d: &DescInfo,
+        st: ScalarType,
+        index: u32,
+    ) -> R<u32> {
+        let res = d.res;
+        let existing = self
+            .wide_views
+            .iter()
+            .find(|v| v.0 == res.var && v.1 == st)
+            .map(|v| (v.2, v.3));
+        let (view, block) = match existing {
+            Some(x) => x,
+            None => {
+                let Ok(arr) = Type::scalar(st).array_of(0) else {
+                    return unsupported(def, op, "64-bit buffer view");
+                };
+                let Some(inner) = self.module.ty(&arr, true) else {
+                    return unsupported(def, op, "64-bit buffer view");
+                };
+                let (sc, flavour) = self.buffer_block(true);
+                let block = self.module.block(inner, flavour);
+                let var_ty = match res.count {
+                    1 => block,
+                    0 => self.module.ty_key(TyKey::RtArray(block, 0)),
+                    n => {
+                        let len = self.module.const_u32(n);
+                        self.module.ty_key(TyKey::Array(block, len, 0))
+                    }
+                };
+                let Some(binding) = self.refl.resources.get(res.refl as usize) else {
+                    return malformed(def, op, "buffer without a binding");
+                };
+                let (set, binding) = (binding.set, binding.binding);
+                let p = self.module.ptr(sc, var_ty);
+                let view = self.module.id();
+                self.module.global_var(p, sc, view, None);
+                self.module
+                    .decorate(view, Decoration::DescriptorSet, &[set]);
+                self.module.decorate(view, Decoration::Binding, &[binding]);
+                self.module.decorate(view, Decoration::Aliased, &[]);
+                if !self.wide_views.iter().any(|v| v.0 == res.var) {
+                    self.module.decorate(res.var, Decoration::Aliased, &[]);
+                }
+                if res.coherent && !self.module.vulkan_memory_model() {
+                    self.module.decorate(view, Decoration::Coherent, &[]);
+                }
+                self.wide_views.push((res.var, st, view, block));
+                (view, block)
+            }
+        };
+        let sc = self.module.buffer_class();
+        let buffer = if res.count == 1 {
+            view
+        } else {
+            // The same element of the array as the descriptor load took.
+            let Some(load) = op.arg(0).and_then(|l| self.op_of(l)) else {
+                return malformed(def, op, "descriptor missing");
+            };
+            let idx = self.v(self.arg(def, load, 1)?);
+            let pt = self.module.ptr(sc, block);
+            let p = self.module.un(S::AccessChain, pt, &[view, idx]);
+            if d.nonuniform {
+                self.module.decorate(p, Decoration::NonUniform, &[]);
+            }
+            p
+        };
+        let u = self.module.u32_ty();
+        let one = self.module.const_u32(1);
+        let wide_index = self.module.un(S::ShiftRightLogical, u, &[index, one]);
+        let Some(et) = self.module.scalar_ty(st) else {
+            return unsupported(def, op, "64-bit buffer view");
+        };
+        let pt = self.module.ptr(sc, et);
+        let c0 = self.module.const_u32(0);
+        Ok(self
+            .module
+            .un(S::AccessChain, pt, &[buffer, c0, wide_index]))
     }
 
     /// The storage class and block flavour of a raw or structured buffer or a UAV counter

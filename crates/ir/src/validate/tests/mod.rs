@@ -12,9 +12,11 @@ mod blocks;
 mod functions;
 mod images;
 mod literals;
+mod mesh;
 mod operands;
 mod scopes;
 mod stages;
+mod subgroups;
 mod types;
 
 /// Builds a program in order; ids can be reserved ahead for forward references.
