@@ -663,6 +663,7 @@ impl<'s> Converter<'s> {
             C::GS_INSTANCE_ID => self.load_builtin(BuiltIn::GsInstanceId, None)?,
             C::OUTPUT_CONTROL_POINT_ID => self.load_builtin(BuiltIn::TessControlPointId, None)?,
             C::PRIMITIVE_ID => self.load_builtin(BuiltIn::PrimitiveId, None)?,
+            C::VIEW_ID => self.load_builtin(BuiltIn::ViewId, None)?,
             C::START_VERTEX_LOCATION => self.load_builtin(BuiltIn::StartVertexLocation, None)?,
             C::START_INSTANCE_LOCATION => {
                 self.load_builtin(BuiltIn::StartInstanceLocation, None)?

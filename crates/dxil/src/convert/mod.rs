@@ -58,6 +58,7 @@ mod stages;
 #[cfg(test)]
 mod tests;
 mod values;
+mod wave;
 
 pub use error::{ConvertError, Where};
 
@@ -465,7 +466,8 @@ impl<'s> Converter<'s> {
             | C::OUTPUT_CONTROL_POINT_ID
             | C::PRIMITIVE_ID
             | C::START_VERTEX_LOCATION
-            | C::START_INSTANCE_LOCATION => self.system_value_op(code, &args, inst),
+            | C::START_INSTANCE_LOCATION
+            | C::VIEW_ID => self.system_value_op(code, &args, inst),
             C::CREATE_HANDLE
             | C::CREATE_HANDLE_FROM_BINDING
             | C::CREATE_HANDLE_FROM_HEAP
@@ -517,6 +519,14 @@ impl<'s> Converter<'s> {
             | C::DOT4_ADD_U8_PACKED
             | C::UNPACK_4X8
             | C::PACK_4X8 => self.arith_op(code, &args, inst),
+            C::WAVE_IS_FIRST_LANE..=C::QUAD_OP
+            | C::WAVE_ALL_BIT_COUNT
+            | C::WAVE_PREFIX_BIT_COUNT
+            | C::WAVE_MATCH
+            | C::WAVE_MULTI_PREFIX_OP
+            | C::WAVE_MULTI_PREFIX_BIT_COUNT
+            | C::IS_HELPER_LANE
+            | C::QUAD_VOTE => self.wave_op(code, &args, inst),
             _ => Err(self.unsupported(dx_op::refusal(code))),
         }
     }

@@ -50,6 +50,11 @@ enum Inst {
         ty: u64,
         pairs: Vec<(V, u64)>,
     },
+    /// `extractvalue` of aggregate `v` at index `idx`.
+    Extract {
+        v: V,
+        idx: u64,
+    },
     Br(u64),
     CondBr {
         t: u64,
@@ -199,6 +204,20 @@ impl Asm {
         self.push(Inst::Cmp { pred, a, b }, true)
     }
 
+    fn zext(&mut self, v: V) -> V {
+        self.push(Inst::Cast { v, ty: I32, op: 1 }, true)
+    }
+
+    /// The named struct type `%dx.types.fouri32` (ballots and matches).
+    fn fouri32(&mut self) -> u64 {
+        let key = [20, 0, I32, I32, I32, I32];
+        if let Some(i) = self.type_keys.iter().position(|k| k == &key) {
+            return i as u64;
+        }
+        self.types.push(rs(19, &[], "dx.types.fouri32"));
+        self.ty(&key)
+    }
+
     fn md(&mut self, m: Md) -> usize {
         self.md.push(m);
         self.md.len() - 1
@@ -315,6 +334,7 @@ impl Asm {
                     }
                     (r(16, &ops), true)
                 }
+                Inst::Extract { v, idx } => (r(26, &[rel(*v), *idx]), true),
                 Inst::Br(bb) => (r(11, &[*bb]), false),
                 Inst::CondBr { t, f, cond } => (r(11, &[*t, *f, rel(*cond)]), false),
                 Inst::Ret => (r(10, &[]), false),
@@ -689,10 +709,13 @@ fn libraries_and_driver_extensions_are_refused_by_name() {
 
 #[test]
 fn operation_families_without_ir_support_are_refused_by_name() {
-    let bytes = compute_shader(|a| vec![a.dx_op("dx.op.waveGetLaneIndex", I32, &[], 111, &[])]);
+    let bytes = compute_shader(|a| {
+        let c = a.int(I8, 0);
+        vec![a.dx_op("dx.op.dispatchRaysIndex.i32", I32, &[I8], 145, &[c])]
+    });
     let err = convert_bytes(&bytes).unwrap_err();
-    assert_eq!(err.unsupported_feature(), Some("wave and quad operations"));
-    assert!(err.to_string().contains("WaveGetLaneIndex"), "{err}");
+    assert_eq!(err.unsupported_feature(), Some("ray tracing operations"));
+    assert!(err.to_string().contains("DispatchRaysIndex"), "{err}");
 }
 
 #[test]
@@ -839,5 +862,293 @@ fn a_use_before_its_definition_is_an_error() {
             assert!(err.to_string().contains("before it is defined"), "{err}");
         }
         Err(e) => panic!("reads: {e}"),
+    }
+}
+
+/// The wave and quad operations a value is computed from, written `Op[literals](operands)`
+/// with only wave, quad and helper-lane ops shown (casts and selects are looked through).
+fn wave_chain(b: &Builder, d: dxspv_ir::SsaDef) -> String {
+    use dxspv_ir::{QuadDirection, WaveOp};
+    let op = b.op(d);
+    let name = format!("{:?}", op.opcode);
+    let shown = name.starts_with("Wave") || name.starts_with("Quad") || name == "IsHelperLane";
+    let inner: Vec<String> = op
+        .refs()
+        .flatten()
+        .map(|a| wave_chain(b, a))
+        .filter(|s| !s.is_empty())
+        .collect();
+    if !shown {
+        return inner.join(",");
+    }
+    let lits = match op.opcode {
+        OpCode::WaveActiveOp | OpCode::WavePrefixOp | OpCode::WaveMultiPrefixOp => op
+            .lit(0)
+            .and_then(WaveOp::from_literal)
+            .map(|w| format!("[{w}]")),
+        OpCode::QuadReadAcross => op
+            .lit(0)
+            .and_then(QuadDirection::from_literal)
+            .map(|q| format!("[{q}]")),
+        _ => None,
+    }
+    .unwrap_or_default();
+    if inner.is_empty() {
+        format!("{name}{lits}")
+    } else {
+        format!("{name}{lits}({})", inner.join(","))
+    }
+}
+
+#[test]
+fn wave_and_quad_operations_map_to_the_ir_ops_of_the_same_meaning() {
+    let bytes = compute_shader(|a| {
+        let x = a.dx_op("dx.op.waveGetLaneIndex", I32, &[], 111, &[]);
+        let zero = a.i32(0);
+        let c = a.cmp(32, x, zero);
+        let mut out = vec![x, a.dx_op("dx.op.waveGetLaneCount", I32, &[], 112, &[])];
+        let first = a.dx_op("dx.op.waveIsFirstLane", I1, &[], 110, &[]);
+        out.push(a.zext(first));
+        for code in [113, 114] {
+            let v = a.dx_op("dx.op.waveAnyTrue", I1, &[I1], code, &[c]);
+            out.push(a.zext(v));
+        }
+        let eq = a.dx_op("dx.op.waveActiveAllEqual.i32", I1, &[I32], 115, &[x]);
+        out.push(a.zext(eq));
+        let lane = a.i32(5);
+        out.push(a.dx_op(
+            "dx.op.waveReadLaneAt.i32",
+            I32,
+            &[I32, I32],
+            117,
+            &[x, lane],
+        ));
+        out.push(a.dx_op("dx.op.waveReadLaneFirst.i32", I32, &[I32], 118, &[x]));
+        for (kind, unsigned) in [(0, 0), (1, 0), (2, 1), (2, 0), (3, 1), (3, 0)] {
+            let k = a.int(I8, kind);
+            let u = a.int(I8, unsigned);
+            out.push(a.dx_op(
+                "dx.op.waveActiveOp.i32",
+                I32,
+                &[I32, I8, I8],
+                119,
+                &[x, k, u],
+            ));
+        }
+        for kind in 0..3 {
+            let k = a.int(I8, kind);
+            out.push(a.dx_op("dx.op.waveActiveBit.i32", I32, &[I32, I8], 120, &[x, k]));
+        }
+        // Float sums and maxima, bit-cast back to stored words.
+        let f = a.push(
+            Inst::Cast {
+                v: x,
+                ty: F32,
+                op: 11,
+            },
+            true,
+        );
+        for (code, kind) in [(119, 0), (121, 3)] {
+            let k = a.int(I8, kind);
+            let u = a.int(I8, 0);
+            let r = a.dx_op("dx.op.waveOp.f32", F32, &[F32, I8, I8], code, &[f, k, u]);
+            out.push(a.push(
+                Inst::Cast {
+                    v: r,
+                    ty: I32,
+                    op: 11,
+                },
+                true,
+            ));
+        }
+        let k = a.int(I8, 1);
+        let u = a.int(I8, 0);
+        out.push(a.dx_op(
+            "dx.op.wavePrefixOp.i32",
+            I32,
+            &[I32, I8, I8],
+            121,
+            &[x, k, u],
+        ));
+        let three = a.i32(3);
+        out.push(a.dx_op(
+            "dx.op.quadReadLaneAt.i32",
+            I32,
+            &[I32, I32],
+            122,
+            &[x, three],
+        ));
+        for dir in 0..3 {
+            let d = a.int(I8, dir);
+            out.push(a.dx_op("dx.op.quadOp.i32", I32, &[I32, I8], 123, &[x, d]));
+        }
+        out.push(a.dx_op("dx.op.waveAllOp", I32, &[I1], 135, &[c]));
+        out.push(a.dx_op("dx.op.wavePrefixOp", I32, &[I1], 136, &[c]));
+        let m = a.i32(0x0f);
+        for (kind, unsigned) in [(0, 0), (1, 0), (2, 0), (3, 0), (4, 1)] {
+            let k = a.int(I8, kind);
+            let u = a.int(I8, unsigned);
+            out.push(a.dx_op(
+                "dx.op.waveMultiPrefixOp.i32",
+                I32,
+                &[I32, I32, I32, I32, I32, I8, I8],
+                166,
+                &[x, m, zero, zero, zero, k, u],
+            ));
+        }
+        out.push(a.dx_op(
+            "dx.op.waveMultiPrefixBitCount",
+            I32,
+            &[I1, I32, I32, I32, I32],
+            167,
+            &[c, m, zero, zero, zero],
+        ));
+        for kind in 0..2 {
+            let k = a.int(I8, kind);
+            let v = a.dx_op("dx.op.quadVote", I1, &[I1, I8], 222, &[c, k]);
+            out.push(a.zext(v));
+        }
+        let helper = a.dx_op("dx.op.isHelperLane.i1", I1, &[], 221, &[]);
+        out.push(a.zext(helper));
+        let four = a.fouri32();
+        let ballot = a.dx_op("dx.op.waveActiveBallot", four, &[I1], 116, &[c]);
+        out.push(a.push(Inst::Extract { v: ballot, idx: 2 }, true));
+        let matched = a.dx_op("dx.op.waveMatch.i32", four, &[I32], 165, &[x]);
+        out.push(a.push(Inst::Extract { v: matched, idx: 0 }, true));
+        out
+    });
+    let b = convert_bytes(&bytes).expect("converts");
+    let got: Vec<String> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::BufferStore)
+        .map(|(_, op)| wave_chain(&b, op.arg(2).expect("value")))
+        .collect();
+    let want = [
+        "",
+        "",
+        "WaveIsFirstLane",
+        "WaveActiveOp[Or]",
+        "WaveActiveOp[And]",
+        "WaveAllEqual",
+        "WaveReadLaneAt",
+        "WaveReadLaneFirst",
+        "WaveActiveOp[IAdd]",
+        "WaveActiveOp[IMul]",
+        "WaveActiveOp[UMin]",
+        "WaveActiveOp[SMin]",
+        "WaveActiveOp[UMax]",
+        "WaveActiveOp[SMax]",
+        "WaveActiveOp[And]",
+        "WaveActiveOp[Or]",
+        "WaveActiveOp[Xor]",
+        "WaveActiveOp[FAdd]",
+        "WavePrefixOp[FMax]",
+        "WavePrefixOp[IMul]",
+        "QuadReadLaneAt",
+        "QuadReadAcross[X]",
+        "QuadReadAcross[Y]",
+        "QuadReadAcross[Diagonal]",
+        "WaveBallotBitCount(WaveBallot)",
+        "WaveBallotPrefixBitCount(WaveBallot)",
+        "WaveMultiPrefixOp[IAdd]",
+        "WaveMultiPrefixOp[And]",
+        "WaveMultiPrefixOp[Or]",
+        "WaveMultiPrefixOp[Xor]",
+        "WaveMultiPrefixOp[IMul]",
+        "WaveBallotPrefixBitCount(WaveBallot)",
+        "QuadAny",
+        "QuadAll",
+        "IsHelperLane",
+        "WaveBallot",
+        "WaveMatch",
+    ];
+    assert_eq!(got, want, "{}", text::print(&b));
+    // The lane index and count are the built-ins, and the whole program validates through
+    // every pass.
+    let printed = text::print(&b);
+    assert!(
+        printed.contains("WaveLaneIndex") && printed.contains("WaveLaneCount"),
+        "{printed}"
+    );
+    lower(&bytes);
+}
+
+#[test]
+fn malformed_wave_operations_are_errors() {
+    for (code, kind) in [(119, 4), (120, 3), (123, 3), (222, 2)] {
+        let bytes = compute_shader(|a| {
+            let x = a.i32(1);
+            let k = a.int(I8, kind);
+            let u = a.int(I8, 0);
+            let args: Vec<V> = if code == 119 {
+                vec![x, k, u]
+            } else {
+                vec![x, k]
+            };
+            let params: Vec<u64> = if code == 119 {
+                vec![I32, I8, I8]
+            } else {
+                vec![I32, I8]
+            };
+            vec![a.dx_op("dx.op.wave.i32", I32, &params, code, &args)]
+        });
+        let err = convert_bytes(&bytes).unwrap_err();
+        assert!(
+            matches!(err, ConvertError::Invalid { .. })
+                && err.to_string().contains(&kind.to_string()),
+            "{code}: {err}"
+        );
+    }
+}
+
+/// A compute shader of 1x1x1 threads whose properties add `(tag, values)`.
+fn compute_with_property(tag: i64, values: &[i64]) -> Vec<u8> {
+    let mut a = Asm::new();
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let sm_name = a.md_str("cs");
+    let six = a.md_i32(6);
+    let eight = a.md_i32(8);
+    let sm = a.node(&[Some(sm_name), Some(six), Some(eight)]);
+    let fty = a.funcs_ptr_ty(main);
+    let f = a.md(Md::Val(fty, main));
+    let name = a.md_str("main");
+    let one = a.md_i32(1);
+    let threads = a.node(&[Some(one), Some(one), Some(one)]);
+    let four = a.md_i32(4);
+    let t = a.md_i32(tag);
+    let vals: Vec<Option<usize>> = values.iter().map(|&v| Some(a.md_i32(v))).collect();
+    let list = a.node(&vals);
+    let props = a.node(&[Some(four), Some(threads), Some(t), Some(list)]);
+    let entry = a.node(&[Some(f), Some(name), None, None, Some(props)]);
+    a.named.push(("dx.shaderModel".into(), vec![sm]));
+    a.named.push(("dx.entryPoints".into(), vec![entry]));
+    let V::F(m) = main else { unreachable!() };
+    dxil_container(&a.bitcode(m), 5, 0)
+}
+
+#[test]
+fn wave_sizes_become_set_wave_size() {
+    for (tag, values, want) in [
+        (11, &[32][..], Some([32, 32, 0])),
+        (23, &[16, 0, 0][..], Some([16, 16, 0])),
+        (23, &[8, 64, 32][..], Some([8, 64, 32])),
+        (23, &[8, 64, 128][..], None),
+        (23, &[12, 12, 0][..], None),
+        (11, &[256][..], None),
+    ] {
+        let bytes = compute_with_property(tag, values);
+        match (convert_bytes(&bytes), want) {
+            (Ok(b), Some(want)) => {
+                let (_, op) = b
+                    .iter()
+                    .find(|(_, op)| op.opcode == OpCode::SetWaveSize)
+                    .expect("SetWaveSize");
+                let got = [0, 1, 2].map(|i| op.lit(i).expect("literal"));
+                assert_eq!(got, want);
+            }
+            (Err(e), None) => assert!(e.to_string().contains("wave size"), "{e}"),
+            (r, want) => panic!("{tag} {values:?}: {:?}, want {want:?}", r.map(|_| ())),
+        }
     }
 }
