@@ -126,84 +126,9 @@ const REFUSED: &[(&str, &str, &str)] = &[
         "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
     ),
     (
-        "dxil/vkd3d-proton/mesh_shader_ms_clip_distance_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_cull_primitive_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_culling_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
         "dxil/vkd3d-proton/mesh_shader_ms_derivatives_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_empty_code_dxil.dxil",
-        "SetMsOutputs: unsupported: count 0",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_execute_indirect_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_execute_indirect_state_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_execute_indirect_state_payload_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_multi_workgroup_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_nontrivial_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_payload_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/mesh_shader_ms_system_values_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/pso_ms_mismatch_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/pso_ms_mismatch_min16float_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/pso_ms_mismatch_primid_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the sm6-ops IR and backend",
-    ),
-    (
-        "dxil/vkd3d-proton/pso_ms_view_id_passthrough_code_dxil.dxil",
-        "mesh shader operations",
-        "mesh shaders: wait for the converter",
+        "derivatives outside pixel shaders",
+        "SM 6.6 mesh-shader derivatives: the backend has no derivative groups",
     ),
     (
         "dxil/vkd3d-proton/rt_collection_handle_invariance_code_dxil.dxil",
@@ -374,11 +299,6 @@ const REFUSED: &[(&str, &str, &str)] = &[
         "dxil/vkd3d-proton/sm_advanced_cs_wmma_special_conversions_code_dxil.dxil",
         "AMD AGS driver intrinsics",
         "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",
-    ),
-    (
-        "dxil/vkd3d-proton/sm_advanced_ps_barycentrics_code_dxil.dxil",
-        "barycentrics (AttributeAtVertex)",
-        "barycentrics: wait for the sm6-ops IR and backend",
     ),
     (
         "dxil/vkd3d-proton/workgraph_basic_code_dxil.dxil",

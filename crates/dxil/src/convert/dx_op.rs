@@ -493,11 +493,8 @@ pub fn refusal(code: u32) -> &'static str {
     match code {
         0..=3 => "DXBC-conversion helper operations (TempReg/MinPrecXReg)",
         109 => "the cycle counter (CycleCounterLegacy)",
-        137 => "barycentrics (AttributeAtVertex)",
         141..=159 | 161 | 213 | 262..=289 => "ray tracing operations",
         160 => "DXIL library resources (CreateHandleForLib)",
-        168..=172 => "mesh shader operations",
-        173 => "amplification shader operations (DispatchMesh)",
         174..=177 => "sampler feedback",
         178..=212 | 214 | 215 | 258 => "inline ray tracing (RayQuery)",
         238..=243 | 246..=253 => "work graph operations",

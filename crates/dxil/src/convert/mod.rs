@@ -15,7 +15,8 @@
 //!        ─▶ per function, blocks in reverse post-order (so definitions come before uses):
 //!             Label, phis (incoming values patched once defined), instructions
 //!             (llvm: arithmetic, casts, compares, …; memory: alloca, getelementptr,
-//!             load/store, atomics; dx ops: arith, buffers, image, io, resources, stages)
+//!             load/store, atomics; dx ops: arith, buffers, image, io, resources, stages,
+//!             wave, mesh)
 //!        ─▶ EntryPoint patched with its functions (hull shaders: the control point and
 //!           patch constant functions)
 //! ```
@@ -39,6 +40,10 @@
 //! * Signature elements become one declaration each, at location = start row and
 //!   component = start column, with 32-bit types (16-bit elements are converted at the
 //!   load or store); system values become built-ins where the stage makes or consumes them.
+//! * Waves and quads map op for op onto the IR's `Wave*`/`Quad*` ops (`wave.rs`). Mesh
+//!   shader outputs are arrays per vertex (stream 0) and per primitive (stream 1, placed
+//!   after the vertex rows); the mesh payload is an array of 32-bit words both the
+//!   amplification and the mesh shader lay out the same way (`mesh.rs`).
 //! * What stays out is refused by name ([`ConvertError::Unsupported`]): DXIL libraries (ray
 //!   tracing and work graphs), AMD AGS driver intrinsics, and the operation families of
 //!   [`dx_op::refusal`].
@@ -53,6 +58,7 @@ mod io;
 pub mod limits;
 mod llvm;
 mod memory;
+mod mesh;
 mod resources;
 mod stages;
 #[cfg(test)]
@@ -173,6 +179,7 @@ pub(crate) struct Converter<'s> {
     pub io: io::Io,
     pub mem: memory::Memory,
     pub hs: stages::HullState,
+    pub mesh: mesh::MeshState,
 }
 
 impl<'s> Converter<'s> {
@@ -271,6 +278,7 @@ impl<'s> Converter<'s> {
             io: io::Io::default(),
             mem: memory::Memory::default(),
             hs: stages::HullState::default(),
+            mesh: mesh::MeshState::default(),
         };
         Ok(c)
     }
@@ -284,6 +292,7 @@ impl<'s> Converter<'s> {
                 .with_ref(ep)
                 .with_str(if name.is_empty() { "main" } else { &name }),
         );
+        self.scan_mesh_uses()?;
         self.declare_modes()?;
         self.declare_resources()?;
         self.declare_signatures()?;
@@ -527,6 +536,9 @@ impl<'s> Converter<'s> {
             | C::WAVE_MULTI_PREFIX_BIT_COUNT
             | C::IS_HELPER_LANE
             | C::QUAD_VOTE => self.wave_op(code, &args, inst),
+            C::SET_MESH_OUTPUT_COUNTS..=C::DISPATCH_MESH | C::ATTRIBUTE_AT_VERTEX => {
+                self.mesh_op(code, &args, inst)
+            }
             _ => Err(self.unsupported(dx_op::refusal(code))),
         }
     }

@@ -14,6 +14,8 @@ use dxspv_ir::{text, Builder, OpCode};
 /// A value of the module being written.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum V {
+    /// A global variable (by declaration order).
+    G(usize),
     /// A module constant (by creation order).
     C(usize),
     /// A function (by declaration order).
@@ -50,6 +52,22 @@ enum Inst {
         ty: u64,
         pairs: Vec<(V, u64)>,
     },
+    /// `getelementptr inbounds` of `ty` from `base` by `indices`.
+    Gep {
+        ty: u64,
+        base: V,
+        indices: Vec<V>,
+    },
+    /// `load` of a `ty` through `ptr`.
+    Load {
+        ty: u64,
+        ptr: V,
+    },
+    /// `store` of `v` through `ptr`.
+    Store {
+        ptr: V,
+        v: V,
+    },
     /// `extractvalue` of aggregate `v` at index `idx`.
     Extract {
         v: V,
@@ -85,6 +103,8 @@ struct Asm {
     types: Vec<Item>,
     type_keys: Vec<Vec<u64>>,
     funcs: Vec<(String, u64)>,
+    /// Global variables: value type and address space.
+    globals: Vec<(u64, u64)>,
     consts: Vec<(u64, Item)>,
     insts: Vec<Inst>,
     results: usize,
@@ -99,6 +119,7 @@ impl Asm {
             types: Vec::new(),
             type_keys: Vec::new(),
             funcs: Vec::new(),
+            globals: Vec::new(),
             consts: Vec::new(),
             insts: Vec::new(),
             results: 0,
@@ -239,11 +260,13 @@ impl Asm {
     /// The bitcode: types, functions, constants, metadata, names, the body of `main` (the
     /// last function declared, with `blocks` blocks).
     fn bitcode(mut self, main: usize) -> Vec<u8> {
-        let nf = self.funcs.len();
+        let ng = self.globals.len();
+        let nf = ng + self.funcs.len();
         let nc = self.consts.len();
         let abs = |v: V| -> u64 {
             match v {
-                V::F(i) => i as u64,
+                V::G(i) => i as u64,
+                V::F(i) => (ng + i) as u64,
                 V::C(i) => (nf + i) as u64,
                 V::I(i) => (nf + nc + i) as u64,
             }
@@ -251,6 +274,9 @@ impl Asm {
         let mut types = vec![r(1, &[self.type_keys.len() as u64])];
         types.append(&mut self.types);
         let mut items = vec![blk(17, types)];
+        for &(ty, space) in &self.globals {
+            items.push(r(7, &[ty, 2 | (space << 2), 0, 0, 0, 0]));
+        }
         for (i, (_, fnty)) in self.funcs.iter().enumerate() {
             let proto = u64::from(i != main);
             items.push(r(8, &[*fnty, 0, proto, 0, 0, 0, 0, 0, 0, 0]));
@@ -288,7 +314,7 @@ impl Asm {
             self.funcs
                 .iter()
                 .enumerate()
-                .map(|(i, (n, _))| rs(1, &[i as u64], n))
+                .map(|(i, (n, _))| rs(1, &[(ng + i) as u64], n))
                 .collect(),
         ));
         let mut body = vec![r(1, &[self.blocks])];
@@ -335,6 +361,13 @@ impl Asm {
                     (r(16, &ops), true)
                 }
                 Inst::Extract { v, idx } => (r(26, &[rel(*v), *idx]), true),
+                Inst::Gep { ty, base, indices } => {
+                    let mut ops = vec![1, *ty, rel(*base)];
+                    ops.extend(indices.iter().map(|&i| rel(i)));
+                    (r(43, &ops), true)
+                }
+                Inst::Load { ty, ptr } => (r(20, &[rel(*ptr), *ty, 3, 0]), true),
+                Inst::Store { ptr, v } => (r(44, &[rel(*ptr), rel(*v), 3, 0]), false),
                 Inst::Br(bb) => (r(11, &[*bb]), false),
                 Inst::CondBr { t, f, cond } => (r(11, &[*t, *f, rel(*cond)]), false),
                 Inst::Ret => (r(10, &[]), false),
@@ -1151,4 +1184,395 @@ fn wave_sizes_become_set_wave_size() {
             (r, want) => panic!("{tag} {values:?}: {:?}, want {want:?}", r.map(|_| ())),
         }
     }
+}
+
+impl Asm {
+    /// A signature element `!{id, name, component type, semantic kind, !{0}, interpolation,
+    /// rows, columns, start row, start column, null}`.
+    #[allow(clippy::too_many_arguments)]
+    fn sig_element(
+        &mut self,
+        id: i64,
+        name: &str,
+        component: i64,
+        kind: i64,
+        interpolation: i64,
+        cols: i64,
+        row: i64,
+    ) -> usize {
+        let fields = [id, component, kind, interpolation, 1, cols, row, 0];
+        let [id, component, kind, interpolation, rows, cols, row, col] =
+            fields.map(|v| Some(self.md_i32(v)));
+        let name = self.md_str(name);
+        let zero = self.md_i32(0);
+        let indices = self.node(&[Some(zero)]);
+        self.node(&[
+            id,
+            Some(name),
+            component,
+            kind,
+            Some(indices),
+            interpolation,
+            rows,
+            cols,
+            row,
+            col,
+            None,
+        ])
+    }
+
+    /// `dx.shaderModel` and the entry point `main` with signatures and properties.
+    fn entry(&mut self, model: &str, main: V, sigs: [Option<usize>; 3], props: &[usize]) {
+        let sm_name = self.md_str(model);
+        let six = self.md_i32(6);
+        let minor = self.md_i32(5);
+        let sm = self.node(&[Some(sm_name), Some(six), Some(minor)]);
+        let fty = self.funcs_ptr_ty(main);
+        let f = self.md(Md::Val(fty, main));
+        let name = self.md_str("main");
+        let sigs = self.node(&sigs);
+        let props: Vec<Option<usize>> = props.iter().map(|&p| Some(p)).collect();
+        let props = self.node(&props);
+        let entry = self.node(&[Some(f), Some(name), Some(sigs), None, Some(props)]);
+        self.named.push(("dx.shaderModel".into(), vec![sm]));
+        self.named.push(("dx.entryPoints".into(), vec![entry]));
+    }
+
+    /// `!{x, y, z}` of thread counts.
+    fn threads(&mut self, x: i64) -> usize {
+        let x = self.md_i32(x);
+        let one = self.md_i32(1);
+        self.node(&[Some(x), Some(one), Some(one)])
+    }
+}
+
+/// The ops of `b` with opcode `opc`, printed.
+fn ops_of(b: &Builder, opc: OpCode) -> Vec<String> {
+    let printed = text::print(b);
+    let name = format!(" {opc:?} ");
+    printed
+        .lines()
+        .filter(|l| l.contains(&name))
+        .map(|l| l.split_once(" = ").map_or(l, |(_, r)| r).to_string())
+        .collect()
+}
+
+#[test]
+fn mesh_shaders_store_vertex_and_primitive_outputs_and_read_the_payload() {
+    let mut a = Asm::new();
+    // %struct.Payload = type { i32, [2 x float] }: words 0, then 1 and 2.
+    let arr = a.ty(&[11, 2, F32]);
+    a.types.push(rs(19, &[], "struct.Payload"));
+    let payload = a.ty(&[20, 0, I32, arr]);
+    let payload_ptr = a.ty(&[8, payload, 0]);
+    let float_ptr = a.ty(&[8, F32, 0]);
+    let _ = float_ptr;
+    let p = a.dx_op(
+        "dx.op.getMeshPayload.struct.Payload",
+        payload_ptr,
+        &[],
+        170,
+        &[],
+    );
+    let zero = a.i32(0);
+    let one = a.i32(1);
+    let two = a.i32(2);
+    let three = a.i32(3);
+    let field = a.push(
+        Inst::Gep {
+            ty: payload,
+            base: p,
+            indices: vec![zero, one, one],
+        },
+        true,
+    );
+    let f = a.push(
+        Inst::Load {
+            ty: F32,
+            ptr: field,
+        },
+        true,
+    );
+    a.dx_op(
+        "dx.op.setMeshOutputCounts",
+        VOID,
+        &[I32, I32],
+        168,
+        &[three, one],
+    );
+    let tid = a.dx_op("dx.op.flattenedThreadIdInGroup.i32", I32, &[], 96, &[]);
+    let c0 = a.int(I8, 0);
+    let c1 = a.int(I8, 1);
+    let vf = &[I32, I32, I8, F32, I32];
+    a.dx_op(
+        "dx.op.storeVertexOutput.f32",
+        VOID,
+        vf,
+        171,
+        &[zero, zero, c0, f, tid],
+    );
+    a.dx_op(
+        "dx.op.storeVertexOutput.f32",
+        VOID,
+        vf,
+        171,
+        &[one, zero, c1, f, tid],
+    );
+    a.dx_op(
+        "dx.op.emitIndices",
+        VOID,
+        &[I32, I32, I32, I32],
+        169,
+        &[tid, zero, one, two],
+    );
+    let vi = &[I32, I32, I8, I32, I32];
+    a.dx_op(
+        "dx.op.storePrimitiveOutput.i32",
+        VOID,
+        vi,
+        172,
+        &[zero, zero, c0, tid, tid],
+    );
+    a.dx_op(
+        "dx.op.storePrimitiveOutput.i32",
+        VOID,
+        vi,
+        172,
+        &[one, zero, c0, tid, tid],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    // Vertices: SV_Position (row 0), ARG (float2, row 1). Primitives: SV_PrimitiveID (row
+    // 0), ATTR (uint, row 0 of the primitive signature).
+    let pos = a.sig_element(0, "SV_Position", 9, 3, 4, 4, 0);
+    let arg = a.sig_element(1, "ARG", 9, 0, 2, 2, 1);
+    let prim_id = a.sig_element(0, "SV_PrimitiveID", 5, 10, 1, 1, 0);
+    let attr = a.sig_element(1, "ATTR", 5, 0, 1, 1, 0);
+    let outputs = a.node(&[Some(pos), Some(arg)]);
+    let prims = a.node(&[Some(prim_id), Some(attr)]);
+    let threads = a.threads(3);
+    let state_vals = [3, 1, 2, 12].map(|v| Some(a.md_i32(v)));
+    let state = a.node(&[
+        Some(threads),
+        state_vals[0],
+        state_vals[1],
+        state_vals[2],
+        state_vals[3],
+    ]);
+    let tag = a.md_i32(9);
+    a.entry(
+        "ms",
+        main,
+        [None, Some(outputs), Some(prims)],
+        &[tag, state],
+    );
+    let V::F(m) = main else { unreachable!() };
+    let bytes = dxil_container(&a.bitcode(m), 13, 0);
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    // The payload: 3 words; the float at word 2, read as a word and bit-cast.
+    assert_eq!(ops_of(&b, OpCode::DclMeshPayload).len(), 1, "{printed}");
+    assert!(printed.contains("DclMeshPayload u32[3]"), "{printed}");
+    let loads = ops_of(&b, OpCode::LdsLoad);
+    assert_eq!(loads.len(), 1, "{printed}");
+    let at = b
+        .iter()
+        .find(|(_, op)| op.opcode == OpCode::LdsLoad)
+        .and_then(|(_, op)| op.arg(1))
+        .map(|d| b.op(d).lit(0));
+    assert_eq!(at, Some(Some(2)), "{printed}");
+    assert!(
+        printed.contains("SetMsOutputs %1 3 1 Triangle"),
+        "{printed}"
+    );
+    assert_eq!(
+        ops_of(&b, OpCode::MeshSetOutputCounts).len(),
+        1,
+        "{printed}"
+    );
+    // Vertex outputs per vertex in stream 0, primitive outputs per primitive in stream 1,
+    // the primitive's user attribute after the vertex signature's two rows.
+    assert!(
+        printed.contains("DclOutputBuiltIn vec4<f32>[3] %1 Position 0"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("DclOutput vec2<f32>[3] %1 1 0 0"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("DclOutputBuiltIn u32[1] %1 PrimitiveId 1"),
+        "{printed}"
+    );
+    assert!(printed.contains("DclOutput u32[1] %1 2 0 1"), "{printed}");
+    assert!(
+        printed.contains("DclOutputBuiltIn vec3<u32>[1] %1 PrimitiveIndices 1"),
+        "{printed}"
+    );
+    assert_eq!(ops_of(&b, OpCode::OutputStore).len(), 5, "{printed}");
+    lower(&bytes);
+}
+
+#[test]
+fn amplification_shaders_write_the_payload_and_dispatch_mesh() {
+    let mut a = Asm::new();
+    let arr = a.ty(&[11, 2, I32]);
+    a.types.push(rs(19, &[], "struct.Payload"));
+    let payload = a.ty(&[20, 0, I32, arr]);
+    let shared_ptr = a.ty(&[8, payload, 3]);
+    a.globals.push((payload, 3));
+    let g = V::G(0);
+    let zero = a.i32(0);
+    let one = a.i32(1);
+    let two = a.i32(2);
+    let seven = a.i32(7);
+    let tid = a.dx_op("dx.op.flattenedThreadIdInGroup.i32", I32, &[], 96, &[]);
+    let field = a.push(
+        Inst::Gep {
+            ty: payload,
+            base: g,
+            indices: vec![zero, one, tid],
+        },
+        true,
+    );
+    a.push(
+        Inst::Store {
+            ptr: field,
+            v: seven,
+        },
+        false,
+    );
+    let first = a.push(
+        Inst::Gep {
+            ty: payload,
+            base: g,
+            indices: vec![zero, zero],
+        },
+        true,
+    );
+    a.push(Inst::Store { ptr: first, v: tid }, false);
+    a.dx_op(
+        "dx.op.dispatchMesh.struct.Payload",
+        VOID,
+        &[I32, I32, I32, shared_ptr],
+        173,
+        &[two, one, one, g],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let threads = a.threads(2);
+    let size = a.md_i32(12);
+    let state = a.node(&[Some(threads), Some(size)]);
+    let tag = a.md_i32(10);
+    a.entry("as", main, [None, None, None], &[tag, state]);
+    let V::F(m) = main else { unreachable!() };
+    let bytes = dxil_container(&a.bitcode(m), 14, 0);
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    assert!(printed.contains("DclMeshPayload u32[3]"), "{printed}");
+    assert!(ops_of(&b, OpCode::DclLds).is_empty(), "{printed}");
+    // Word 1 + tid, then word 0.
+    let stores: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::LdsStore)
+        .map(|(_, op)| {
+            let at = b.op(op.arg(1).expect("address"));
+            (at.opcode, at.lit(0))
+        })
+        .collect();
+    assert_eq!(stores.len(), 2, "{printed}");
+    assert_eq!(stores[0].0, OpCode::IAdd, "{printed}");
+    assert_eq!(stores[1], (OpCode::Constant, Some(0)), "{printed}");
+    assert_eq!(ops_of(&b, OpCode::DispatchMesh).len(), 1, "{printed}");
+    lower(&bytes);
+}
+
+#[test]
+fn attributes_read_at_a_vertex_are_per_vertex_inputs() {
+    let mut a = Asm::new();
+    let zero = a.i32(0);
+    let c0 = a.int(I8, 0);
+    let c2 = a.int(I8, 2);
+    let at2 = a.dx_op(
+        "dx.op.attributeAtVertex.f32",
+        F32,
+        &[I32, I32, I8, I8],
+        137,
+        &[zero, zero, c0, c2],
+    );
+    let u = a.undef(I32);
+    let flat = a.dx_op(
+        "dx.op.loadInput.f32",
+        F32,
+        &[I32, I32, I8, I32],
+        4,
+        &[zero, zero, c0, u],
+    );
+    let one = a.i32(1);
+    let bary = a.dx_op(
+        "dx.op.loadInput.f32",
+        F32,
+        &[I32, I32, I8, I32],
+        4,
+        &[one, zero, c0, u],
+    );
+    let s = a.bin(0, at2, flat, 0);
+    let s = a.bin(0, s, bary, 0);
+    a.dx_op(
+        "dx.op.storeOutput.f32",
+        VOID,
+        &[I32, I32, I8, F32],
+        5,
+        &[zero, zero, c0, s],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    // COLOR (nointerpolation float at row 0), SV_Barycentrics (row 1); SV_Target.
+    let color = a.sig_element(0, "COLOR", 9, 0, 1, 1, 0);
+    let bary_e = a.sig_element(1, "SV_Barycentrics", 9, 28, 4, 3, 1);
+    let target = a.sig_element(0, "SV_Target", 9, 16, 0, 1, 0);
+    let inputs = a.node(&[Some(color), Some(bary_e)]);
+    let outputs = a.node(&[Some(target)]);
+    a.entry("ps", main, [Some(inputs), Some(outputs), None], &[]);
+    let V::F(m) = main else { unreachable!() };
+    let bytes = dxil_container(&a.bitcode(m), 0, 0);
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    assert!(
+        printed.contains("DclInput f32[3] %1 0 0 Flat|PerVertex"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("DclInputBuiltIn vec3<f32> %1 Barycentrics NoPerspective"),
+        "{printed}"
+    );
+    // Vertex 2, then the flat read at vertex 0.
+    let vertices: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::InputLoad)
+        .filter_map(|(_, op)| op.arg(1))
+        .map(|d| b.op(d).lit(0))
+        .collect();
+    assert_eq!(vertices[..2], [Some(2), Some(0)], "{printed}");
+    lower(&bytes);
+}
+
+#[test]
+fn mesh_operations_outside_mesh_shaders_are_errors() {
+    let bytes = compute_shader(|a| {
+        let one = a.i32(1);
+        a.dx_op(
+            "dx.op.setMeshOutputCounts",
+            VOID,
+            &[I32, I32],
+            168,
+            &[one, one],
+        );
+        vec![]
+    });
+    let err = convert_bytes(&bytes).unwrap_err();
+    assert!(
+        matches!(err, ConvertError::Invalid { .. }) && err.to_string().contains("compute"),
+        "{err}"
+    );
 }
