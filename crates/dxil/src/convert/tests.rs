@@ -1576,3 +1576,52 @@ fn mesh_operations_outside_mesh_shaders_are_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn sixty_four_bit_atomics_on_raw_buffers_address_32_bit_words() {
+    let bytes = compute_shader(|a| {
+        let i64t = a.ty(&[7, 64]);
+        let h = a.uav_handle();
+        let op = a.i32(6); // UMin
+        let at = a.i32(8);
+        let u = a.undef(I32);
+        let v = a.int(i64t, -5);
+        let r = a.dx_op(
+            "dx.op.atomicBinOp.i64",
+            i64t,
+            &[HANDLE, I32, I32, I32, I32, i64t],
+            78,
+            &[h, op, at, u, u, v],
+        );
+        let lo = a.push(
+            Inst::Cast {
+                v: r,
+                ty: I32,
+                op: 0,
+            },
+            true,
+        ); // trunc
+        vec![lo]
+    });
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    let atomics: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::BufferAtomic)
+        .collect();
+    assert_eq!(atomics.len(), 1, "{printed}");
+    let (_, op) = atomics[0];
+    assert_eq!(
+        op.ty,
+        dxspv_ir::Type::scalar(dxspv_ir::ScalarType::U64),
+        "{printed}"
+    );
+    assert_eq!(
+        op.lit(0).and_then(dxspv_ir::AtomicOp::from_literal),
+        Some(dxspv_ir::AtomicOp::UMin)
+    );
+    // Byte 8 is word 2.
+    let word = op.arg(1).and_then(|d| b.op(d).lit(0));
+    assert_eq!(word, Some(2), "{printed}");
+    lower(&bytes);
+}
