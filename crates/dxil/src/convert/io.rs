@@ -197,6 +197,27 @@ impl<'s> Converter<'s> {
         {
             return Ok(None);
         }
+        if self.is(ShaderKind::Mesh) && output {
+            let per_primitive = matches!(
+                b,
+                BuiltIn::PrimitiveId
+                    | BuiltIn::LayerIndex
+                    | BuiltIn::ViewportIndex
+                    | BuiltIn::CullPrimitive
+                    | BuiltIn::ShadingRate
+            );
+            if per_primitive != (sig == Sig::Patch) {
+                return Err(self.invalid(format!(
+                    "system value {} in the mesh shader's {} signature",
+                    e.semantic_kind.name(),
+                    if sig == Sig::Patch {
+                        "primitive"
+                    } else {
+                        "vertex"
+                    }
+                )));
+            }
+        }
         if b.exists_in(stage, output) {
             return Ok(Some(b));
         }
@@ -516,6 +537,10 @@ impl<'s> Converter<'s> {
                     return Err(self.invalid("per-vertex element accessed without a vertex index"))
                 }
             };
+            let n = self.b.op(e.decl).ty.dims().last().copied().unwrap_or(0);
+            if let Some(k) = self.const_of(v).filter(|&k| k >= u64::from(n)) {
+                return Err(self.invalid(format!("vertex {k} of an array of {n}")));
+            }
             parts.push(v);
         }
         if col >= u32::from(e.cols) {

@@ -389,6 +389,10 @@ impl<'s> Converter<'s> {
             return Err(self.unsupported("64-bit values in a mesh payload"));
         }
         let at = p.index[0].ok_or_else(|| self.invalid("payload pointer without offset"))?;
+        let words = p.var_ty.dims().last().copied().unwrap_or(0);
+        if let Some(k) = self.const_of(at).filter(|&k| k >= u64::from(words)) {
+            return Err(self.invalid(format!("word {k} of a mesh payload of {words}")));
+        }
         Ok((d, at))
     }
 

@@ -123,6 +123,8 @@ pub(crate) struct Func {
     pub ends: Vec<Option<SsaDef>>,
     /// Blocks in reverse post-order from the entry.
     pub order: Vec<u32>,
+    /// How many distinct reachable blocks branch to each block.
+    pub pred_count: Vec<u32>,
     /// Operands to patch once the function is done.
     pub fixups: Vec<control_flow::Fixup>,
     /// The members `extractvalue`s read of each value (bit `k` for member `k`, bit 7 for

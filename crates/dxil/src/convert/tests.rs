@@ -1625,3 +1625,74 @@ fn sixty_four_bit_atomics_on_raw_buffers_address_32_bit_words() {
     assert_eq!(word, Some(2), "{printed}");
     lower(&bytes);
 }
+
+/// A compute shader of `blocks` blocks running `body`.
+fn compute_blocks(blocks: u64, body: impl FnOnce(&mut Asm)) -> Vec<u8> {
+    let mut a = Asm::new();
+    a.blocks = blocks;
+    body(&mut a);
+    let (_, main) = a.func("main", VOID, &[]);
+    compute_metadata(&mut a, "cs", None, main);
+    let V::F(m) = main else { unreachable!() };
+    dxil_container(&a.bitcode(m), 5, 0)
+}
+
+#[test]
+fn phis_and_branches_must_follow_the_control_flow_graph() {
+    // A phi naming a block that does not branch to it.
+    let bytes = compute_blocks(3, |a| {
+        let zero = a.i32(0);
+        let one = a.i32(1);
+        a.push(Inst::Br(1), false);
+        a.push(
+            Inst::Phi {
+                ty: I32,
+                pairs: vec![(zero, 0), (one, 2)],
+            },
+            true,
+        );
+        a.push(Inst::Br(2), false);
+        a.push(Inst::Ret, false);
+    });
+    let err = convert_bytes(&bytes).unwrap_err();
+    assert!(
+        err.to_string().contains("does not branch to block 1"),
+        "{err}"
+    );
+
+    // A phi missing one of its block's predecessors.
+    let bytes = compute_blocks(3, |a| {
+        let zero = a.i32(0);
+        let t = a.int(I1, 1);
+        a.push(
+            Inst::CondBr {
+                t: 1,
+                f: 2,
+                cond: t,
+            },
+            false,
+        );
+        a.push(Inst::Br(2), false);
+        a.push(
+            Inst::Phi {
+                ty: I32,
+                pairs: vec![(zero, 1)],
+            },
+            true,
+        );
+        a.push(Inst::Ret, false);
+    });
+    let err = convert_bytes(&bytes).unwrap_err();
+    assert!(err.to_string().contains("names 1 of the 2 blocks"), "{err}");
+
+    // A branch back to the entry block.
+    let bytes = compute_blocks(2, |a| {
+        a.push(Inst::Br(1), false);
+        a.push(Inst::Br(0), false);
+    });
+    let err = convert_bytes(&bytes).unwrap_err();
+    assert!(
+        err.to_string().contains("entry block is a branch target"),
+        "{err}"
+    );
+}
