@@ -94,6 +94,21 @@ pub(crate) type R<T> = Result<T, ConvertError>;
 pub fn convert(shader: &Shader<'_>) -> Result<Builder, ConvertError> {
     let mut c = Converter::new(&shader.module, &shader.metadata)?;
     c.run()?;
+    // The converter checks what it reads where the IR needs it, but not every operand type
+    // of every operation (a damaged module can give a float operation integers): the IR's
+    // validator decides, so what leaves here is IR the passes may trust.
+    if let Err(errors) = dxspv_ir::validate(&c.b, dxspv_ir::Level::Unstructured) {
+        let first = errors.first().map(|e| e.to_string()).unwrap_or_default();
+        return Err(ConvertError::Invalid {
+            at: Where {
+                function: String::new(),
+                block: None,
+                instruction: None,
+                what: "converted IR",
+            },
+            what: format!("operations on values of types they do not take: {first}"),
+        });
+    }
     Ok(c.b)
 }
 
