@@ -128,7 +128,7 @@ const REFUSED: &[(&str, &str, &str)] = &[
     (
         "dxil/vkd3d-proton/mesh_shader_ms_derivatives_code_dxil.dxil",
         "derivatives outside pixel shaders",
-        "SM 6.6 mesh-shader derivatives: the backend has no derivative groups",
+        "SM 6.6 mesh-shader derivatives: the IR binds DerivX/DerivY to pixel shaders (SPIR-V derivative groups need IR support)",
     ),
     (
         "dxil/vkd3d-proton/rt_collection_handle_invariance_code_dxil.dxil",
@@ -188,17 +188,17 @@ const REFUSED: &[(&str, &str, &str)] = &[
     (
         "dxil/vkd3d-proton/sm_advanced_cs_derivative_1d_code_dxil.dxil",
         "derivatives outside pixel shaders",
-        "SM 6.6 compute-shader derivatives: the backend has no derivative groups",
+        "SM 6.6 compute-shader derivatives: the IR binds DerivX/DerivY to pixel shaders (SPIR-V derivative groups need IR support)",
     ),
     (
         "dxil/vkd3d-proton/sm_advanced_cs_derivative_2d_aligned_code_dxil.dxil",
         "derivatives outside pixel shaders",
-        "SM 6.6 compute-shader derivatives: the backend has no derivative groups",
+        "SM 6.6 compute-shader derivatives: the IR binds DerivX/DerivY to pixel shaders (SPIR-V derivative groups need IR support)",
     ),
     (
         "dxil/vkd3d-proton/sm_advanced_cs_multisample_uav_code_dxil.dxil",
         "writable multisampled textures",
-        "SM 6.7 writable MSAA textures: the backend has no multisampled storage images",
+        "SM 6.7 writable MSAA textures (TextureStoreSample): the IR's ImageStore has no sample operand",
     ),
     (
         "dxil/vkd3d-proton/sm_advanced_cs_wmma_alloca_code_dxil.dxil",
