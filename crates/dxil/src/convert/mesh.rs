@@ -12,7 +12,8 @@
 //!   struct laid out field after field, one word per scalar of up to 32 bits (both shaders
 //!   lay out the same struct alike); a pointer into it is a word offset
 //!   ([`MemBase::Payload`]), `getelementptr` adds the words of the elements and fields it
-//!   steps over, and scalars are loaded and stored as words (16-bit values in the low half).
+//!   steps over, and scalars are loaded and stored as words (16-bit values in the low half,
+//!   64-bit ones as two words, low first).
 //! - `AttributeAtVertex(element, row, col, vertex)`: an `InputLoad` of the element declared
 //!   `PerVertex` (an array of 3, see `io.rs`); the module is scanned first for the elements
 //!   it reads so (their other reads are of vertex 0).
@@ -381,19 +382,22 @@ impl<'s> Converter<'s> {
     }
 
     /// The payload declaration and word offset of a payload pointer to a scalar.
-    fn payload_word(&self, p: &PtrInfo, s: ScalarType) -> R<(SsaDef, SsaDef)> {
+    /// The payload declaration, the word offset of a pointer to a scalar of type `s`, and
+    /// its words (2 for 64-bit scalars, low word first).
+    fn payload_word(&self, p: &PtrInfo, s: ScalarType) -> R<(SsaDef, SsaDef, u32)> {
         let MemBase::Payload(d) = p.base else {
             return Err(self.invalid("not a payload pointer"));
         };
-        if s.bit_size() > Some(32) {
-            return Err(self.unsupported("64-bit values in a mesh payload"));
-        }
+        let n = if s.bit_size() == Some(64) { 2 } else { 1 };
         let at = p.index[0].ok_or_else(|| self.invalid("payload pointer without offset"))?;
         let words = p.var_ty.dims().last().copied().unwrap_or(0);
-        if let Some(k) = self.const_of(at).filter(|&k| k >= u64::from(words)) {
+        if let Some(k) = self
+            .const_of(at)
+            .filter(|&k| k + u64::from(n) > u64::from(words))
+        {
             return Err(self.invalid(format!("word {k} of a mesh payload of {words}")));
         }
-        Ok((d, at))
+        Ok((d, at, n))
     }
 
     /// `load` of a scalar from the payload.
@@ -402,13 +406,21 @@ impl<'s> Converter<'s> {
         let Some(s) = want.as_basic().filter(|b| !b.is_vector()).map(|b| b.base()) else {
             return Err(self.unsupported("loads of vectors and aggregates from a mesh payload"));
         };
-        let (d, at) = self.payload_word(p, s)?;
-        let w = self.code(
-            Op::new(OpCode::LdsLoad, ScalarType::U32)
-                .with_ref(d)
-                .with_ref(at),
-        );
-        Ok(self.payload_word_as(w, s))
+        let (d, at, n) = self.payload_word(p, s)?;
+        let mut w = [at; 2];
+        for k in 0..n {
+            let a = if k == 0 { at } else { self.add_u32(at, k) };
+            w[k as usize] = self.code(
+                Op::new(OpCode::LdsLoad, ScalarType::U32)
+                    .with_ref(d)
+                    .with_ref(a),
+            );
+        }
+        if n == 2 {
+            let pair = self.vector(ScalarType::U32, &w);
+            return Ok(self.op1(OpCode::Cast, s, pair));
+        }
+        Ok(self.payload_word_as(w[0], s))
     }
 
     /// `store` of a scalar to the payload.
@@ -423,14 +435,27 @@ impl<'s> Converter<'s> {
         else {
             return Err(self.unsupported("stores of vectors and aggregates to a mesh payload"));
         };
-        let (d, at) = self.payload_word(p, s)?;
-        let w = self.payload_word_of(v, s);
-        self.code(
-            Op::new(OpCode::LdsStore, Type::VOID)
-                .with_ref(d)
-                .with_ref(at)
-                .with_ref(w),
-        );
+        let (d, at, n) = self.payload_word(p, s)?;
+        let words = if n == 2 {
+            let pair = self.op1(OpCode::Cast, Type::vector(ScalarType::U32, 2), v);
+            let lo = self.c_u32(0);
+            let hi = self.c_u32(1);
+            [
+                self.op2(OpCode::CompositeExtract, ScalarType::U32, pair, lo),
+                self.op2(OpCode::CompositeExtract, ScalarType::U32, pair, hi),
+            ]
+        } else {
+            [self.payload_word_of(v, s); 2]
+        };
+        for k in 0..n {
+            let a = if k == 0 { at } else { self.add_u32(at, k) };
+            self.code(
+                Op::new(OpCode::LdsStore, Type::VOID)
+                    .with_ref(d)
+                    .with_ref(a)
+                    .with_ref(words[k as usize]),
+            );
+        }
         Ok(())
     }
 

@@ -1260,10 +1260,11 @@ fn ops_of(b: &Builder, opc: OpCode) -> Vec<String> {
 #[test]
 fn mesh_shaders_store_vertex_and_primitive_outputs_and_read_the_payload() {
     let mut a = Asm::new();
-    // %struct.Payload = type { i32, [2 x float] }: words 0, then 1 and 2.
+    // %struct.Payload = type { i32, [2 x float], i64 }: words 0, then 1 and 2, then 3 and 4.
     let arr = a.ty(&[11, 2, F32]);
+    let i64t = a.ty(&[7, 64]);
     a.types.push(rs(19, &[], "struct.Payload"));
-    let payload = a.ty(&[20, 0, I32, arr]);
+    let payload = a.ty(&[20, 0, I32, arr, i64t]);
     let payload_ptr = a.ty(&[8, payload, 0]);
     let float_ptr = a.ty(&[8, F32, 0]);
     let _ = float_ptr;
@@ -1290,6 +1291,21 @@ fn mesh_shaders_store_vertex_and_primitive_outputs_and_read_the_payload() {
         Inst::Load {
             ty: F32,
             ptr: field,
+        },
+        true,
+    );
+    let wide = a.push(
+        Inst::Gep {
+            ty: payload,
+            base: p,
+            indices: vec![zero, two],
+        },
+        true,
+    );
+    a.push(
+        Inst::Load {
+            ty: i64t,
+            ptr: wide,
         },
         true,
     );
@@ -1370,17 +1386,18 @@ fn mesh_shaders_store_vertex_and_primitive_outputs_and_read_the_payload() {
     let bytes = dxil_container(&a.bitcode(m), 13, 0);
     let b = convert_bytes(&bytes).expect("converts");
     let printed = text::print(&b);
-    // The payload: 3 words; the float at word 2, read as a word and bit-cast.
+    // The payload: 5 words; the float at word 2, read as a word and bit-cast; the i64 as
+    // words 3 and 4.
     assert_eq!(ops_of(&b, OpCode::DclMeshPayload).len(), 1, "{printed}");
-    assert!(printed.contains("DclMeshPayload u32[3]"), "{printed}");
-    let loads = ops_of(&b, OpCode::LdsLoad);
-    assert_eq!(loads.len(), 1, "{printed}");
-    let at = b
+    assert!(printed.contains("DclMeshPayload u32[5]"), "{printed}");
+    let at: Vec<_> = b
         .iter()
-        .find(|(_, op)| op.opcode == OpCode::LdsLoad)
-        .and_then(|(_, op)| op.arg(1))
-        .map(|d| b.op(d).lit(0));
-    assert_eq!(at, Some(Some(2)), "{printed}");
+        .filter(|(_, op)| op.opcode == OpCode::LdsLoad)
+        .filter_map(|(_, op)| op.arg(1))
+        .map(|d| b.op(d).lit(0))
+        .collect();
+    assert_eq!(at, [Some(2), Some(3), Some(4)], "{printed}");
+    assert!(printed.contains("Cast u64"), "{printed}");
     assert!(
         printed.contains("SetMsOutputs %1 3 1 Triangle"),
         "{printed}"
