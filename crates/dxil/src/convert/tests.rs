@@ -1713,3 +1713,64 @@ fn phis_and_branches_must_follow_the_control_flow_graph() {
         "{err}"
     );
 }
+
+#[test]
+fn constant_offsets_past_a_structure_reach_the_next_ones() {
+    // A structured UAV of 4-byte structures; rawBufferStore of one word at structure 1,
+    // byte 8: structure 3, word 0.
+    let mut a = Asm::new();
+    let h = a.uav_handle();
+    let one = a.i32(1);
+    let eight = a.i32(8);
+    let seven = a.i32(7);
+    let u = a.undef(I32);
+    let mask = a.int(I8, 1);
+    let align = a.i32(4);
+    a.dx_op(
+        "dx.op.rawBufferStore.i32",
+        VOID,
+        &[HANDLE, I32, I32, I32, I32, I32, I32, I8, I32],
+        140,
+        &[h, one, eight, seven, seven, u, u, mask, align],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let res = a.raw_uav(0);
+    // Make the UAV structured (kind 12) with a stride of 4 (tag 1).
+    let twelve = a.md_i32(12);
+    let tag = a.md_i32(1);
+    let stride = a.md_i32(4);
+    let tags = a.node(&[Some(tag), Some(stride)]);
+    let Some(Md::Node(res_ops)) = a.md.get(res).cloned() else {
+        unreachable!()
+    };
+    let uavs = res_ops[1].expect("uav list");
+    let Some(Md::Node(list)) = a.md.get(uavs).cloned() else {
+        unreachable!()
+    };
+    let uav = list[0].expect("uav");
+    if let Some(Md::Node(ops)) = a.md.get_mut(uav) {
+        ops[6] = Some(twelve);
+        ops[10] = Some(tags);
+    }
+    compute_metadata(&mut a, "cs", Some(res), main);
+    let V::F(m) = main else { unreachable!() };
+    let bytes = dxil_container(&a.bitcode(m), 5, 0);
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    let addresses: Vec<Vec<Option<u64>>> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::BufferStore)
+        .filter_map(|(_, op)| op.arg(1))
+        .map(|d| {
+            let op = b.op(d);
+            if op.opcode == OpCode::Constant {
+                (0..2).map(|i| op.lit(i)).collect()
+            } else {
+                op.refs().map(|r| r.and_then(|r| b.op(r).lit(0))).collect()
+            }
+        })
+        .collect();
+    assert_eq!(addresses, [vec![Some(3), Some(0)]], "{printed}");
+    lower(&bytes);
+}
