@@ -34,9 +34,11 @@ done
 # dxil_module: every DXIL container, and the bitcode of each (bare bitcode is read directly).
 mapfile -t dxil < <(find "$src/dxil" -name '*.dxil' -type f | sort)
 echo "seed: ${#dxil[@]} DXIL files from $src/dxil"
-mkdir -p corpus/dxil_module
-for f in "${dxil[@]}"; do
-    cp -f "$f" "corpus/dxil_module/$(echo "${f#$src/}" | tr '/' '_')"
+for t in dxil_module dxil_compile; do
+    mkdir -p "corpus/$t"
+    for f in "${dxil[@]}"; do
+        cp -f "$f" "corpus/$t/$(echo "${f#$src/}" | tr '/' '_')"
+    done
 done
 python3 - "corpus/dxil_module" "${dxil[@]}" <<'PY'
 import struct, sys
@@ -51,6 +53,7 @@ for i, path in enumerate(sys.argv[2:]):
             start = body + 8 + bc_off
             open('%s/bitcode_%04d.bc' % (out, i), 'wb').write(d[start:start + bc_size])
 PY
+cp -f corpus/dxil_module/bitcode_*.bc corpus/dxil_compile/
 
 # dxbc_decode: also bare program parts (SHDR/SHEX bodies) so the fuzzer can skip the container.
 python3 - "corpus/dxbc_decode" "${dxbc[@]}" <<'PY'

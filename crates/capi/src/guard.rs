@@ -87,6 +87,15 @@ fn status_of(e: &dxspv::Error) -> dxspv_status {
             | dxspv::sm3::ConvertError::Decode(_)
             | dxspv::sm3::ConvertError::Invalid { .. } => DXSPV_ERROR_INVALID_INPUT,
         },
+        Error::DxilConvert(c) => match c {
+            dxspv::dxil::ConvertError::Unsupported { .. } => DXSPV_ERROR_UNSUPPORTED_FEATURE,
+            dxspv::dxil::ConvertError::Read(dxspv::dxil::Error::Unsupported { .. }) => {
+                DXSPV_ERROR_UNSUPPORTED_FEATURE
+            }
+            dxspv::dxil::ConvertError::Read(_)
+            | dxspv::dxil::ConvertError::Invalid { .. }
+            | dxspv::dxil::ConvertError::Limit { .. } => DXSPV_ERROR_INVALID_INPUT,
+        },
         Error::Convert(c) => match c {
             dxbc::ConvertError::Unsupported { .. } => DXSPV_ERROR_UNSUPPORTED_FEATURE,
             dxbc::ConvertError::Decode(_) | dxbc::ConvertError::Invalid { .. } => {

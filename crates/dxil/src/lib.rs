@@ -87,6 +87,7 @@
 //! the DXIL facts from the DXIL specification (`DXIL.rst`) and DXC's metadata constants.
 
 pub mod bitstream;
+pub mod convert;
 pub mod disasm;
 pub mod dx;
 pub mod error;
@@ -95,6 +96,7 @@ mod shader;
 #[cfg(test)]
 mod testing;
 
+pub use convert::{convert, ConvertError};
 pub use disasm::disassemble;
 pub use error::{Error, Location};
 pub use shader::Shader;

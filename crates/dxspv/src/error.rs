@@ -25,6 +25,9 @@ pub enum Error {
     /// The DXIL container, its bitcode or its DXIL metadata is malformed.
     #[error("DXIL: {0}")]
     Dxil(#[from] dxspv_dxil::Error),
+    /// DXIL → IR conversion failed or met a refused feature.
+    #[error("DXIL -> IR: {0}")]
+    DxilConvert(#[from] dxspv_dxil::ConvertError),
     /// The format was recognised but has no frontend yet.
     #[error("{0}: not supported yet")]
     Unsupported(Format),
@@ -74,6 +77,12 @@ impl Error {
                 dxspv_dxil::Error::Limit { .. } => "dxil-limit",
                 dxspv_dxil::Error::Metadata { .. } => "dxil-metadata",
             },
+            Error::DxilConvert(e) => match e {
+                dxspv_dxil::ConvertError::Read(_) => "dxil-bitcode",
+                dxspv_dxil::ConvertError::Unsupported { .. } => "dxil-convert-unsupported",
+                dxspv_dxil::ConvertError::Invalid { .. } => "dxil-convert-invalid",
+                dxspv_dxil::ConvertError::Limit { .. } => "dxil-convert-limit",
+            },
             Error::Pass(_) => "pass",
             Error::Spirv(e) => match e {
                 spirv::SpirvError::Unsupported { .. } => "spirv-unsupported",
@@ -91,6 +100,7 @@ impl Error {
         match self {
             Error::Convert(e) => e.unsupported_feature(),
             Error::D3d9Convert(e) => e.unsupported_feature(),
+            Error::DxilConvert(e) => e.unsupported_feature(),
             _ => None,
         }
     }

@@ -13,11 +13,14 @@
 mod common;
 
 /// Runs that passed when this threshold was last raised; raise it when more pass.
-const MIN_PASSED: usize = 245;
+const MIN_PASSED: usize = 281;
 
 /// Runs that fail because of known compiler bugs, with the reason. The test fails when a run
 /// listed here passes (remove it) or a run not listed here fails.
-const KNOWN_FAILURES: &[(&str, &str)] = &[];
+const KNOWN_FAILURES: &[(&str, &str)] = &[(
+    "vkd3d-proton_sm66_64bit_atomics",
+    "64-bit atomics are refused until the IR and backend support them (sm6-ops)",
+)];
 
 #[test]
 fn shared_exec_cases() {

@@ -141,8 +141,14 @@ impl<'a> BitReader<'a> {
         if let Some(chunk) = self.data.get(byte..).and_then(|s| s.first_chunk::<8>()) {
             let shift = (self.pos & 7) as u32;
             let window = u64::from_le_bytes(*chunk) >> shift;
-            let available = 64 - shift;
             let piece_mask = (1u64 << width) - 1;
+            // Most values fit one chunk.
+            let first = window & piece_mask;
+            if first & high == 0 {
+                self.pos += u64::from(width);
+                return Ok(first);
+            }
+            let available = 64 - shift;
             let mut value = 0u64;
             let mut used = 0u32;
             let mut bit = 0u32;

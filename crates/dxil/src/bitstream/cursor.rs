@@ -395,7 +395,8 @@ impl<'a> Cursor<'a> {
     }
 
     /// `DEFINE_ABBREV`: in `BLOCKINFO` it defines an abbreviation for the block named by
-    /// the last `SETBID`, anywhere else one for the current block.
+    /// the last `SETBID`, anywhere else one for the current block. The operands are read
+    /// into their pool directly and dropped again if the definition is invalid.
     fn define_abbrev(&mut self) -> Result<(), Error> {
         let count = self.vbr(5)?;
         if count == 0 || count > MAX_ABBREV_OPS {
@@ -404,16 +405,64 @@ impl<'a> Cursor<'a> {
             )));
         }
         let in_blockinfo = self.block_id() == Some(block::BLOCKINFO);
-        let pool_len = if in_blockinfo {
-            self.blockinfo.ops.len()
-        } else {
-            self.local_ops.len()
-        };
-        let mut ops = [AbbrevOp::Literal(0); MAX_ABBREV_OPS as usize];
-        for op in ops.iter_mut().take(count as usize) {
-            *op = self.abbrev_op()?.0;
+        if in_blockinfo {
+            if self.blockinfo.current.is_none() {
+                return Err(self.err("DEFINE_ABBREV in BLOCKINFO before any SETBID"));
+            }
+            if self.blockinfo.ops.len() + count as usize > MAX_ABBREVS * 4 {
+                return Err(self.limit("abbreviations in BLOCKINFO", MAX_ABBREVS));
+            }
+        } else if self.local.len() >= MAX_ABBREVS {
+            return Err(self.limit("abbreviations in the open blocks", MAX_ABBREVS));
         }
-        let ops = &ops[..count as usize];
+        let mut pool = std::mem::take(if in_blockinfo {
+            &mut self.blockinfo.ops
+        } else {
+            &mut self.local_ops
+        });
+        let start = pool.len();
+        let read = self.read_abbrev_ops(count, &mut pool);
+        let valid = read.and_then(|()| self.check_abbrev(pool.get(start..).unwrap_or_default()));
+        if valid.is_err() {
+            pool.truncate(start);
+        }
+        let len = pool.len() - start;
+        if in_blockinfo {
+            self.blockinfo.ops = pool;
+        } else {
+            self.local_ops = pool;
+        }
+        valid?;
+        let abbrev = Abbrev {
+            start: start as u32,
+            len: len as u32,
+        };
+        if in_blockinfo {
+            let Some(current) = self.blockinfo.current else {
+                return Err(self.err("DEFINE_ABBREV in BLOCKINFO before any SETBID"));
+            };
+            let list = &mut self.blockinfo.blocks[current].1;
+            if list.len() >= MAX_ABBREVS {
+                return Err(self.limit("abbreviations in BLOCKINFO", MAX_ABBREVS));
+            }
+            list.push(abbrev);
+        } else {
+            self.local.push(abbrev);
+        }
+        Ok(())
+    }
+
+    /// Reads `count` abbreviation operand definitions onto `pool`.
+    fn read_abbrev_ops(&mut self, count: u64, pool: &mut Vec<AbbrevOp>) -> Result<(), Error> {
+        for _ in 0..count {
+            let op = self.abbrev_op()?.0;
+            pool.push(op);
+        }
+        Ok(())
+    }
+
+    /// Checks the shape of an abbreviation's operands.
+    fn check_abbrev(&self, ops: &[AbbrevOp]) -> Result<(), Error> {
         for (i, op) in ops.iter().enumerate() {
             match op {
                 AbbrevOp::Array => {
@@ -433,32 +482,8 @@ impl<'a> Cursor<'a> {
                 _ => {}
             }
         }
-        if matches!(ops[0], AbbrevOp::Array) {
+        if matches!(ops.first(), Some(AbbrevOp::Array)) {
             return Err(self.err("abbreviation starts with an array"));
-        }
-        let abbrev = Abbrev {
-            start: pool_len as u32,
-            len: ops.len() as u32,
-        };
-        if in_blockinfo {
-            let Some(current) = self.blockinfo.current else {
-                return Err(self.err("DEFINE_ABBREV in BLOCKINFO before any SETBID"));
-            };
-            if self.blockinfo.ops.len() + ops.len() > MAX_ABBREVS * 4 {
-                return Err(self.limit("abbreviations in BLOCKINFO", MAX_ABBREVS));
-            }
-            let list = &mut self.blockinfo.blocks[current].1;
-            if list.len() >= MAX_ABBREVS {
-                return Err(self.limit("abbreviations in BLOCKINFO", MAX_ABBREVS));
-            }
-            list.push(abbrev);
-            self.blockinfo.ops.extend_from_slice(ops);
-        } else {
-            if self.local.len() >= MAX_ABBREVS {
-                return Err(self.limit("abbreviations in the open blocks", MAX_ABBREVS));
-            }
-            self.local.push(abbrev);
-            self.local_ops.extend_from_slice(ops);
         }
         Ok(())
     }
@@ -524,18 +549,6 @@ impl<'a> Cursor<'a> {
         Some((false, *self.local.get(frame.local_start + index)?))
     }
 
-    #[inline]
-    fn op_in(&self, from_blockinfo: bool, i: usize) -> Result<AbbrevOp, Error> {
-        let pool = if from_blockinfo {
-            &self.blockinfo.ops
-        } else {
-            &self.local_ops
-        };
-        pool.get(i)
-            .copied()
-            .ok_or_else(|| self.err("abbreviation operand out of range"))
-    }
-
     /// Reads the record announced by [`Entry::Record`] into `record`.
     pub fn read_record(&mut self, abbrev_id: u32, record: &mut Record<'a>) -> Result<(), Error> {
         record.ops.clear();
@@ -558,93 +571,146 @@ impl<'a> Cursor<'a> {
             }
             record.ops.reserve(count as usize);
             for _ in 0..count {
-                let v = self.vbr(6)?;
-                record.ops.push(v);
+                match self.bits.read_vbr(6) {
+                    Ok(v) => record.ops.push(v),
+                    Err(e) => return Err(self.bit_error(e)),
+                }
             }
             return Ok(());
         }
         let Some((from_blockinfo, abbrev)) = self.abbrev(abbrev_id) else {
             return Err(self.err(format!("undefined abbreviation id {abbrev_id}")));
         };
-        let mut first = true;
-        let mut i = abbrev.start as usize;
-        let end = (abbrev.start + abbrev.len) as usize;
-        while i < end {
-            let op = self.op_in(from_blockinfo, i)?;
-            match op {
-                AbbrevOp::Array => {
-                    let elt = self.op_in(from_blockinfo, i + 1)?;
-                    let count = self.vbr(6)?;
-                    if count.saturating_add(record.ops.len() as u64) > MAX_RECORD_OPERANDS {
-                        return Err(
-                            self.limit("operands in one record", MAX_RECORD_OPERANDS as usize)
-                        );
-                    }
-                    if count > self.bits.remaining() / elt.min_bits().max(1) {
-                        return Err(self.err(format!(
-                            "array of {count} elements cannot fit in the rest of the bitcode"
-                        )));
-                    }
-                    record.ops.reserve(count as usize);
-                    for _ in 0..count {
-                        let v = self.scalar(elt)?;
-                        record.ops.push(v);
-                    }
-                    i += 2;
-                    continue;
-                }
-                AbbrevOp::Blob => {
-                    let len = self.vbr(6)?;
-                    self.bits.align32().map_err(|e| self.bit_error(e))?;
-                    let start = self.bits.position();
-                    let bits = len.checked_mul(8).filter(|&b| b <= self.bits.remaining());
-                    let Some(bits) = bits else {
-                        return Err(self.err(format!(
-                            "blob of {len} bytes runs past the end of the bitcode"
-                        )));
-                    };
-                    let from = (start / 8) as usize;
-                    record.blob = self
-                        .data()
-                        .get(from..from + len as usize)
-                        .ok_or_else(|| self.err("blob out of bounds"))?;
-                    self.bits
-                        .seek(start + bits)
-                        .and_then(|()| self.bits.align32())
-                        .map_err(|e| self.bit_error(e))?;
-                }
-                scalar => {
-                    let v = self.scalar(scalar)?;
-                    if first {
-                        record.code = u32::try_from(v).map_err(|_| {
-                            self.err(format!("record code {v} does not fit 32 bits"))
-                        })?;
-                    } else {
-                        record.ops.push(v);
-                    }
-                }
+        let pool = if from_blockinfo {
+            &self.blockinfo.ops
+        } else {
+            &self.local_ops
+        };
+        let start = abbrev.start as usize;
+        let Some(ops) = pool.get(start..start + abbrev.len as usize) else {
+            return Err(self.err("abbreviation operand out of range"));
+        };
+        let data = self.bits.data();
+        match read_abbreviated(&mut self.bits, ops, data, record) {
+            Ok(()) => Ok(()),
+            Err(RecordError::Bits(e)) => Err(self.bit_error(e)),
+            Err(RecordError::Limit) => {
+                Err(self.limit("operands in one record", MAX_RECORD_OPERANDS as usize))
             }
-            first = false;
-            i += 1;
+            Err(RecordError::Message(m)) => Err(self.err(m)),
         }
-        Ok(())
     }
+}
 
-    #[inline]
-    fn scalar(&mut self, op: AbbrevOp) -> Result<u64, Error> {
+/// Why reading an abbreviated record failed; the cursor adds the location.
+enum RecordError {
+    /// A field could not be read.
+    Bits(BitError),
+    /// More operands than [`MAX_RECORD_OPERANDS`].
+    Limit,
+    /// Anything else.
+    Message(String),
+}
+
+impl From<BitError> for RecordError {
+    fn from(e: BitError) -> Self {
+        RecordError::Bits(e)
+    }
+}
+
+/// One scalar operand of an abbreviation.
+#[inline(always)]
+fn read_scalar(bits: &mut BitReader<'_>, op: AbbrevOp) -> Result<u64, RecordError> {
+    const CHAR6: &[u8; 64] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._";
+    Ok(match op {
+        AbbrevOp::Literal(v) => v,
+        AbbrevOp::Fixed(w) => bits.read(u32::from(w))?,
+        AbbrevOp::Vbr(w) => bits.read_vbr(u32::from(w))?,
+        AbbrevOp::Char6 => u64::from(CHAR6[(bits.read(6)? & 63) as usize]),
+        AbbrevOp::Array | AbbrevOp::Blob => {
+            return Err(RecordError::Message(
+                "array or blob used as a scalar".into(),
+            ))
+        }
+    })
+}
+
+/// Reads the operands of an abbreviated record with abbreviation `ops` (checked when it was
+/// defined: an array is second to last and its element a scalar encoding).
+fn read_abbreviated<'a>(
+    bits: &mut BitReader<'a>,
+    ops: &[AbbrevOp],
+    data: &'a [u8],
+    record: &mut Record<'a>,
+) -> Result<(), RecordError> {
+    let Some((&first, rest)) = ops.split_first() else {
+        return Err(RecordError::Message("empty abbreviation".into()));
+    };
+    let code = read_scalar(bits, first)?;
+    record.code = u32::try_from(code)
+        .map_err(|_| RecordError::Message(format!("record code {code} does not fit 32 bits")))?;
+    let mut i = 0;
+    while let Some(&op) = rest.get(i) {
         match op {
-            AbbrevOp::Literal(v) => Ok(v),
-            AbbrevOp::Fixed(w) => self.read(u32::from(w)),
-            AbbrevOp::Vbr(w) => self.vbr(u32::from(w)),
-            AbbrevOp::Char6 => {
-                const TABLE: &[u8; 64] =
-                    b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._";
-                let v = self.read(6)?;
-                Ok(u64::from(TABLE[v as usize]))
+            AbbrevOp::Array => {
+                let elt = rest.get(i + 1).copied().unwrap_or(AbbrevOp::Literal(0));
+                let count = bits.read_vbr(6)?;
+                if count.saturating_add(record.ops.len() as u64) > MAX_RECORD_OPERANDS {
+                    return Err(RecordError::Limit);
+                }
+                if count > bits.remaining() / elt.min_bits().max(1) {
+                    return Err(RecordError::Message(format!(
+                        "array of {count} elements cannot fit in the rest of the bitcode"
+                    )));
+                }
+                record.ops.reserve(count as usize);
+                match elt {
+                    AbbrevOp::Fixed(w) => {
+                        for _ in 0..count {
+                            let v = bits.read(u32::from(w))?;
+                            record.ops.push(v);
+                        }
+                    }
+                    AbbrevOp::Vbr(w) => {
+                        for _ in 0..count {
+                            let v = bits.read_vbr(u32::from(w))?;
+                            record.ops.push(v);
+                        }
+                    }
+                    _ => {
+                        for _ in 0..count {
+                            let v = read_scalar(bits, elt)?;
+                            record.ops.push(v);
+                        }
+                    }
+                }
+                i += 2;
             }
-            AbbrevOp::Array | AbbrevOp::Blob => Err(self.err("array or blob used as a scalar")),
+            AbbrevOp::Blob => {
+                let len = bits.read_vbr(6)?;
+                bits.align32()?;
+                let start = bits.position();
+                let Some(nbits) = len.checked_mul(8).filter(|&b| b <= bits.remaining()) else {
+                    return Err(RecordError::Message(format!(
+                        "blob of {len} bytes runs past the end of the bitcode"
+                    )));
+                };
+                let from = (start / 8) as usize;
+                record.blob = data
+                    .get(from..from + len as usize)
+                    .ok_or_else(|| RecordError::Message("blob out of bounds".into()))?;
+                bits.seek(start + nbits)?;
+                bits.align32()?;
+                i += 1;
+            }
+            scalar => {
+                let v = read_scalar(bits, scalar)?;
+                record.ops.push(v);
+                i += 1;
+            }
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -79,8 +79,63 @@ pub(crate) struct Reader<'m> {
     pub m: &'m Module,
 }
 
+/// Where in the DXIL metadata a reader is: a path of labels (with numbers), written out
+/// only when an error needs it, so reading allocates nothing for it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ctx<'a> {
+    parent: Option<&'a Ctx<'a>>,
+    text: &'a str,
+    number: Option<u64>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A path of one label.
+    pub fn root(text: &'a str) -> Self {
+        Ctx {
+            parent: None,
+            text,
+            number: None,
+        }
+    }
+
+    /// This path followed by a label.
+    pub fn sub(&'a self, text: &'a str) -> Ctx<'a> {
+        Ctx {
+            parent: Some(self),
+            text,
+            number: None,
+        }
+    }
+
+    /// This path followed by a numbered label (`record 3`).
+    pub fn item(&'a self, text: &'a str, n: u64) -> Ctx<'a> {
+        Ctx {
+            parent: Some(self),
+            text,
+            number: Some(n),
+        }
+    }
+}
+
+impl core::fmt::Display for Ctx<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if let Some(p) = self.parent {
+            write!(f, "{p} ")?;
+        }
+        f.write_str(self.text)?;
+        if let Some(n) = self.number {
+            write!(f, " {n}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The operands of a metadata tuple, inline for the sizes DXIL records have.
+pub(crate) type Ops = smallvec::SmallVec<[MetadataRef; 12]>;
+
 /// An [`Error::Metadata`].
-pub(crate) fn md_error(context: &str, message: impl Into<String>) -> Error {
+#[cold]
+pub(crate) fn md_error(context: &Ctx<'_>, message: impl Into<String>) -> Error {
     Error::Metadata {
         context: context.to_string(),
         message: message.into(),
@@ -89,7 +144,7 @@ pub(crate) fn md_error(context: &str, message: impl Into<String>) -> Error {
 
 impl<'m> Reader<'m> {
     /// The operands of tuple `id`.
-    pub fn tuple(&self, id: MetadataId, context: &str) -> Result<Vec<MetadataRef>, Error> {
+    pub fn tuple(&self, id: MetadataId, context: &Ctx<'_>) -> Result<Ops, Error> {
         match self.m.metadata.get(id) {
             Some(MetadataNode::Tuple { operands, .. }) => {
                 Ok(self.m.metadata.operands(*operands).collect())
@@ -99,16 +154,17 @@ impl<'m> Reader<'m> {
     }
 
     /// The operands of an optional tuple (null gives `None`).
-    pub fn optional_tuple(
-        &self,
-        r: MetadataRef,
-        context: &str,
-    ) -> Result<Option<Vec<MetadataRef>>, Error> {
+    pub fn optional_tuple(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<Option<Ops>, Error> {
         r.map(|id| self.tuple(id, context)).transpose()
     }
 
     /// The operand `i` of `ops`.
-    pub fn at(&self, ops: &[MetadataRef], i: usize, context: &str) -> Result<MetadataRef, Error> {
+    pub fn at(
+        &self,
+        ops: &[MetadataRef],
+        i: usize,
+        context: &Ctx<'_>,
+    ) -> Result<MetadataRef, Error> {
         ops.get(i).copied().ok_or_else(|| {
             md_error(
                 context,
@@ -118,7 +174,7 @@ impl<'m> Reader<'m> {
     }
 
     /// The value a metadata operand wraps.
-    pub fn value(&self, r: MetadataRef, context: &str) -> Result<(Type, ValueId), Error> {
+    pub fn value(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<(Type, ValueId), Error> {
         match r.and_then(|id| self.m.metadata.get(id)) {
             Some(MetadataNode::Value { ty, value }) => Ok((self.m.types.ty(*ty), *value)),
             _ => Err(md_error(context, "is not a value")),
@@ -126,7 +182,7 @@ impl<'m> Reader<'m> {
     }
 
     /// An integer constant operand (sign-extended).
-    pub fn int(&self, r: MetadataRef, context: &str) -> Result<i64, Error> {
+    pub fn int(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<i64, Error> {
         let (_, v) = self.value(r, context)?;
         self.m
             .constant_int(None, v)
@@ -135,7 +191,7 @@ impl<'m> Reader<'m> {
 
     /// An integer constant operand that fits `u32` (`-1` reads as `u32::MAX`, as DXIL
     /// writes unbounded ranges).
-    pub fn u32(&self, r: MetadataRef, context: &str) -> Result<u32, Error> {
+    pub fn u32(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<u32, Error> {
         let v = self.int(r, context)?;
         u32::try_from(v)
             .or_else(|_| i32::try_from(v).map(|v| v as u32))
@@ -143,12 +199,12 @@ impl<'m> Reader<'m> {
     }
 
     /// An `i1` operand.
-    pub fn bool(&self, r: MetadataRef, context: &str) -> Result<bool, Error> {
+    pub fn bool(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<bool, Error> {
         Ok(self.int(r, context)? != 0)
     }
 
     /// A floating-point constant operand.
-    pub fn float(&self, r: MetadataRef, context: &str) -> Result<f64, Error> {
+    pub fn float(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<f64, Error> {
         let (ty, v) = self.value(r, context)?;
         match (ty, self.m.constant(None, v)) {
             (Type::Float, Some(Constant::Float(bits))) => {
@@ -161,7 +217,7 @@ impl<'m> Reader<'m> {
     }
 
     /// A string operand.
-    pub fn string(&self, r: MetadataRef, context: &str) -> Result<String, Error> {
+    pub fn string(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<String, Error> {
         match r.and_then(|id| self.m.metadata.get(id)) {
             Some(MetadataNode::String(s)) => Ok(self.m.text(*s).into_owned()),
             _ => Err(md_error(context, "is not a string")),
@@ -169,14 +225,15 @@ impl<'m> Reader<'m> {
     }
 
     /// The single tuple a named metadata holds (`None` when the name is absent).
-    fn named_single(&self, name: &str) -> Result<Option<Vec<MetadataRef>>, Error> {
+    fn named_single(&self, name: &str) -> Result<Option<Ops>, Error> {
         let Some(n) = self.m.named_metadata(name) else {
             return Ok(None);
         };
+        let ctx = Ctx::root(name);
         let Some(first) = self.m.metadata.named_operands(n.operands).next() else {
-            return Err(md_error(name, "is empty"));
+            return Err(md_error(&ctx, "is empty"));
         };
-        self.tuple(first, name).map(Some)
+        self.tuple(first, &ctx).map(Some)
     }
 
     /// `!{i32 major, i32 minor}`.
@@ -184,9 +241,10 @@ impl<'m> Reader<'m> {
         let Some(ops) = self.named_single(name)? else {
             return Ok(None);
         };
+        let ctx = Ctx::root(name);
         Ok(Some((
-            self.u32(self.at(&ops, 0, name)?, &format!("{name} major"))?,
-            self.u32(self.at(&ops, 1, name)?, &format!("{name} minor"))?,
+            self.u32(self.at(&ops, 0, &ctx)?, &ctx.sub("major"))?,
+            self.u32(self.at(&ops, 1, &ctx)?, &ctx.sub("minor"))?,
         )))
     }
 }
@@ -202,27 +260,28 @@ impl DxilMetadata {
             ..Default::default()
         };
         if let Some(ops) = r.named_single("dx.shaderModel")? {
-            let ctx = "dx.shaderModel";
-            let name = r.string(r.at(&ops, 0, ctx)?, ctx)?;
+            let ctx = Ctx::root("dx.shaderModel");
+            let name = r.string(r.at(&ops, 0, &ctx)?, &ctx)?;
             d.shader_model = Some(ShaderModel {
                 kind: ShaderKind::from_profile(name.as_bytes())
-                    .ok_or_else(|| md_error(ctx, format!("unknown shader model \"{name}\"")))?,
-                major: r.u32(r.at(&ops, 1, ctx)?, ctx)?,
-                minor: r.u32(r.at(&ops, 2, ctx)?, ctx)?,
+                    .ok_or_else(|| md_error(&ctx, format!("unknown shader model \"{name}\"")))?,
+                major: r.u32(r.at(&ops, 1, &ctx)?, &ctx)?,
+                minor: r.u32(r.at(&ops, 2, &ctx)?, &ctx)?,
             });
         }
         if let Some(ops) = r.named_single("dx.resources")? {
-            d.resources = Resources::read(&r, &ops, "dx.resources")?;
+            d.resources = Resources::read(&r, &ops, &Ctx::root("dx.resources"))?;
         }
         if let Some(n) = m.named_metadata("dx.entryPoints") {
+            let root = Ctx::root("dx.entryPoints");
             for (i, id) in m.metadata.named_operands(n.operands).enumerate() {
-                let ctx = format!("dx.entryPoints !{} (entry {i})", id.0);
+                let ctx = root.item("entry", i as u64);
                 d.entry_points.push(read_entry(&r, id, &ctx)?);
             }
         }
         if let Some(ops) = r.named_single("dx.viewIdState")? {
-            let ctx = "dx.viewIdState";
-            let (_, v) = r.value(r.at(&ops, 0, ctx)?, ctx)?;
+            let ctx = Ctx::root("dx.viewIdState");
+            let (_, v) = r.value(r.at(&ops, 0, &ctx)?, &ctx)?;
             let words = match m.constant(None, v) {
                 Some(Constant::Data(words)) => m
                     .constants
@@ -236,9 +295,9 @@ impl DxilMetadata {
                     .iter()
                     .map(|&e| m.constant_int(None, e).map(|v| v as u32))
                     .collect::<Option<Vec<u32>>>()
-                    .ok_or_else(|| md_error(ctx, "is not an array of integers"))?,
+                    .ok_or_else(|| md_error(&ctx, "is not an array of integers"))?,
                 Some(Constant::Null) => Vec::new(),
-                _ => return Err(md_error(ctx, "is not an array of integers")),
+                _ => return Err(md_error(&ctx, "is not an array of integers")),
             };
             d.view_id_state = Some(words);
         }
@@ -253,7 +312,7 @@ impl DxilMetadata {
     }
 }
 
-fn read_entry(r: &Reader<'_>, id: MetadataId, ctx: &str) -> Result<EntryPoint, Error> {
+fn read_entry(r: &Reader<'_>, id: MetadataId, ctx: &Ctx<'_>) -> Result<EntryPoint, Error> {
     let ops = r.tuple(id, ctx)?;
     if ops.len() != 5 {
         return Err(md_error(
@@ -263,19 +322,22 @@ fn read_entry(r: &Reader<'_>, id: MetadataId, ctx: &str) -> Result<EntryPoint, E
     }
     let function = match ops[0] {
         None => None,
-        Some(_) => Some(r.value(ops[0], &format!("{ctx} function"))?.1),
+        Some(_) => Some(r.value(ops[0], &ctx.sub("function"))?.1),
     };
-    let name = r.string(ops[1], &format!("{ctx} name"))?;
-    let signatures = match r.optional_tuple(ops[2], &format!("{ctx} signatures"))? {
-        Some(s) => Signatures::read(r, &s, &format!("{ctx} signatures"))?,
+    let name = r.string(ops[1], &ctx.sub("name"))?;
+    let sctx = ctx.sub("signatures");
+    let signatures = match r.optional_tuple(ops[2], &sctx)? {
+        Some(s) => Signatures::read(r, &s, &sctx)?,
         None => Signatures::default(),
     };
+    let rctx = ctx.sub("resources");
     let resources = r
-        .optional_tuple(ops[3], &format!("{ctx} resources"))?
-        .map(|res| Resources::read(r, &res, &format!("{ctx} resources")))
+        .optional_tuple(ops[3], &rctx)?
+        .map(|res| Resources::read(r, &res, &rctx))
         .transpose()?;
-    let properties = match r.optional_tuple(ops[4], &format!("{ctx} properties"))? {
-        Some(p) => EntryProperties::read(r, &p, &format!("{ctx} properties"))?,
+    let pctx = ctx.sub("properties");
+    let properties = match r.optional_tuple(ops[4], &pctx)? {
+        Some(p) => EntryProperties::read(r, &p, &pctx)?,
         None => EntryProperties::default(),
     };
     Ok(EntryPoint {

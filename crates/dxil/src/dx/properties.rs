@@ -3,14 +3,14 @@
 //! Tags: 0 shader flags (`i64`), 1 geometry shader state, 2 domain shader state, 3 hull
 //! shader state, 4 thread counts, 5 auto-binding space, 6/7 ray payload and attribute
 //! sizes, 8 shader kind (libraries), 9 mesh shader state, 10 amplification shader state,
-//! 11 wave size, 12 entry root signature; 13 and on describe work graph nodes and are kept
-//! raw.
+//! 11 wave size, 12 entry root signature, 23 wave size range (SM 6.8: minimum, maximum,
+//! preferred); 13 to 22 describe work graph nodes and are kept raw.
 
 use crate::dx::enums::{
     InputPrimitive, MeshOutputTopology, PrimitiveTopology, ShaderKind, TessellatorDomain,
     TessellatorOutputPrimitive, TessellatorPartitioning,
 };
-use crate::dx::{md_error, Reader};
+use crate::dx::{md_error, Ctx, Reader};
 use crate::error::Error;
 use crate::module::{MetadataRef, ValueId};
 
@@ -109,21 +109,23 @@ pub struct EntryProperties {
     pub amplification: Option<AmplificationState>,
     /// Required wave size (the first value of the wave size list).
     pub wave_size: Option<u32>,
+    /// Wave size range (SM 6.8): minimum, maximum and preferred (0 for none).
+    pub wave_size_range: Option<[u32; 3]>,
     /// Every `(tag, value)` pair as stored, the ones read above included.
     pub tags: Vec<(u32, MetadataRef)>,
 }
 
 impl EntryProperties {
     /// Reads the tag/value list.
-    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &str) -> Result<Self, Error> {
+    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &Ctx<'_>) -> Result<Self, Error> {
         if !ops.len().is_multiple_of(2) {
             return Err(md_error(ctx, "has an odd number of operands"));
         }
         let mut p = EntryProperties::default();
         for pair in ops.chunks_exact(2) {
-            let tag = r.u32(pair[0], &format!("{ctx} tag"))?;
+            let tag = r.u32(pair[0], &ctx.sub("tag"))?;
             let v = pair[1];
-            let c = format!("{ctx} tag {tag}");
+            let c = ctx.item("tag", u64::from(tag));
             match tag {
                 0 => p.shader_flags = r.int(v, &c)? as u64,
                 1 => {
@@ -190,6 +192,11 @@ impl EntryProperties {
                     let s = list(r, v, &c, 1)?;
                     p.wave_size = Some(r.u32(s[0], &c)?);
                 }
+                23 => {
+                    let s = list(r, v, &c, 3)?;
+                    p.wave_size_range =
+                        Some([r.u32(s[0], &c)?, r.u32(s[1], &c)?, r.u32(s[2], &c)?]);
+                }
                 _ => {}
             }
             p.tags.push((tag, v));
@@ -206,7 +213,7 @@ impl EntryProperties {
 }
 
 /// A tuple value with at least `n` operands.
-fn list(r: &Reader<'_>, v: MetadataRef, ctx: &str, n: usize) -> Result<Vec<MetadataRef>, Error> {
+fn list(r: &Reader<'_>, v: MetadataRef, ctx: &Ctx<'_>, n: usize) -> Result<crate::dx::Ops, Error> {
     let Some(id) = v else {
         return Err(md_error(ctx, "is null"));
     };
@@ -221,7 +228,7 @@ fn list(r: &Reader<'_>, v: MetadataRef, ctx: &str, n: usize) -> Result<Vec<Metad
 }
 
 /// `!{i32 x, i32 y, i32 z}`.
-fn threads(r: &Reader<'_>, v: MetadataRef, ctx: &str) -> Result<[u32; 3], Error> {
+fn threads(r: &Reader<'_>, v: MetadataRef, ctx: &Ctx<'_>) -> Result<[u32; 3], Error> {
     let s = list(r, v, ctx, 3)?;
     Ok([r.u32(s[0], ctx)?, r.u32(s[1], ctx)?, r.u32(s[2], ctx)?])
 }

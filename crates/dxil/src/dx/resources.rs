@@ -8,7 +8,7 @@
 //! atomics are used.
 
 use crate::dx::enums::{ComponentType, ResourceKind, SamplerKind};
-use crate::dx::{md_error, Reader};
+use crate::dx::{md_error, Ctx, Reader};
 use crate::error::Error;
 use crate::module::{MetadataRef, ValueId};
 
@@ -95,7 +95,7 @@ pub struct Resources {
 
 impl Resources {
     /// Reads `!{srvs, uavs, cbvs, samplers}` (each a list or null).
-    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &str) -> Result<Self, Error> {
+    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &Ctx<'_>) -> Result<Self, Error> {
         let mut out = Resources::default();
         let classes = [
             ResourceClass::Srv,
@@ -104,12 +104,12 @@ impl Resources {
             ResourceClass::Sampler,
         ];
         for (i, class) in classes.into_iter().enumerate() {
-            let c = format!("{ctx} {}", ["SRVs", "UAVs", "CBVs", "samplers"][i]);
+            let c = ctx.sub(["SRVs", "UAVs", "CBVs", "samplers"][i]);
             let Some(list) = r.optional_tuple(ops.get(i).copied().flatten(), &c)? else {
                 continue;
             };
             for (k, rec) in list.into_iter().enumerate() {
-                let c = format!("{c} record {k}");
+                let c = c.item("record", k as u64);
                 let Some(id) = rec else {
                     return Err(md_error(&c, "is null"));
                 };
@@ -150,7 +150,7 @@ fn read_resource(
     r: &Reader<'_>,
     class: ResourceClass,
     ops: &[MetadataRef],
-    ctx: &str,
+    ctx: &Ctx<'_>,
 ) -> Result<Resource, Error> {
     let needed = match class {
         ResourceClass::Srv => 9,
@@ -163,7 +163,7 @@ fn read_resource(
             format!("has {} operands, expected {needed}", ops.len()),
         ));
     }
-    let f = |what: &str| format!("{ctx} {what}");
+    let f = |what| ctx.sub(what);
     let symbol = match ops[1] {
         None => None,
         Some(_) => Some(r.value(ops[1], &f("symbol"))?.1),

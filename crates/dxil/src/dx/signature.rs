@@ -6,7 +6,7 @@
 //! components the shader reads or writes (3).
 
 use crate::dx::enums::{ComponentType, InterpolationMode, SemanticKind};
-use crate::dx::{md_error, Reader};
+use crate::dx::{md_error, Ctx, Reader};
 use crate::error::Error;
 use crate::module::MetadataRef;
 
@@ -57,16 +57,16 @@ pub struct Signatures {
 
 impl Signatures {
     /// Reads `!{input, output, patch constant}` (each a list or null).
-    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &str) -> Result<Self, Error> {
+    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &Ctx<'_>) -> Result<Self, Error> {
         let mut lists: [Vec<SignatureElement>; 3] = Default::default();
         for (i, list) in lists.iter_mut().enumerate() {
             let which = ["input", "output", "patch constant"][i];
-            let c = format!("{ctx} {which}");
+            let c = ctx.sub(which);
             let Some(elements) = r.optional_tuple(ops.get(i).copied().flatten(), &c)? else {
                 continue;
             };
             for (k, e) in elements.into_iter().enumerate() {
-                let c = format!("{c} element {k}");
+                let c = c.item("element", k as u64);
                 let Some(id) = e else {
                     return Err(md_error(&c, "is null"));
                 };
@@ -82,15 +82,19 @@ impl Signatures {
     }
 }
 
-fn read_element(r: &Reader<'_>, ops: &[MetadataRef], ctx: &str) -> Result<SignatureElement, Error> {
+fn read_element(
+    r: &Reader<'_>,
+    ops: &[MetadataRef],
+    ctx: &Ctx<'_>,
+) -> Result<SignatureElement, Error> {
     if ops.len() < 10 {
         return Err(md_error(
             ctx,
             format!("has {} operands, an element has 11", ops.len()),
         ));
     }
-    let field = |i: usize, what: &str| format!("{ctx} operand {i} ({what})");
-    let small = |v: i64, what: &str| -> Result<u8, Error> {
+    let field = |_i: usize, what: &'static str| ctx.sub(what);
+    let small = |v: i64, what: &'static str| -> Result<u8, Error> {
         u8::try_from(v).map_err(|_| md_error(&field(0, what), format!("value {v} out of range")))
     };
     let semantic_indices = match r.optional_tuple(ops[4], &field(4, "semantic indices"))? {

@@ -1,9 +1,11 @@
-//! The SM 6 frontend: `dxspv-dxil` behind the [`Frontend`] seam. The reader and the
-//! disassembler are in place; conversion to the IR is refused by name until it lands.
+//! The SM 6 frontend: `dxspv-dxil` behind the [`Frontend`] seam: the reader, then the
+//! converter to unstructured block-form IR (the pipeline's structurizer does the rest).
 
 use super::Frontend;
-use crate::{Error, Format, Options, StageTimes, Warning};
+use crate::dxbc::dxbc_container::ParseOptions;
+use crate::{Error, Options, StageTimes, Warning};
 use dxspv_ir::Builder;
+use std::time::Instant;
 
 /// DXBC-style containers holding a `DXIL` part (LLVM 3.7 bitcode).
 pub(crate) struct Dxil;
@@ -12,13 +14,28 @@ impl Frontend for Dxil {
     fn to_raw_ir(
         &self,
         bytes: &[u8],
-        _opts: &Options,
-        _times: &mut StageTimes,
-        _warnings: &mut Vec<Warning>,
+        opts: &Options,
+        times: &mut StageTimes,
+        warnings: &mut Vec<Warning>,
     ) -> Result<Builder, Error> {
-        // Read it, so malformed input is reported as such rather than as unsupported.
-        dxspv_dxil::Shader::parse(bytes)?;
-        Err(Error::Unsupported(Format::Dxil))
+        let t = Instant::now();
+        let parse_opts = ParseOptions {
+            verify_checksum: opts.verify_checksum,
+        };
+        let shader = dxspv_dxil::Shader::parse_with(bytes, &parse_opts)?;
+        warnings.extend(
+            shader
+                .parts
+                .warnings
+                .iter()
+                .cloned()
+                .map(Warning::Container),
+        );
+        times.parse = t.elapsed();
+        let t = Instant::now();
+        let builder = dxspv_dxil::convert(&shader)?;
+        times.convert = t.elapsed();
+        Ok(builder)
     }
 
     fn disassemble(&self, bytes: &[u8]) -> Result<String, Error> {
