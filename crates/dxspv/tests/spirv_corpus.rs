@@ -296,16 +296,6 @@ const REFUSED: &[(&str, &str, &str)] = &[
         "DXIL library (ray tracing or work graph shaders): out of scope",
     ),
     (
-        "dxil/vkd3d-proton/sm_advanced_cs_64bit_atomics_code_dxil.dxil",
-        "64-bit atomics",
-        "64-bit atomics: wait for the sm6-ops backend",
-    ),
-    (
-        "dxil/vkd3d-proton/sm_advanced_cs_64bit_atomics_typed_code_dxil.dxil",
-        "64-bit atomics",
-        "64-bit atomics: wait for the sm6-ops backend",
-    ),
-    (
         "dxil/vkd3d-proton/sm_advanced_cs_ags_float8_conversion_code_dxil.dxil",
         "AMD AGS driver intrinsics",
         "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",

@@ -723,12 +723,10 @@ impl<'s> Converter<'s> {
         if d.class != ResourceClass::Uav {
             return Err(self.invalid("atomic on a resource that is not a UAV"));
         }
+        // 32-bit atomics, or Shader Model 6.6's 64-bit ones (`i64` overloads).
         let rs = self.scalar_of(inst.ty)?;
-        if rs == ScalarType::U64 {
-            return Err(self.unsupported("64-bit atomics"));
-        }
-        if rs != ScalarType::U32 {
-            return Err(self.invalid("atomic on a type other than a 32-bit integer"));
+        if !matches!(rs, ScalarType::U32 | ScalarType::U64) {
+            return Err(self.invalid("atomic on a type other than a 32- or 64-bit integer"));
         }
         let (op, coord0) = if code == C::ATOMIC_BIN_OP {
             let op = match self.arg_const(args, 2, "atomic operation")? {
@@ -747,12 +745,18 @@ impl<'s> Converter<'s> {
         } else {
             (AtomicOp::CompareExchange, 2)
         };
+        // Raw and structured buffers are words: a 64-bit atomic works on two of them.
         let vty = match d.kind {
-            ResourceKind::BufferRaw | ResourceKind::BufferStructured => ScalarType::U32,
+            ResourceKind::BufferRaw | ResourceKind::BufferStructured => rs,
             _ => {
-                if !matches!(d.elem, ScalarType::U32 | ScalarType::I32) {
-                    return Err(self
-                        .invalid("atomic on a typed UAV whose elements are not 32-bit integers"));
+                let fits = match rs {
+                    ScalarType::U64 => matches!(d.elem, ScalarType::U64 | ScalarType::I64),
+                    _ => matches!(d.elem, ScalarType::U32 | ScalarType::I32),
+                };
+                if !fits {
+                    return Err(
+                        self.invalid(format!("{rs} atomic on a typed UAV of {} elements", d.elem))
+                    );
                 }
                 d.elem
             }
@@ -760,12 +764,12 @@ impl<'s> Converter<'s> {
         let value = if op == AtomicOp::CompareExchange {
             let c = self.arg_def(args, 5)?;
             let n = self.arg_def(args, 6)?;
-            let c = self.convert_scalar(c, ScalarType::U32, vty);
-            let n = self.convert_scalar(n, ScalarType::U32, vty);
+            let c = self.convert_scalar(c, rs, vty);
+            let n = self.convert_scalar(n, rs, vty);
             self.vector(vty, &[c, n])
         } else {
             let v = self.arg_def(args, 6)?;
-            self.convert_scalar(v, ScalarType::U32, vty)
+            self.convert_scalar(v, rs, vty)
         };
         let r = match d.kind {
             ResourceKind::BufferRaw | ResourceKind::BufferStructured => {
@@ -808,7 +812,7 @@ impl<'s> Converter<'s> {
                 )
             }
         };
-        let r = self.convert_scalar(r, vty, ScalarType::U32);
+        let r = self.convert_scalar(r, vty, rs);
         self.set(inst.result(), Val::Def(r))
     }
 }

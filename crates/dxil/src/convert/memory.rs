@@ -559,9 +559,6 @@ impl<'s> Converter<'s> {
         if !matches!(s, ScalarType::U32 | ScalarType::U64) {
             return Err(self.unsupported("atomics on types other than 32- and 64-bit integers"));
         }
-        if s == ScalarType::U64 {
-            return Err(self.unsupported("64-bit atomics"));
-        }
         let at = self.access_types(p)?;
         if at.base_type() != Some(s) {
             return Err(self.unsupported("atomics reinterpreting memory"));

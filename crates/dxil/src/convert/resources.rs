@@ -150,13 +150,20 @@ impl<'s> Converter<'s> {
                     } else {
                         element_scalar(r.element_type)
                     };
+                    if matches!(elem, ScalarType::U64 | ScalarType::I64) {
+                        return Err(self.unsupported("64-bit typed resources"));
+                    }
+                    // DXIL declares the texels of a typed resource with 64-bit atomics
+                    // (SM 6.6) as 32-bit integers and flags the range (tag 3).
+                    let elem = match (r.atomic64, elem) {
+                        (true, ScalarType::U32) => ScalarType::U64,
+                        (true, ScalarType::I32) => ScalarType::I64,
+                        _ => elem,
+                    };
                     (kind, elem, 0, false)
                 }
             },
         };
-        if matches!(elem, ScalarType::U64 | ScalarType::I64) {
-            return Err(self.unsupported("64-bit typed resources"));
-        }
         if r.class == ResourceClass::Uav && kind.is_multisampled() {
             return Err(self.unsupported("writable multisampled textures"));
         }
