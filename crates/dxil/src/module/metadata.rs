@@ -126,6 +126,16 @@ impl Metadata {
         }
     }
 
+    /// Reserves room for the entries of a scope whose records take `bits` bits (DXIL
+    /// modules average one entry per 200 bits of bitcode), so the buffers rarely grow.
+    pub(crate) fn reserve_for_bits(&mut self, bits: u64) {
+        let n = usize::try_from(bits / 192).unwrap_or(0);
+        self.nodes.reserve(n);
+        self.operands.reserve(2 * n);
+        self.node_bits.reserve(n);
+        self.value_checks.reserve(n / 2);
+    }
+
     /// Id of the first entry.
     pub fn base(&self) -> u32 {
         self.base
@@ -295,7 +305,8 @@ pub(crate) fn read_block<'a>(
     sink: &mut MetadataSink<'_>,
 ) -> Result<(), Error> {
     let mut name: Option<Str> = None;
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(64);
+    sink.metadata.reserve_for_bits(cursor.bits_left_in_block());
     loop {
         let abbrev = match cursor.advance()? {
             Entry::EndBlock => break,

@@ -23,6 +23,11 @@ pub(crate) fn read_module(bitcode: &[u8]) -> Result<Module, Error> {
     let mut cursor = open(bitcode)?;
     let mut record = Record::new();
     let mut module = Module::default();
+    // Sized from DXIL modules' typical proportions, so the tables rarely grow.
+    module.strings.reserve_for_bitcode(bitcode.len());
+    module.values.reserve(bitcode.len() / 48);
+    module.metadata_kinds.reserve(32);
+    module.named_metadata.reserve(16);
     loop {
         match cursor.advance()? {
             Entry::SubBlock(block::IDENTIFICATION) => {

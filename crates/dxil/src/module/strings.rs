@@ -33,6 +33,12 @@ pub struct Strings {
 }
 
 impl Strings {
+    /// Reserves room for the strings of a module of `bitcode_bytes` bytes (about a third of
+    /// a DXIL module's bitcode is names and metadata strings), so the buffer rarely grows.
+    pub(crate) fn reserve_for_bitcode(&mut self, bitcode_bytes: usize) {
+        self.bytes.reserve(bitcode_bytes / 2);
+    }
+
     /// Stores `bytes` and returns their range. The module reader bounds the bitcode to
     /// [`crate::module::MAX_BITCODE_BYTES`], so offsets fit in `u32`.
     pub fn add(&mut self, bytes: &[u8]) -> Str {

@@ -197,6 +197,17 @@ pub struct TypeTable {
 }
 
 impl TypeTable {
+    /// Reserves room for `count` types (the type block's `NUMENTRY`) and those the reader
+    /// adds, so the tables rarely grow.
+    pub(crate) fn reserve(&mut self, count: usize) {
+        let n = count.saturating_add(8);
+        self.types.reserve(n);
+        self.canonical.reserve(n);
+        self.depth.reserve(n);
+        self.elements.reserve(2 * n);
+        self.uniqued.reserve(n);
+    }
+
     /// Number of types, those the reader added included.
     pub fn len(&self) -> usize {
         self.types.len()
@@ -486,8 +497,7 @@ impl TypeTable {
                 expected = Some(n);
                 // Reserve what a real table needs; a larger count grows as records arrive.
                 let hint = n.min(1 << 12) as usize;
-                self.types.reserve(hint);
-                self.canonical.reserve(hint);
+                self.reserve(hint);
                 continue;
             }
             let this = self.canonical.len() as u64;
