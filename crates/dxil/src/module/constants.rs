@@ -154,14 +154,16 @@ pub struct Constants {
 }
 
 impl Constants {
-    /// Reserves room for the constants of a block of `bits` bits (one constant per 100 to
-    /// 400 bits in DXIL), so the buffers rarely grow.
-    pub(crate) fn reserve_for_bits(&mut self, bits: u64) {
-        let n = usize::try_from(bits / 96).unwrap_or(0);
+    /// Reserves room for the constants of a block of `bits` bits (an abbreviated integer
+    /// constant takes under 20 bits), so the buffers rarely grow.
+    /// Returns the number of constants reserved for.
+    pub(crate) fn reserve_for_bits(&mut self, bits: u64) -> usize {
+        let n = usize::try_from(bits / 16).unwrap_or(0);
         self.items.reserve(n);
         self.depth.reserve(n);
         self.words.reserve(n);
         self.operands.reserve(n);
+        n
     }
 
     /// Number of constants.
@@ -332,9 +334,10 @@ pub(crate) fn read_block<'a>(
     outer: Option<&Constants>,
 ) -> Result<(), Error> {
     let first = constants.items.len();
-    constants.reserve_for_bits(cursor.bits_left_in_block());
-    let mut pending: Vec<Pending> = Vec::new();
-    let mut expected: Vec<Expected> = Vec::new();
+    let hint = constants.reserve_for_bits(cursor.bits_left_in_block());
+    scope.local.reserve(hint);
+    let mut pending: Vec<Pending> = Vec::with_capacity(hint / 4);
+    let mut expected: Vec<Expected> = Vec::with_capacity(hint / 2);
     let mut current = types
         .iter()
         .find(|(_, t)| matches!(t, Type::Integer { width: 32 }))

@@ -127,11 +127,12 @@ impl Metadata {
     }
 
     /// Reserves room for the entries of a scope whose records take `bits` bits (DXIL
-    /// modules average one entry per 200 bits of bitcode), so the buffers rarely grow.
+    /// modules average one entry per 200 to 400 bits of bitcode), so the buffers rarely
+    /// grow.
     pub(crate) fn reserve_for_bits(&mut self, bits: u64) {
-        let n = usize::try_from(bits / 192).unwrap_or(0);
+        let n = usize::try_from(bits / 128).unwrap_or(0);
         self.nodes.reserve(n);
-        self.operands.reserve(2 * n);
+        self.operands.reserve(4 * n);
         self.node_bits.reserve(n);
         self.value_checks.reserve(n / 2);
     }
