@@ -306,7 +306,6 @@ pub(crate) fn read_block<'a>(
     sink: &mut MetadataSink<'_>,
 ) -> Result<(), Error> {
     let mut name: Option<Str> = None;
-    let mut bytes = Vec::with_capacity(64);
     sink.metadata.reserve_for_bits(cursor.bits_left_in_block());
     loop {
         let abbrev = match cursor.advance()? {
@@ -332,10 +331,9 @@ pub(crate) fn read_block<'a>(
         let index = md.nodes.len() as u32;
         match rec.code {
             code::STRING_OLD => {
-                if !rec.bytes_from(0, &mut bytes) {
+                let Some(s) = sink.strings.add_ops(&rec.ops) else {
                     return Err(record_error(cursor, rec, "metadata string is not bytes"));
-                }
-                let s = sink.strings.add(&bytes);
+                };
                 md.nodes.push(MetadataNode::String(s));
             }
             code::STRINGS => read_strings(cursor, rec, md, sink.strings)?,
@@ -399,9 +397,6 @@ pub(crate) fn read_block<'a>(
                 });
             }
             code::NAME => {
-                if !rec.bytes_from(0, &mut bytes) {
-                    return Err(record_error(cursor, rec, "metadata name is not bytes"));
-                }
                 if sink.named.is_none() {
                     return Err(record_error(
                         cursor,
@@ -409,7 +404,10 @@ pub(crate) fn read_block<'a>(
                         "named metadata inside a function",
                     ));
                 }
-                name = Some(sink.strings.add(&bytes));
+                let Some(s) = sink.strings.add_ops(&rec.ops) else {
+                    return Err(record_error(cursor, rec, "metadata name is not bytes"));
+                };
+                name = Some(s);
             }
             code::NAMED_NODE => {
                 let Some(n) = name.take() else {
@@ -430,10 +428,10 @@ pub(crate) fn read_block<'a>(
                     .ok_or_else(|| record_error(cursor, rec, "missing kind id"))?;
                 let id = u32::try_from(id)
                     .map_err(|_| record_error(cursor, rec, format!("kind id {id}")))?;
-                if !rec.bytes_from(1, &mut bytes) {
+                let ops = rec.ops.get(1..).unwrap_or_default();
+                let Some(name) = sink.strings.add_ops(ops) else {
                     return Err(record_error(cursor, rec, "kind name is not bytes"));
-                }
-                let name = sink.strings.add(&bytes);
+                };
                 match sink.kinds.as_deref_mut() {
                     Some(kinds) => kinds.push(MetadataKind { id, name }),
                     None => {

@@ -90,11 +90,10 @@ fn string_record(
     rec: &Record<'_>,
     module: &mut Module,
 ) -> Result<crate::module::Str, Error> {
-    let mut bytes = Vec::new();
-    if !rec.bytes_from(0, &mut bytes) {
-        return Err(record_error(cursor, rec, "string operand is not a byte"));
-    }
-    Ok(module.strings.add(&bytes))
+    module
+        .strings
+        .add_ops(&rec.ops)
+        .ok_or_else(|| record_error(cursor, rec, "string operand is not a byte"))
 }
 
 fn read_module_block<'a>(
