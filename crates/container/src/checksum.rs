@@ -50,23 +50,25 @@ fn step(f: u32, a: u32, b: u32, k: u32, m: u32, s: u32) -> u32 {
 
 fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
     let mut m = [0u32; 16];
-    for (w, c) in m.iter_mut().zip(block.chunks_exact(4)) {
-        *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    for (w, c) in m.iter_mut().zip(block.as_chunks::<4>().0) {
+        *w = u32::from_le_bytes(*c);
     }
     let [mut a, mut b, mut c, mut d] = *state;
-    // Each round is a separate loop so that the round function is not chosen per step; the
-    // loops have constant trip counts and are unrolled by the compiler.
+    // The 64 steps written out (by `steps!`), so that every constant, message index and
+    // rotation is a literal and the state words rotate by renaming instead of moves.
+    macro_rules! steps {
+        ($f:expr, $r:expr; $($j:expr),*) => {$(
+            let i = $r * 16 + $j;
+            let t = step($f(b, c, d), a, b, K[i], m[G[i] as usize & 15], S[$r * 4 + $j % 4]);
+            a = d;
+            d = c;
+            c = b;
+            b = t;
+        )*};
+    }
     macro_rules! round {
         ($r:expr, $f:expr) => {
-            for j in 0..16 {
-                let i = $r * 16 + j;
-                let f = $f(b, c, d);
-                let t = step(f, a, b, K[i], m[G[i] as usize & 15], S[$r * 4 + j % 4]);
-                a = d;
-                d = c;
-                c = b;
-                b = t;
-            }
+            steps!($f, $r; 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
         };
     }
     round!(0, |b: u32, c: u32, d: u32| (b & c) | (!b & d));

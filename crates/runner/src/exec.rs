@@ -26,7 +26,10 @@ pub fn missing_requirement(gpu: &Gpu, tags: &[String]) -> Option<String> {
             "native_16bit" => c.native_16bit,
             "int64" => c.int64,
             "int64_atomics" => c.int64_atomics,
-            "int64_atomics_typed" | "int64_atomics_descriptor_heap" => false,
+            // D3D12 separates root descriptors from heap ones; a Vulkan descriptor in a set
+            // is the same either way, so buffer atomics need only `shaderBufferInt64Atomics`.
+            "int64_atomics_descriptor_heap" => c.int64_atomics,
+            "int64_atomics_typed" => false,
             "fp64" => c.fp64,
             "denorm_ftz_fp32" => c.denorm_ftz32,
             "denorm_preserve_fp32" => c.denorm_preserve32,

@@ -3,9 +3,9 @@
 //! compares the results with what Direct3D produced.
 //!
 //! Valid SPIR-V is not necessarily correct SPIR-V; this crate is the check that it computes the
-//! right values. Shaders a format has no frontend for yet (DXIL: `dxspv::compile` refuses it)
-//! and device features the machine lacks are reported as skipped with the reason, never passed
-//! silently.
+//! right values. Device features the machine lacks (and shaders missing from the corpus) are
+//! reported as skipped with the reason, never passed silently; a shader the compiler refuses
+//! is a failure, whatever its format (DXBC, DXIL, D3D9).
 //!
 //! # How a case runs
 //!
@@ -234,8 +234,8 @@ pub fn run_case(gpu: &vk::Gpu, path: &Path, corpora: &[PathBuf]) -> Vec<Report> 
         .collect()
 }
 
-/// Finds `path` in the corpora and compiles it. The inner `Err` is a skip reason (not found,
-/// no frontend for the format yet), the outer one a failure (unreadable, compile error).
+/// Finds `path` in the corpora and compiles it. The inner `Err` is a skip reason (not in the
+/// corpus), the outer one a failure (unreadable, compile error: every format has a frontend).
 fn compile_corpus(
     path: &str,
     corpora: &[PathBuf],
@@ -247,9 +247,6 @@ fn compile_corpus(
         std::fs::read(&shader).map_err(|e| format!("cannot read {}: {e}", shader.display()))?;
     match dxspv::compile(&bytes, &dxspv::Options::default()) {
         Ok(o) => Ok(Ok(o)),
-        Err(dxspv::Error::Unsupported(dxspv::Format::Dxil)) => {
-            Ok(Err(graphics::shaders::DXIL_SKIP.into()))
-        }
         Err(e) => Err(format!("compile: {e}")),
     }
 }

@@ -176,9 +176,14 @@ impl<'a> Cursor<'a> {
             bits,
             width: 2,
             frames: Vec::with_capacity(8),
-            local_ops: Vec::new(),
-            local: Vec::new(),
-            blockinfo: BlockInfo::default(),
+            // Room for the abbreviations a DXIL module defines, so the pools rarely grow.
+            local_ops: Vec::with_capacity(64),
+            local: Vec::with_capacity(16),
+            blockinfo: BlockInfo {
+                ops: Vec::with_capacity(64),
+                blocks: Vec::with_capacity(4),
+                current: None,
+            },
             entry_bit: start_bit,
         })
     }
@@ -191,6 +196,13 @@ impl<'a> Cursor<'a> {
     /// Number of open blocks.
     pub fn depth(&self) -> usize {
         self.frames.len()
+    }
+
+    /// Bits from the current position to the end of the innermost open block (to the end of
+    /// the data at the top level): a bound for sizing what the block's records fill.
+    pub fn bits_left_in_block(&self) -> u64 {
+        let end = self.frames.last().map_or(self.bits.len_bits(), |f| f.end);
+        end.saturating_sub(self.bits.position())
     }
 
     /// The current bit position.
@@ -618,10 +630,12 @@ impl From<BitError> for RecordError {
     }
 }
 
+/// The characters of the 6-bit `Char6` encoding, by value.
+const CHAR6: &[u8; 64] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._";
+
 /// One scalar operand of an abbreviation.
 #[inline(always)]
 fn read_scalar(bits: &mut BitReader<'_>, op: AbbrevOp) -> Result<u64, RecordError> {
-    const CHAR6: &[u8; 64] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._";
     Ok(match op {
         AbbrevOp::Literal(v) => v,
         AbbrevOp::Fixed(w) => bits.read(u32::from(w))?,
@@ -665,6 +679,14 @@ fn read_abbreviated<'a>(
                 }
                 record.ops.reserve(count as usize);
                 match elt {
+                    AbbrevOp::Fixed(w) if w <= 32 => {
+                        bits.read_fixed_array(u32::from(w), count, &mut record.ops, |v| v)?;
+                    }
+                    AbbrevOp::Char6 => {
+                        bits.read_fixed_array(6, count, &mut record.ops, |v| {
+                            u64::from(CHAR6[(v & 63) as usize])
+                        })?;
+                    }
                     AbbrevOp::Fixed(w) => {
                         for _ in 0..count {
                             let v = bits.read(u32::from(w))?;

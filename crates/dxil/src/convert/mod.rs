@@ -264,7 +264,10 @@ impl<'s> Converter<'s> {
             .definitions()
             .map(|(_, b)| b.instructions.len())
             .sum::<usize>();
-        let mut b = Builder::with_capacities(n * 3 / 2 + 64, n * 2 + 64, 32);
+        // A dx.op call becomes several IR ops (a sample: descriptor loads, coordinate
+        // vectors, the sample and its component extracts) and the passes add more; room for
+        // two per instruction keeps the builder's tables from being copied as they grow.
+        let mut b = Builder::with_capacities(n * 2 + 64, n * 3 + 64, 32);
         let ep =
             b.add_decl(Op::new(OpCode::EntryPoint, Type::VOID).with_lit(ir_stage.to_literal()));
         let fe = FrontendState::default();

@@ -413,11 +413,17 @@ impl Asm {
 
     /// A raw-buffer UAV at `u0` (range id 0) in the `dx.resources` list: the resources node.
     fn raw_uav(&mut self, space: i64) -> usize {
+        self.uav(space, 11, None)
+    }
+
+    /// A UAV of DXIL resource kind `kind` at `u0` (range id 0) with the tag list `tags`:
+    /// the resources node.
+    fn uav(&mut self, space: i64, kind: i64, tags: Option<usize>) -> usize {
         let zero = self.md_i32(0);
         let name = self.md_str("u");
         let space = self.md_i32(space);
         let one = self.md_i32(1);
-        let raw = self.md_i32(11);
+        let raw = self.md_i32(kind);
         let f = self.int(I1, 0);
         let no = self.md(Md::Val(I1, f));
         let uav = self.node(&[
@@ -431,7 +437,7 @@ impl Asm {
             Some(no),
             Some(no),
             Some(no),
-            None,
+            tags,
         ]);
         let uavs = self.node(&[Some(uav)]);
         self.node(&[None, Some(uavs), None, None])
@@ -1773,4 +1779,103 @@ fn constant_offsets_past_a_structure_reach_the_next_ones() {
         .collect();
     assert_eq!(addresses, [vec![Some(3), Some(0)]], "{printed}");
     lower(&bytes);
+}
+
+#[test]
+fn sixty_four_bit_atomics_on_raw_buffers_keep_their_width() {
+    // atomicBinOp.i64 (UMax) and atomicCompareExchange.i64 at byte 8 of a raw UAV; the
+    // results are truncated to i32 and stored.
+    let bytes = compute_shader(|a| {
+        let i64t = a.ty(&[7, 64]);
+        let h = a.uav_handle();
+        let umax = a.i32(7);
+        let at = a.i32(8);
+        let u = a.undef(I32);
+        let v = a.int(i64t, -2);
+        let params = [HANDLE, I32, I32, I32, I32, i64t];
+        let max = a.dx_op(
+            "dx.op.atomicBinOp.i64",
+            i64t,
+            &params,
+            78,
+            &[h, umax, at, u, u, v],
+        );
+        let cmp = a.int(i64t, 5);
+        let params = [HANDLE, I32, I32, I32, i64t, i64t];
+        let xchg = a.dx_op(
+            "dx.op.atomicCompareExchange.i64",
+            i64t,
+            &params,
+            79,
+            &[h, at, u, u, cmp, max],
+        );
+        [max, xchg]
+            .into_iter()
+            .map(|x| {
+                a.push(
+                    Inst::Cast {
+                        v: x,
+                        ty: I32,
+                        op: 0,
+                    },
+                    true,
+                )
+            }) // trunc
+            .collect()
+    });
+    let b = convert_bytes(&bytes).expect("converts");
+    let atomics: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::BufferAtomic)
+        .map(|(_, op)| op.clone())
+        .collect();
+    assert_eq!(atomics.len(), 2, "{}", text::print(&b));
+    for op in &atomics {
+        assert_eq!(op.ty, dxspv_ir::Type::scalar(dxspv_ir::ScalarType::U64));
+    }
+    let value = b.op(atomics[0].arg(2).expect("operand"));
+    assert_eq!(value.ty, dxspv_ir::Type::scalar(dxspv_ir::ScalarType::U64));
+    assert_eq!(value.lit(0), Some(u64::MAX - 1), "{}", text::print(&b));
+    let pair = b.op(atomics[1].arg(2).expect("operand"));
+    assert_eq!(
+        pair.ty,
+        dxspv_ir::Type::vector(dxspv_ir::ScalarType::U64, 2)
+    );
+    let printed = text::print(&lower(&bytes));
+    assert_eq!(printed.matches("BufferAtomic u64").count(), 2, "{printed}");
+}
+
+#[test]
+fn typed_uavs_flagged_for_64_bit_atomics_have_64_bit_texels() {
+    // A typed buffer UAV whose tags say u32 elements (tag 0 = 5) and 64-bit atomics
+    // (tag 3 = 1), as dxc declares RWBuffer<uint64_t>, and an atomicBinOp.i64 (Or) on it.
+    let mut a = Asm::new();
+    let i64t = a.ty(&[7, 64]);
+    let h = a.uav_handle();
+    let or = a.i32(2);
+    let at = a.i32(3);
+    let u = a.undef(I32);
+    let v = a.int(i64t, 1 << 40);
+    let params = [HANDLE, I32, I32, I32, I32, i64t];
+    a.dx_op(
+        "dx.op.atomicBinOp.i64",
+        i64t,
+        &params,
+        78,
+        &[h, or, at, u, u, v],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let tags = [0, 5, 3, 1].map(|t| Some(a.md_i32(t)));
+    let tags = a.node(&tags);
+    let res = a.uav(0, 10, Some(tags));
+    compute_metadata(&mut a, "cs", Some(res), main);
+    let V::F(m) = main else { unreachable!() };
+    let bytes = dxil_container(&a.bitcode(m), 6, 6);
+    let printed = text::print(&lower(&bytes));
+    assert!(
+        printed.contains("DclUav u64 ") && printed.contains("BufferTyped FixedFormat"),
+        "{printed}"
+    );
+    assert!(printed.contains("BufferAtomic u64"), "{printed}");
 }

@@ -154,6 +154,18 @@ pub struct Constants {
 }
 
 impl Constants {
+    /// Reserves room for the constants of a block of `bits` bits (an abbreviated integer
+    /// constant takes under 20 bits), so the buffers rarely grow.
+    /// Returns the number of constants reserved for.
+    pub(crate) fn reserve_for_bits(&mut self, bits: u64) -> usize {
+        let n = usize::try_from(bits / 16).unwrap_or(0);
+        self.items.reserve(n);
+        self.depth.reserve(n);
+        self.words.reserve(n);
+        self.operands.reserve(n);
+        n
+    }
+
     /// Number of constants.
     pub fn len(&self) -> usize {
         self.items.len()
@@ -322,8 +334,10 @@ pub(crate) fn read_block<'a>(
     outer: Option<&Constants>,
 ) -> Result<(), Error> {
     let first = constants.items.len();
-    let mut pending: Vec<Pending> = Vec::new();
-    let mut expected: Vec<Expected> = Vec::new();
+    let hint = constants.reserve_for_bits(cursor.bits_left_in_block());
+    scope.local.reserve(hint);
+    let mut pending: Vec<Pending> = Vec::with_capacity(hint / 4);
+    let mut expected: Vec<Expected> = Vec::with_capacity(hint / 2);
     let mut current = types
         .iter()
         .find(|(_, t)| matches!(t, Type::Integer { width: 32 }))
@@ -497,11 +511,11 @@ fn read_constant(
                     format!("{} elements for a type of {count}", rec.ops.len()),
                 ));
             }
-            let mut ids = Vec::with_capacity(rec.ops.len());
+            // Checked first, then stored straight into the operand buffer.
             for &v in &rec.ops {
-                ids.push(id(v)?);
+                id(v)?;
             }
-            Constant::Aggregate(constants.push_operands(ids))
+            Constant::Aggregate(constants.push_operands(rec.ops.iter().map(|&v| ValueId(v as u32))))
         }
         code::STRING | code::CSTRING => {
             let n = rec.ops.len() as u64 + u64::from(rec.code == code::CSTRING);

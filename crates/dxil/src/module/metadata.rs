@@ -126,6 +126,17 @@ impl Metadata {
         }
     }
 
+    /// Reserves room for the entries of a scope whose records take `bits` bits (DXIL
+    /// modules average one entry per 200 to 400 bits of bitcode), so the buffers rarely
+    /// grow.
+    pub(crate) fn reserve_for_bits(&mut self, bits: u64) {
+        let n = usize::try_from(bits / 128).unwrap_or(0);
+        self.nodes.reserve(n);
+        self.operands.reserve(4 * n);
+        self.node_bits.reserve(n);
+        self.value_checks.reserve(n / 2);
+    }
+
     /// Id of the first entry.
     pub fn base(&self) -> u32 {
         self.base
@@ -295,7 +306,7 @@ pub(crate) fn read_block<'a>(
     sink: &mut MetadataSink<'_>,
 ) -> Result<(), Error> {
     let mut name: Option<Str> = None;
-    let mut bytes = Vec::new();
+    sink.metadata.reserve_for_bits(cursor.bits_left_in_block());
     loop {
         let abbrev = match cursor.advance()? {
             Entry::EndBlock => break,
@@ -320,10 +331,9 @@ pub(crate) fn read_block<'a>(
         let index = md.nodes.len() as u32;
         match rec.code {
             code::STRING_OLD => {
-                if !rec.bytes_from(0, &mut bytes) {
+                let Some(s) = sink.strings.add_ops(&rec.ops) else {
                     return Err(record_error(cursor, rec, "metadata string is not bytes"));
-                }
-                let s = sink.strings.add(&bytes);
+                };
                 md.nodes.push(MetadataNode::String(s));
             }
             code::STRINGS => read_strings(cursor, rec, md, sink.strings)?,
@@ -387,9 +397,6 @@ pub(crate) fn read_block<'a>(
                 });
             }
             code::NAME => {
-                if !rec.bytes_from(0, &mut bytes) {
-                    return Err(record_error(cursor, rec, "metadata name is not bytes"));
-                }
                 if sink.named.is_none() {
                     return Err(record_error(
                         cursor,
@@ -397,7 +404,10 @@ pub(crate) fn read_block<'a>(
                         "named metadata inside a function",
                     ));
                 }
-                name = Some(sink.strings.add(&bytes));
+                let Some(s) = sink.strings.add_ops(&rec.ops) else {
+                    return Err(record_error(cursor, rec, "metadata name is not bytes"));
+                };
+                name = Some(s);
             }
             code::NAMED_NODE => {
                 let Some(n) = name.take() else {
@@ -418,10 +428,10 @@ pub(crate) fn read_block<'a>(
                     .ok_or_else(|| record_error(cursor, rec, "missing kind id"))?;
                 let id = u32::try_from(id)
                     .map_err(|_| record_error(cursor, rec, format!("kind id {id}")))?;
-                if !rec.bytes_from(1, &mut bytes) {
+                let ops = rec.ops.get(1..).unwrap_or_default();
+                let Some(name) = sink.strings.add_ops(ops) else {
                     return Err(record_error(cursor, rec, "kind name is not bytes"));
-                }
-                let name = sink.strings.add(&bytes);
+                };
                 match sink.kinds.as_deref_mut() {
                     Some(kinds) => kinds.push(MetadataKind { id, name }),
                     None => {

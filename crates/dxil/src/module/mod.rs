@@ -266,6 +266,11 @@ pub struct FunctionBody {
 }
 
 impl FunctionBody {
+    /// Reserves room for `n` more instruction operands.
+    pub(crate) fn reserve_operands(&mut self, n: usize) {
+        self.operands.reserve(n);
+    }
+
     /// The local value with absolute id `id`.
     #[inline]
     pub fn value(&self, id: ValueId) -> Option<&ValueInfo> {

@@ -23,6 +23,11 @@ pub(crate) fn read_module(bitcode: &[u8]) -> Result<Module, Error> {
     let mut cursor = open(bitcode)?;
     let mut record = Record::new();
     let mut module = Module::default();
+    // Sized from DXIL modules' typical proportions, so the tables rarely grow.
+    module.strings.reserve_for_bitcode(bitcode.len());
+    module.values.reserve(bitcode.len() / 48);
+    module.metadata_kinds.reserve(32);
+    module.named_metadata.reserve(16);
     loop {
         match cursor.advance()? {
             Entry::SubBlock(block::IDENTIFICATION) => {
@@ -85,11 +90,10 @@ fn string_record(
     rec: &Record<'_>,
     module: &mut Module,
 ) -> Result<crate::module::Str, Error> {
-    let mut bytes = Vec::new();
-    if !rec.bytes_from(0, &mut bytes) {
-        return Err(record_error(cursor, rec, "string operand is not a byte"));
-    }
-    Ok(module.strings.add(&bytes))
+    module
+        .strings
+        .add_ops(&rec.ops)
+        .ok_or_else(|| record_error(cursor, rec, "string operand is not a byte"))
 }
 
 fn read_module_block<'a>(

@@ -33,6 +33,12 @@ pub struct Strings {
 }
 
 impl Strings {
+    /// Reserves room for the strings of a module of `bitcode_bytes` bytes (about a third of
+    /// a DXIL module's bitcode is names and metadata strings), so the buffer rarely grows.
+    pub(crate) fn reserve_for_bitcode(&mut self, bitcode_bytes: usize) {
+        self.bytes.reserve(bitcode_bytes / 2);
+    }
+
     /// Stores `bytes` and returns their range. The module reader bounds the bitcode to
     /// [`crate::module::MAX_BITCODE_BYTES`], so offsets fit in `u32`.
     pub fn add(&mut self, bytes: &[u8]) -> Str {
@@ -42,6 +48,24 @@ impl Strings {
             start,
             len: bytes.len() as u32,
         }
+    }
+
+    /// Stores record operands that are each one byte (a name or string record's characters)
+    /// straight into the buffer; `None`, storing nothing, when one does not fit in `u8`.
+    pub(crate) fn add_ops(&mut self, ops: &[u64]) -> Option<Str> {
+        let start = self.bytes.len();
+        self.bytes.reserve(ops.len());
+        for &v in ops {
+            let Ok(b) = u8::try_from(v) else {
+                self.bytes.truncate(start);
+                return None;
+            };
+            self.bytes.push(b);
+        }
+        Some(Str {
+            start: start as u32,
+            len: ops.len() as u32,
+        })
     }
 
     /// The bytes of `s`.
@@ -61,5 +85,26 @@ impl Strings {
     /// Total bytes stored.
     pub fn total_len(&self) -> usize {
         self.bytes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operands_are_stored_as_bytes_or_not_at_all() {
+        let mut s = Strings::default();
+        let a = s.add(b"dx.");
+        let b = s.add_ops(&[111, 112, 46]).unwrap();
+        assert_eq!(s.get(a), b"dx.");
+        assert_eq!(s.get(b), b"op.");
+        // A value past 255 is refused and leaves the buffer as it was.
+        assert_eq!(s.add_ops(&[104, 256]), None);
+        let c = s.add_ops(&[]).unwrap();
+        assert!(c.is_empty());
+        let d = s.add(b"x");
+        assert_eq!(s.get(d), b"x");
+        assert_eq!(s.bytes.len(), 7);
     }
 }

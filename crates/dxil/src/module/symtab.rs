@@ -24,7 +24,6 @@ pub(crate) fn read_block<'a>(
     strings: &mut Strings,
     mut name: impl FnMut(Symbol, Str, Location) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let mut bytes = Vec::new();
     loop {
         let abbrev = match cursor.advance()? {
             Entry::EndBlock => return Ok(()),
@@ -53,14 +52,17 @@ pub(crate) fn read_block<'a>(
             }
             _ => continue,
         };
-        if rec.ops.is_empty() || !rec.bytes_from(1, &mut bytes) {
+        let s = match rec.ops.get(1..) {
+            Some(ops) => strings.add_ops(ops),
+            None => None,
+        };
+        let Some(s) = s else {
             return Err(record_error(
                 cursor,
                 rec,
                 "symbol table entry without a byte name",
             ));
-        }
-        let s = strings.add(&bytes);
+        };
         name(symbol, s, record_location(cursor, rec))?;
     }
 }

@@ -11,8 +11,9 @@
 //! type can be printed by walking its elements, and the walk ends at named structs. The depth
 //! of that walk is bounded by [`MAX_TYPE_DEPTH`].
 
+use smallvec::SmallVec;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use crate::bitstream::names::ty as code;
 use crate::bitstream::{Cursor, Entry, Record};
@@ -129,21 +130,6 @@ pub enum Type {
     },
 }
 
-/// The key under which structural types are uniqued.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Simple(Type),
-    Struct {
-        packed: bool,
-        elements: Vec<TypeId>,
-    },
-    Function {
-        vararg: bool,
-        ret: TypeId,
-        params: Vec<TypeId>,
-    },
-}
-
 /// A multiply-rotate hasher for the small integer keys of the type table (type ids and
 /// widths): much cheaper than SipHash, and the keys are not attacker-chosen hash-flooding
 /// material beyond the size of the input.
@@ -193,10 +179,22 @@ pub struct TypeTable {
     depth: Vec<u32>,
     /// Number of types the bitcode defines (the rest were added by the reader).
     defined: usize,
-    uniqued: IdMap<Key, TypeId>,
+    /// Structural types by [`TypeTable::shape_hash`] (one id per hash but for collisions).
+    uniqued: IdMap<u64, SmallVec<[TypeId; 1]>>,
 }
 
 impl TypeTable {
+    /// Reserves room for `count` types (the type block's `NUMENTRY`) and those the reader
+    /// adds, so the tables rarely grow.
+    pub(crate) fn reserve(&mut self, count: usize) {
+        let n = count.saturating_add(8);
+        self.types.reserve(n);
+        self.canonical.reserve(n);
+        self.depth.reserve(n);
+        self.elements.reserve(2 * n);
+        self.uniqued.reserve(n);
+    }
+
     /// Number of types, those the reader added included.
     pub fn len(&self) -> usize {
         self.types.len()
@@ -356,29 +354,79 @@ impl TypeTable {
         }
     }
 
-    fn key(t: &Type, elements: &[TypeId]) -> Option<Key> {
-        Some(match *t {
+    /// The hash under which a structural type is uniqued (`None` for identified structs,
+    /// which are never merged): its kind and fields, with the field or parameter list taken
+    /// from `elements`.
+    fn shape_hash(t: &Type, elements: &[TypeId]) -> Option<u64> {
+        let mut h = IdHasher::default();
+        match *t {
             Type::Struct {
                 identified: true, ..
             } => return None,
-            Type::Struct { packed, .. } => Key::Struct {
-                packed,
-                elements: elements.to_vec(),
-            },
-            Type::Function { vararg, ret, .. } => Key::Function {
-                vararg,
-                ret,
-                params: elements.to_vec(),
-            },
-            t => Key::Simple(t),
-        })
+            Type::Struct { packed, .. } => {
+                h.write_u8(1);
+                h.write_u8(u8::from(packed));
+            }
+            Type::Function { vararg, ret, .. } => {
+                h.write_u8(2);
+                h.write_u8(u8::from(vararg));
+                h.write_u32(ret.0);
+            }
+            ref simple => {
+                h.write_u8(0);
+                simple.hash(&mut h);
+            }
+        }
+        for e in elements {
+            h.write_u32(e.0);
+        }
+        Some(h.finish())
+    }
+
+    /// Whether type `id` is the structural type `t` with fields or parameters `elements`.
+    fn same_shape(&self, id: TypeId, t: &Type, elements: &[TypeId]) -> bool {
+        let Some(u) = self.types.get(id.0 as usize) else {
+            return false;
+        };
+        match (*u, *t) {
+            (
+                Type::Struct {
+                    identified: false,
+                    packed: p1,
+                    elements: l1,
+                    ..
+                },
+                Type::Struct {
+                    identified: false,
+                    packed: p2,
+                    ..
+                },
+            ) => p1 == p2 && self.list(l1) == elements,
+            (
+                Type::Function {
+                    vararg: v1,
+                    ret: r1,
+                    params: l1,
+                },
+                Type::Function {
+                    vararg: v2,
+                    ret: r2,
+                    ..
+                },
+            ) => v1 == v2 && r1 == r2 && self.list(l1) == elements,
+            (Type::Struct { .. } | Type::Function { .. }, _)
+            | (_, Type::Struct { .. } | Type::Function { .. }) => false,
+            (u, t) => u == t,
+        }
     }
 
     /// Adds a type (with its field or parameter list), or finds the identical one.
     fn add(&mut self, mut t: Type, elements: &[TypeId]) -> TypeId {
-        let key = Self::key(&t, elements);
-        if let Some(id) = key.as_ref().and_then(|k| self.uniqued.get(k)) {
-            return *id;
+        let key = Self::shape_hash(&t, elements);
+        if let Some(ids) = key.and_then(|k| self.uniqued.get(&k)) {
+            if let Some(&id) = ids.iter().find(|&&id| self.same_shape(id, &t, elements)) {
+                return id;
+            }
         }
         let list = TypeList {
             start: self.elements.len() as u32,
@@ -395,7 +443,7 @@ impl TypeTable {
         self.types.push(t);
         self.depth.push(depth);
         if let Some(k) = key {
-            self.uniqued.insert(k, id);
+            self.uniqued.entry(k).or_default().push(id);
         }
         id
     }
@@ -486,8 +534,7 @@ impl TypeTable {
                 expected = Some(n);
                 // Reserve what a real table needs; a larger count grows as records arrive.
                 let hint = n.min(1 << 12) as usize;
-                self.types.reserve(hint);
-                self.canonical.reserve(hint);
+                self.reserve(hint);
                 continue;
             }
             let this = self.canonical.len() as u64;
@@ -617,11 +664,10 @@ impl TypeTable {
                     }
                 }
                 code::STRUCT_NAME => {
-                    let mut bytes = Vec::new();
-                    if !rec.bytes_from(0, &mut bytes) {
+                    let Some(name) = strings.add_ops(&rec.ops) else {
                         return Err(record_error(cursor, rec, "struct name is not bytes"));
-                    }
-                    pending_name = Some(strings.add(&bytes));
+                    };
+                    pending_name = Some(name);
                     continue;
                 }
                 code::TOKEN
@@ -749,5 +795,50 @@ impl TypeTable {
         if let Some(slot) = self.types.get_mut(id.index()) {
             *slot = t;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structural_types_are_uniqued_by_shape() {
+        let mut t = TypeTable::default();
+        let i32t = t.integer(32);
+        let i8t = t.integer(8);
+        assert_eq!(t.integer(32), i32t);
+        let s = t.literal_struct(&[i32t, i8t]);
+        assert_eq!(t.literal_struct(&[i32t, i8t]), s);
+        assert_ne!(t.literal_struct(&[i8t, i32t]), s);
+        assert_ne!(t.literal_struct(&[i32t]), s);
+        let p = t.pointer_to(s, 0);
+        assert_eq!(t.pointer_to(s, 0), p);
+        assert_ne!(t.pointer_to(s, 3), p);
+        assert_eq!(t.vector_of(i32t, 4), t.vector_of(i32t, 4));
+        assert_ne!(t.vector_of(i32t, 4), t.vector_of(i32t, 2));
+        // A packed struct of the same fields and a named struct are other types.
+        let packed = t.add(
+            Type::Struct {
+                name: None,
+                identified: false,
+                packed: true,
+                opaque: false,
+                elements: TypeList::default(),
+            },
+            &[i32t, i8t],
+        );
+        assert_ne!(packed, s);
+        let named = Type::Struct {
+            name: None,
+            identified: true,
+            packed: false,
+            opaque: false,
+            elements: TypeList::default(),
+        };
+        let a = t.add(named, &[i32t, i8t]);
+        let b = t.add(named, &[i32t, i8t]);
+        assert_ne!(a, b);
+        assert_eq!(t.struct_elements(a), Some(&[i32t, i8t][..]));
     }
 }

@@ -6,8 +6,8 @@
 //! register bound to different data for different stages (D3D12 shader visibility, D3D11
 //! per-stage slots) never shares a Vulkan binding. The last stage before the rasterizer is
 //! compiled with the run's stream-output declaration (`dxspv::Options::stream_output`).
-//! A shader the compiler refuses because its format has no frontend yet (DXIL) is a skip;
-//! any other compile error is a failure.
+//! A shader missing from the corpus is a skip; a compile error (of any format, DXIL
+//! included) is a failure.
 
 use super::case::{StreamOutputDesc, PASSTHROUGH_VS};
 use dxspv::ir::passes::stream_output::{StreamOutput, StreamOutputEntry};
@@ -15,9 +15,6 @@ use dxspv::spirv::{InterfaceVariable, Reflection};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
-
-/// Skip reason of a shader whose format has no frontend yet.
-pub const DXIL_SKIP: &str = "DXIL frontend not landed";
 
 /// A compiled stage.
 #[derive(Debug)]
@@ -31,7 +28,7 @@ pub struct Shader {
 /// Why a shader cannot be used.
 #[derive(Clone, Debug)]
 pub enum Refusal {
-    /// Not run, with the reason (missing file, no frontend for the format).
+    /// Not run, with the reason (the file is not in the corpus).
     Skip(String),
     /// A failure (unreadable file, compile error).
     Fail(String),
@@ -100,9 +97,6 @@ impl<'a> ShaderCache<'a> {
                 spirv: out.spirv,
                 reflection: out.reflection,
             }),
-            Err(dxspv::Error::Unsupported(dxspv::Format::Dxil)) => {
-                Err(Refusal::Skip(DXIL_SKIP.into()))
-            }
             Err(e) => Err(Refusal::Fail(format!("{path}: compile: {e}"))),
         }
     }

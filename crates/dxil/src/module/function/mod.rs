@@ -88,6 +88,12 @@ pub(crate) fn read_function_block<'a>(
         metadata: Metadata::with_base(ctx.metadata_end),
         ..Default::default()
     };
+    // Sized from DXIL functions' typical proportions (an instruction per 100 to 300 bits),
+    // so the buffers rarely grow.
+    let hint = usize::try_from(cursor.bits_left_in_block() / 128).unwrap_or(0);
+    body.values.reserve(params.len() + hint);
+    body.instructions.reserve(hint);
+    body.reserve_operands(3 * hint);
     for (i, &ty) in params.iter().enumerate() {
         body.values.push(ValueInfo {
             ty,
@@ -106,8 +112,8 @@ pub(crate) fn read_function_block<'a>(
         declared: None,
         block_start: 0,
         forward: Vec::new(),
-        metadata_uses: Vec::new(),
-        scratch: Vec::new(),
+        metadata_uses: Vec::with_capacity(16),
+        scratch: Vec::with_capacity(16),
         last_loc: None,
     };
     loop {
