@@ -69,11 +69,12 @@
 //! contract (`notes/d3d9_contract.md`; the README summarises it): float, integer and
 //! boolean constants are the constant buffers `b0`, `b1`, `b2` of register space 0; sampler
 //! `s#` is SRV `t#` plus sampler `s#` (space 0 for pixel shaders, 1 for vertex shaders);
-//! varyings meet by usage and usage index at fixed locations (TEXCOORD n at n, COLOR at
-//! 10-11, FOG at 12, …, see the `io` module); unwritten `vs_1_x`/`vs_2_x` varyings get
-//! Direct3D 9's defaults. The fixed-function state a shader depends on is either a
-//! compile-time [`Options`] field, a specialization constant ([`options::spec_id`]) or a
-//! member of the 256-byte push constant block ([`options::push`]): alpha test, fog, user
+//! varyings, all `vec4<f32>`, meet by usage and usage index at fixed locations (TEXCOORD n
+//! at n, COLOR at 10-11, FOG at 12, …, see the `io` module); unwritten `vs_1_x`/`vs_2_x`
+//! varyings get Direct3D 9's defaults. The fixed-function state a shader depends on is
+//! either a compile-time [`Options`] field, a specialization constant
+//! ([`options::spec_id`]), a member of the 40-byte push constant block ([`options::push`])
+//! or a row of the stage's state buffer `b3` ([`options::state`]): alpha test, fog, user
 //! clip planes, point size, projected texturing, bump-environment matrices.
 //!
 //! ## The format in brief

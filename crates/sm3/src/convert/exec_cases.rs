@@ -389,10 +389,15 @@ fn run_case(case: &Value) -> Result<Option<()>, String> {
         .flatten()
     {
         let stage: usize = stage.parse().map_err(|_| "texture stage")?;
-        let base = crate::options::push::BUMP_ENV_MATRICES as usize + 16 * stage;
+        if env.state.is_empty() {
+            env.state = vec![[0.0; 4]; crate::options::state::PIXEL_ROWS as usize];
+        }
+        let row = crate::options::state::BUMP_ENV_MATRICES as usize + stage;
         for (i, name) in ["00", "01", "10", "11"].iter().enumerate() {
             if let Some(v) = states[&format!("D3DTSS_BUMPENVMAT{name}")].as_f64() {
-                env.push_f32(base + 4 * i, v as f32);
+                if let Some(r) = env.state.get_mut(row) {
+                    r[i] = v as f32;
+                }
             }
         }
     }

@@ -6,7 +6,7 @@
 //! |---|---|
 //! | TEXCOORD 0..9 | 0..9 |
 //! | COLOR 0..1 | 10..11 |
-//! | FOG 0 | 12 (one float) |
+//! | FOG 0 | 12 (the fog factor in `x`) |
 //! | NORMAL 0..1 | 13..14 |
 //! | TANGENT 0 | 15 |
 //! | BINORMAL 0 | 16 |
@@ -22,7 +22,8 @@
 //! through a shadow temporary (outputs cannot be read, but predicated and partial writes
 //! need the old value, and the epilogue post-processes them); shadows start at the value
 //! Direct3D 9 gives an unwritten output: `oD0` (1, 1, 1, 1), the other pre-3.0 varyings
-//! (0, 0, 0, 1), `oFog` 0, everything else 0.
+//! (0, 0, 0, 1), `oFog` 0, everything else 0. Every varying is a `vec4<f32>`: the pre-3.0
+//! `oFog` is written as `(oFog, 0, 0, 0)`.
 
 use dxspv_ir::frontend::{FrontendBuilder, NamePart};
 use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, ScalarType, SsaDef, Type};
@@ -145,7 +146,7 @@ impl Converter<'_, '_> {
         self.pre.dcl_of(ty, reg, c)
     }
 
-    /// Declares (once) the varying input at `loc`, a `vec4<f32>` (or the fog's `f32`).
+    /// Declares (once) the varying input at `loc`, a `vec4<f32>`.
     fn varying_input(&mut self, loc: u32, usage: Usage, index: u8, centroid: bool) -> R<SsaDef> {
         if let Some(Some(d)) = self.io.inputs.get(loc as usize) {
             return Ok(*d);
@@ -159,14 +160,9 @@ impl Converter<'_, '_> {
                 modes = InterpolationModes::Flat;
             }
         }
-        let ty: Type = if loc == FOG_LOCATION {
-            ScalarType::F32.into()
-        } else {
-            Type::vector(ScalarType::F32, 4)
-        };
         let ep = self.ep;
         let d = self.decl(
-            Op::new(OpCode::DclInput, ty)
+            Op::new(OpCode::DclInput, Type::vector(ScalarType::F32, 4))
                 .with_ref(ep)
                 .with_lit(u64::from(loc))
                 .with_lit(0)
@@ -189,17 +185,12 @@ impl Converter<'_, '_> {
         );
     }
 
-    /// Loads component `c` of an input declaration (`f32` declarations ignore `c`).
+    /// Loads component `c` of an input declaration (a `vec4<f32>`).
     fn input_load(&mut self, d: SsaDef, c: u8, at_entry: bool) -> SsaDef {
-        let scalar = self.b.get(d).is_some_and(|op| op.ty.is_scalar());
-        let addr = if scalar {
-            None
-        } else {
-            Some(self.c_u32(u32::from(c & 3)))
-        };
+        let addr = self.c_u32(u32::from(c & 3));
         let op = Op::new(OpCode::InputLoad, ScalarType::F32)
             .with_ref(d)
-            .with_opt_ref(addr);
+            .with_ref(addr);
         if at_entry {
             self.entry(op)
         } else {
@@ -511,16 +502,11 @@ impl Converter<'_, '_> {
     // Output declarations
     // -------------------------------------------------------------------------------------
 
-    /// A varying output at `loc` (`vec4<f32>`, the fog's `f32`).
+    /// A varying output at `loc` (`vec4<f32>`).
     fn varying_output(&mut self, loc: u32, usage: Usage, index: u8) -> SsaDef {
-        let ty: Type = if loc == FOG_LOCATION {
-            ScalarType::F32.into()
-        } else {
-            Type::vector(ScalarType::F32, 4)
-        };
         let ep = self.ep;
         let d = self.decl(
-            Op::new(OpCode::DclOutput, ty)
+            Op::new(OpCode::DclOutput, Type::vector(ScalarType::F32, 4))
                 .with_ref(ep)
                 .with_lit(u64::from(loc))
                 .with_lit(0)
@@ -613,7 +599,15 @@ impl Converter<'_, '_> {
                 let d = self.varying_output(loc, usage, index);
                 self.output_store(d, val);
             }
-            let fog = self.shadow_value(SLOT_FOG, 0);
+            // oFog: (fog, 0, 0, 0).
+            let fog = if self.slot_written(SLOT_FOG) {
+                let f = self.shadow_value(SLOT_FOG, 0);
+                let zero = self.c_f32(0.0);
+                self.vec4([f, zero, zero, zero])
+            } else {
+                self.b
+                    .add_constant(Type::vector(ScalarType::F32, 4), &[0u64; 4])
+            };
             let d = self.varying_output(FOG_LOCATION, Usage::Fog, 0);
             self.output_store(d, fog);
         } else {
@@ -657,32 +651,23 @@ impl Converter<'_, '_> {
                     .unwrap_or([None; 4]);
                 for c in 0..4u8 {
                     if mask & (1 << c) != 0 {
-                        let val = self.shadow_value(d.reg, c);
-                        if loc == FOG_LOCATION {
-                            comps[0].get_or_insert(val);
-                        } else {
-                            comps[c as usize] = Some(val);
-                        }
+                        comps[c as usize] = Some(self.shadow_value(d.reg, c));
                     }
                 }
                 if let Some(slot) = locs.get_mut(loc as usize) {
                     *slot = Some((entry, comps, d.usage, d.index));
                 }
             }
-            for (loc, e) in locs.iter().enumerate() {
+            for e in &locs {
                 let Some((d, comps, _, _)) = *e else { continue };
                 let zero = self.c_f32(0.0);
-                let val = if loc as u32 == FOG_LOCATION {
-                    comps[0].unwrap_or(zero)
-                } else {
-                    let v4 = [
-                        comps[0].unwrap_or(zero),
-                        comps[1].unwrap_or(zero),
-                        comps[2].unwrap_or(zero),
-                        comps[3].unwrap_or(zero),
-                    ];
-                    self.vec4(v4)
-                };
+                let v4 = [
+                    comps[0].unwrap_or(zero),
+                    comps[1].unwrap_or(zero),
+                    comps[2].unwrap_or(zero),
+                    comps[3].unwrap_or(zero),
+                ];
+                let val = self.vec4(v4);
                 self.output_store(d, val);
             }
         }

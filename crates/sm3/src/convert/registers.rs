@@ -440,7 +440,12 @@ impl Converter<'_, '_> {
 
     /// Declares a constant buffer of `ty` at `b{register}` with its descriptor loaded at
     /// the entry of `main`.
-    fn constant_buffer(&mut self, ty: Type, register: u32, name: &str) -> (SsaDef, SsaDef) {
+    pub(crate) fn constant_buffer(
+        &mut self,
+        ty: Type,
+        register: u32,
+        name: &str,
+    ) -> (SsaDef, SsaDef) {
         let ep = self.ep;
         let d = self.decl(
             Op::new(OpCode::DclCbv, ty)

@@ -428,7 +428,13 @@ fn unwritten_varyings_take_direct3d_9_defaults() {
     assert_eq!(o.at(11), &[0.5, 0.0, 0.0, 1.0]);
     assert_eq!(o.at(0), &[0.5, 0.0, 0.0, 1.0]);
     assert_eq!(o.at(7), &[0.0, 0.0, 0.0, 1.0]);
-    assert_eq!(o.at(12), &[0.0]);
+    // oFog: (0, 0, 0, 0) unwritten, (fog, 0, 0, 0) written.
+    assert_eq!(o.at(12), &[0.0; 4]);
+    let o = exec(
+        "vs_1_1\ndcl_position v0\ndef c0, 0.5, 0.25, 1, 1\nmov oPos, v0\nmov oFog, c0.y",
+        &Env::default(),
+    );
+    assert_eq!(o.at(12), &[0.25, 0.0, 0.0, 0.0]);
     // vs_3_0: declared outputs start at 0, nothing else is written.
     let text = "vs_3_0\ndcl_position o0\ndcl_color1 o1\ndef c0, 0.5, 0.5, 0.5, 0.5\nmov o1.x, c0";
     let o = exec(text, &Env::default());
@@ -563,19 +569,14 @@ fn texture_instructions_of_ps_1_x() {
     env.inputs.insert(3, [0.0, 1.0, 0.0, 4.0]);
     // texbem: coordinate 1 + matrix(stage 1) x t0.rg.
     let mut e = env.clone();
-    for (i, m) in [2.0f32, 0.0, 0.0, 4.0].into_iter().enumerate() {
-        e.push_f32(
-            crate::options::push::BUMP_ENV_MATRICES as usize + 16 + 4 * i,
-            m,
-        );
-    }
+    e.state = vec![[0.0; 4]; crate::options::state::PIXEL_ROWS as usize];
+    e.state[crate::options::state::BUMP_ENV_MATRICES as usize + 1] = [2.0, 0.0, 0.0, 4.0];
     let o = exec("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1", &e);
     assert_eq!(&o.at(0)[..2], &[0.1 + 2.0 * 0.5, 0.2 + 4.0 * 0.25]);
     // texbeml multiplies by t0.b * scale + offset.
     let mut e2 = e.clone();
     e2.texture = std::rc::Rc::new(|_, c| [c[0], c[1], 0.5, 1.0]);
-    e2.push_f32(crate::options::push::BUMP_ENV_LUMINANCE as usize + 8, 2.0);
-    e2.push_f32(crate::options::push::BUMP_ENV_LUMINANCE as usize + 12, 0.25);
+    e2.state[crate::options::state::BUMP_ENV_LUMINANCE as usize + 1] = [2.0, 0.25, 0.0, 0.0];
     let o = exec("ps_1_1\ntex t0\ntexbeml t1, t0\nmov r0, t1", &e2);
     assert_eq!(o.at(0)[0], (0.1 + 2.0 * 0.5) * 1.25);
     // texreg2ar samples at (t0.a, t0.r) (t0 is the fake texel (0.5, 0.25, 0, 0)).
@@ -777,8 +778,10 @@ fn fog_blends_towards_the_fog_colour() {
     let text = "ps_2_0\ndef c0, 1, 1, 1, 1\nmov oC0, c0";
     let mut env = Env::default();
     env.inputs.insert(12, [0.25, 0.0, 0.0, 0.0]);
-    env.push[push::FOG_COLOR as usize..push::FOG_COLOR as usize + 4]
-        .copy_from_slice(&0xFF00_00FFu32.to_le_bytes());
+    // D3DCOLOR 0xFF0000FF: blue.
+    for (c, v) in [0.0f32, 0.0, 1.0].into_iter().enumerate() {
+        env.push_f32(push::FOG_COLOR as usize + 4 * c, v);
+    }
     assert_eq!(exec(text, &env).at(0), &[1.0; 4]);
     env.spec.insert(spec_id::FOG_ENABLE, 1);
     // Vertex fog: factor 0.25 keeps a quarter of the colour.
@@ -805,20 +808,34 @@ fn fog_blends_towards_the_fog_colour() {
 }
 
 #[test]
+fn fog_varying_has_four_components() {
+    // A ps_3_0 `dcl_fog` input reads every component of the vec4 FOG varying (Wine's
+    // pretransformed_varying_test_fog); a ps_2_0 fog factor is its x.
+    let mut env = Env::default();
+    env.inputs.insert(12, [0.1, 0.2, 0.3, 0.4]);
+    let o = exec("ps_3_0\ndcl_fog v0\nmov oC0, v0", &env);
+    assert_eq!(o.at(0), &[0.1, 0.2, 0.3, 0.4]);
+    let o = exec("ps_3_0\ndcl_fog v3.y\nmov oC0, v3.y", &env);
+    assert_eq!(o.at(0), &[0.2; 4]);
+}
+
+#[test]
 fn clip_planes_and_point_size() {
-    use crate::options::{push, spec_id};
+    use crate::options::{push, spec_id, state};
     let text = "vs_2_0\ndcl_position v0\nmov oPos, v0";
     let mut env = Env::default();
     env.inputs.insert(0, [1.0, 2.0, 3.0, 1.0]);
-    for (i, v) in [1.0f32, 0.0, 0.0, -0.5].into_iter().enumerate() {
-        env.push_f32(push::CLIP_PLANES as usize + 16 + 4 * i, v);
-    }
     env.push_f32(push::POINT_SIZE as usize, 3.0);
     env.push_f32(push::POINT_SIZE_MIN as usize, 1.0);
     env.push_f32(push::POINT_SIZE_MAX as usize, 2.0);
+    env.state = vec![[0.0; 4]; state::VERTEX_ROWS as usize];
+    env.state[state::CLIP_PLANES as usize + 1] = [1.0, 0.0, 0.0, -0.5];
+    env.state[state::CLIP_PLANES as usize + 2] = [0.0, 1.0, 0.0, 0.0];
+    // No plane enabled: nothing clips, whatever the planes are.
     let o = exec(text, &env);
     assert_eq!(o.builtin(BuiltIn::ClipDistance), &[0.0; 6]);
     assert_eq!(o.builtin(BuiltIn::PointSize), &[2.0]);
+    // Plane 1 enabled: x - 0.5 w.
     env.spec.insert(spec_id::CLIP_PLANE_ENABLE, 0b10);
     let o = exec(text, &env);
     assert_eq!(
