@@ -75,7 +75,8 @@
 //! either a compile-time [`Options`] field, a specialization constant
 //! ([`options::spec_id`]), a member of the 40-byte push constant block ([`options::push`])
 //! or a row of the stage's state buffer `b3` ([`options::state`]): alpha test, fog, user
-//! clip planes, point size, projected texturing, bump-environment matrices.
+//! clip planes, point size, projected texturing, bump-environment matrices. Alpha test, fog
+//! and clip planes are emulated only when [`Options::dynamic_state`] asks for them.
 //!
 //! ## The format in brief
 //!
@@ -101,8 +102,9 @@
 //!   is a [`Warning`], never an error.
 //! * [`Limits`], [`Limit`]: register counts per model, for converters to refuse shaders
 //!   no device could run.
-//! * [`convert()`], [`ConvertError`], [`Options`], [`FloatEmulation`]: the conversion to IR
-//!   and the application state it is made for; [`options::spec_id`], [`options::push`].
+//! * [`convert()`], [`ConvertError`], [`Options`], [`FloatEmulation`], [`DynamicState`]: the
+//!   conversion to IR and the application state it is made for; [`options::spec_id`],
+//!   [`options::push`], [`options::state`].
 //! * [`Error`]: one error type; decode errors carry the token offset and the instruction
 //!   index. Malformed input never panics.
 
@@ -139,7 +141,7 @@ pub use error::{DecodeErrorKind, Error, Warning};
 pub use limits::{Limit, Limits};
 pub use opcode::{Opcode, Shape};
 pub use operand::{Destination, RelativeAddress, Source, SourceModifier, Swizzle, WriteMask};
-pub use options::{FloatEmulation, Options};
+pub use options::{DynamicState, FloatEmulation, Options};
 pub use register::{Register, RegisterType};
 pub use version::{Stage, Version};
 pub use words::Words;

@@ -19,6 +19,10 @@
 //!   (clip planes, bump-environment matrices), one small constant buffer per stage at `b3`
 //!   the host writes when the state changes.
 //!
+//! Alpha test, fog and user clip planes are emulated only for the states
+//! [`Options::dynamic_state`] names; the others are compiled as a fresh device has them (off)
+//! and cost the shader nothing.
+//!
 //! Every default is what a fresh Direct3D 9 device does. The push block is one layout
 //! shared by both stages (vertex shader fields first, pixel shader fields after them, no
 //! byte used by both), [`push::SIZE`] bytes in all, so a host can keep one range for every
@@ -85,6 +89,44 @@ pub struct Options {
     /// the size of the constant buffer. Default: `false` (hardware vertex processing, where
     /// Direct3D 9 refuses a `vs_1_1`-`vs_3_0` shader naming `c256`).
     pub software_vertex_processing: bool,
+    /// The fixed-function states the translation emulates through specialization
+    /// constants, push constants and the state buffer, so that the host can change them
+    /// without a new translation. A state left out is compiled as a fresh device has it:
+    /// no alpha test, no fog, no user clip plane; the shader then declares nothing for it
+    /// (no spec constant, no push member, no `ClipDistance`). Default:
+    /// [`DynamicState::NONE`]; a host that lets the application change these states sets
+    /// [`DynamicState::ALL`] (or the states it handles otherwise left out).
+    pub dynamic_state: DynamicState,
+}
+
+/// A set of fixed-function states emulated by the translation ([`Options::dynamic_state`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DynamicState(u8);
+
+impl DynamicState {
+    /// None: a fresh device's states compiled in.
+    pub const NONE: DynamicState = DynamicState(0);
+    /// The alpha test (`D3DRS_ALPHATESTENABLE`, `ALPHAFUNC`, `ALPHAREF`), pixel shaders.
+    pub const ALPHA_TEST: DynamicState = DynamicState(1);
+    /// Fog (`D3DRS_FOGENABLE`, `FOGTABLEMODE`, `FOGCOLOR`, `FOGSTART`, `FOGEND`,
+    /// `FOGDENSITY`), pixel shaders before 3.0.
+    pub const FOG: DynamicState = DynamicState(2);
+    /// User clip planes (`D3DRS_CLIPPLANEENABLE`, `SetClipPlane`), vertex shaders.
+    pub const CLIP_PLANES: DynamicState = DynamicState(4);
+    /// All of them.
+    pub const ALL: DynamicState = DynamicState(7);
+
+    /// Whether every state of `other` is in `self`.
+    pub fn contains(self, other: DynamicState) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl std::ops::BitOr for DynamicState {
+    type Output = DynamicState;
+    fn bitor(self, rhs: DynamicState) -> DynamicState {
+        DynamicState(self.0 | rhs.0)
+    }
 }
 
 impl Default for Options {
@@ -95,6 +137,7 @@ impl Default for Options {
             flat_shading: false,
             float_emulation: FloatEmulation::Strict,
             software_vertex_processing: false,
+            dynamic_state: DynamicState::NONE,
         }
     }
 }

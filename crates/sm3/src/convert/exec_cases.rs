@@ -195,8 +195,8 @@ fn shade(case: &Value, w: f32, h: f32) -> Result<Vec<Shaded>, String> {
         return Ok(out);
     };
     let bytes = std::fs::read(format!("{CORPUS}/{vs}")).map_err(|e| e.to_string())?;
-    let ir =
-        lowered_bytes(&bytes, &Options::default()).ok_or("the vertex shader does not convert")?;
+    let ir = lowered_bytes(&bytes, &super::tests::all_dynamic())
+        .ok_or("the vertex shader does not convert")?;
     let shader = crate::Shader::parse(&bytes).map_err(|e| e.to_string())?;
     // Input registers by (usage, index).
     let mut regs: HashMap<(String, u8), u32> = HashMap::new();
@@ -365,7 +365,7 @@ fn run_case(case: &Value) -> Result<Option<()>, String> {
     let flat = rs["D3DRS_SHADEMODE"] == "D3DSHADE_FLAT";
     let ps_opts = Options {
         flat_shading: flat,
-        ..Options::default()
+        ..super::tests::all_dynamic()
     };
     let ps_ir = match &ps {
         Some(p) => {

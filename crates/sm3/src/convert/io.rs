@@ -31,6 +31,7 @@ use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, ScalarType, SsaDef, Type
 use super::prescan::IoDcl;
 use super::{Converter, R};
 use crate::decode::Usage;
+use crate::options::DynamicState;
 use crate::register::{misctype, rastout, Register, RegisterType};
 use crate::version::Version;
 
@@ -682,7 +683,9 @@ impl Converter<'_, '_> {
         );
         let pv = self.vec4(pos);
         self.output_store(d, pv);
-        self.clip_planes(pos)?;
+        if self.opts.dynamic_state.contains(DynamicState::CLIP_PLANES) {
+            self.clip_planes(pos)?;
+        }
         self.point_size(psize)?;
         Ok(())
     }
@@ -708,10 +711,13 @@ impl Converter<'_, '_> {
             }
         }
         if let Some(c0) = colors[0].as_mut() {
-            if v.major < 3 {
+            let dynamic = self.opts.dynamic_state;
+            if v.major < 3 && dynamic.contains(DynamicState::FOG) {
                 self.fog(c0)?;
             }
-            self.alpha_test(c0[3])?;
+            if dynamic.contains(DynamicState::ALPHA_TEST) {
+                self.alpha_test(c0[3])?;
+            }
         }
         for (i, c) in colors.iter().enumerate() {
             let Some(c) = c else { continue };

@@ -28,9 +28,18 @@ pub(crate) fn convert_with(text: &str, opts: &Options) -> Builder {
     b
 }
 
-/// The raw IR text of a shader converted with default options.
-pub(crate) fn raw(text: &str) -> String {
-    dxspv_ir::text::print(&convert_with(text, &Options::default()))
+/// The raw IR text of a shader converted with `opts`.
+pub(crate) fn raw_with(text: &str, opts: &Options) -> String {
+    dxspv_ir::text::print(&convert_with(text, opts))
+}
+
+/// Options with every fixed-function state emulated (spec constants, push constants and the
+/// state buffer declared as the shader needs them).
+pub(crate) fn all_dynamic() -> Options {
+    Options {
+        dynamic_state: crate::DynamicState::ALL,
+        ..Options::default()
+    }
 }
 
 /// The lowered IR (the pass pipeline run, every pass validated).
@@ -60,7 +69,13 @@ pub(crate) fn error(text: &str) -> ConvertError {
 /// instead when `UPDATE_SNAPSHOTS` is set; every snapshot was reviewed line by line).
 #[track_caller]
 fn snapshot(name: &str, text: &str) {
-    let got = format!("; {}\n{}", text.replace('\n', "\n; "), raw(text));
+    snapshot_with(name, text, &Options::default());
+}
+
+/// [`snapshot`] with `opts`.
+#[track_caller]
+fn snapshot_with(name: &str, text: &str, opts: &Options) {
+    let got = format!("; {}\n{}", text.replace('\n', "\n; "), raw_with(text, opts));
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")
         .join(format!("{name}.ir"));
@@ -110,7 +125,7 @@ fn exec_with(text: &str, opts: &Options, env: &Env) -> Outputs {
 }
 
 fn exec(text: &str, env: &Env) -> Outputs {
-    exec_with(text, &Options::default(), env)
+    exec_with(text, &all_dynamic(), env)
 }
 
 /// `vs_2_0` body whose result is written to `oT0` (not saturated), run with `c#` = `consts`.
@@ -808,6 +823,41 @@ fn fog_blends_towards_the_fog_colour() {
 }
 
 #[test]
+fn fixed_function_state_is_compiled_in_unless_dynamic() {
+    // By default a fresh device's states are compiled in: no alpha test, no fog, no clip
+    // planes, so the shader declares no spec constant and no ClipDistance.
+    let ps = "ps_2_0\ndef c0, 1, 1, 1, 0.25\nmov oC0, c0";
+    let text = raw_with(ps, &Options::default());
+    assert!(
+        !text.contains("DclSpecConstant") && !text.contains("DclPushData"),
+        "{text}"
+    );
+    let mut env = Env::default();
+    env.spec.insert(crate::options::spec_id::ALPHA_FUNC, 1); // NEVER
+    env.spec.insert(crate::options::spec_id::FOG_ENABLE, 1);
+    env.inputs.insert(12, [0.0; 4]);
+    let o = exec_with(ps, &Options::default(), &env);
+    assert!(!o.demoted);
+    assert_eq!(o.at(0), &[1.0, 1.0, 1.0, 0.25]);
+    // Dynamic: the same state applies (fog factor 0: the fog colour (0, 0, 0); NEVER
+    // demotes the fragment).
+    let o = exec_with(ps, &all_dynamic(), &env);
+    assert!(o.demoted, "{o:?}");
+    assert_eq!(o.at(0), &[0.0, 0.0, 0.0, 0.25]);
+    let vs = "vs_2_0\ndcl_position v0\nmov oPos, v0";
+    let text = raw_with(vs, &Options::default());
+    assert!(
+        !text.contains("ClipDistance") && !text.contains("d3d9_state"),
+        "{text}"
+    );
+    let opts = Options {
+        dynamic_state: crate::DynamicState::CLIP_PLANES,
+        ..Options::default()
+    };
+    assert!(raw_with(vs, &opts).contains("ClipDistance"));
+}
+
+#[test]
 fn fog_varying_has_four_components() {
     // A ps_3_0 `dcl_fog` input reads every component of the vec4 FOG varying (Wine's
     // pretransformed_varying_test_fog); a ps_2_0 fog factor is its x.
@@ -932,10 +982,12 @@ fn malformed_flow_control_is_an_error() {
 #[test]
 fn snapshot_vs_1_1_transform() {
     // A Direct3D 8 style vertex shader: inputs by register, m4x4 to oPos, a colour output
-    // (saturated), every other pre-3.0 varying at its default, clip planes, point size.
-    snapshot(
+    // (saturated), every other pre-3.0 varying at its default, clip planes (dynamic state),
+    // point size.
+    snapshot_with(
         "vs_1_1_transform",
         "vs_1_1\ndcl_position v0\ndcl_color v5\nm4x4 oPos, v0, c0\nmul oD0, v5, c4.x",
+        &all_dynamic(),
     );
 }
 
@@ -994,11 +1046,13 @@ fn snapshot_ps_1_4_phases() {
 
 #[test]
 fn snapshot_ps_2_0_state() {
-    // The pixel epilogue: fog (spec constants, push data) and the alpha test on oC0.
-    snapshot(
+    // The pixel epilogue with dynamic state: fog (spec constants, push data) and the alpha
+    // test on oC0.
+    snapshot_with(
         "ps_2_0_state",
         "ps_2_0\ndcl t0.xy\ndcl v0\ndcl_2d s0\ndcl_cube s1\ntexld r0, t0, s0\n\
          texldp r1, t0, s1\ndp2add r0.x, r0, r1, c0.x\nmul oC0, r0, v0\nmov oC1, r1",
+        &all_dynamic(),
     );
 }
 
