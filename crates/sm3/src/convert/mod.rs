@@ -188,6 +188,25 @@ pub(crate) struct Converter<'a, 's> {
     flow: flow::Flow,
     // Application state.
     state: state::State,
+    /// Values of temporaries not stored yet (see [`TmpValues`]).
+    tmp_values: TmpValues,
+}
+
+/// The current value of each temporary the code since the last control-flow op loaded or
+/// stored. Between two control-flow ops the code is one block, so a `TmpLoad` after a store
+/// or load of the same temporary reads the value already at hand: the converter uses it
+/// instead of emitting the load, and emits the stores only before the next control-flow op
+/// (the last store of each temporary), where the block ends. Straight-line code then has no
+/// `TmpLoad` and almost no `TmpStore` for SSA construction to remove.
+#[derive(Debug, Default)]
+pub(crate) struct TmpValues {
+    /// By the temporary's index: its value, and whether the temporary lacks it (a store is
+    /// due).
+    slots: Vec<Option<(SsaDef, bool)>>,
+    /// The temporaries with a slot.
+    live: Vec<SsaDef>,
+    /// A control-flow op was emitted: the code is past the entry block of `main`.
+    left_entry: bool,
 }
 
 impl<'a, 's> Converter<'a, 's> {
@@ -230,6 +249,7 @@ impl<'a, 's> Converter<'a, 's> {
             io: io::Io::default(),
             flow: flow::Flow::default(),
             state: state::State::default(),
+            tmp_values: TmpValues::default(),
         }
     }
 
@@ -293,9 +313,14 @@ impl<'a, 's> Converter<'a, 's> {
         self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep))
     }
 
-    /// A `DclTmp` initialised to `init` at the entry of `main`.
+    /// A `DclTmp` initialised to `init` at the entry of `main` (before the first control-flow
+    /// op, the value is just at hand: the code so far is the entry block).
     pub(crate) fn init_tmp(&mut self, ty: ScalarType, init: SsaDef) -> SsaDef {
         let t = self.tmp(ty);
+        if !self.tmp_values.left_entry {
+            self.set_tmp_value(t, init, true);
+            return t;
+        }
         self.entry(
             Op::new(OpCode::TmpStore, Type::VOID)
                 .with_ref(t)
@@ -304,20 +329,62 @@ impl<'a, 's> Converter<'a, 's> {
         t
     }
 
-    /// `TmpLoad` of a temporary of type `ty`.
+    /// The value of a temporary of type `ty`: the one at hand since the last control-flow
+    /// op, else a `TmpLoad`.
     #[inline]
     pub(crate) fn load_tmp(&mut self, t: SsaDef, ty: ScalarType) -> SsaDef {
-        self.op1(OpCode::TmpLoad, ty, t)
+        if let Some(Some((v, _))) = self.tmp_values.slots.get(t.index()) {
+            return *v;
+        }
+        let v = self.op1(OpCode::TmpLoad, ty, t);
+        self.set_tmp_value(t, v, false);
+        v
     }
 
-    /// `TmpStore`.
+    /// Stores `v` in a temporary (emitted before the next control-flow op).
     #[inline]
     pub(crate) fn store_tmp(&mut self, t: SsaDef, v: SsaDef) {
-        self.code(
-            Op::new(OpCode::TmpStore, Type::VOID)
-                .with_ref(t)
-                .with_ref(v),
-        );
+        self.set_tmp_value(t, v, true);
+    }
+
+    fn set_tmp_value(&mut self, t: SsaDef, v: SsaDef, dirty: bool) {
+        let i = t.index();
+        let slots = &mut self.tmp_values.slots;
+        if slots.len() <= i {
+            slots.resize(i + 1, None);
+        }
+        if slots[i].is_none() {
+            self.tmp_values.live.push(t);
+        }
+        slots[i] = Some((v, dirty));
+    }
+
+    /// Emits the stores due and forgets the values at hand: the block ends.
+    fn flush_tmps(&mut self) {
+        let live = std::mem::take(&mut self.tmp_values.live);
+        for &t in &live {
+            if let Some(Some((v, dirty))) =
+                self.tmp_values.slots.get_mut(t.index()).map(Option::take)
+            {
+                if dirty {
+                    self.code(
+                        Op::new(OpCode::TmpStore, Type::VOID)
+                            .with_ref(t)
+                            .with_ref(v),
+                    );
+                }
+            }
+        }
+        let mut live = live;
+        live.clear();
+        self.tmp_values.live = live;
+    }
+
+    /// Emits a control-flow op (`Scoped*`), the stores due before it first.
+    pub(crate) fn cf(&mut self, op: Op) -> SsaDef {
+        self.flush_tmps();
+        self.tmp_values.left_entry = true;
+        self.code(op)
     }
 
     /// `Select` of two f32 values.

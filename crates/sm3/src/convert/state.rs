@@ -213,11 +213,9 @@ impl Converter<'_, '_> {
             self.store_tmp(tt, color[c]);
             *t = tt;
         }
-        let iff = self.code(
-            Op::new(OpCode::ScopedIf, Type::VOID)
-                .with_opt_ref(None)
-                .with_ref(on),
-        );
+        let iff = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+            .with_opt_ref(None)
+            .with_ref(on));
         let mode = self.spec_constant(spec_id::FOG_MODE, 0, "fog_mode");
         // Vertex fog: the interpolated factor.
         let fog_in = self.fog_input()?;
@@ -268,7 +266,7 @@ impl Converter<'_, '_> {
             let v = self.op3(OpCode::FMad, f32t, f, diff, fc);
             self.store_tmp(*tmp, v);
         }
-        let end_if = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(iff));
+        let end_if = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(iff));
         self.b
             .set_operand(iff, 0, dxspv_ir::Operand::from_def(end_if));
         for (c, t) in tmps.iter().enumerate() {
@@ -293,11 +291,9 @@ impl Converter<'_, '_> {
         let func = self.spec_constant(spec_id::ALPHA_FUNC, CMP_ALWAYS, "alpha_func");
         let always = self.c_u32(CMP_ALWAYS);
         let enabled = self.op2(OpCode::INe, ScalarType::Bool, func, always);
-        let iff = self.code(
-            Op::new(OpCode::ScopedIf, Type::VOID)
-                .with_opt_ref(None)
-                .with_ref(enabled),
-        );
+        let iff = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+            .with_opt_ref(None)
+            .with_ref(enabled));
         let r = self.push_f32(push::ALPHA_REF, "alpha_ref");
         let b = ScalarType::Bool;
         let u = ScalarType::U32;
@@ -320,16 +316,14 @@ impl Converter<'_, '_> {
         let hit = self.op2(OpCode::IAnd, u, mask, outcome);
         let pass = self.op2(OpCode::INe, b, hit, zero);
         let fail = self.op1(OpCode::BNot, b, pass);
-        let kill = self.code(
-            Op::new(OpCode::ScopedIf, Type::VOID)
-                .with_opt_ref(None)
-                .with_ref(fail),
-        );
+        let kill = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+            .with_opt_ref(None)
+            .with_ref(fail));
         self.code(Op::new(OpCode::Demote, Type::VOID));
-        let end_kill = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(kill));
+        let end_kill = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(kill));
         self.b
             .set_operand(kill, 0, dxspv_ir::Operand::from_def(end_kill));
-        let end_if = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(iff));
+        let end_if = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(iff));
         self.b
             .set_operand(iff, 0, dxspv_ir::Operand::from_def(end_if));
         Ok(())
