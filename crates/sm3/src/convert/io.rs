@@ -121,6 +121,9 @@ pub(crate) struct Io {
     shadows: [[Option<SsaDef>; 4]; OUT_SLOTS],
     /// Varying input declarations per location (pixel shaders), vertex inputs per register.
     inputs: [Option<SsaDef>; LOCATIONS],
+    /// Inputs read so far: the declaration, its `vec4` loaded at the entry of `main`, and
+    /// the components extracted from it there.
+    loads: smallvec::SmallVec<[super::EntryVec4<SsaDef>; 8]>,
     /// `FragCoord` and `FrontFacing`.
     frag_coord: Option<SsaDef>,
     front_face: Option<SsaDef>,
@@ -131,6 +134,7 @@ impl Default for Io {
         Io {
             shadows: [[None; 4]; OUT_SLOTS],
             inputs: [None; LOCATIONS],
+            loads: smallvec::SmallVec::new(),
             frag_coord: None,
             front_face: None,
         }
@@ -186,17 +190,34 @@ impl Converter<'_, '_> {
         );
     }
 
-    /// Loads component `c` of an input declaration (a `vec4<f32>`).
-    fn input_load(&mut self, d: SsaDef, c: u8, at_entry: bool) -> SsaDef {
-        let addr = self.c_u32(u32::from(c & 3));
-        let op = Op::new(OpCode::InputLoad, ScalarType::F32)
-            .with_ref(d)
-            .with_ref(addr);
-        if at_entry {
-            self.entry(op)
-        } else {
-            self.code(op)
+    /// Component `c` of an input declaration (a `vec4<f32>`): the input is loaded whole, once,
+    /// at the entry of `main`, and each component extracted there once.
+    fn input_load(&mut self, d: SsaDef, c: u8) -> SsaDef {
+        let c = usize::from(c & 3);
+        let at = match self.io.loads.iter().position(|(x, ..)| *x == d) {
+            Some(i) => i,
+            None => {
+                let v = self.entry(
+                    Op::new(OpCode::InputLoad, Type::vector(ScalarType::F32, 4))
+                        .with_ref(d)
+                        .with_opt_ref(None),
+                );
+                self.io.loads.push((d, v, [None; 4]));
+                self.io.loads.len() - 1
+            }
+        };
+        let (_, v, comps) = self.io.loads[at];
+        if let Some(x) = comps[c] {
+            return x;
         }
+        let idx = self.c_u32(c as u32);
+        let x = self.entry(
+            Op::new(OpCode::CompositeExtract, ScalarType::F32)
+                .with_ref(v)
+                .with_ref(idx),
+        );
+        self.io.loads[at].2[c] = Some(x);
+        x
     }
 
     /// The declaration and component of input register `v{reg}` component `c`, `None`
@@ -260,7 +281,7 @@ impl Converter<'_, '_> {
     ) -> R<SsaDef> {
         let Some(rel) = rel else {
             return Ok(match self.input_decl(index, c)? {
-                Some((d, c)) => self.input_load(d, c, false),
+                Some((d, c)) => self.input_load(d, c),
                 None => self.c_f32(0.0),
             });
         };
@@ -273,7 +294,7 @@ impl Converter<'_, '_> {
             let Some((d, cc)) = self.input_decl(reg, c)? else {
                 continue;
             };
-            let x = self.input_load(d, cc, false);
+            let x = self.input_load(d, cc);
             let k = self.c_i32((reg - index) as i32);
             let hit = self.op2(OpCode::IEq, ScalarType::Bool, r, k);
             v = self.select_f(hit, x, v);
@@ -295,7 +316,7 @@ impl Converter<'_, '_> {
             return Err(self.invalid(format!("t{n} is out of range")));
         }
         let d = self.varying_input(n, Usage::TexCoord, n as u8, centroid)?;
-        Ok(self.input_load(d, c, false))
+        Ok(self.input_load(d, c))
     }
 
     /// Component `c` of texture coordinate set `n`, loaded at the entry of `main`.
@@ -304,7 +325,7 @@ impl Converter<'_, '_> {
             return Err(self.invalid(format!("t{n} is out of range")));
         }
         let d = self.varying_input(n, Usage::TexCoord, n as u8, false)?;
-        Ok(self.input_load(d, c, true))
+        Ok(self.input_load(d, c))
     }
 
     /// The `FragCoord` built-in (pixel shaders).

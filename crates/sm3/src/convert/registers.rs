@@ -67,7 +67,14 @@ pub(crate) struct ConstantFiles {
     /// when computed, index, in range, clamped index): the components of one source share
     /// it.
     rel_cache: Option<RelCache>,
+    /// `c#` rows read so far (register, its `vec4` loaded at the entry of `main`, the
+    /// components extracted from it there), up to [`MAX_CACHED_ROWS`]; rows past those are
+    /// loaded where they are read.
+    rows: smallvec::SmallVec<[super::EntryVec4<u32>; 16]>,
 }
+
+/// How many `c#` rows are loaded once at the entry (a bound on the search for them).
+const MAX_CACHED_ROWS: usize = 64;
 
 /// See `ConstantFiles::rel_cache`.
 type RelCache = (RelativeAddress, u32, u32, SsaDef, SsaDef, SsaDef);
@@ -319,9 +326,7 @@ impl Converter<'_, '_> {
                 return Ok(self.c_f32(v));
             }
             self.consts.float_end = self.consts.float_end.max(index + 1);
-            let desc = self.float_buffer();
-            let a = self.c_u32(index);
-            let v = self.buffer_load_f32(desc, a, c);
+            let v = self.float_row_component(index, c);
             return Ok(if clamp { self.clamp_unit(v) } else { v });
         };
         // c[index + rel]: the buffer read at a clamped index, zero past the file, and the
@@ -425,6 +430,44 @@ impl Converter<'_, '_> {
                 self.vector(ScalarType::U32, &[row, cc])
             }
         }
+    }
+
+    /// Component `c` of `c{index}` read from the buffer: the row is loaded whole, once, at
+    /// the entry of `main` (the buffer is read-only), and each component extracted there
+    /// once.
+    fn float_row_component(&mut self, index: u32, c: u8) -> SsaDef {
+        let c = usize::from(c & 3);
+        let desc = self.float_buffer();
+        let at = match self.consts.rows.iter().position(|(r, ..)| *r == index) {
+            Some(i) => i,
+            None if self.consts.rows.len() < MAX_CACHED_ROWS => {
+                let row = self.c_u32(index);
+                let v = self.entry(
+                    Op::new(OpCode::BufferLoad, Type::vector(ScalarType::F32, 4))
+                        .with_ref(desc)
+                        .with_ref(row)
+                        .with_lit(16),
+                );
+                self.consts.rows.push((index, v, [None; 4]));
+                self.consts.rows.len() - 1
+            }
+            None => {
+                let row = self.c_u32(index);
+                return self.buffer_load_f32(desc, row, c as u8);
+            }
+        };
+        let (_, v, comps) = self.consts.rows[at];
+        if let Some(x) = comps[c] {
+            return x;
+        }
+        let idx = self.c_u32(c as u32);
+        let x = self.entry(
+            Op::new(OpCode::CompositeExtract, ScalarType::F32)
+                .with_ref(v)
+                .with_ref(idx),
+        );
+        self.consts.rows[at].2[c] = Some(x);
+        x
     }
 
     /// A `BufferLoad` of component `c` of row `row` (a `u32` def) of a `vec4` buffer.
