@@ -21,7 +21,7 @@
 use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{Op, OpCode, Operand, ScalarType, SsaDef, Type};
 
-use super::{Converter, R};
+use super::{Converter, Tmp, R};
 use super::{MAX_CALL_DEPTH, MAX_IF_DEPTH, MAX_LOOP_DEPTH, MAX_LOOP_ITERATIONS};
 use crate::decode::{Comparison, Instruction};
 use crate::opcode::Opcode;
@@ -36,8 +36,8 @@ enum Block {
     /// temporary and the step.
     Loop {
         op: SsaDef,
-        counter: SsaDef,
-        al: Option<(SsaDef, SsaDef)>,
+        counter: Tmp,
+        al: Option<(Tmp, SsaDef)>,
     },
 }
 

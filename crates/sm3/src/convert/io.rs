@@ -29,7 +29,7 @@ use dxspv_ir::frontend::{FrontendBuilder, NamePart};
 use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, ScalarType, SsaDef, Type};
 
 use super::prescan::IoDcl;
-use super::{Converter, R};
+use super::{Converter, Tmp, R};
 use crate::decode::Usage;
 use crate::options::DynamicState;
 use crate::register::{misctype, rastout, Register, RegisterType};
@@ -118,7 +118,7 @@ type LocationOut = (SsaDef, [Option<SsaDef>; 4], Usage, u8);
 #[derive(Debug)]
 pub(crate) struct Io {
     /// Output shadow temporaries, per slot and component.
-    shadows: [[Option<SsaDef>; 4]; OUT_SLOTS],
+    shadows: [[Option<Tmp>; 4]; OUT_SLOTS],
     /// Varying input declarations per location (pixel shaders), vertex inputs per register.
     inputs: [Option<SsaDef>; LOCATIONS],
     /// Inputs read so far: the declaration, its `vec4` loaded at the entry of `main`, and
@@ -432,7 +432,7 @@ impl Converter<'_, '_> {
     }
 
     /// The shadow temporary of component `c` of output register `ty`/`index`.
-    pub(crate) fn output_shadow(&mut self, ty: RegisterType, index: u32, c: u8) -> R<SsaDef> {
+    pub(crate) fn output_shadow(&mut self, ty: RegisterType, index: u32, c: u8) -> R<Tmp> {
         let Some(slot) = out_slot(self.version, ty, index) else {
             return Err(self.invalid(format!(
                 "{} is not an output of this shader",
@@ -442,7 +442,7 @@ impl Converter<'_, '_> {
         self.slot_shadow(slot, c)
     }
 
-    fn slot_shadow(&mut self, slot: u32, c: u8) -> R<SsaDef> {
+    fn slot_shadow(&mut self, slot: u32, c: u8) -> R<Tmp> {
         if let Some(Some(t)) = self
             .io
             .shadows

@@ -196,19 +196,28 @@ pub(crate) struct Converter<'a, 's> {
     tmp_values: TmpValues,
 }
 
+/// A temporary of the converter (a register component, an output shadow, a loop counter):
+/// an index into [`TmpValues`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tmp(u32);
+
 /// The current value of each temporary the code since the last control-flow op loaded or
 /// stored. Between two control-flow ops the code is one block, so a `TmpLoad` after a store
 /// or load of the same temporary reads the value already at hand: the converter uses it
 /// instead of emitting the load, and emits the stores only before the next control-flow op
 /// (the last store of each temporary), where the block ends. Straight-line code then has no
 /// `TmpLoad` and almost no `TmpStore` for SSA construction to remove.
+///
+/// A temporary is a [`Tmp`]; its `DclTmp` is declared only when a load or store of it must
+/// be emitted, so straight-line code declares none.
 #[derive(Debug, Default)]
 pub(crate) struct TmpValues {
-    /// By the temporary's index: its value, and whether the temporary lacks it (a store is
-    /// due).
+    /// By temporary: its type and its `DclTmp`, once declared.
+    decls: Vec<(ScalarType, Option<SsaDef>)>,
+    /// By temporary: its value, and whether the temporary lacks it (a store is due).
     slots: Vec<Option<(SsaDef, bool)>>,
     /// The temporaries with a slot.
-    live: Vec<SsaDef>,
+    live: Vec<Tmp>,
     /// A control-flow op was emitted: the code is past the entry block of `main`.
     left_entry: bool,
 }
@@ -311,25 +320,40 @@ impl<'a, 's> Converter<'a, 's> {
         d
     }
 
-    /// A `DclTmp` of `ty`. Temporaries get no debug name: SSA construction removes them
-    /// before anything could show one, and a name costs an op with a string per register
-    /// component.
-    pub(crate) fn tmp(&mut self, ty: ScalarType) -> SsaDef {
-        let ep = self.ep;
-        self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep))
+    /// A new temporary of `ty`, declared (a `DclTmp`) only once a load or store of it is
+    /// emitted. Temporaries get no debug name: SSA construction removes them before
+    /// anything could show one.
+    pub(crate) fn tmp(&mut self, ty: ScalarType) -> Tmp {
+        let t = Tmp(self.tmp_values.decls.len() as u32);
+        self.tmp_values.decls.push((ty, None));
+        self.tmp_values.slots.push(None);
+        t
     }
 
-    /// A `DclTmp` initialised to `init` at the entry of `main` (before the first control-flow
-    /// op, the value is just at hand: the code so far is the entry block).
-    pub(crate) fn init_tmp(&mut self, ty: ScalarType, init: SsaDef) -> SsaDef {
+    /// The `DclTmp` of `t`, declared on first use.
+    fn tmp_decl(&mut self, t: Tmp) -> SsaDef {
+        let (ty, decl) = self.tmp_values.decls[t.0 as usize];
+        if let Some(d) = decl {
+            return d;
+        }
+        let ep = self.ep;
+        let d = self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep));
+        self.tmp_values.decls[t.0 as usize].1 = Some(d);
+        d
+    }
+
+    /// A temporary initialised to `init` at the entry of `main` (before the first
+    /// control-flow op, the value is just at hand: the code so far is the entry block).
+    pub(crate) fn init_tmp(&mut self, ty: ScalarType, init: SsaDef) -> Tmp {
         let t = self.tmp(ty);
         if !self.tmp_values.left_entry {
             self.set_tmp_value(t, init, true);
             return t;
         }
+        let d = self.tmp_decl(t);
         self.entry(
             Op::new(OpCode::TmpStore, Type::VOID)
-                .with_ref(t)
+                .with_ref(d)
                 .with_ref(init),
         );
         t
@@ -338,50 +362,51 @@ impl<'a, 's> Converter<'a, 's> {
     /// The value of a temporary of type `ty`: the one at hand since the last control-flow
     /// op, else a `TmpLoad`.
     #[inline]
-    pub(crate) fn load_tmp(&mut self, t: SsaDef, ty: ScalarType) -> SsaDef {
-        if let Some(Some((v, _))) = self.tmp_values.slots.get(t.index()) {
+    pub(crate) fn load_tmp(&mut self, t: Tmp, ty: ScalarType) -> SsaDef {
+        if let Some(Some((v, _))) = self.tmp_values.slots.get(t.0 as usize) {
             return *v;
         }
-        let v = self.op1(OpCode::TmpLoad, ty, t);
+        let d = self.tmp_decl(t);
+        let v = self.op1(OpCode::TmpLoad, ty, d);
         self.set_tmp_value(t, v, false);
         v
     }
 
     /// Stores `v` in a temporary (emitted before the next control-flow op).
     #[inline]
-    pub(crate) fn store_tmp(&mut self, t: SsaDef, v: SsaDef) {
+    pub(crate) fn store_tmp(&mut self, t: Tmp, v: SsaDef) {
         self.set_tmp_value(t, v, true);
     }
 
-    fn set_tmp_value(&mut self, t: SsaDef, v: SsaDef, dirty: bool) {
-        let i = t.index();
-        let slots = &mut self.tmp_values.slots;
-        if slots.len() <= i {
-            slots.resize(i + 1, None);
+    fn set_tmp_value(&mut self, t: Tmp, v: SsaDef, dirty: bool) {
+        if let Some(slot) = self.tmp_values.slots.get_mut(t.0 as usize) {
+            if slot.is_none() {
+                self.tmp_values.live.push(t);
+            }
+            *slot = Some((v, dirty));
         }
-        if slots[i].is_none() {
-            self.tmp_values.live.push(t);
-        }
-        slots[i] = Some((v, dirty));
     }
 
     /// Emits the stores due and forgets the values at hand: the block ends.
     fn flush_tmps(&mut self) {
-        let live = std::mem::take(&mut self.tmp_values.live);
+        let mut live = std::mem::take(&mut self.tmp_values.live);
         for &t in &live {
-            if let Some(Some((v, dirty))) =
-                self.tmp_values.slots.get_mut(t.index()).map(Option::take)
+            if let Some(Some((v, dirty))) = self
+                .tmp_values
+                .slots
+                .get_mut(t.0 as usize)
+                .map(Option::take)
             {
                 if dirty {
+                    let d = self.tmp_decl(t);
                     self.code(
                         Op::new(OpCode::TmpStore, Type::VOID)
-                            .with_ref(t)
+                            .with_ref(d)
                             .with_ref(v),
                     );
                 }
             }
         }
-        let mut live = live;
         live.clear();
         self.tmp_values.live = live;
     }

@@ -10,7 +10,7 @@
 use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{Op, OpCode, ScalarType, SsaDef, Type};
 
-use super::{Converter, Lanes, R};
+use super::{Converter, Lanes, Tmp, R};
 use crate::decode::Instruction;
 use crate::operand::{Destination, RelativeAddress, Source, SourceModifier};
 use crate::register::{Register, RegisterType};
@@ -19,16 +19,16 @@ use crate::register::{Register, RegisterType};
 #[derive(Debug)]
 pub(crate) struct RegisterFiles {
     /// `r0`-`r31`, four components each.
-    temps: [Option<SsaDef>; 128],
+    temps: [Option<Tmp>; 128],
     /// `ps_1_1`-`ps_1_3` texture registers `t0`-`t7`.
-    texregs: [Option<SsaDef>; 32],
+    texregs: [Option<Tmp>; 32],
     /// `a0`, `i32`.
-    addr: [Option<SsaDef>; 4],
+    addr: [Option<Tmp>; 4],
     /// `p0`, `bool`.
-    pred: [Option<SsaDef>; 4],
+    pred: [Option<Tmp>; 4],
     /// Stores of the instruction a co-issued instruction pairs with, held back until the
     /// co-issued one has read its sources.
-    pending: [(Option<SsaDef>, Option<SsaDef>); 8],
+    pending: [(Option<Tmp>, Option<SsaDef>); 8],
     /// Entries of `pending` in use.
     pending_len: usize,
     /// Whether stores are being held back.
@@ -98,7 +98,7 @@ impl Converter<'_, '_> {
     // -------------------------------------------------------------------------------------
 
     /// The `f32` temporary of component `c` of `r{n}` (zero at entry).
-    pub(crate) fn temp(&mut self, n: u32, c: u8) -> R<SsaDef> {
+    pub(crate) fn temp(&mut self, n: u32, c: u8) -> R<Tmp> {
         let i = (n as usize) * 4 + (c as usize & 3);
         match self.regs.temps.get(i) {
             Some(Some(t)) => Ok(*t),
@@ -115,7 +115,7 @@ impl Converter<'_, '_> {
     /// The `f32` temporary of component `c` of the `ps_1_1`-`ps_1_3` texture register
     /// `t{n}`: it starts as texture coordinate set `n` (so reading a `t#` no texture
     /// instruction wrote gives its coordinate).
-    pub(crate) fn texreg(&mut self, n: u32, c: u8) -> R<SsaDef> {
+    pub(crate) fn texreg(&mut self, n: u32, c: u8) -> R<Tmp> {
         let i = (n as usize) * 4 + (c as usize & 3);
         match self.regs.texregs.get(i) {
             Some(Some(t)) => Ok(*t),
@@ -130,7 +130,7 @@ impl Converter<'_, '_> {
     }
 
     /// The `i32` temporary of component `c` of `a0`.
-    pub(crate) fn addr(&mut self, c: u8) -> SsaDef {
+    pub(crate) fn addr(&mut self, c: u8) -> Tmp {
         if let Some(t) = self.regs.addr[c as usize & 3] {
             return t;
         }
@@ -141,7 +141,7 @@ impl Converter<'_, '_> {
     }
 
     /// The `bool` temporary of component `c` of `p0`.
-    pub(crate) fn pred(&mut self, c: u8) -> SsaDef {
+    pub(crate) fn pred(&mut self, c: u8) -> Tmp {
         if let Some(t) = self.regs.pred[c as usize & 3] {
             return t;
         }
@@ -757,7 +757,7 @@ impl Converter<'_, '_> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Target {
     /// A temporary (a register or an output's shadow).
-    Tmp(SsaDef),
+    Tmp(Tmp),
     /// An output register addressed at run time: register, index value (`i32`, added to
     /// the register number), component.
     Indexed(Register, SsaDef, u8),

@@ -7,7 +7,7 @@
 use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{BuiltIn, Op, OpCode, ScalarType, ShaderStageMask, SsaDef, Type};
 
-use super::{Converter, R};
+use super::{Converter, Tmp, R};
 use crate::options::{push, spec_id, state};
 
 /// Spec constants, push data and the state buffer declared so far.
@@ -207,11 +207,9 @@ impl Converter<'_, '_> {
         let on = self.op2(OpCode::INe, ScalarType::Bool, enable, zero_u);
         // Results of the fogged colour go through temporaries so that the disabled path
         // keeps the colour untouched.
-        let mut tmps = [color[0]; 3];
-        for (c, t) in tmps.iter_mut().enumerate() {
-            let tt = self.tmp(f32t);
-            self.store_tmp(tt, color[c]);
-            *t = tt;
+        let tmps: [Tmp; 3] = [self.tmp(f32t), self.tmp(f32t), self.tmp(f32t)];
+        for (t, c) in tmps.iter().zip(color.iter()) {
+            self.store_tmp(*t, *c);
         }
         let iff = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
             .with_opt_ref(None)
