@@ -57,8 +57,9 @@
 //! where each `label` starts, and the checks that refuse what no device runs: a register
 //! index past the model's [`Limits`], flow control the model lacks), then converts `main`,
 //! inlining subroutines at their calls (Direct3D 9 subroutines share every register with
-//! the caller and cannot recurse). Registers become `DclTmp`s, one per component, zero at
-//! entry; outputs are written through shadows that an epilogue stores out. Direct3D 9's
+//! the caller and cannot recurse). Registers become temporaries, one per component, zero
+//! at entry (their values kept at hand between control-flow ops, so straight-line code is
+//! already SSA); outputs are written through shadows that an epilogue stores out. Direct3D 9's
 //! arithmetic is kept: products follow the `0 × anything = 0` rule through the IR's
 //! `*Legacy` ops (per [`FloatEmulation`]), `rcp(0) = +inf`, `rsq`/`log` of `|x|`, the
 //! four-component `logp`/`expp` of `vs_1_x`, `lit`'s power clamp, `ps_1_x` constant

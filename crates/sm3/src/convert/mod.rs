@@ -12,14 +12,19 @@
 //!    share every register with their caller and cannot recurse (calls nest at most
 //!    [`MAX_CALL_DEPTH`] deep), so inlining keeps every register an SSA-friendly `DclTmp`.
 //!
-//! Registers become `DclTmp`s, one per component, created on first use and initialised at
-//! the entry of `main` (Direct3D 9 reads an unwritten register as 0): `r#` and the `ps_1_x`
-//! texture registers `t#` as `f32`, `a0` and the loop counters as `i32`, `p0` as `bool`.
-//! The entry code (descriptor loads, register initialisation) is inserted at a cursor after
-//! `main`'s first label as the body needs it, so nothing has to be known in advance.
+//! Registers become temporaries (`Tmp`), one per component, created on first use and
+//! initialised at the entry of `main` (Direct3D 9 reads an unwritten register as 0): `r#`
+//! and the `ps_1_x` texture registers `t#` as `f32`, `a0` and the loop counters as `i32`,
+//! `p0` as `bool`. Between two control-flow ops the converter keeps each temporary's value
+//! at hand (`TmpValues`) and emits `TmpLoad`/`TmpStore` (and the `DclTmp`) only where a
+//! block boundary needs them, so straight-line code reaches the passes in SSA form.
+//! The entry code (descriptor loads, register initialisation, each input and `c#` row
+//! loaded once as a `vec4`) is inserted at a cursor after `main`'s first label as the body
+//! needs it, so nothing has to be known in advance.
 //! Outputs are shadowed by temporaries too; the epilogue at the end of `main` writes them
-//! to the real outputs and applies the fixed-function state (colour saturation, fog, alpha
-//! test, clip planes, point size; see [`crate::options`] and `state`). The binding model,
+//! to the real outputs and applies the fixed-function state (colour saturation, point size,
+//! and with [`crate::Options::dynamic_state`] fog, alpha test and clip planes; see
+//! [`crate::options`] and `state`). The binding model,
 //! varying locations and state layout are those of `notes/d3d9_contract.md`, documented
 //! in the crate root.
 //!
