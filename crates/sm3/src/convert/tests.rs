@@ -858,6 +858,24 @@ fn fixed_function_state_is_compiled_in_unless_dynamic() {
 }
 
 #[test]
+fn many_constant_rows_and_repeated_reads() {
+    // More rows than are loaded once at the entry (64): the rest are loaded where read. Each
+    // of c0-c79 holds (i, 2i, 0, 1); rows are read twice, with different swizzles.
+    let consts: Vec<[f32; 4]> = (0..80)
+        .map(|i| [i as f32, 2.0 * i as f32, 0.0, 1.0])
+        .collect();
+    let mut body = String::from("mov r0, c0\n");
+    for i in 1..80 {
+        body.push_str(&format!("add r0, r0, c{i}\nadd r0.w, r0.w, c{i}.y\n"));
+    }
+    body.push_str("mov oT0, r0");
+    // x: sum of i; y: 2 sum of i; z: 0; w: 1 + 79 + sum of 2i (i = 1..79).
+    let sum = (0..80).sum::<i32>() as f32;
+    let got = vs(&body, &consts);
+    assert_eq!(got, [sum, 2.0 * sum, 0.0, 80.0 + 2.0 * sum]);
+}
+
+#[test]
 fn fog_varying_has_four_components() {
     // A ps_3_0 `dcl_fog` input reads every component of the vec4 FOG varying (Wine's
     // pretransformed_varying_test_fog); a ps_2_0 fog factor is its x.
