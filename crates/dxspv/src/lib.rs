@@ -117,9 +117,10 @@ pub struct Options {
     /// shows warnings may turn it off.
     pub verify_checksum: bool,
     /// The Direct3D 9 frontend's options: the application state a D3D9 translation is made
-    /// for (sampler types, depth-compare samplers, flat shading, float emulation). See
-    /// [`sm3::Options`], whose module also lists the specialization constants and the push
-    /// constant layout of the state that needs no new translation.
+    /// for (sampler types, depth-compare samplers, flat shading, float emulation, which
+    /// fixed-function states are emulated dynamically). See [`sm3::Options`], whose module
+    /// also lists the specialization constants, the push constant layout and the state
+    /// buffer of the state that needs no new translation.
     pub d3d9: sm3::Options,
     /// Direct3D's stream-output declaration for this shader (default: none).
     ///

@@ -57,8 +57,9 @@
 //! where each `label` starts, and the checks that refuse what no device runs: a register
 //! index past the model's [`Limits`], flow control the model lacks), then converts `main`,
 //! inlining subroutines at their calls (Direct3D 9 subroutines share every register with
-//! the caller and cannot recurse). Registers become `DclTmp`s, one per component, zero at
-//! entry; outputs are written through shadows that an epilogue stores out. Direct3D 9's
+//! the caller and cannot recurse). Registers become temporaries, one per component, zero
+//! at entry (their values kept at hand between control-flow ops, so straight-line code is
+//! already SSA); outputs are written through shadows that an epilogue stores out. Direct3D 9's
 //! arithmetic is kept: products follow the `0 × anything = 0` rule through the IR's
 //! `*Legacy` ops (per [`FloatEmulation`]), `rcp(0) = +inf`, `rsq`/`log` of `|x|`, the
 //! four-component `logp`/`expp` of `vs_1_x`, `lit`'s power clamp, `ps_1_x` constant
@@ -69,12 +70,14 @@
 //! contract (`notes/d3d9_contract.md`; the README summarises it): float, integer and
 //! boolean constants are the constant buffers `b0`, `b1`, `b2` of register space 0; sampler
 //! `s#` is SRV `t#` plus sampler `s#` (space 0 for pixel shaders, 1 for vertex shaders);
-//! varyings meet by usage and usage index at fixed locations (TEXCOORD n at n, COLOR at
-//! 10-11, FOG at 12, …, see the `io` module); unwritten `vs_1_x`/`vs_2_x` varyings get
-//! Direct3D 9's defaults. The fixed-function state a shader depends on is either a
-//! compile-time [`Options`] field, a specialization constant ([`options::spec_id`]) or a
-//! member of the 256-byte push constant block ([`options::push`]): alpha test, fog, user
-//! clip planes, point size, projected texturing, bump-environment matrices.
+//! varyings, all `vec4<f32>`, meet by usage and usage index at fixed locations (TEXCOORD n
+//! at n, COLOR at 10-11, FOG at 12, …, see the `io` module); unwritten `vs_1_x`/`vs_2_x`
+//! varyings get Direct3D 9's defaults. The fixed-function state a shader depends on is
+//! either a compile-time [`Options`] field, a specialization constant
+//! ([`options::spec_id`]), a member of the 40-byte push constant block ([`options::push`])
+//! or a row of the stage's state buffer `b3` ([`options::state`]): alpha test, fog, user
+//! clip planes, point size, projected texturing, bump-environment matrices. Alpha test, fog
+//! and clip planes are emulated only when [`Options::dynamic_state`] asks for them.
 //!
 //! ## The format in brief
 //!
@@ -100,8 +103,9 @@
 //!   is a [`Warning`], never an error.
 //! * [`Limits`], [`Limit`]: register counts per model, for converters to refuse shaders
 //!   no device could run.
-//! * [`convert()`], [`ConvertError`], [`Options`], [`FloatEmulation`]: the conversion to IR
-//!   and the application state it is made for; [`options::spec_id`], [`options::push`].
+//! * [`convert()`], [`ConvertError`], [`Options`], [`FloatEmulation`], [`DynamicState`]: the
+//!   conversion to IR and the application state it is made for; [`options::spec_id`],
+//!   [`options::push`], [`options::state`].
 //! * [`Error`]: one error type; decode errors carry the token offset and the instruction
 //!   index. Malformed input never panics.
 
@@ -138,6 +142,6 @@ pub use error::{DecodeErrorKind, Error, Warning};
 pub use limits::{Limit, Limits};
 pub use opcode::{Opcode, Shape};
 pub use operand::{Destination, RelativeAddress, Source, SourceModifier, Swizzle, WriteMask};
-pub use options::{FloatEmulation, Options};
+pub use options::{DynamicState, FloatEmulation, Options};
 pub use register::{Register, RegisterType};
 pub use version::{Stage, Version};

@@ -5,7 +5,8 @@
 //! Per stage (seen by that stage only, register space 0): float constants `c#` in `b0`
 //! (`c#` at byte `16 #`), integer constants `i#` in `b1` (`i#` at byte `16 #`, four `i32`),
 //! boolean constants in `b2` (bit `#` of the first word). Registers the application did not
-//! set read 0. Pixel shader samplers are `t#`/`s#` in space 0, vertex texture samplers in
+//! set read 0. The fixed-function state buffer of each stage (`dxspv::sm3::options::state`)
+//! is `b3`. Pixel shader samplers are `t#`/`s#` in space 0, vertex texture samplers in
 //! space 1.
 
 use super::case::{ConstantRange, D3d9Run, StageConstants};
@@ -82,14 +83,32 @@ fn constant_buffers(c: &StageConstants, stage: &str) -> Result<[Resource; 3], St
     Ok([cbv(0, float), cbv(1, int), cbv(2, boolean)])
 }
 
-/// The resources of `run` for shaders with `reflections` (stage name, reflection).
+/// The state buffer of `stage` (`b3`) holding `bytes`.
+fn state_buffer(bytes: &[u8], stage: &str) -> Resource {
+    Resource {
+        kind: "cbv".into(),
+        space: 0,
+        register: dxspv::sm3::options::state::REGISTER,
+        size_bytes: Some(bytes.len() as u64),
+        bytes: Some(bytes.to_vec()),
+        stages: Some(vec![stage.to_string()]),
+        ..Resource::default()
+    }
+}
+
+/// The resources of `run` for shaders with `reflections` (stage name, reflection), with
+/// the state buffers `vs_state` and `ps_state`.
 pub(super) fn resources(
     run: &D3d9Run,
     reflections: &[(&'static str, &Reflection)],
+    vs_state: &[u8],
+    ps_state: &[u8],
 ) -> Result<Vec<Resource>, String> {
     let mut out = Vec::new();
     out.extend(constant_buffers(&run.constants.vs, "vs")?);
     out.extend(constant_buffers(&run.constants.ps, "ps")?);
+    out.push(state_buffer(vs_state, "vs"));
+    out.push(state_buffer(ps_state, "ps"));
     for t in &run.textures {
         let (space, stage) = if t.is_vertex() { (1, "vs") } else { (0, "ps") };
         if out

@@ -14,17 +14,18 @@
 //!   everything else `(0, 0, 0, 1)` with transformed positions and `(0, 0, 0, 0)` with
 //!   pretransformed ones (the first expectation of `uninitialized_varyings_ffvp_ps2t` and of
 //!   `pretransformed_varying_test_texcoord1_alpha`).
-//! * The fog varying is the `FOG0` element when there is one, else the specular alpha
-//!   (`D3DFOG_NONE` vertex fog: the application's fog factor), else 1 (no fog).
+//! * The fog varying (a `vec4<f32>`, the factor in `x`) is the `FOG0` element when there is
+//!   one, else the specular alpha (`D3DFOG_NONE` vertex fog: the application's fog factor),
+//!   else 1 (no fog).
 //! * User clip planes (transformed positions only) and the point size read the same
-//!   specialization constant and push constants as translated vertex shaders.
+//!   specialization constant, state buffer and push constants as translated vertex shaders.
 //!
 //! The `diffuse` pixel stage writes the interpolated `COLOR0` (plus `COLOR1` with
 //! `D3DRS_SPECULARENABLE`), saturated, to target 0, flat when `D3DSHADE_FLAT`, with the alpha
 //! test of the contract's specialization and push constants.
 
 use super::vertex::Vertices;
-use dxspv::sm3::options::{push, spec_id};
+use dxspv::sm3::options::{push, spec_id, state};
 use std::fmt::Write as _;
 
 /// The varying location of a usage and index, as the contract places them.
@@ -47,7 +48,7 @@ pub(super) fn varying_location(usage: &str, index: u32) -> Option<u32> {
     })
 }
 
-/// Varying locations (0-29; 12 is the one-float fog).
+/// Varying locations (0-29).
 const LOCATIONS: u32 = 30;
 /// The fog varying.
 const FOG: u32 = 12;
@@ -197,19 +198,29 @@ pub(super) fn vertex_shader(vertices: &Vertices, opts: VertexOptions) -> Result<
         };
         ir.op(&format!("OutputStore %{out} null %{value}"));
     }
-    let fog = ir.decl(&format!("DclOutput f32 %1 {FOG} 0 0"));
-    let fog_value = match (opts.fog, find("FOG", 0), find("COLOR", 1)) {
+    let fog = ir.decl(&format!("DclOutput vec4<f32> %1 {FOG} 0 0"));
+    let factor = match (opts.fog, find("FOG", 0), find("COLOR", 1)) {
         (Some((mode, range)), ..) if !pretransformed => {
-            vertex_fog(&mut ir, p, mode, range, zero, one)
+            Some(vertex_fog(&mut ir, p, mode, range, zero, one))
         }
-        (_, Some(i), _) => ir.op(&format!("InputLoad f32 %{} %{}", inputs[i], idx[0])),
+        (_, Some(i), _) if pretransformed => {
+            // Every component of the element (what a ps_3_0 `dcl_fog` input reads).
+            let c = ir.load4(inputs[i], &idx);
+            let v = ir.vec4(c);
+            ir.op(&format!("OutputStore %{fog} null %{v}"));
+            None
+        }
+        (_, Some(i), _) => Some(ir.op(&format!("InputLoad f32 %{} %{}", inputs[i], idx[0]))),
         (_, None, Some(i)) => {
             let a = ir.op(&format!("InputLoad f32 %{} %{}", inputs[i], idx[3]));
-            ir.op(&format!("FClamp f32 %{a} %{zero} %{one}"))
+            Some(ir.op(&format!("FClamp f32 %{a} %{zero} %{one}")))
         }
-        (_, None, None) => one,
+        (_, None, None) => Some(one),
     };
-    ir.op(&format!("OutputStore %{fog} null %{fog_value}"));
+    if let Some(factor) = factor {
+        let fog_value = ir.vec4([factor, zero, zero, zero]);
+        ir.op(&format!("OutputStore %{fog} null %{fog_value}"));
+    }
 
     // Point size: the PSIZE element, else D3DRS_POINTSIZE, clamped to the min and max.
     if opts.points {
@@ -307,37 +318,39 @@ fn point_size(ir: &mut Ir, element: Option<(u32, u32)>) {
     ir.op(&format!("OutputStore %{psize} null %{s}"));
 }
 
-/// Writes the six clip distances of position `p` (components) for the enabled planes.
+/// Writes the six clip distances of position `p` (components) for the enabled planes (the
+/// planes are rows of the state buffer, `b3`).
 fn clip_distances(ir: &mut Ir, p: [u32; 4], idx: [u32; 4], zero: u32) {
-    {
-        let mask = ir.decl(&format!(
-            "DclSpecConstant u32 %1 {} 0",
-            spec_id::CLIP_PLANE_ENABLE
-        ));
-        let planes = ir.decl(&format!(
-            "DclPushData vec4<f32>[6] %1 {} Vertex",
-            push::CLIP_PLANES
-        ));
-        let dist = ir.decl("DclOutputBuiltIn f32[6] %1 ClipDistance 0");
-        let zero_u = idx[0];
-        for i in 0..6u32 {
-            let k = ir.u32c(i);
-            let bit = ir.u32c(1 << i);
-            let plane = ir.op(&format!("PushDataLoad vec4<f32> %{planes} %{k}"));
-            let mut acc = None;
-            for c in 0..4 {
-                let e = ir.op(&format!("CompositeExtract f32 %{plane} %{}", idx[c]));
-                acc = Some(match acc {
-                    None => ir.op(&format!("FMul f32 %{} %{e}", p[c])),
-                    Some(a) => ir.op(&format!("FMad f32 %{} %{e} %{a}", p[c])),
-                });
-            }
-            let d = acc.unwrap_or(zero);
-            let on = ir.op(&format!("IAnd u32 %{mask} %{bit}"));
-            let on = ir.op(&format!("INe bool %{on} %{zero_u}"));
-            let v = ir.op(&format!("Select f32 %{on} %{d} %{zero}"));
-            ir.op(&format!("OutputStore %{dist} %{k} %{v}"));
+    let mask = ir.decl(&format!(
+        "DclSpecConstant u32 %1 {} 0",
+        spec_id::CLIP_PLANE_ENABLE
+    ));
+    let buffer = ir.decl(&format!(
+        "DclCbv vec4<f32>[{}] %1 0 {} 1",
+        state::VERTEX_ROWS,
+        state::REGISTER
+    ));
+    let dist = ir.decl("DclOutputBuiltIn f32[6] %1 ClipDistance 0");
+    let zero_u = idx[0];
+    let desc = ir.op(&format!("DescriptorLoad cbv %{buffer} %{zero_u}"));
+    for i in 0..6u32 {
+        let k = ir.u32c(i);
+        let row = ir.u32c(state::CLIP_PLANES + i);
+        let bit = ir.u32c(1 << i);
+        let plane = ir.op(&format!("BufferLoad vec4<f32> %{desc} %{row} 16"));
+        let mut acc = None;
+        for c in 0..4 {
+            let e = ir.op(&format!("CompositeExtract f32 %{plane} %{}", idx[c]));
+            acc = Some(match acc {
+                None => ir.op(&format!("FMul f32 %{} %{e}", p[c])),
+                Some(a) => ir.op(&format!("FMad f32 %{} %{e} %{a}", p[c])),
+            });
         }
+        let d = acc.unwrap_or(zero);
+        let on = ir.op(&format!("IAnd u32 %{mask} %{bit}"));
+        let on = ir.op(&format!("INe bool %{on} %{zero_u}"));
+        let v = ir.op(&format!("Select f32 %{on} %{d} %{zero}"));
+        ir.op(&format!("OutputStore %{dist} %{k} %{v}"));
     }
 }
 
@@ -401,11 +414,15 @@ pub(super) fn pixel_shader(flat: bool, specular: bool, fog: bool) -> String {
 fn pixel_fog(ir: &mut Ir, c: &mut [u32; 4], zero: u32, one: u32) {
     let enable = ir.decl(&format!("DclSpecConstant u32 %1 {} 0", spec_id::FOG_ENABLE));
     let mode = ir.decl(&format!("DclSpecConstant u32 %1 {} 0", spec_id::FOG_MODE));
-    let varying = ir.decl(&format!("DclInput f32 %1 {FOG} 0 None"));
+    let varying = ir.decl(&format!("DclInput vec4<f32> %1 {FOG} 0 None"));
     let position = ir.decl("DclInputBuiltIn vec4<f32> %1 Position None");
-    let color = ir.decl(&format!("DclPushData u32 %1 {} Pixel", push::FOG_COLOR));
+    let color = ir.decl(&format!(
+        "DclPushData vec3<f32> %1 {} Pixel",
+        push::FOG_COLOR
+    ));
     let two = ir.u32c(2);
-    let vertex = ir.op(&format!("InputLoad f32 %{varying} null"));
+    let zero_u = ir.u32c(0);
+    let vertex = ir.op(&format!("InputLoad f32 %{varying} %{zero_u}"));
     let z = ir.op(&format!("InputLoad f32 %{position} %{two}"));
     let f = fog_factor(
         ir,
@@ -417,20 +434,15 @@ fn pixel_fog(ir: &mut Ir, c: &mut [u32; 4], zero: u32, one: u32) {
         "Pixel",
     );
     let f = ir.op(&format!("FClamp f32 %{f} %{zero} %{one}"));
-    let zero_u = ir.u32c(0);
     let on = ir.op(&format!("INe bool %{enable} %{zero_u}"));
-    let packed = ir.op(&format!("PushDataLoad u32 %{color} null"));
-    let width = ir.u32c(8);
-    let inv255 = ir.f32c(1.0 / 255.0);
-    for (i, shift) in [16u32, 8, 0].into_iter().enumerate() {
-        let sh = ir.u32c(shift);
-        let byte = ir.op(&format!("UBitExtract u32 %{packed} %{sh} %{width}"));
-        let fl = ir.op(&format!("ConvertItoF f32 %{byte}"));
-        let fc = ir.op(&format!("FMul f32 %{fl} %{inv255}"));
+    let rgb = ir.op(&format!("PushDataLoad vec3<f32> %{color} null"));
+    for (i, x) in c.iter_mut().take(3).enumerate() {
+        let k = ir.u32c(i as u32);
+        let fc = ir.op(&format!("CompositeExtract f32 %{rgb} %{k}"));
         // lerp(fog, colour, f) = fog + f (colour - fog)
-        let diff = ir.op(&format!("FSub f32 %{} %{fc}", c[i]));
+        let diff = ir.op(&format!("FSub f32 %{x} %{fc}"));
         let fogged = ir.op(&format!("FMad f32 %{f} %{diff} %{fc}"));
-        c[i] = ir.op(&format!("Select f32 %{on} %{fogged} %{}", c[i]));
+        *x = ir.op(&format!("Select f32 %{on} %{fogged} %{x}"));
     }
 }
 
@@ -484,6 +496,14 @@ mod tests {
             .spec_constants
             .iter()
             .any(|s| s.spec_id == spec_id::CLIP_PLANE_ENABLE));
+        // The clip planes come from the state buffer, which reflection lists with its size.
+        let state_buffer = vs
+            .reflection
+            .resources
+            .iter()
+            .find(|r| r.register == state::REGISTER && r.space == 0)
+            .expect("the state buffer");
+        assert_eq!(state_buffer.size, Some(16 * state::VERTEX_ROWS));
         let pretransformed = draw(
             serde_json::json!([
                 {"type": "D3DDECLTYPE_FLOAT4", "usage": "D3DDECLUSAGE_POSITIONT", "usage_index": 0},

@@ -12,9 +12,9 @@
 //!    declaration, the pixel stage the case's pixel shader or the `diffuse` stand-in
 //!    ([`fixed`]); both are compiled ([`shaders`]) with the compile-time state (flat shading,
 //!    sampler types) and each stage's own descriptor sets.
-//! 3. The constants, textures and samplers are bound per stage ([`bind`]) through one
-//!    pipeline layout that also holds the push constant bytes the shaders read (packed by
-//!    [`push`] on devices with less room than the contract's 256-byte block); the render
+//! 3. The constants, the state buffers, the textures and samplers are bound per stage
+//!    ([`bind`]) through one pipeline layout that also holds the contract's push constant
+//!    block (both stages, [`dxspv::sm3::options::push::SIZE`] bytes); the render
 //!    targets are created and cleared; one pipeline is built per distinct draw state
 //!    ([`pipeline`]: specialization constants, vertex input, Direct3D 9's viewport with the
 //!    half-pixel offset, cull mode, colour writes, blending).
@@ -30,7 +30,6 @@ pub mod case;
 mod expect;
 mod fixed;
 mod pipeline;
-mod push;
 pub mod shaders;
 mod state;
 mod texture;
@@ -340,7 +339,16 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
     }
     let reflections: Vec<(&'static str, &dxspv::spirv::Reflection)> =
         shaders.iter().map(|(st, s)| (*st, &s.reflection)).collect();
-    let list = bind::resources(run, &reflections)?;
+    // The state buffers come from run-level state (clip planes, texture stage states), the
+    // same for every draw; a run changing them between draws would need one set per draw.
+    let first = &plans[0].state;
+    if plans
+        .iter()
+        .any(|p| p.state.vs_state != first.vs_state || p.state.ps_state != first.ps_state)
+    {
+        return Err("state buffer contents changing between draws not implemented".into());
+    }
+    let list = bind::resources(run, &reflections, &first.vs_state, &first.ps_state)?;
     let views: Vec<StageView> = shaders
         .iter()
         .map(|(stage, sh)| StageView {
@@ -353,9 +361,8 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
             stage,
         })
         .collect();
-    // One push constant range over the bytes any shader of the run reads (both stages see
-    // the same block; the contract keeps their members apart), packed when the device has
-    // too little room (see `push`).
+    // One push constant range, the contract's whole block, for both stages (the contract
+    // keeps their members apart), when any shader reads push data.
     let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
     let used = push_ranges(&plans);
     if let Some(&(o, size)) = used
@@ -366,21 +373,15 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
             "push data at bytes {o}+{size}, past the contract's block"
         ));
     }
-    let limit = gpu.limits.max_push_constants_size;
-    let Some(layout) = push::PushLayout::plan(&used, limit) else {
-        return Ok(Outcome::Skipped(format!(
-            "device lacks the push constant room for bytes {used:?} (maxPushConstantsSize {limit})"
-        )));
-    };
-    let pushed = layout.span();
-    let push_ranges: Vec<vk::PushConstantRange> = pushed
-        .map(|(offset, end)| vk::PushConstantRange {
+    let push_ranges: Vec<vk::PushConstantRange> = if used.is_empty() {
+        Vec::new()
+    } else {
+        vec![vk::PushConstantRange {
             stage_flags: stages,
-            offset,
-            size: end - offset,
-        })
-        .into_iter()
-        .collect();
+            offset: 0,
+            size: dxspv::sm3::options::push::SIZE,
+        }]
+    };
     let d = &gpu.device;
     let mut s = Scratch::new(gpu);
     let res = match resources::create(&mut s, &list, &[], &views, &push_ranges)? {
@@ -422,8 +423,6 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
         vertex_buffers.push(buf);
     }
 
-    let packed: Vec<Vec<u8>> = plans.iter().map(|p| layout.pack(&p.state.push)).collect();
-
     // Pipelines.
     let (firsts, of_draw) = pipeline_keys(&plans);
     let mut pipelines = Vec::new();
@@ -444,7 +443,6 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
                 },
                 extent,
                 layout: res.layout,
-                push: &layout,
             },
         )?);
     }
@@ -496,7 +494,7 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
         targets::record_clears(d, cb, &targets);
         for (i, p) in plans.iter().enumerate() {
             // SAFETY: `cb` is recording; pipeline, layout, sets, buffers and views are live;
-            // the layout's push range is exactly the bytes pushed, for both stages.
+            // the layout's push range is the whole block, for both stages.
             unsafe {
                 let r = &rendering[usize::from(p.state.pipeline.srgb_write)];
                 d.cmd_begin_rendering(cb, r);
@@ -512,8 +510,8 @@ fn execute_inner(gpu: &Gpu, run: &D3d9Run, cache: &mut ShaderCache) -> Result<Ou
                     );
                 }
                 d.cmd_bind_vertex_buffers(cb, 0, &[vertex_buffers[i], defaults], &[0, 0]);
-                if let Some((lo, _)) = pushed {
-                    d.cmd_push_constants(cb, res.layout, stages, lo, &packed[i]);
+                if !push_ranges.is_empty() {
+                    d.cmd_push_constants(cb, res.layout, stages, 0, &p.state.push);
                 }
                 d.cmd_draw(cb, p.vertices.count, 1, 0, 0);
                 d.cmd_end_rendering(cb);

@@ -10,7 +10,6 @@
 //! affected. Front faces are Direct3D's clockwise ones (in window coordinates, which the
 //! negative height preserves); `D3DCULL_CCW`, the default, culls the back faces.
 
-use super::push::PushLayout;
 use super::shaders::Shader;
 use super::state::PipelineState;
 use crate::scratch::Scratch;
@@ -78,8 +77,6 @@ pub(super) struct PipelineDesc<'a> {
     pub(super) extent: vk::Extent2D,
     /// The pipeline layout.
     pub(super) layout: vk::PipelineLayout,
-    /// Where the push constant block's members are pushed.
-    pub(super) push: &'a PushLayout,
 }
 
 /// Creates the pipeline of `p`.
@@ -99,12 +96,8 @@ pub(super) fn create(s: &mut Scratch, p: &PipelineDesc) -> Result<vk::Pipeline, 
     let spec = vk::SpecializationInfo::default()
         .map_entries(&entries)
         .data(&spec_data);
-    let mut vs_code = p.vs.spirv.clone();
-    let mut ps_code = p.ps.spirv.clone();
-    p.push.patch(&mut vs_code)?;
-    p.push.patch(&mut ps_code)?;
-    let vs_module = s.module(&vs_code)?;
-    let ps_module = s.module(&ps_code)?;
+    let vs_module = s.module(&p.vs.spirv)?;
+    let ps_module = s.module(&p.ps.spirv)?;
     let stages = [
         vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::VERTEX)

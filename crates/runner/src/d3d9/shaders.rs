@@ -85,6 +85,9 @@ impl<'a> ShaderCache<'a> {
         opts.spirv.bindings.set_offset = variant.set_offset;
         opts.d3d9.flat_shading = variant.flat;
         opts.d3d9.sampler_types = variant.sampler_types;
+        // One translation for every draw state: alpha test, fog and clip planes through the
+        // contract's spec constants, push constants and state buffer.
+        opts.d3d9.dynamic_state = dxspv::sm3::DynamicState::ALL;
         let (what, result) = match source {
             Source::Ir(text) => (
                 "fixed-function stand-in",

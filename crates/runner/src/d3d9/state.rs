@@ -1,11 +1,12 @@
 //! Application state: render states, texture stage states and clip planes turned into what
 //! the translated shaders and the Vulkan pipeline read.
 //!
-//! The D3D9 frontend's contract (`dxspv::sm3::options`) splits the state three ways:
+//! The D3D9 frontend's contract (`dxspv::sm3::options`) splits the state four ways:
 //! compile-time options (flat shading here), specialization constants set per pipeline
 //! (alpha function, fog enable and mode, clip-plane enable mask, point sprites, projected
-//! texture stages) and one 256-byte push constant block pushed per draw (clip planes, point
-//! sizes, alpha reference, bump-environment matrices and luminance, fog colour and range).
+//! texture stages), one small push constant block pushed per draw (point sizes, alpha
+//! reference, fog colour and range) and a state buffer per stage (`b3`: the vertex shader's
+//! clip planes, the pixel shader's bump-environment matrices and luminance).
 //! The rest is pipeline state: cull mode, fill mode, colour write masks, blending.
 //!
 //! Render states carry over from draw to draw as on a device; every run starts from a
@@ -15,7 +16,7 @@
 
 use super::case::{hex32, ClipPlane};
 use ash::vk;
-use dxspv::sm3::options::{push, spec_id};
+use dxspv::sm3::options::{push, spec_id, state};
 use std::collections::BTreeMap;
 
 /// Direct3D 9's `D3DRS_POINTSIZE_MAX` of a fresh device (the device's `MaxPointSize`).
@@ -182,7 +183,7 @@ pub(super) struct PipelineState {
     pub(super) spec: Vec<(u32, u32)>,
 }
 
-/// The state of one draw: the pipeline's and the push constant block.
+/// The state of one draw: the pipeline's, the push constant block and the state buffers.
 #[derive(Clone, Debug)]
 pub(super) struct DrawState {
     /// Pipeline state.
@@ -194,6 +195,10 @@ pub(super) struct DrawState {
     pub(super) vertex_fog: Option<(u32, bool)>,
     /// The push constant block of both stages.
     pub(super) push: [u8; push::SIZE as usize],
+    /// The vertex shader's state buffer (`state::VERTEX_ROWS` rows of 16 bytes).
+    pub(super) vs_state: Vec<u8>,
+    /// The pixel shader's state buffer (`state::PIXEL_ROWS` rows of 16 bytes).
+    pub(super) ps_state: Vec<u8>,
 }
 
 /// Render states as set so far (name without `D3DRS_` → value).
@@ -418,6 +423,8 @@ pub(super) fn draw_state(rs: &RenderStates, ctx: &Context) -> Result<DrawState, 
     let sprites = rs.bool_or("POINTSPRITEENABLE", false)?;
     let mut projected = 0u32;
     let mut push = [0u8; push::SIZE as usize];
+    let mut vs_state = vec![0u8; 16 * state::VERTEX_ROWS as usize];
+    let mut ps_state = vec![0u8; 16 * state::PIXEL_ROWS as usize];
     for (stage, states) in ctx.stages {
         let n: u32 = stage
             .parse()
@@ -443,14 +450,17 @@ pub(super) fn draw_state(rs: &RenderStates, ctx: &Context) -> Result<DrawState, 
                     .iter()
                     .position(|s| *s == name)
                     .unwrap_or(0) as u32;
-                    write_f32(&mut push, push::BUMP_ENV_MATRICES + 16 * n + 4 * i, f()?);
+                    let row = state::BUMP_ENV_MATRICES + n;
+                    write_f32(&mut ps_state, 16 * row + 4 * i, f()?);
                 }
-                "BUMPENVLSCALE" if n < 4 => {
-                    write_f32(&mut push, push::BUMP_ENV_LUMINANCE + 8 * n, f()?)
+                "BUMPENVLSCALE" if n < 6 => {
+                    write_f32(&mut ps_state, 16 * (state::BUMP_ENV_LUMINANCE + n), f()?)
                 }
-                "BUMPENVLOFFSET" if n < 4 => {
-                    write_f32(&mut push, push::BUMP_ENV_LUMINANCE + 8 * n + 4, f()?)
-                }
+                "BUMPENVLOFFSET" if n < 6 => write_f32(
+                    &mut ps_state,
+                    16 * (state::BUMP_ENV_LUMINANCE + n) + 4,
+                    f()?,
+                ),
                 "TEXTURETRANSFORMFLAGS" => {
                     let s = match v {
                         serde_json::Value::String(s) => s.clone(),
@@ -490,19 +500,21 @@ pub(super) fn draw_state(rs: &RenderStates, ctx: &Context) -> Result<DrawState, 
         (spec_id::PROJECTED_TEXTURES, projected),
     ];
 
-    // The push constant block.
+    // The vertex shader's state buffer: the planes (the spec constant says which apply).
     for p in ctx.clip_planes {
         if p.index > 5 {
             return Err(format!("clip plane {} out of range", p.index));
         }
         for (i, v) in p.plane.iter().enumerate() {
             write_f32(
-                &mut push,
-                push::CLIP_PLANES + 16 * p.index + 4 * i as u32,
+                &mut vs_state,
+                16 * (state::CLIP_PLANES + p.index) + 4 * i as u32,
                 *v as f32,
             );
         }
     }
+
+    // The push constant block.
     write_f32(&mut push, push::POINT_SIZE, rs.float_or("POINTSIZE", 1.0)?);
     write_f32(
         &mut push,
@@ -519,9 +531,18 @@ pub(super) fn draw_state(rs: &RenderStates, ctx: &Context) -> Result<DrawState, 
         push::ALPHA_REF,
         (rs.int_or("ALPHAREF", 0)? & 0xff) as f32 / 255.0,
     );
-    let fog_color = rs.int_or("FOGCOLOR", 0)?;
-    let at = push::FOG_COLOR as usize;
-    push[at..at + 4].copy_from_slice(&fog_color.to_le_bytes());
+    // D3DRS_FOGCOLOR (0xAARRGGBB) as red, green, blue in [0, 1].
+    let fog_color = rs.int_or("FOGCOLOR", 0)?.to_le_bytes();
+    for (i, byte) in [fog_color[2], fog_color[1], fog_color[0]]
+        .into_iter()
+        .enumerate()
+    {
+        write_f32(
+            &mut push,
+            push::FOG_COLOR + 4 * i as u32,
+            f32::from(byte) / 255.0,
+        );
+    }
     write_f32(&mut push, push::FOG_START, rs.float_or("FOGSTART", 0.0)?);
     write_f32(&mut push, push::FOG_END, rs.float_or("FOGEND", 1.0)?);
     write_f32(
@@ -545,6 +566,8 @@ pub(super) fn draw_state(rs: &RenderStates, ctx: &Context) -> Result<DrawState, 
         fog: fog_enable,
         vertex_fog,
         push,
+        vs_state,
+        ps_state,
     })
 }
 
@@ -584,6 +607,12 @@ mod tests {
         assert!(d.pipeline.spec.contains(&(spec_id::CLIP_PLANE_ENABLE, 0)));
         assert_eq!(f32_at(&d.push, push::POINT_SIZE), 1.0);
         assert_eq!(f32_at(&d.push, push::FOG_END), 1.0);
+        // D3DRS_FOGCOLOR: 0xAARRGGBB unpacked to red, green, blue.
+        let rs = states(json!({"D3DRS_FOGCOLOR": "0x00ff8000"}));
+        let d = draw_state(&rs, &ctx(&st, &[])).expect("state");
+        assert_eq!(f32_at(&d.push, push::FOG_COLOR), 1.0);
+        assert_eq!(f32_at(&d.push, push::FOG_COLOR + 4), 128.0 / 255.0);
+        assert_eq!(f32_at(&d.push, push::FOG_COLOR + 8), 0.0);
     }
 
     #[test]
@@ -622,9 +651,12 @@ mod tests {
             vk::ColorComponentFlags::R | vk::ColorComponentFlags::B
         );
         assert_eq!(f32_at(&d.push, push::ALPHA_REF), 1.0);
-        assert_eq!(f32_at(&d.push, push::BUMP_ENV_MATRICES + 16 + 8), 2.0);
-        assert_eq!(f32_at(&d.push, push::CLIP_PLANES + 32 + 4), 1.0);
-        assert_eq!(f32_at(&d.push, push::CLIP_PLANES + 32 + 12), 0.5);
+        assert_eq!(
+            f32_at(&d.ps_state, 16 * (state::BUMP_ENV_MATRICES + 1) + 8),
+            2.0
+        );
+        assert_eq!(f32_at(&d.vs_state, 16 * (state::CLIP_PLANES + 2) + 4), 1.0);
+        assert_eq!(f32_at(&d.vs_state, 16 * (state::CLIP_PLANES + 2) + 12), 0.5);
         // D3DRS_CLIPPING off disables the planes.
         let mut rs2 = rs.clone();
         rs2.apply(&serde_json::from_value(json!({"D3DRS_CLIPPING": false})).expect("map"));

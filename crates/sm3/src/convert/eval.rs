@@ -4,7 +4,7 @@
 //! whole pass pipeline.
 //!
 //! It knows the ops the pipeline leaves in a lowered D3D9 shader: constants, loads of
-//! inputs, constant buffers, push data and spec constants, float, integer and boolean
+//! inputs, constant buffers (the state buffer included), push data and spec constants, float, integer and boolean
 //! arithmetic, composites, `ConstantLoad`, image samples (answered by a callback), structured
 //! control flow with phis, `Demote` and output stores. Arithmetic is done in `f32` as Rust
 //! does it (`a * b + c` unfused).
@@ -32,7 +32,9 @@ pub(crate) struct Env {
     /// `b#`, bit per register.
     pub bools: u32,
     /// The push constant block.
-    pub push: [u8; 256],
+    pub push: [u8; crate::options::push::SIZE as usize],
+    /// The state buffer (`b3`), by row.
+    pub state: Vec<[f32; 4]>,
     /// Spec constants set by the host (others take their default).
     pub spec: HashMap<u32, u32>,
     /// A texture sample: sampler register and coordinate to texel.
@@ -48,7 +50,8 @@ impl Default for Env {
             floats: Vec::new(),
             ints: Vec::new(),
             bools: 0,
-            push: [0; 256],
+            push: [0; crate::options::push::SIZE as usize],
+            state: Vec::new(),
             spec: HashMap::new(),
             texture: std::rc::Rc::new(|_, c| {
                 let mut t = [0.0; 4];
@@ -240,18 +243,28 @@ pub(crate) fn run(ir: &Builder, env: &Env) -> Outputs {
                 let dcl = get(SsaDef::new(a0(0)).expect("descriptor"));
                 let reg = dcl.lit(1).unwrap_or(0);
                 let addr = arg(1);
-                let (row, c) = (addr[0] as usize, addr[1] as usize);
-                Some(vec![match reg {
-                    0 => env.floats.get(row).map_or(0.0, |r| r[c]).to_bits(),
-                    1 => env.ints.get(row).map_or(0, |r| r[c]) as u32,
-                    _ => {
-                        if row == 0 && c == 0 {
-                            env.bools
-                        } else {
-                            0
-                        }
-                    }
-                }])
+                // A scalar address loads a whole row.
+                let (row, first, n) = match addr.as_slice() {
+                    [row] => (*row as usize, 0, 4),
+                    [row, c, ..] => (*row as usize, *c as usize, 1),
+                    [] => (0, 0, 1),
+                };
+                Some(
+                    (first..first + n)
+                        .map(|c| match reg {
+                            0 => env.floats.get(row).map_or(0.0, |r| r[c]).to_bits(),
+                            1 => env.ints.get(row).map_or(0, |r| r[c]) as u32,
+                            3 => env.state.get(row).map_or(0.0, |r| r[c]).to_bits(),
+                            _ => {
+                                if row == 0 && c == 0 {
+                                    env.bools
+                                } else {
+                                    0
+                                }
+                            }
+                        })
+                        .collect(),
+                )
             }
             OpCode::PushDataLoad => {
                 let dcl = get(op.arg(0).expect("decl"));

@@ -195,8 +195,8 @@ fn shade(case: &Value, w: f32, h: f32) -> Result<Vec<Shaded>, String> {
         return Ok(out);
     };
     let bytes = std::fs::read(format!("{CORPUS}/{vs}")).map_err(|e| e.to_string())?;
-    let ir =
-        lowered_bytes(&bytes, &Options::default()).ok_or("the vertex shader does not convert")?;
+    let ir = lowered_bytes(&bytes, &super::tests::all_dynamic())
+        .ok_or("the vertex shader does not convert")?;
     let shader = crate::Shader::parse(&bytes).map_err(|e| e.to_string())?;
     // Input registers by (usage, index).
     let mut regs: HashMap<(String, u8), u32> = HashMap::new();
@@ -365,7 +365,7 @@ fn run_case(case: &Value) -> Result<Option<()>, String> {
     let flat = rs["D3DRS_SHADEMODE"] == "D3DSHADE_FLAT";
     let ps_opts = Options {
         flat_shading: flat,
-        ..Options::default()
+        ..super::tests::all_dynamic()
     };
     let ps_ir = match &ps {
         Some(p) => {
@@ -389,10 +389,15 @@ fn run_case(case: &Value) -> Result<Option<()>, String> {
         .flatten()
     {
         let stage: usize = stage.parse().map_err(|_| "texture stage")?;
-        let base = crate::options::push::BUMP_ENV_MATRICES as usize + 16 * stage;
+        if env.state.is_empty() {
+            env.state = vec![[0.0; 4]; crate::options::state::PIXEL_ROWS as usize];
+        }
+        let row = crate::options::state::BUMP_ENV_MATRICES as usize + stage;
         for (i, name) in ["00", "01", "10", "11"].iter().enumerate() {
             if let Some(v) = states[&format!("D3DTSS_BUMPENVMAT{name}")].as_f64() {
-                env.push_f32(base + 4 * i, v as f32);
+                if let Some(r) = env.state.get_mut(row) {
+                    r[i] = v as f32;
+                }
             }
         }
     }

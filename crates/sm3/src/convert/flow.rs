@@ -21,7 +21,7 @@
 use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{Op, OpCode, Operand, ScalarType, SsaDef, Type};
 
-use super::{Converter, R};
+use super::{Converter, Tmp, R};
 use super::{MAX_CALL_DEPTH, MAX_IF_DEPTH, MAX_LOOP_DEPTH, MAX_LOOP_ITERATIONS};
 use crate::decode::{Comparison, Instruction};
 use crate::opcode::Opcode;
@@ -36,8 +36,8 @@ enum Block {
     /// temporary and the step.
     Loop {
         op: SsaDef,
-        counter: SsaDef,
-        al: Option<(SsaDef, SsaDef)>,
+        counter: Tmp,
+        al: Option<(Tmp, SsaDef)>,
     },
 }
 
@@ -117,11 +117,9 @@ impl Converter<'_, '_> {
                 "if blocks nest deeper than Direct3D 9's limit of {MAX_IF_DEPTH}"
             )));
         }
-        let i = self.code(
-            Op::new(OpCode::ScopedIf, Type::VOID)
-                .with_opt_ref(None)
-                .with_ref(cond),
-        );
+        let i = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+            .with_opt_ref(None)
+            .with_ref(cond));
         self.flow.ifs += 1;
         self.flow.blocks.push(Block::If(i, false));
         Ok(())
@@ -130,7 +128,7 @@ impl Converter<'_, '_> {
     fn close_if(&mut self) -> R<()> {
         match self.flow.blocks.pop() {
             Some(Block::If(i, _)) => {
-                let e = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(i));
+                let e = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(i));
                 self.b.set_operand(i, 0, Operand::from_def(e));
                 self.flow.ifs -= 1;
                 Ok(())
@@ -153,16 +151,14 @@ impl Converter<'_, '_> {
         };
         match cond {
             None => {
-                self.code(Op::new(OpCode::ScopedLoopBreak, Type::VOID).with_ref(l));
+                self.cf(Op::new(OpCode::ScopedLoopBreak, Type::VOID).with_ref(l));
             }
             Some(c) => {
-                let i = self.code(
-                    Op::new(OpCode::ScopedIf, Type::VOID)
-                        .with_opt_ref(None)
-                        .with_ref(c),
-                );
-                self.code(Op::new(OpCode::ScopedLoopBreak, Type::VOID).with_ref(l));
-                let e = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(i));
+                let i = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+                    .with_opt_ref(None)
+                    .with_ref(c));
+                self.cf(Op::new(OpCode::ScopedLoopBreak, Type::VOID).with_ref(l));
+                let e = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(i));
                 self.b.set_operand(i, 0, Operand::from_def(e));
             }
         }
@@ -197,7 +193,7 @@ impl Converter<'_, '_> {
         } else {
             None
         };
-        let l = self.code(Op::new(OpCode::ScopedLoop, Type::VOID).with_opt_ref(None));
+        let l = self.cf(Op::new(OpCode::ScopedLoop, Type::VOID).with_opt_ref(None));
         self.flow.loops += 1;
         self.flow.blocks.push(Block::Loop { op: l, counter, al });
         let c = self.load_tmp(counter, ScalarType::I32);
@@ -218,7 +214,7 @@ impl Converter<'_, '_> {
                     let a = self.op2(OpCode::IAdd, ScalarType::I32, a, step);
                     self.store_tmp(t, a);
                 }
-                let e = self.code(Op::new(OpCode::ScopedEndLoop, Type::VOID).with_ref(op));
+                let e = self.cf(Op::new(OpCode::ScopedEndLoop, Type::VOID).with_ref(op));
                 self.b.set_operand(op, 0, Operand::from_def(e));
                 self.flow.loops -= 1;
                 Ok(())
@@ -276,7 +272,7 @@ impl Converter<'_, '_> {
                 Some(Block::If(i, seen)) => {
                     *seen = true;
                     let i = *i;
-                    self.code(Op::new(OpCode::ScopedElse, Type::VOID).with_ref(i));
+                    self.cf(Op::new(OpCode::ScopedElse, Type::VOID).with_ref(i));
                     Ok(())
                 }
                 _ => Err(self.invalid("else without if")),
@@ -310,13 +306,11 @@ impl Converter<'_, '_> {
                 let l = self.source(inst, 0)?.register.index;
                 let s = self.source(inst, 1)?;
                 let c = self.condition(s)?;
-                let i = self.code(
-                    Op::new(OpCode::ScopedIf, Type::VOID)
-                        .with_opt_ref(None)
-                        .with_ref(c),
-                );
+                let i = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+                    .with_opt_ref(None)
+                    .with_ref(c));
                 self.call(l)?;
-                let e = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(i));
+                let e = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(i));
                 self.b.set_operand(i, 0, Operand::from_def(e));
                 Ok(())
             }

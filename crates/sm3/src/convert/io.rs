@@ -6,7 +6,7 @@
 //! |---|---|
 //! | TEXCOORD 0..9 | 0..9 |
 //! | COLOR 0..1 | 10..11 |
-//! | FOG 0 | 12 (one float) |
+//! | FOG 0 | 12 (the fog factor in `x`) |
 //! | NORMAL 0..1 | 13..14 |
 //! | TANGENT 0 | 15 |
 //! | BINORMAL 0 | 16 |
@@ -22,14 +22,16 @@
 //! through a shadow temporary (outputs cannot be read, but predicated and partial writes
 //! need the old value, and the epilogue post-processes them); shadows start at the value
 //! Direct3D 9 gives an unwritten output: `oD0` (1, 1, 1, 1), the other pre-3.0 varyings
-//! (0, 0, 0, 1), `oFog` 0, everything else 0.
+//! (0, 0, 0, 1), `oFog` 0, everything else 0. Every varying is a `vec4<f32>`: the pre-3.0
+//! `oFog` is written as `(oFog, 0, 0, 0)`.
 
 use dxspv_ir::frontend::{FrontendBuilder, NamePart};
 use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, ScalarType, SsaDef, Type};
 
 use super::prescan::IoDcl;
-use super::{Converter, R};
+use super::{Converter, Tmp, R};
 use crate::decode::Usage;
+use crate::options::DynamicState;
 use crate::register::{misctype, rastout, Register, RegisterType};
 use crate::version::Version;
 
@@ -116,9 +118,12 @@ type LocationOut = (SsaDef, [Option<SsaDef>; 4], Usage, u8);
 #[derive(Debug)]
 pub(crate) struct Io {
     /// Output shadow temporaries, per slot and component.
-    shadows: [[Option<SsaDef>; 4]; OUT_SLOTS],
+    shadows: [[Option<Tmp>; 4]; OUT_SLOTS],
     /// Varying input declarations per location (pixel shaders), vertex inputs per register.
     inputs: [Option<SsaDef>; LOCATIONS],
+    /// Inputs read so far: the declaration, its `vec4` loaded at the entry of `main`, and
+    /// the components extracted from it there.
+    loads: smallvec::SmallVec<[super::EntryVec4<SsaDef>; 8]>,
     /// `FragCoord` and `FrontFacing`.
     frag_coord: Option<SsaDef>,
     front_face: Option<SsaDef>,
@@ -129,6 +134,7 @@ impl Default for Io {
         Io {
             shadows: [[None; 4]; OUT_SLOTS],
             inputs: [None; LOCATIONS],
+            loads: smallvec::SmallVec::new(),
             frag_coord: None,
             front_face: None,
         }
@@ -145,7 +151,7 @@ impl Converter<'_, '_> {
         self.pre.dcl_of(ty, reg, c)
     }
 
-    /// Declares (once) the varying input at `loc`, a `vec4<f32>` (or the fog's `f32`).
+    /// Declares (once) the varying input at `loc`, a `vec4<f32>`.
     fn varying_input(&mut self, loc: u32, usage: Usage, index: u8, centroid: bool) -> R<SsaDef> {
         if let Some(Some(d)) = self.io.inputs.get(loc as usize) {
             return Ok(*d);
@@ -159,14 +165,9 @@ impl Converter<'_, '_> {
                 modes = InterpolationModes::Flat;
             }
         }
-        let ty: Type = if loc == FOG_LOCATION {
-            ScalarType::F32.into()
-        } else {
-            Type::vector(ScalarType::F32, 4)
-        };
         let ep = self.ep;
         let d = self.decl(
-            Op::new(OpCode::DclInput, ty)
+            Op::new(OpCode::DclInput, Type::vector(ScalarType::F32, 4))
                 .with_ref(ep)
                 .with_lit(u64::from(loc))
                 .with_lit(0)
@@ -189,22 +190,34 @@ impl Converter<'_, '_> {
         );
     }
 
-    /// Loads component `c` of an input declaration (`f32` declarations ignore `c`).
-    fn input_load(&mut self, d: SsaDef, c: u8, at_entry: bool) -> SsaDef {
-        let scalar = self.b.get(d).is_some_and(|op| op.ty.is_scalar());
-        let addr = if scalar {
-            None
-        } else {
-            Some(self.c_u32(u32::from(c & 3)))
+    /// Component `c` of an input declaration (a `vec4<f32>`): the input is loaded whole, once,
+    /// at the entry of `main`, and each component extracted there once.
+    fn input_load(&mut self, d: SsaDef, c: u8) -> SsaDef {
+        let c = usize::from(c & 3);
+        let at = match self.io.loads.iter().position(|(x, ..)| *x == d) {
+            Some(i) => i,
+            None => {
+                let v = self.entry(
+                    Op::new(OpCode::InputLoad, Type::vector(ScalarType::F32, 4))
+                        .with_ref(d)
+                        .with_opt_ref(None),
+                );
+                self.io.loads.push((d, v, [None; 4]));
+                self.io.loads.len() - 1
+            }
         };
-        let op = Op::new(OpCode::InputLoad, ScalarType::F32)
-            .with_ref(d)
-            .with_opt_ref(addr);
-        if at_entry {
-            self.entry(op)
-        } else {
-            self.code(op)
+        let (_, v, comps) = self.io.loads[at];
+        if let Some(x) = comps[c] {
+            return x;
         }
+        let idx = self.c_u32(c as u32);
+        let x = self.entry(
+            Op::new(OpCode::CompositeExtract, ScalarType::F32)
+                .with_ref(v)
+                .with_ref(idx),
+        );
+        self.io.loads[at].2[c] = Some(x);
+        x
     }
 
     /// The declaration and component of input register `v{reg}` component `c`, `None`
@@ -268,7 +281,7 @@ impl Converter<'_, '_> {
     ) -> R<SsaDef> {
         let Some(rel) = rel else {
             return Ok(match self.input_decl(index, c)? {
-                Some((d, c)) => self.input_load(d, c, false),
+                Some((d, c)) => self.input_load(d, c),
                 None => self.c_f32(0.0),
             });
         };
@@ -281,7 +294,7 @@ impl Converter<'_, '_> {
             let Some((d, cc)) = self.input_decl(reg, c)? else {
                 continue;
             };
-            let x = self.input_load(d, cc, false);
+            let x = self.input_load(d, cc);
             let k = self.c_i32((reg - index) as i32);
             let hit = self.op2(OpCode::IEq, ScalarType::Bool, r, k);
             v = self.select_f(hit, x, v);
@@ -303,7 +316,7 @@ impl Converter<'_, '_> {
             return Err(self.invalid(format!("t{n} is out of range")));
         }
         let d = self.varying_input(n, Usage::TexCoord, n as u8, centroid)?;
-        Ok(self.input_load(d, c, false))
+        Ok(self.input_load(d, c))
     }
 
     /// Component `c` of texture coordinate set `n`, loaded at the entry of `main`.
@@ -312,7 +325,7 @@ impl Converter<'_, '_> {
             return Err(self.invalid(format!("t{n} is out of range")));
         }
         let d = self.varying_input(n, Usage::TexCoord, n as u8, false)?;
-        Ok(self.input_load(d, c, true))
+        Ok(self.input_load(d, c))
     }
 
     /// The `FragCoord` built-in (pixel shaders).
@@ -419,7 +432,7 @@ impl Converter<'_, '_> {
     }
 
     /// The shadow temporary of component `c` of output register `ty`/`index`.
-    pub(crate) fn output_shadow(&mut self, ty: RegisterType, index: u32, c: u8) -> R<SsaDef> {
+    pub(crate) fn output_shadow(&mut self, ty: RegisterType, index: u32, c: u8) -> R<Tmp> {
         let Some(slot) = out_slot(self.version, ty, index) else {
             return Err(self.invalid(format!(
                 "{} is not an output of this shader",
@@ -429,7 +442,7 @@ impl Converter<'_, '_> {
         self.slot_shadow(slot, c)
     }
 
-    fn slot_shadow(&mut self, slot: u32, c: u8) -> R<SsaDef> {
+    fn slot_shadow(&mut self, slot: u32, c: u8) -> R<Tmp> {
         if let Some(Some(t)) = self
             .io
             .shadows
@@ -511,16 +524,11 @@ impl Converter<'_, '_> {
     // Output declarations
     // -------------------------------------------------------------------------------------
 
-    /// A varying output at `loc` (`vec4<f32>`, the fog's `f32`).
+    /// A varying output at `loc` (`vec4<f32>`).
     fn varying_output(&mut self, loc: u32, usage: Usage, index: u8) -> SsaDef {
-        let ty: Type = if loc == FOG_LOCATION {
-            ScalarType::F32.into()
-        } else {
-            Type::vector(ScalarType::F32, 4)
-        };
         let ep = self.ep;
         let d = self.decl(
-            Op::new(OpCode::DclOutput, ty)
+            Op::new(OpCode::DclOutput, Type::vector(ScalarType::F32, 4))
                 .with_ref(ep)
                 .with_lit(u64::from(loc))
                 .with_lit(0)
@@ -613,7 +621,15 @@ impl Converter<'_, '_> {
                 let d = self.varying_output(loc, usage, index);
                 self.output_store(d, val);
             }
-            let fog = self.shadow_value(SLOT_FOG, 0);
+            // oFog: (fog, 0, 0, 0).
+            let fog = if self.slot_written(SLOT_FOG) {
+                let f = self.shadow_value(SLOT_FOG, 0);
+                let zero = self.c_f32(0.0);
+                self.vec4([f, zero, zero, zero])
+            } else {
+                self.b
+                    .add_constant(Type::vector(ScalarType::F32, 4), &[0u64; 4])
+            };
             let d = self.varying_output(FOG_LOCATION, Usage::Fog, 0);
             self.output_store(d, fog);
         } else {
@@ -657,32 +673,23 @@ impl Converter<'_, '_> {
                     .unwrap_or([None; 4]);
                 for c in 0..4u8 {
                     if mask & (1 << c) != 0 {
-                        let val = self.shadow_value(d.reg, c);
-                        if loc == FOG_LOCATION {
-                            comps[0].get_or_insert(val);
-                        } else {
-                            comps[c as usize] = Some(val);
-                        }
+                        comps[c as usize] = Some(self.shadow_value(d.reg, c));
                     }
                 }
                 if let Some(slot) = locs.get_mut(loc as usize) {
                     *slot = Some((entry, comps, d.usage, d.index));
                 }
             }
-            for (loc, e) in locs.iter().enumerate() {
+            for e in &locs {
                 let Some((d, comps, _, _)) = *e else { continue };
                 let zero = self.c_f32(0.0);
-                let val = if loc as u32 == FOG_LOCATION {
-                    comps[0].unwrap_or(zero)
-                } else {
-                    let v4 = [
-                        comps[0].unwrap_or(zero),
-                        comps[1].unwrap_or(zero),
-                        comps[2].unwrap_or(zero),
-                        comps[3].unwrap_or(zero),
-                    ];
-                    self.vec4(v4)
-                };
+                let v4 = [
+                    comps[0].unwrap_or(zero),
+                    comps[1].unwrap_or(zero),
+                    comps[2].unwrap_or(zero),
+                    comps[3].unwrap_or(zero),
+                ];
+                let val = self.vec4(v4);
                 self.output_store(d, val);
             }
         }
@@ -697,7 +704,9 @@ impl Converter<'_, '_> {
         );
         let pv = self.vec4(pos);
         self.output_store(d, pv);
-        self.clip_planes(pos)?;
+        if self.opts.dynamic_state.contains(DynamicState::CLIP_PLANES) {
+            self.clip_planes(pos)?;
+        }
         self.point_size(psize)?;
         Ok(())
     }
@@ -723,10 +732,13 @@ impl Converter<'_, '_> {
             }
         }
         if let Some(c0) = colors[0].as_mut() {
-            if v.major < 3 {
+            let dynamic = self.opts.dynamic_state;
+            if v.major < 3 && dynamic.contains(DynamicState::FOG) {
                 self.fog(c0)?;
             }
-            self.alpha_test(c0[3])?;
+            if dynamic.contains(DynamicState::ALPHA_TEST) {
+                self.alpha_test(c0[3])?;
+            }
         }
         for (i, c) in colors.iter().enumerate() {
             let Some(c) = c else { continue };

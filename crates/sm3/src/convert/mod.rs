@@ -12,14 +12,19 @@
 //!    share every register with their caller and cannot recurse (calls nest at most
 //!    [`MAX_CALL_DEPTH`] deep), so inlining keeps every register an SSA-friendly `DclTmp`.
 //!
-//! Registers become `DclTmp`s, one per component, created on first use and initialised at
-//! the entry of `main` (Direct3D 9 reads an unwritten register as 0): `r#` and the `ps_1_x`
-//! texture registers `t#` as `f32`, `a0` and the loop counters as `i32`, `p0` as `bool`.
-//! The entry code (descriptor loads, register initialisation) is inserted at a cursor after
-//! `main`'s first label as the body needs it, so nothing has to be known in advance.
+//! Registers become temporaries (`Tmp`), one per component, created on first use and
+//! initialised at the entry of `main` (Direct3D 9 reads an unwritten register as 0): `r#`
+//! and the `ps_1_x` texture registers `t#` as `f32`, `a0` and the loop counters as `i32`,
+//! `p0` as `bool`. Between two control-flow ops the converter keeps each temporary's value
+//! at hand (`TmpValues`) and emits `TmpLoad`/`TmpStore` (and the `DclTmp`) only where a
+//! block boundary needs them, so straight-line code reaches the passes in SSA form.
+//! The entry code (descriptor loads, register initialisation, each input and `c#` row
+//! loaded once as a `vec4`) is inserted at a cursor after `main`'s first label as the body
+//! needs it, so nothing has to be known in advance.
 //! Outputs are shadowed by temporaries too; the epilogue at the end of `main` writes them
-//! to the real outputs and applies the fixed-function state (colour saturation, fog, alpha
-//! test, clip planes, point size; see [`crate::options`] and `state`). The binding model,
+//! to the real outputs and applies the fixed-function state (colour saturation, point size,
+//! and with [`crate::Options::dynamic_state`] fog, alpha test and clip planes; see
+//! [`crate::options`] and `state`). The binding model,
 //! varying locations and state layout are those of `notes/d3d9_contract.md`, documented
 //! in the crate root.
 //!
@@ -144,6 +149,10 @@ fn site_of(inst: &Instruction<'_>) -> At {
 /// One value per component (x, y, z, w); `None` where not loaded or not written.
 pub(crate) type Lanes = [Option<SsaDef>; 4];
 
+/// A `vec4` loaded once at the entry of `main`: what it was loaded from (a declaration or
+/// a register number), the loaded value, and the components extracted from it there.
+pub(crate) type EntryVec4<K> = (K, SsaDef, Lanes);
+
 /// The conversion state. Submodules add `impl Converter` blocks for their concern.
 pub(crate) struct Converter<'a, 's> {
     shader: &'a Shader<'s>,
@@ -170,6 +179,34 @@ pub(crate) struct Converter<'a, 's> {
     flow: flow::Flow,
     // Application state.
     state: state::State,
+    /// Values of temporaries not stored yet (see [`TmpValues`]).
+    tmp_values: TmpValues,
+}
+
+/// A temporary of the converter (a register component, an output shadow, a loop counter):
+/// an index into [`TmpValues`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tmp(u32);
+
+/// The current value of each temporary the code since the last control-flow op loaded or
+/// stored. Between two control-flow ops the code is one block, so a `TmpLoad` after a store
+/// or load of the same temporary reads the value already at hand: the converter uses it
+/// instead of emitting the load, and emits the stores only before the next control-flow op
+/// (the last store of each temporary), where the block ends. Straight-line code then has no
+/// `TmpLoad` and almost no `TmpStore` for SSA construction to remove.
+///
+/// A temporary is a [`Tmp`]; its `DclTmp` is declared only when a load or store of it must
+/// be emitted, so straight-line code declares none.
+#[derive(Debug, Default)]
+pub(crate) struct TmpValues {
+    /// By temporary: its type and its `DclTmp`, once declared.
+    decls: Vec<(ScalarType, Option<SsaDef>)>,
+    /// By temporary: its value, and whether the temporary lacks it (a store is due).
+    slots: Vec<Option<(SsaDef, bool)>>,
+    /// The temporaries with a slot.
+    live: Vec<Tmp>,
+    /// A control-flow op was emitted: the code is past the entry block of `main`.
+    left_entry: bool,
 }
 
 impl<'a, 's> Converter<'a, 's> {
@@ -179,10 +216,12 @@ impl<'a, 's> Converter<'a, 's> {
         limits: Limits,
         pre: prescan::Prescan,
     ) -> Self {
-        // About six IR ops per token on small D3D9 shaders (one op per component, the
-        // prologue and epilogue on top).
+        // Fewer IR ops than tokens on most D3D9 shaders (the corpus: a median of 44 raw ops,
+        // at most about one per token plus the prologue and epilogue), so the buffers start
+        // small: growing them is cheaper than allocating (and touching) many times what
+        // the shader needs.
         let tokens = shader.tokens.len();
-        let mut b = Builder::with_capacities(tokens * 6 + 400, tokens * 8 + 600, 32);
+        let mut b = Builder::with_capacities(tokens * 2 + 96, tokens * 3 + 160, 32);
         let stage = if shader.version.is_vertex() {
             dxspv_ir::ShaderStage::Vertex
         } else {
@@ -212,6 +251,7 @@ impl<'a, 's> Converter<'a, 's> {
             io: io::Io::default(),
             flow: flow::Flow::default(),
             state: state::State::default(),
+            tmp_values: TmpValues::default(),
         }
     }
 
@@ -261,39 +301,102 @@ impl<'a, 's> Converter<'a, 's> {
         d
     }
 
-    /// A `DclTmp` of `ty`. Temporaries get no debug name: SSA construction removes them
-    /// before anything could show one, and a name costs an op with a string per register
-    /// component.
-    pub(crate) fn tmp(&mut self, ty: ScalarType) -> SsaDef {
-        let ep = self.ep;
-        self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep))
+    /// A new temporary of `ty`, declared (a `DclTmp`) only once a load or store of it is
+    /// emitted. Temporaries get no debug name: SSA construction removes them before
+    /// anything could show one.
+    pub(crate) fn tmp(&mut self, ty: ScalarType) -> Tmp {
+        let t = Tmp(self.tmp_values.decls.len() as u32);
+        self.tmp_values.decls.push((ty, None));
+        self.tmp_values.slots.push(None);
+        t
     }
 
-    /// A `DclTmp` initialised to `init` at the entry of `main`.
-    pub(crate) fn init_tmp(&mut self, ty: ScalarType, init: SsaDef) -> SsaDef {
+    /// The `DclTmp` of `t`, declared on first use.
+    fn tmp_decl(&mut self, t: Tmp) -> SsaDef {
+        let (ty, decl) = self.tmp_values.decls[t.0 as usize];
+        if let Some(d) = decl {
+            return d;
+        }
+        let ep = self.ep;
+        let d = self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep));
+        self.tmp_values.decls[t.0 as usize].1 = Some(d);
+        d
+    }
+
+    /// A temporary initialised to `init` at the entry of `main` (before the first
+    /// control-flow op, the value is just at hand: the code so far is the entry block).
+    pub(crate) fn init_tmp(&mut self, ty: ScalarType, init: SsaDef) -> Tmp {
         let t = self.tmp(ty);
+        if !self.tmp_values.left_entry {
+            self.set_tmp_value(t, init, true);
+            return t;
+        }
+        let d = self.tmp_decl(t);
         self.entry(
             Op::new(OpCode::TmpStore, Type::VOID)
-                .with_ref(t)
+                .with_ref(d)
                 .with_ref(init),
         );
         t
     }
 
-    /// `TmpLoad` of a temporary of type `ty`.
+    /// The value of a temporary of type `ty`: the one at hand since the last control-flow
+    /// op, else a `TmpLoad`.
     #[inline]
-    pub(crate) fn load_tmp(&mut self, t: SsaDef, ty: ScalarType) -> SsaDef {
-        self.op1(OpCode::TmpLoad, ty, t)
+    pub(crate) fn load_tmp(&mut self, t: Tmp, ty: ScalarType) -> SsaDef {
+        if let Some(Some((v, _))) = self.tmp_values.slots.get(t.0 as usize) {
+            return *v;
+        }
+        let d = self.tmp_decl(t);
+        let v = self.op1(OpCode::TmpLoad, ty, d);
+        self.set_tmp_value(t, v, false);
+        v
     }
 
-    /// `TmpStore`.
+    /// Stores `v` in a temporary (emitted before the next control-flow op).
     #[inline]
-    pub(crate) fn store_tmp(&mut self, t: SsaDef, v: SsaDef) {
-        self.code(
-            Op::new(OpCode::TmpStore, Type::VOID)
-                .with_ref(t)
-                .with_ref(v),
-        );
+    pub(crate) fn store_tmp(&mut self, t: Tmp, v: SsaDef) {
+        self.set_tmp_value(t, v, true);
+    }
+
+    fn set_tmp_value(&mut self, t: Tmp, v: SsaDef, dirty: bool) {
+        if let Some(slot) = self.tmp_values.slots.get_mut(t.0 as usize) {
+            if slot.is_none() {
+                self.tmp_values.live.push(t);
+            }
+            *slot = Some((v, dirty));
+        }
+    }
+
+    /// Emits the stores due and forgets the values at hand: the block ends.
+    fn flush_tmps(&mut self) {
+        let mut live = std::mem::take(&mut self.tmp_values.live);
+        for &t in &live {
+            if let Some(Some((v, dirty))) = self
+                .tmp_values
+                .slots
+                .get_mut(t.0 as usize)
+                .map(Option::take)
+            {
+                if dirty {
+                    let d = self.tmp_decl(t);
+                    self.code(
+                        Op::new(OpCode::TmpStore, Type::VOID)
+                            .with_ref(d)
+                            .with_ref(v),
+                    );
+                }
+            }
+        }
+        live.clear();
+        self.tmp_values.live = live;
+    }
+
+    /// Emits a control-flow op (`Scoped*`), the stores due before it first.
+    pub(crate) fn cf(&mut self, op: Op) -> SsaDef {
+        self.flush_tmps();
+        self.tmp_values.left_entry = true;
+        self.code(op)
     }
 
     /// `Select` of two f32 values.

@@ -10,7 +10,7 @@
 use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{Op, OpCode, ScalarType, SsaDef, Type};
 
-use super::{Converter, Lanes, R};
+use super::{Converter, Lanes, Tmp, R};
 use crate::decode::Instruction;
 use crate::operand::{Destination, RelativeAddress, Source, SourceModifier};
 use crate::register::{Register, RegisterType};
@@ -19,16 +19,16 @@ use crate::register::{Register, RegisterType};
 #[derive(Debug)]
 pub(crate) struct RegisterFiles {
     /// `r0`-`r31`, four components each.
-    temps: [Option<SsaDef>; 128],
+    temps: [Option<Tmp>; 128],
     /// `ps_1_1`-`ps_1_3` texture registers `t0`-`t7`.
-    texregs: [Option<SsaDef>; 32],
+    texregs: [Option<Tmp>; 32],
     /// `a0`, `i32`.
-    addr: [Option<SsaDef>; 4],
+    addr: [Option<Tmp>; 4],
     /// `p0`, `bool`.
-    pred: [Option<SsaDef>; 4],
+    pred: [Option<Tmp>; 4],
     /// Stores of the instruction a co-issued instruction pairs with, held back until the
     /// co-issued one has read its sources.
-    pending: [(Option<SsaDef>, Option<SsaDef>); 8],
+    pending: [(Option<Tmp>, Option<SsaDef>); 8],
     /// Entries of `pending` in use.
     pending_len: usize,
     /// Whether stores are being held back.
@@ -67,7 +67,14 @@ pub(crate) struct ConstantFiles {
     /// when computed, index, in range, clamped index): the components of one source share
     /// it.
     rel_cache: Option<RelCache>,
+    /// `c#` rows read so far (register, its `vec4` loaded at the entry of `main`, the
+    /// components extracted from it there), up to [`MAX_CACHED_ROWS`]; rows past those are
+    /// loaded where they are read.
+    rows: smallvec::SmallVec<[super::EntryVec4<u32>; 16]>,
 }
+
+/// How many `c#` rows are loaded once at the entry (a bound on the search for them).
+const MAX_CACHED_ROWS: usize = 64;
 
 /// See `ConstantFiles::rel_cache`.
 type RelCache = (RelativeAddress, u32, u32, SsaDef, SsaDef, SsaDef);
@@ -91,7 +98,7 @@ impl Converter<'_, '_> {
     // -------------------------------------------------------------------------------------
 
     /// The `f32` temporary of component `c` of `r{n}` (zero at entry).
-    pub(crate) fn temp(&mut self, n: u32, c: u8) -> R<SsaDef> {
+    pub(crate) fn temp(&mut self, n: u32, c: u8) -> R<Tmp> {
         let i = (n as usize) * 4 + (c as usize & 3);
         match self.regs.temps.get(i) {
             Some(Some(t)) => Ok(*t),
@@ -108,7 +115,7 @@ impl Converter<'_, '_> {
     /// The `f32` temporary of component `c` of the `ps_1_1`-`ps_1_3` texture register
     /// `t{n}`: it starts as texture coordinate set `n` (so reading a `t#` no texture
     /// instruction wrote gives its coordinate).
-    pub(crate) fn texreg(&mut self, n: u32, c: u8) -> R<SsaDef> {
+    pub(crate) fn texreg(&mut self, n: u32, c: u8) -> R<Tmp> {
         let i = (n as usize) * 4 + (c as usize & 3);
         match self.regs.texregs.get(i) {
             Some(Some(t)) => Ok(*t),
@@ -123,7 +130,7 @@ impl Converter<'_, '_> {
     }
 
     /// The `i32` temporary of component `c` of `a0`.
-    pub(crate) fn addr(&mut self, c: u8) -> SsaDef {
+    pub(crate) fn addr(&mut self, c: u8) -> Tmp {
         if let Some(t) = self.regs.addr[c as usize & 3] {
             return t;
         }
@@ -134,7 +141,7 @@ impl Converter<'_, '_> {
     }
 
     /// The `bool` temporary of component `c` of `p0`.
-    pub(crate) fn pred(&mut self, c: u8) -> SsaDef {
+    pub(crate) fn pred(&mut self, c: u8) -> Tmp {
         if let Some(t) = self.regs.pred[c as usize & 3] {
             return t;
         }
@@ -319,9 +326,7 @@ impl Converter<'_, '_> {
                 return Ok(self.c_f32(v));
             }
             self.consts.float_end = self.consts.float_end.max(index + 1);
-            let desc = self.float_buffer();
-            let a = self.c_u32(index);
-            let v = self.buffer_load_f32(desc, a, c);
+            let v = self.float_row_component(index, c);
             return Ok(if clamp { self.clamp_unit(v) } else { v });
         };
         // c[index + rel]: the buffer read at a clamped index, zero past the file, and the
@@ -427,6 +432,44 @@ impl Converter<'_, '_> {
         }
     }
 
+    /// Component `c` of `c{index}` read from the buffer: the row is loaded whole, once, at
+    /// the entry of `main` (the buffer is read-only), and each component extracted there
+    /// once.
+    fn float_row_component(&mut self, index: u32, c: u8) -> SsaDef {
+        let c = usize::from(c & 3);
+        let desc = self.float_buffer();
+        let at = match self.consts.rows.iter().position(|(r, ..)| *r == index) {
+            Some(i) => i,
+            None if self.consts.rows.len() < MAX_CACHED_ROWS => {
+                let row = self.c_u32(index);
+                let v = self.entry(
+                    Op::new(OpCode::BufferLoad, Type::vector(ScalarType::F32, 4))
+                        .with_ref(desc)
+                        .with_ref(row)
+                        .with_lit(16),
+                );
+                self.consts.rows.push((index, v, [None; 4]));
+                self.consts.rows.len() - 1
+            }
+            None => {
+                let row = self.c_u32(index);
+                return self.buffer_load_f32(desc, row, c as u8);
+            }
+        };
+        let (_, v, comps) = self.consts.rows[at];
+        if let Some(x) = comps[c] {
+            return x;
+        }
+        let idx = self.c_u32(c as u32);
+        let x = self.entry(
+            Op::new(OpCode::CompositeExtract, ScalarType::F32)
+                .with_ref(v)
+                .with_ref(idx),
+        );
+        self.consts.rows[at].2[c] = Some(x);
+        x
+    }
+
     /// A `BufferLoad` of component `c` of row `row` (a `u32` def) of a `vec4` buffer.
     fn buffer_load_f32(&mut self, desc: SsaDef, row: SsaDef, c: u8) -> SsaDef {
         let addr = self.addr2(row, u32::from(c & 3));
@@ -440,7 +483,12 @@ impl Converter<'_, '_> {
 
     /// Declares a constant buffer of `ty` at `b{register}` with its descriptor loaded at
     /// the entry of `main`.
-    fn constant_buffer(&mut self, ty: Type, register: u32, name: &str) -> (SsaDef, SsaDef) {
+    pub(crate) fn constant_buffer(
+        &mut self,
+        ty: Type,
+        register: u32,
+        name: &str,
+    ) -> (SsaDef, SsaDef) {
         let ep = self.ep;
         let d = self.decl(
             Op::new(OpCode::DclCbv, ty)
@@ -709,7 +757,7 @@ impl Converter<'_, '_> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Target {
     /// A temporary (a register or an output's shadow).
-    Tmp(SsaDef),
+    Tmp(Tmp),
     /// An output register addressed at run time: register, index value (`i32`, added to
     /// the register number), component.
     Indexed(Register, SsaDef, u8),

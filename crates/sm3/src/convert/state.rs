@@ -1,20 +1,22 @@
-//! The fixed-function state around the shader: specialization constants and push data
-//! ([`crate::options`] gives the ids and the layout), and what the epilogue computes from
-//! them: user clip planes and the point size for vertex shaders, fog and the alpha test
-//! for pixel shaders, plus the bump-environment and projection state texture instructions
-//! read.
+//! The fixed-function state around the shader: specialization constants, push data and
+//! the state buffer ([`crate::options`] gives the ids and the layouts), and what the
+//! epilogue computes from them: user clip planes and the point size for vertex shaders, fog
+//! and the alpha test for pixel shaders, plus the bump-environment and projection state
+//! texture instructions read.
 
 use dxspv_ir::frontend::FrontendBuilder;
 use dxspv_ir::{BuiltIn, Op, OpCode, ScalarType, ShaderStageMask, SsaDef, Type};
 
-use super::{Converter, R};
-use crate::options::{push, spec_id};
+use super::{Converter, Tmp, R};
+use crate::options::{push, spec_id, state};
 
-/// Spec constants and push data declared so far.
+/// Spec constants, push data and the state buffer declared so far.
 #[derive(Debug, Default)]
 pub(crate) struct State {
     spec: [Option<SsaDef>; 6],
     push: smallvec::SmallVec<[(u32, SsaDef); 8]>,
+    /// The state buffer's descriptor.
+    buffer: Option<SsaDef>,
 }
 
 /// `D3DCMP_ALWAYS`.
@@ -73,16 +75,31 @@ impl Converter<'_, '_> {
         )
     }
 
-    /// Element `i` of a `vecN<f32>[n]` push member, as a vector.
-    fn push_row(&mut self, offset: u32, ty: Type, name: &str, i: u32) -> SsaDef {
-        let d = self.push_member(offset, ty, name);
-        let row_ty = ty.element_type();
-        let ii = self.c_u32(i);
-        self.code(
-            Op::new(OpCode::PushDataLoad, row_ty)
-                .with_ref(d)
-                .with_ref(ii),
-        )
+    /// Row `row` of the stage's state buffer (`b3`, [`state`]) as a `vec4<f32>`.
+    fn state_row(&mut self, row: u32) -> R<SsaDef> {
+        let desc = match self.state.buffer {
+            Some(d) => d,
+            None => {
+                let rows = if self.version.is_vertex() {
+                    state::VERTEX_ROWS
+                } else {
+                    state::PIXEL_ROWS
+                };
+                let ty = Type::vector(ScalarType::F32, 4)
+                    .array_of(rows)
+                    .map_err(|e| self.invalid(e.to_string()))?;
+                let (_, d) = self.constant_buffer(ty, state::REGISTER, state::NAME);
+                self.state.buffer = Some(d);
+                d
+            }
+        };
+        let r = self.c_u32(row);
+        Ok(self.code(
+            Op::new(OpCode::BufferLoad, Type::vector(ScalarType::F32, 4))
+                .with_ref(desc)
+                .with_ref(r)
+                .with_lit(16),
+        ))
     }
 
     /// Whether bit `bit` of spec constant `spec` is set.
@@ -102,10 +119,7 @@ impl Converter<'_, '_> {
         if stage >= 6 {
             return Err(self.invalid(format!("bump-environment stage {stage} is out of range")));
         }
-        let ty = Type::vector(ScalarType::F32, 4)
-            .array_of(6)
-            .map_err(|e| self.invalid(e.to_string()))?;
-        let row = self.push_row(push::BUMP_ENV_MATRICES, ty, "bump_env_matrices", stage);
+        let row = self.state_row(state::BUMP_ENV_MATRICES + stage)?;
         let mut m = [row; 4];
         for (c, x) in m.iter_mut().enumerate() {
             *x = self.extract(ScalarType::F32, row, c as u32);
@@ -115,13 +129,10 @@ impl Converter<'_, '_> {
 
     /// The bump-environment luminance scale and offset of texture stage `stage`.
     pub(crate) fn bump_luminance(&mut self, stage: u32) -> R<[SsaDef; 2]> {
-        if stage >= 4 {
+        if stage >= 6 {
             return Err(self.invalid(format!("bump luminance stage {stage} is out of range")));
         }
-        let ty = Type::vector(ScalarType::F32, 2)
-            .array_of(4)
-            .map_err(|e| self.invalid(e.to_string()))?;
-        let row = self.push_row(push::BUMP_ENV_LUMINANCE, ty, "bump_env_luminance", stage);
+        let row = self.state_row(state::BUMP_ENV_LUMINANCE + stage)?;
         let s = self.extract(ScalarType::F32, row, 0);
         let o = self.extract(ScalarType::F32, row, 1);
         Ok([s, o])
@@ -137,21 +148,19 @@ impl Converter<'_, '_> {
     // Vertex shader state
     // -------------------------------------------------------------------------------------
 
-    /// `ClipDistance[i] = dot(position, plane[i])` for each enabled plane, 0 (never
-    /// clipped) for the others.
+    /// `ClipDistance[i] = dot(position, plane[i])` for each plane the enable mask (a spec
+    /// constant) turns on, 0 (never clipped) for the others; the planes are rows of the
+    /// state buffer.
     pub(crate) fn clip_planes(&mut self, pos: [SsaDef; 4]) -> R<()> {
         let mask = self.spec_constant(spec_id::CLIP_PLANE_ENABLE, 0, "clip_plane_enable");
-        let ty = Type::vector(ScalarType::F32, 4)
-            .array_of(6)
-            .map_err(|e| self.invalid(e.to_string()))?;
         let out_ty = Type::scalar(ScalarType::F32)
             .array_of(6)
             .map_err(|e| self.invalid(e.to_string()))?;
         let out = self.builtin_output(BuiltIn::ClipDistance, out_ty, "CLIPDISTANCE");
         let zero = self.c_f32(0.0);
         for i in 0..6u32 {
-            let plane = self.push_row(push::CLIP_PLANES, ty, "clip_planes", i);
-            let mut p = [zero; 4];
+            let plane = self.state_row(state::CLIP_PLANES + i)?;
+            let mut p = pos;
             for (c, x) in p.iter_mut().enumerate() {
                 *x = self.extract(ScalarType::F32, plane, c as u32);
             }
@@ -198,17 +207,13 @@ impl Converter<'_, '_> {
         let on = self.op2(OpCode::INe, ScalarType::Bool, enable, zero_u);
         // Results of the fogged colour go through temporaries so that the disabled path
         // keeps the colour untouched.
-        let mut tmps = [color[0]; 3];
-        for (c, t) in tmps.iter_mut().enumerate() {
-            let tt = self.tmp(f32t);
-            self.store_tmp(tt, color[c]);
-            *t = tt;
+        let tmps: [Tmp; 3] = [self.tmp(f32t), self.tmp(f32t), self.tmp(f32t)];
+        for (t, c) in tmps.iter().zip(color.iter()) {
+            self.store_tmp(*t, *c);
         }
-        let iff = self.code(
-            Op::new(OpCode::ScopedIf, Type::VOID)
-                .with_opt_ref(None)
-                .with_ref(on),
-        );
+        let iff = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+            .with_opt_ref(None)
+            .with_ref(on));
         let mode = self.spec_constant(spec_id::FOG_MODE, 0, "fog_mode");
         // Vertex fog: the interpolated factor.
         let fog_in = self.fog_input()?;
@@ -240,28 +245,26 @@ impl Converter<'_, '_> {
         let zero = self.c_f32(0.0);
         let one = self.c_f32(1.0);
         let f = self.op3(OpCode::FClamp, f32t, f, zero, one);
-        // Fog colour from the packed D3DCOLOR.
-        let packed = {
-            let d = self.push_member(push::FOG_COLOR, ScalarType::U32.into(), "fog_color");
+        let fog_color = {
+            let d = self.push_member(
+                push::FOG_COLOR,
+                Type::vector(ScalarType::F32, 3),
+                "fog_color",
+            );
             self.code(
-                Op::new(OpCode::PushDataLoad, ScalarType::U32)
+                Op::new(OpCode::PushDataLoad, Type::vector(ScalarType::F32, 3))
                     .with_ref(d)
                     .with_opt_ref(None),
             )
         };
-        let inv255 = self.c_f32(1.0 / 255.0);
-        for (c, shift) in [16u32, 8, 0].into_iter().enumerate() {
-            let s = self.c_u32(shift);
-            let w = self.c_u32(8);
-            let byte = self.op3(OpCode::UBitExtract, ScalarType::U32, packed, s, w);
-            let fl = self.op1(OpCode::ConvertItoF, f32t, byte);
-            let fc = self.op2(OpCode::FMul, f32t, fl, inv255);
+        for (c, tmp) in tmps.iter().enumerate() {
+            let fc = self.extract(f32t, fog_color, c as u32);
             // lerp(fog, colour, f) = fog + f * (colour - fog)
             let diff = self.op2(OpCode::FSub, f32t, color[c], fc);
             let v = self.op3(OpCode::FMad, f32t, f, diff, fc);
-            self.store_tmp(tmps[c], v);
+            self.store_tmp(*tmp, v);
         }
-        let end_if = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(iff));
+        let end_if = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(iff));
         self.b
             .set_operand(iff, 0, dxspv_ir::Operand::from_def(end_if));
         for (c, t) in tmps.iter().enumerate() {
@@ -270,13 +273,14 @@ impl Converter<'_, '_> {
         Ok(())
     }
 
-    /// The interpolated vertex fog factor (location 12).
+    /// The interpolated vertex fog factor (component 0 of the FOG varying, location 12).
     fn fog_input(&mut self) -> R<SsaDef> {
         let d = self.fog_varying()?;
+        let x = self.c_u32(0);
         Ok(self.code(
             Op::new(OpCode::InputLoad, ScalarType::F32)
                 .with_ref(d)
-                .with_opt_ref(None),
+                .with_ref(x),
         ))
     }
 
@@ -285,11 +289,9 @@ impl Converter<'_, '_> {
         let func = self.spec_constant(spec_id::ALPHA_FUNC, CMP_ALWAYS, "alpha_func");
         let always = self.c_u32(CMP_ALWAYS);
         let enabled = self.op2(OpCode::INe, ScalarType::Bool, func, always);
-        let iff = self.code(
-            Op::new(OpCode::ScopedIf, Type::VOID)
-                .with_opt_ref(None)
-                .with_ref(enabled),
-        );
+        let iff = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+            .with_opt_ref(None)
+            .with_ref(enabled));
         let r = self.push_f32(push::ALPHA_REF, "alpha_ref");
         let b = ScalarType::Bool;
         let u = ScalarType::U32;
@@ -312,16 +314,14 @@ impl Converter<'_, '_> {
         let hit = self.op2(OpCode::IAnd, u, mask, outcome);
         let pass = self.op2(OpCode::INe, b, hit, zero);
         let fail = self.op1(OpCode::BNot, b, pass);
-        let kill = self.code(
-            Op::new(OpCode::ScopedIf, Type::VOID)
-                .with_opt_ref(None)
-                .with_ref(fail),
-        );
+        let kill = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+            .with_opt_ref(None)
+            .with_ref(fail));
         self.code(Op::new(OpCode::Demote, Type::VOID));
-        let end_kill = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(kill));
+        let end_kill = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(kill));
         self.b
             .set_operand(kill, 0, dxspv_ir::Operand::from_def(end_kill));
-        let end_if = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(iff));
+        let end_if = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(iff));
         self.b
             .set_operand(iff, 0, dxspv_ir::Operand::from_def(end_if));
         Ok(())

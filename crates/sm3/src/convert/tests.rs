@@ -28,9 +28,18 @@ pub(crate) fn convert_with(text: &str, opts: &Options) -> Builder {
     b
 }
 
-/// The raw IR text of a shader converted with default options.
-pub(crate) fn raw(text: &str) -> String {
-    dxspv_ir::text::print(&convert_with(text, &Options::default()))
+/// The raw IR text of a shader converted with `opts`.
+pub(crate) fn raw_with(text: &str, opts: &Options) -> String {
+    dxspv_ir::text::print(&convert_with(text, opts))
+}
+
+/// Options with every fixed-function state emulated (spec constants, push constants and the
+/// state buffer declared as the shader needs them).
+pub(crate) fn all_dynamic() -> Options {
+    Options {
+        dynamic_state: crate::DynamicState::ALL,
+        ..Options::default()
+    }
 }
 
 /// The lowered IR (the pass pipeline run, every pass validated).
@@ -60,7 +69,13 @@ pub(crate) fn error(text: &str) -> ConvertError {
 /// instead when `UPDATE_SNAPSHOTS` is set; every snapshot was reviewed line by line).
 #[track_caller]
 fn snapshot(name: &str, text: &str) {
-    let got = format!("; {}\n{}", text.replace('\n', "\n; "), raw(text));
+    snapshot_with(name, text, &Options::default());
+}
+
+/// [`snapshot`] with `opts`.
+#[track_caller]
+fn snapshot_with(name: &str, text: &str, opts: &Options) {
+    let got = format!("; {}\n{}", text.replace('\n', "\n; "), raw_with(text, opts));
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")
         .join(format!("{name}.ir"));
@@ -110,7 +125,7 @@ fn exec_with(text: &str, opts: &Options, env: &Env) -> Outputs {
 }
 
 fn exec(text: &str, env: &Env) -> Outputs {
-    exec_with(text, &Options::default(), env)
+    exec_with(text, &all_dynamic(), env)
 }
 
 /// `vs_2_0` body whose result is written to `oT0` (not saturated), run with `c#` = `consts`.
@@ -428,7 +443,13 @@ fn unwritten_varyings_take_direct3d_9_defaults() {
     assert_eq!(o.at(11), &[0.5, 0.0, 0.0, 1.0]);
     assert_eq!(o.at(0), &[0.5, 0.0, 0.0, 1.0]);
     assert_eq!(o.at(7), &[0.0, 0.0, 0.0, 1.0]);
-    assert_eq!(o.at(12), &[0.0]);
+    // oFog: (0, 0, 0, 0) unwritten, (fog, 0, 0, 0) written.
+    assert_eq!(o.at(12), &[0.0; 4]);
+    let o = exec(
+        "vs_1_1\ndcl_position v0\ndef c0, 0.5, 0.25, 1, 1\nmov oPos, v0\nmov oFog, c0.y",
+        &Env::default(),
+    );
+    assert_eq!(o.at(12), &[0.25, 0.0, 0.0, 0.0]);
     // vs_3_0: declared outputs start at 0, nothing else is written.
     let text = "vs_3_0\ndcl_position o0\ndcl_color1 o1\ndef c0, 0.5, 0.5, 0.5, 0.5\nmov o1.x, c0";
     let o = exec(text, &Env::default());
@@ -563,19 +584,14 @@ fn texture_instructions_of_ps_1_x() {
     env.inputs.insert(3, [0.0, 1.0, 0.0, 4.0]);
     // texbem: coordinate 1 + matrix(stage 1) x t0.rg.
     let mut e = env.clone();
-    for (i, m) in [2.0f32, 0.0, 0.0, 4.0].into_iter().enumerate() {
-        e.push_f32(
-            crate::options::push::BUMP_ENV_MATRICES as usize + 16 + 4 * i,
-            m,
-        );
-    }
+    e.state = vec![[0.0; 4]; crate::options::state::PIXEL_ROWS as usize];
+    e.state[crate::options::state::BUMP_ENV_MATRICES as usize + 1] = [2.0, 0.0, 0.0, 4.0];
     let o = exec("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1", &e);
     assert_eq!(&o.at(0)[..2], &[0.1 + 2.0 * 0.5, 0.2 + 4.0 * 0.25]);
     // texbeml multiplies by t0.b * scale + offset.
     let mut e2 = e.clone();
     e2.texture = std::rc::Rc::new(|_, c| [c[0], c[1], 0.5, 1.0]);
-    e2.push_f32(crate::options::push::BUMP_ENV_LUMINANCE as usize + 8, 2.0);
-    e2.push_f32(crate::options::push::BUMP_ENV_LUMINANCE as usize + 12, 0.25);
+    e2.state[crate::options::state::BUMP_ENV_LUMINANCE as usize + 1] = [2.0, 0.25, 0.0, 0.0];
     let o = exec("ps_1_1\ntex t0\ntexbeml t1, t0\nmov r0, t1", &e2);
     assert_eq!(o.at(0)[0], (0.1 + 2.0 * 0.5) * 1.25);
     // texreg2ar samples at (t0.a, t0.r) (t0 is the fake texel (0.5, 0.25, 0, 0)).
@@ -777,8 +793,10 @@ fn fog_blends_towards_the_fog_colour() {
     let text = "ps_2_0\ndef c0, 1, 1, 1, 1\nmov oC0, c0";
     let mut env = Env::default();
     env.inputs.insert(12, [0.25, 0.0, 0.0, 0.0]);
-    env.push[push::FOG_COLOR as usize..push::FOG_COLOR as usize + 4]
-        .copy_from_slice(&0xFF00_00FFu32.to_le_bytes());
+    // D3DCOLOR 0xFF0000FF: blue.
+    for (c, v) in [0.0f32, 0.0, 1.0].into_iter().enumerate() {
+        env.push_f32(push::FOG_COLOR as usize + 4 * c, v);
+    }
     assert_eq!(exec(text, &env).at(0), &[1.0; 4]);
     env.spec.insert(spec_id::FOG_ENABLE, 1);
     // Vertex fog: factor 0.25 keeps a quarter of the colour.
@@ -805,20 +823,87 @@ fn fog_blends_towards_the_fog_colour() {
 }
 
 #[test]
+fn fixed_function_state_is_compiled_in_unless_dynamic() {
+    // By default a fresh device's states are compiled in: no alpha test, no fog, no clip
+    // planes, so the shader declares no spec constant and no ClipDistance.
+    let ps = "ps_2_0\ndef c0, 1, 1, 1, 0.25\nmov oC0, c0";
+    let text = raw_with(ps, &Options::default());
+    assert!(
+        !text.contains("DclSpecConstant") && !text.contains("DclPushData"),
+        "{text}"
+    );
+    let mut env = Env::default();
+    env.spec.insert(crate::options::spec_id::ALPHA_FUNC, 1); // NEVER
+    env.spec.insert(crate::options::spec_id::FOG_ENABLE, 1);
+    env.inputs.insert(12, [0.0; 4]);
+    let o = exec_with(ps, &Options::default(), &env);
+    assert!(!o.demoted);
+    assert_eq!(o.at(0), &[1.0, 1.0, 1.0, 0.25]);
+    // Dynamic: the same state applies (fog factor 0: the fog colour (0, 0, 0); NEVER
+    // demotes the fragment).
+    let o = exec_with(ps, &all_dynamic(), &env);
+    assert!(o.demoted, "{o:?}");
+    assert_eq!(o.at(0), &[0.0, 0.0, 0.0, 0.25]);
+    let vs = "vs_2_0\ndcl_position v0\nmov oPos, v0";
+    let text = raw_with(vs, &Options::default());
+    assert!(
+        !text.contains("ClipDistance") && !text.contains("d3d9_state"),
+        "{text}"
+    );
+    let opts = Options {
+        dynamic_state: crate::DynamicState::CLIP_PLANES,
+        ..Options::default()
+    };
+    assert!(raw_with(vs, &opts).contains("ClipDistance"));
+}
+
+#[test]
+fn many_constant_rows_and_repeated_reads() {
+    // More rows than are loaded once at the entry (64): the rest are loaded where read. Each
+    // of c0-c79 holds (i, 2i, 0, 1); rows are read twice, with different swizzles.
+    let consts: Vec<[f32; 4]> = (0..80)
+        .map(|i| [i as f32, 2.0 * i as f32, 0.0, 1.0])
+        .collect();
+    let mut body = String::from("mov r0, c0\n");
+    for i in 1..80 {
+        body.push_str(&format!("add r0, r0, c{i}\nadd r0.w, r0.w, c{i}.y\n"));
+    }
+    body.push_str("mov oT0, r0");
+    // x: sum of i; y: 2 sum of i; z: 0; w: 1 + 79 + sum of 2i (i = 1..79).
+    let sum = (0..80).sum::<i32>() as f32;
+    let got = vs(&body, &consts);
+    assert_eq!(got, [sum, 2.0 * sum, 0.0, 80.0 + 2.0 * sum]);
+}
+
+#[test]
+fn fog_varying_has_four_components() {
+    // A ps_3_0 `dcl_fog` input reads every component of the vec4 FOG varying (Wine's
+    // pretransformed_varying_test_fog); a ps_2_0 fog factor is its x.
+    let mut env = Env::default();
+    env.inputs.insert(12, [0.1, 0.2, 0.3, 0.4]);
+    let o = exec("ps_3_0\ndcl_fog v0\nmov oC0, v0", &env);
+    assert_eq!(o.at(0), &[0.1, 0.2, 0.3, 0.4]);
+    let o = exec("ps_3_0\ndcl_fog v3.y\nmov oC0, v3.y", &env);
+    assert_eq!(o.at(0), &[0.2; 4]);
+}
+
+#[test]
 fn clip_planes_and_point_size() {
-    use crate::options::{push, spec_id};
+    use crate::options::{push, spec_id, state};
     let text = "vs_2_0\ndcl_position v0\nmov oPos, v0";
     let mut env = Env::default();
     env.inputs.insert(0, [1.0, 2.0, 3.0, 1.0]);
-    for (i, v) in [1.0f32, 0.0, 0.0, -0.5].into_iter().enumerate() {
-        env.push_f32(push::CLIP_PLANES as usize + 16 + 4 * i, v);
-    }
     env.push_f32(push::POINT_SIZE as usize, 3.0);
     env.push_f32(push::POINT_SIZE_MIN as usize, 1.0);
     env.push_f32(push::POINT_SIZE_MAX as usize, 2.0);
+    env.state = vec![[0.0; 4]; state::VERTEX_ROWS as usize];
+    env.state[state::CLIP_PLANES as usize + 1] = [1.0, 0.0, 0.0, -0.5];
+    env.state[state::CLIP_PLANES as usize + 2] = [0.0, 1.0, 0.0, 0.0];
+    // No plane enabled: nothing clips, whatever the planes are.
     let o = exec(text, &env);
     assert_eq!(o.builtin(BuiltIn::ClipDistance), &[0.0; 6]);
     assert_eq!(o.builtin(BuiltIn::PointSize), &[2.0]);
+    // Plane 1 enabled: x - 0.5 w.
     env.spec.insert(spec_id::CLIP_PLANE_ENABLE, 0b10);
     let o = exec(text, &env);
     assert_eq!(
@@ -915,10 +1000,12 @@ fn malformed_flow_control_is_an_error() {
 #[test]
 fn snapshot_vs_1_1_transform() {
     // A Direct3D 8 style vertex shader: inputs by register, m4x4 to oPos, a colour output
-    // (saturated), every other pre-3.0 varying at its default, clip planes, point size.
-    snapshot(
+    // (saturated), every other pre-3.0 varying at its default, clip planes (dynamic state),
+    // point size.
+    snapshot_with(
         "vs_1_1_transform",
         "vs_1_1\ndcl_position v0\ndcl_color v5\nm4x4 oPos, v0, c0\nmul oD0, v5, c4.x",
+        &all_dynamic(),
     );
 }
 
@@ -977,11 +1064,13 @@ fn snapshot_ps_1_4_phases() {
 
 #[test]
 fn snapshot_ps_2_0_state() {
-    // The pixel epilogue: fog (spec constants, push data) and the alpha test on oC0.
-    snapshot(
+    // The pixel epilogue with dynamic state: fog (spec constants, push data) and the alpha
+    // test on oC0.
+    snapshot_with(
         "ps_2_0_state",
         "ps_2_0\ndcl t0.xy\ndcl v0\ndcl_2d s0\ndcl_cube s1\ntexld r0, t0, s0\n\
          texldp r1, t0, s1\ndp2add r0.x, r0, r1, c0.x\nmul oC0, r0, v0\nmov oC1, r1",
+        &all_dynamic(),
     );
 }
 

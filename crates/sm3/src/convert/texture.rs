@@ -546,13 +546,11 @@ impl Converter<'_, '_> {
             }
             kill = self.op2(OpCode::BAnd, ScalarType::Bool, kill, c);
         }
-        let i = self.code(
-            Op::new(OpCode::ScopedIf, Type::VOID)
-                .with_opt_ref(None)
-                .with_ref(kill),
-        );
+        let i = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
+            .with_opt_ref(None)
+            .with_ref(kill));
         self.code(Op::new(OpCode::Demote, Type::VOID));
-        let e = self.code(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(i));
+        let e = self.cf(Op::new(OpCode::ScopedEndIf, Type::VOID).with_ref(i));
         self.b.set_operand(i, 0, dxspv_ir::Operand::from_def(e));
         Ok(())
     }

@@ -13,7 +13,7 @@ use super::types::scalar_bits;
 use super::Emitter;
 use crate::words::{begin, end, inst};
 use dxspv_ir::{BasicType, Operand, ScalarType, Type};
-use dxspv_ir::{Op, SsaDef};
+use dxspv_ir::{Op, OpCode, SsaDef};
 use smallvec::SmallVec;
 use spirv::Op as S;
 
@@ -142,8 +142,20 @@ impl Module {
 }
 
 impl<'a> Emitter<'a> {
-    /// `Constant`: the deduplicated constant becomes the def's value.
+    /// `Constant`: the deduplicated constant becomes the def's value. A constant used only
+    /// as the index of `CompositeExtract`/`CompositeInsert` (which take it as a literal) gets
+    /// no `OpConstant`: nothing would refer to it.
     pub(super) fn constant(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let literal_only = self.b.has_uses(def)
+            && self.b.uses(def).all(|u| {
+                u.operand == 1
+                    && self.b.get(u.user).is_some_and(|o| {
+                        matches!(o.opcode, OpCode::CompositeExtract | OpCode::CompositeInsert)
+                    })
+            });
+        if literal_only {
+            return Ok(());
+        }
         let mut pos = 0;
         match self.module.const_of(&op.ty, op.literals(), &mut pos) {
             Some(id) => {

@@ -902,9 +902,15 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an I/O declaration");
         };
-        let c0 = self.module.const_u32(0);
+        // The constant only where the variable needs it (a module without other u32 values
+        // then declares no integer type).
+        let c0 = [if vi.wrap == IoWrap::ArrayOfOne {
+            self.module.const_u32(0)
+        } else {
+            0
+        }];
         let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
-            &[c0]
+            &c0
         } else {
             &[]
         };
@@ -952,9 +958,15 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an output declaration");
         };
-        let c0 = self.module.const_u32(0);
+        // The constant only where the variable needs it (a module without other u32 values
+        // then declares no integer type).
+        let c0 = [if vi.wrap == IoWrap::ArrayOfOne {
+            self.module.const_u32(0)
+        } else {
+            0
+        }];
         let prefix: &[u32] = if vi.wrap == IoWrap::ArrayOfOne {
-            &[c0]
+            &c0
         } else {
             &[]
         };
