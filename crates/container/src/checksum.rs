@@ -54,25 +54,37 @@ fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
         *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
     }
     let [mut a, mut b, mut c, mut d] = *state;
-    // Each round is a separate loop so that the round function is not chosen per step; the
-    // loops have constant trip counts and are unrolled by the compiler.
-    macro_rules! round {
-        ($r:expr, $f:expr) => {
-            for j in 0..16 {
-                let i = $r * 16 + j;
-                let f = $f(b, c, d);
-                let t = step(f, a, b, K[i], m[G[i] as usize & 15], S[$r * 4 + j % 4]);
-                a = d;
-                d = c;
-                c = b;
-                b = t;
-            }
+    // Written out step by step: every table index is a constant, so each step compiles to a
+    // handful of instructions with its constant, message word and rotation folded in (a loop,
+    // even an unrolled one, kept the rotation amounts and message indices in tables).
+    macro_rules! four_steps {
+        ($f:expr, $i:expr) => {
+            a = step($f(b, c, d), a, b, K[$i], m[G[$i] as usize], S[$i / 16 * 4]);
+            d = step($f(a, b, c), d, a, K[$i + 1], m[G[$i + 1] as usize], S[$i / 16 * 4 + 1]);
+            c = step($f(d, a, b), c, d, K[$i + 2], m[G[$i + 2] as usize], S[$i / 16 * 4 + 2]);
+            b = step($f(c, d, a), b, c, K[$i + 3], m[G[$i + 3] as usize], S[$i / 16 * 4 + 3]);
         };
     }
-    round!(0, |b: u32, c: u32, d: u32| (b & c) | (!b & d));
-    round!(1, |b: u32, c: u32, d: u32| (d & b) | (!d & c));
-    round!(2, |b: u32, c: u32, d: u32| b ^ c ^ d);
-    round!(3, |b: u32, c: u32, d: u32| c ^ (b | !d));
+    let f = |b: u32, c: u32, d: u32| (b & c) | (!b & d);
+    four_steps!(f, 0);
+    four_steps!(f, 4);
+    four_steps!(f, 8);
+    four_steps!(f, 12);
+    let g = |b: u32, c: u32, d: u32| (d & b) | (!d & c);
+    four_steps!(g, 16);
+    four_steps!(g, 20);
+    four_steps!(g, 24);
+    four_steps!(g, 28);
+    let h = |b: u32, c: u32, d: u32| b ^ c ^ d;
+    four_steps!(h, 32);
+    four_steps!(h, 36);
+    four_steps!(h, 40);
+    four_steps!(h, 44);
+    let i = |b: u32, c: u32, d: u32| c ^ (b | !d);
+    four_steps!(i, 48);
+    four_steps!(i, 52);
+    four_steps!(i, 56);
+    four_steps!(i, 60);
     state[0] = state[0].wrapping_add(a);
     state[1] = state[1].wrapping_add(b);
     state[2] = state[2].wrapping_add(c);
@@ -84,9 +96,9 @@ pub fn dxbc_checksum(data: &[u8]) -> [u32; 4] {
     let mut state = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
     let mut chunks = data.chunks_exact(64);
     for chunk in &mut chunks {
-        let mut block = [0u8; 64];
-        block.copy_from_slice(chunk);
-        compress(&mut state, &block);
+        if let Ok(block) = <&[u8; 64]>::try_from(chunk) {
+            compress(&mut state, block);
+        }
     }
     let rest = chunks.remainder();
     let bits = (data.len() as u32).wrapping_mul(8);
