@@ -60,9 +60,30 @@ fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
     macro_rules! four_steps {
         ($f:expr, $i:expr) => {
             a = step($f(b, c, d), a, b, K[$i], m[G[$i] as usize], S[$i / 16 * 4]);
-            d = step($f(a, b, c), d, a, K[$i + 1], m[G[$i + 1] as usize], S[$i / 16 * 4 + 1]);
-            c = step($f(d, a, b), c, d, K[$i + 2], m[G[$i + 2] as usize], S[$i / 16 * 4 + 2]);
-            b = step($f(c, d, a), b, c, K[$i + 3], m[G[$i + 3] as usize], S[$i / 16 * 4 + 3]);
+            d = step(
+                $f(a, b, c),
+                d,
+                a,
+                K[$i + 1],
+                m[G[$i + 1] as usize],
+                S[$i / 16 * 4 + 1],
+            );
+            c = step(
+                $f(d, a, b),
+                c,
+                d,
+                K[$i + 2],
+                m[G[$i + 2] as usize],
+                S[$i / 16 * 4 + 2],
+            );
+            b = step(
+                $f(c, d, a),
+                b,
+                c,
+                K[$i + 3],
+                m[G[$i + 3] as usize],
+                S[$i / 16 * 4 + 3],
+            );
         };
     }
     let f = |b: u32, c: u32, d: u32| (b & c) | (!b & d);
