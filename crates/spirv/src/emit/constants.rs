@@ -144,6 +144,10 @@ impl Module {
 impl<'a> Emitter<'a> {
     /// `Constant`: the deduplicated constant becomes the def's value.
     pub(super) fn constant(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        // A vector only used as a constant address is read from its literals: not emitted.
+        if op.ty.as_basic().is_some_and(|b| b.is_vector()) && self.only_taken_apart(def, true) {
+            return Ok(());
+        }
         let mut pos = 0;
         match self.module.const_of(&op.ty, op.literals(), &mut pos) {
             Some(id) => {

@@ -303,6 +303,42 @@ impl<'a> Emitter<'a> {
             .map(|(_, op)| decode_packed_str(op.literals()))
     }
 
+    /// True when `def`, a vector, is used only as the address (operand 1) of accesses whose
+    /// emitters take a constant or `CompositeConstruct` address apart into access chain
+    /// indices ([`Self::indices`], [`Self::composite_access`]) and never read the vector
+    /// itself: such a def needs no SPIR-V definition. `composite` admits `CompositeExtract`
+    /// and `CompositeInsert` users (which take only constant addresses apart).
+    fn only_taken_apart(&self, def: SsaDef, composite: bool) -> bool {
+        let mut any = false;
+        for u in self.b.uses(def) {
+            any = true;
+            let Some(user) = self.op_of(u.user) else {
+                return false;
+            };
+            let ok = u.operand == 1
+                && match user.opcode {
+                    OpCode::CompositeExtract | OpCode::CompositeInsert => composite,
+                    OpCode::ScratchLoad
+                    | OpCode::ScratchStore
+                    | OpCode::LdsLoad
+                    | OpCode::LdsStore
+                    | OpCode::LdsAtomic
+                    | OpCode::BufferLoad
+                    | OpCode::BufferStore
+                    | OpCode::BufferAtomic
+                    | OpCode::ConstantLoad
+                    | OpCode::InputLoad
+                    | OpCode::OutputLoad
+                    | OpCode::OutputStore => true,
+                    _ => false,
+                };
+            if !ok {
+                return false;
+            }
+        }
+        any
+    }
+
     /// What `def` stands for, if anything beyond its id.
     fn info(&self, def: SsaDef) -> Option<&Info> {
         let i = self.slots.get(def.index())?.info;
