@@ -263,6 +263,14 @@ impl Converter<'_, '_> {
         self.op1(OpCode::ConsumeAs, to, v)
     }
 
+    /// The scalar type of a def (`Unknown` if it has none).
+    pub(crate) fn value_type(&self, d: SsaDef) -> ScalarType {
+        self.b
+            .get(d)
+            .and_then(|op| op.ty.base_type())
+            .unwrap_or(ScalarType::Unknown)
+    }
+
     /// `v`, a register's value, read as `ty`: what SSA construction makes of
     /// `ConsumeAs ty (TmpLoad r)` once the load is replaced by the stored value, and what type
     /// resolution then removes when `v` already has type `ty` (or `ty` is `Unknown`).

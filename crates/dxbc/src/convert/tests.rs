@@ -2295,3 +2295,36 @@ fn sampling_a_buffer_or_multisampled_texture_is_an_error() {
         assert!(e.to_string().contains("cannot sample"), "{e}");
     }
 }
+
+#[test]
+fn a_whole_output_vector_is_one_store() {
+    let t = ir_sig(
+        VS,
+        0,
+        &[
+            inst(O::DclOutput, 0, &[], &[o(1, 0xf)]),
+            inst(O::DclOutput, 0, &[], &[o(2, 0xf)]),
+            // o1.xyzw in one write: one vector store; o2 in two: a store per component.
+            inst(O::Mov, 0, &[], &[o(1, 0xf), imm4([1, 2, 3, 4])]),
+            inst(O::Mov, 0, &[], &[o(2, 0x3), imm4([5, 6, 7, 8])]),
+            inst(O::Mov, 0, &[], &[o(2, 0xc), imm4([5, 6, 7, 8])]),
+            ret(),
+        ],
+        &[(
+            b"OSGN",
+            &[
+                ("TEXCOORD", 0, 0, 3, 1, 0xf, 0),
+                ("TEXCOORD", 1, 0, 3, 2, 0xf, 0),
+            ],
+        )],
+    );
+    has(
+        &t,
+        &[
+            "= CompositeConstruct vec4<f32> # # # #",
+            "= OutputStore # null #",
+        ],
+    );
+    let stores = t.lines().filter(|l| l.contains("OutputStore")).count();
+    assert_eq!(stores, 5, "{t}");
+}
