@@ -323,13 +323,19 @@ impl<'a> Emitter<'a> {
                     | OpCode::LdsLoad
                     | OpCode::LdsStore
                     | OpCode::LdsAtomic
-                    | OpCode::BufferLoad
-                    | OpCode::BufferStore
-                    | OpCode::BufferAtomic
                     | OpCode::ConstantLoad
                     | OpCode::InputLoad
                     | OpCode::OutputLoad
                     | OpCode::OutputStore => true,
+                    // Through a block (constant, raw or structured buffer: a declaration of
+                    // an aggregate type), not a typed buffer, which takes the index as is.
+                    OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
+                        .arg(0)
+                        .and_then(|d| self.op_of(d))
+                        .filter(|d| d.opcode == OpCode::DescriptorLoad)
+                        .and_then(|d| d.arg(0))
+                        .and_then(|d| self.op_of(d))
+                        .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
                     _ => false,
                 };
             if !ok {
