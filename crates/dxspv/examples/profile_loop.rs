@@ -1,6 +1,7 @@
 //! Compiles every corpus DXBC shader in a loop, for profilers (`perf record`).
 //!
-//! Run: `cargo run --release -p dxspv --example profile_loop -- [rounds]`.
+//! Run: `cargo run --release -p dxspv --example profile_loop -- [rounds] [shader...]`: every
+//! DXBC shader of the corpus, or only the shaders named.
 
 // Examples may unwrap, panic and print (production code may not: see the workspace lints).
 #![allow(
@@ -16,18 +17,24 @@ fn main() {
         "/../../../shared/corpus/dxbc"
     ));
     let mut blobs = Vec::new();
-    let Ok(sources) = std::fs::read_dir(root) else {
-        println!("corpus not found at {}", root.display());
-        return;
-    };
-    for src in sources.flatten() {
-        for f in std::fs::read_dir(src.path())
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            if let Ok(b) = std::fs::read(f.path()) {
-                blobs.push(b);
+    let named: Vec<String> = std::env::args().skip(2).collect();
+    for path in &named {
+        blobs.push(std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}")));
+    }
+    if named.is_empty() {
+        let Ok(sources) = std::fs::read_dir(root) else {
+            println!("corpus not found at {}", root.display());
+            return;
+        };
+        for src in sources.flatten() {
+            for f in std::fs::read_dir(src.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if let Ok(b) = std::fs::read(f.path()) {
+                    blobs.push(b);
+                }
             }
         }
     }

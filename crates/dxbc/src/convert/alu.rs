@@ -277,10 +277,7 @@ impl Converter<'_, '_> {
 
     /// The scalar type of a def (`Unknown` if it has none).
     fn type_of(&self, d: SsaDef) -> ScalarType {
-        self.b
-            .get(d)
-            .and_then(|op| op.ty.base_type())
-            .unwrap_or(ScalarType::Unknown)
+        self.value_type(d)
     }
 
     /// `mov`: untyped unless a modifier or saturation makes it a float move.
@@ -296,6 +293,9 @@ impl Converter<'_, '_> {
         let mask = dst_mask(dst);
         let vals = self.load_src(src, ty, mask)?;
         if ty == ScalarType::Unknown {
+            if self.store_output_untyped(dst, &vals)? {
+                return Ok(());
+            }
             // Store each lane with its own type.
             for l in lanes(mask) {
                 let Some(v) = vals[l] else { continue };

@@ -811,6 +811,84 @@ impl Converter<'_, '_> {
         Ok(())
     }
 
+    /// [`Self::store_whole`] for an untyped `mov` to an output register: each lane converted
+    /// from its own value's type. False (nothing written) where it does not apply.
+    pub(crate) fn store_output_untyped(&mut self, dst: &Operand, vals: &Lanes) -> R<bool> {
+        if dst.ty != OperandType::Output || self.special_builtin(dst.ty).is_some() {
+            return Ok(false);
+        }
+        // One immediate register index (no vertex index, nothing computed).
+        let r = match dst.indices() {
+            [i] if i.relative.is_none() => i.imm,
+            _ => return Ok(false),
+        };
+        let (Ok(r), Ok(file)) = (u32::try_from(r), self.io_file_of(dst.ty)) else {
+            return Ok(false);
+        };
+        self.store_whole(file, r, dst_mask(dst), vals, None)
+    }
+
+    /// Writes the lanes `mask` of output register `r` as one vector `OutputStore` when they are
+    /// exactly the components of one plain vector declaration, in order (`mov o0.xyzw, ...`);
+    /// false (nothing written) otherwise. `ty` is the type of the values (`None`: each its
+    /// own def's type, as an untyped `mov` stores). Only outside hull and geometry shaders,
+    /// whose outputs are arrayed per control point or per stream.
+    fn store_whole(
+        &mut self,
+        file: IoFile,
+        r: u32,
+        mask: u8,
+        vals: &Lanes,
+        ty: Option<ScalarType>,
+    ) -> R<bool> {
+        let n = mask.count_ones() as u8;
+        if n < 2 || self.is_stage(Stage::Hull) || self.is_stage(Stage::Geometry) {
+            return Ok(false);
+        }
+        let mut decl = None;
+        let mut parts = [None; 4];
+        for (k, l) in lanes(mask).enumerate() {
+            let (Some(slot), Some(v)) = (self.lookup(file, self.stream, r, l as u8), vals[l])
+            else {
+                return Ok(false);
+            };
+            let plain = slot.output
+                && !slot.arrayed
+                && slot.index.is_none()
+                && slot.comp == Some(k as u8)
+                && !matches!(
+                    slot.builtin,
+                    Some(BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner)
+                );
+            if !plain || decl.is_some_and(|(d, t)| d != slot.decl || t != slot.ty) {
+                return Ok(false);
+            }
+            decl = Some((slot.decl, slot.ty));
+            parts[k] = Some(v);
+        }
+        let Some((decl, sty)) = decl else {
+            return Ok(false);
+        };
+        let vty = Type::vector(sty, n);
+        if self.b.get(decl).map(|op| op.ty) != Some(vty) {
+            return Ok(false);
+        }
+        let mut op = Op::new(OpCode::CompositeConstruct, vty);
+        for &v in parts.iter().take(n as usize).flatten() {
+            let from = ty.unwrap_or_else(|| self.value_type(v));
+            let c = self.coerce(v, from, sty);
+            op = op.with_ref(c);
+        }
+        let v = self.code(op);
+        self.code(
+            Op::new(OpCode::OutputStore, Type::VOID)
+                .with_ref(decl)
+                .with_opt_ref(None)
+                .with_ref(v),
+        );
+        Ok(true)
+    }
+
     /// The vertex index and register index of an I/O operand.
     fn io_indices(&mut self, op: &Operand) -> R<(Option<Ix>, Ix)> {
         match op.index_count {
@@ -1016,6 +1094,10 @@ impl Converter<'_, '_> {
             1
         };
         match reg {
+            Ix::C(r)
+                if streams == 1
+                    && vertex.is_none()
+                    && self.store_whole(file, r, mask, vals, Some(ty))? => {}
             Ix::C(r) => {
                 for l in lanes(mask) {
                     let Some(v) = vals[l] else { continue };

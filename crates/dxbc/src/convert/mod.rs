@@ -163,6 +163,13 @@ pub(crate) struct Converter<'a, 's> {
     pending_calls: Vec<(SsaDef, u32)>,
     // Registers.
     temps: Vec<Option<SsaDef>>,
+    /// The value each `r#` component (index `4 * reg + component`, as in `temps`) was last
+    /// given in the current stretch of straight-line code, not yet written as a `TmpStore`:
+    /// loads there take the value itself, and the stores are written only where control flow
+    /// begins or ends (see [`Self::flush_temps`]). Unused while `shared_temps`.
+    temp_vals: Vec<Option<SsaDef>>,
+    /// The indices of `temp_vals` that hold a value.
+    temp_dirty: Vec<u32>,
     /// Whether `r#` live in module-scope scratch instead of `DclTmp`s: in a program with
     /// subroutines (`label`), whose registers are shared by every function, while a `DclTmp`
     /// is local to one.
@@ -242,6 +249,8 @@ impl<'a, 's> Converter<'a, 's> {
             label_fns: SmallMap::default(),
             pending_calls: Vec::new(),
             temps: Vec::new(),
+            temp_vals: Vec::new(),
+            temp_dirty: Vec::new(),
             shared_temps: false,
             itemps: SmallMap::default(),
             icb: None,
@@ -975,6 +984,9 @@ impl FrontendBuilder for Converter<'_, '_> {
     /// Appends a code op, tracking whether the function's last op is a `Return`.
     #[inline(always)]
     fn code(&mut self, op: Op) -> SsaDef {
+        if !self.temp_dirty.is_empty() && starts_or_ends_block(op.opcode) {
+            self.flush_temps(op.opcode);
+        }
         self.last_return = op.opcode == OpCode::Return;
         // Register arrays are what DXBC indexes with immediates (the converter's own extracts
         // and inserts pick swizzle components, always in range).
@@ -989,6 +1001,19 @@ impl FrontendBuilder for Converter<'_, '_> {
         }
         self.b.add(op)
     }
+}
+
+/// True for the ops at which a stretch of straight-line code ends: scoped and block-form
+/// control flow, calls and function boundaries (see [`Converter::flush_temps`]).
+#[inline]
+fn starts_or_ends_block(opcode: OpCode) -> bool {
+    opcode.is_scoped()
+        || opcode.is_terminator()
+        || opcode.is_control_flow()
+        || matches!(
+            opcode,
+            OpCode::FunctionCall | OpCode::Function | OpCode::FunctionEnd
+        )
 }
 
 /// Partitioning as the IR names it.

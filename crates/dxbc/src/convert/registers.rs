@@ -90,19 +90,57 @@ impl Converter<'_, '_> {
         let want = n as usize * 4;
         if self.temps.len() < want {
             self.temps.resize(want, None);
+            self.temp_vals.resize(want, None);
         }
         Ok(())
+    }
+
+    /// The index of component `c` of `r{reg}` in `temps` (an error if not declared).
+    fn temp_index(&self, reg: u64, c: u8) -> R<usize> {
+        reg.checked_mul(4)
+            .and_then(|v| v.checked_add(c as u64))
+            .and_then(|v| usize::try_from(v).ok())
+            .filter(|&i| i < self.temps.len())
+            .ok_or_else(|| self.invalid(format!("r{reg} is not declared by dcl_temps")))
+    }
+
+    /// Writes the register values of the current stretch of straight-line code as `TmpStore`s,
+    /// before the op `next` (control flow, a call or a function boundary) is appended.
+    ///
+    /// Within straight-line code a register load takes the value last stored (what SSA
+    /// construction would make of the `TmpLoad`), so only the last value of each component
+    /// needs a `TmpStore`, and only where code in another block may read it. Before a `Return`
+    /// or a function boundary none is needed: registers are local to their function, and
+    /// nothing after a `Return` runs. The order of the stores among themselves does not
+    /// matter (each writes another register), nor their place in the stretch: each value is
+    /// defined before the stretch ends and no load between its definition and the end reads
+    /// the register through memory.
+    pub(crate) fn flush_temps(&mut self, next: OpCode) {
+        let dirty = std::mem::take(&mut self.temp_dirty);
+        let write = !matches!(
+            next,
+            OpCode::Return | OpCode::Function | OpCode::FunctionEnd
+        );
+        for &i in &dirty {
+            let Some(v) = self.temp_vals.get_mut(i as usize).and_then(Option::take) else {
+                continue;
+            };
+            if write {
+                // The index was checked when the value was stored, so `temp` cannot fail.
+                if let Ok(t) = self.temp(u64::from(i / 4), (i % 4) as u8) {
+                    self.store_temp(t, v);
+                }
+            }
+        }
+        let mut dirty = dirty;
+        dirty.clear();
+        self.temp_dirty = dirty;
     }
 
     /// The `DclTmp` of component `c` of `r{reg}` (a `DclScratch unknown[1]` if the registers
     /// are shared by subroutines: see [`Self::load_temp`] and [`Self::store_temp`]).
     pub(crate) fn temp(&mut self, reg: u64, c: u8) -> R<SsaDef> {
-        let i = reg
-            .checked_mul(4)
-            .and_then(|v| v.checked_add(c as u64))
-            .and_then(|v| usize::try_from(v).ok())
-            .filter(|&i| i < self.temps.len())
-            .ok_or_else(|| self.invalid(format!("r{reg} is not declared by dcl_temps")))?;
+        let i = self.temp_index(reg, c)?;
         if let Some(d) = self.temps[i] {
             return Ok(d);
         }
@@ -225,6 +263,24 @@ impl Converter<'_, '_> {
         self.op1(OpCode::ConsumeAs, to, v)
     }
 
+    /// The scalar type of a def (`Unknown` if it has none).
+    pub(crate) fn value_type(&self, d: SsaDef) -> ScalarType {
+        self.b
+            .get(d)
+            .and_then(|op| op.ty.base_type())
+            .unwrap_or(ScalarType::Unknown)
+    }
+
+    /// `v`, a register's value, read as `ty`: what SSA construction makes of
+    /// `ConsumeAs ty (TmpLoad r)` once the load is replaced by the stored value, and what type
+    /// resolution then removes when `v` already has type `ty` (or `ty` is `Unknown`).
+    fn consume_as(&mut self, v: SsaDef, ty: ScalarType) -> SsaDef {
+        if ty == ScalarType::Unknown || self.b.get(v).is_some_and(|op| op.ty == Type::scalar(ty)) {
+            return v;
+        }
+        self.op1(OpCode::ConsumeAs, ty, v)
+    }
+
     /// Builds an address from constant and dynamic parts: `None` for no parts, a scalar for
     /// one, a `vecN<u32>` for more.
     pub(crate) fn address(&mut self, parts: &[Ix]) -> Option<SsaDef> {
@@ -315,6 +371,13 @@ impl Converter<'_, '_> {
             OperandType::Temp => {
                 let reg = self.imm_index(op, 0)?;
                 for c in lanes(comps) {
+                    if !self.shared_temps {
+                        let i = self.temp_index(reg, c as u8)?;
+                        if let Some(v) = self.temp_vals[i] {
+                            out[c] = Some(self.consume_as(v, ty));
+                            continue;
+                        }
+                    }
                     let t = self.temp(reg, c as u8)?;
                     let v = self.load_temp(t);
                     out[c] = Some(self.coerce(v, ScalarType::Unknown, ty));
@@ -478,8 +541,16 @@ impl Converter<'_, '_> {
                 let reg = self.imm_index(dst, 0)?;
                 for l in lanes(mask) {
                     let Some(v) = vals[l] else { continue };
-                    let t = self.temp(reg, l as u8)?;
-                    self.store_temp(t, v);
+                    if self.shared_temps {
+                        let t = self.temp(reg, l as u8)?;
+                        self.store_temp(t, v);
+                        continue;
+                    }
+                    // Kept until the stretch of straight-line code ends (`flush_temps`).
+                    let i = self.temp_index(reg, l as u8)?;
+                    if self.temp_vals[i].replace(v).is_none() {
+                        self.temp_dirty.push(i as u32);
+                    }
                 }
                 Ok(())
             }

@@ -1428,12 +1428,66 @@ fn subroutines_become_functions() {
 
 #[test]
 fn registers_without_subroutines_stay_function_local() {
+    // The store is written where the straight-line code ends (at the `if`).
     let t = ir(
         PS,
-        &[temps(1), inst(O::Mov, 0, &[], &[r(0, 1), imm1(1)]), ret()],
+        &[
+            temps(1),
+            inst(O::Mov, 0, &[], &[r(0, 1), imm1(1)]),
+            inst(O::If, 1 << 7, &[], &[rs(0, XXXX)]),
+            inst(O::EndIf, 0, &[], &[]),
+            ret(),
+        ],
     );
     has(&t, &["= DclTmp unknown %1   ; r0.x", "= TmpStore # #"]);
     assert!(!t.contains("DclScratch"), "{t}");
+}
+
+/// The ops of `t` between the first line containing `from` and the next containing `to`.
+fn between<'t>(t: &'t str, from: &str, to: &str) -> Vec<&'t str> {
+    t.lines()
+        .skip_while(|l| !l.contains(from))
+        .skip(1)
+        .take_while(|l| !l.contains(to))
+        .collect()
+}
+
+#[test]
+fn straight_line_registers_are_stored_only_where_control_flow_begins_or_ends() {
+    let t = ir(
+        PS,
+        &[
+            inst(O::DclOutput, 0, &[], &[o(0, 0xf)]),
+            temps(2),
+            // r0.x = 1, r0.x = r0.x + r0.x, r1.x = r0.x: straight-line code reads the values
+            // themselves, and only the last value of each component is stored, at the `if`.
+            inst(O::Mov, 0, &[], &[r(0, 1), imm1(1)]),
+            inst(O::Iadd, 0, &[], &[r(0, 1), rs(0, XXXX), rs(0, XXXX)]),
+            inst(O::Mov, 0, &[], &[r(1, 1), rs(0, XXXX)]),
+            inst(O::If, 1 << 7, &[], &[rs(1, XXXX)]),
+            // Inside the block: r0.x is read through memory, the new value stored at `else`.
+            inst(O::Iadd, 0, &[], &[r(0, 1), rs(0, XXXX), imm1(5)]),
+            inst(O::Else, 0, &[], &[]),
+            // A value given before a `ret` is never stored.
+            inst(O::Mov, 0, &[], &[r(1, 1), imm1(7)]),
+            inst(O::Ret, 0, &[], &[]),
+            inst(O::EndIf, 0, &[], &[]),
+            // After the block: loaded again.
+            inst(O::Mov, 0, &[], &[o(0, 0xf), rs(0, XXXX)]),
+            ret(),
+        ],
+    );
+    let before_if = between(&t, "= Label None", "= ScopedIf ");
+    let loads = |ops: &[&str]| ops.iter().filter(|l| l.contains("TmpLoad")).count();
+    let stores = |ops: &[&str]| ops.iter().filter(|l| l.contains("TmpStore")).count();
+    assert_eq!(loads(&before_if), 0, "{t}");
+    assert_eq!(stores(&before_if), 2, "r0.x and r1.x, once each:\n{t}");
+    let then = between(&t, "= ScopedIf ", "= ScopedElse ");
+    assert_eq!((loads(&then), stores(&then)), (1, 1), "{t}");
+    let els = between(&t, "= ScopedElse ", "= ScopedEndIf ");
+    assert_eq!(stores(&els), 0, "{t}");
+    let after = between(&t, "= ScopedEndIf ", "= FunctionEnd");
+    assert_eq!((loads(&after), stores(&after)), (1, 0), "{t}");
 }
 
 #[test]
@@ -1928,6 +1982,9 @@ fn debug_names_for_registers_and_io() {
             inst(O::DclOutput, 0, &[], &[o(1, 0xf)]),
             temps(1),
             inst(O::Mov, 0, &[], &[r(0, 1), imm1(0)]),
+            // A block, so that r0.x is stored (and declared) at all.
+            inst(O::If, 1 << 7, &[], &[rs(0, XXXX)]),
+            inst(O::EndIf, 0, &[], &[]),
             inst(O::Mov, 0, &[], &[o(1, 0xf), rs(0, XXXX)]),
             ret(),
         ],
@@ -2237,4 +2294,37 @@ fn sampling_a_buffer_or_multisampled_texture_is_an_error() {
         );
         assert!(e.to_string().contains("cannot sample"), "{e}");
     }
+}
+
+#[test]
+fn a_whole_output_vector_is_one_store() {
+    let t = ir_sig(
+        VS,
+        0,
+        &[
+            inst(O::DclOutput, 0, &[], &[o(1, 0xf)]),
+            inst(O::DclOutput, 0, &[], &[o(2, 0xf)]),
+            // o1.xyzw in one write: one vector store; o2 in two: a store per component.
+            inst(O::Mov, 0, &[], &[o(1, 0xf), imm4([1, 2, 3, 4])]),
+            inst(O::Mov, 0, &[], &[o(2, 0x3), imm4([5, 6, 7, 8])]),
+            inst(O::Mov, 0, &[], &[o(2, 0xc), imm4([5, 6, 7, 8])]),
+            ret(),
+        ],
+        &[(
+            b"OSGN",
+            &[
+                ("TEXCOORD", 0, 0, 3, 1, 0xf, 0),
+                ("TEXCOORD", 1, 0, 3, 2, 0xf, 0),
+            ],
+        )],
+    );
+    has(
+        &t,
+        &[
+            "= CompositeConstruct vec4<f32> # # # #",
+            "= OutputStore # null #",
+        ],
+    );
+    let stores = t.lines().filter(|l| l.contains("OutputStore")).count();
+    assert_eq!(stores, 5, "{t}");
 }

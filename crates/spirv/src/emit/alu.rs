@@ -645,6 +645,10 @@ impl<'a> Emitter<'a> {
 
     /// `CompositeConstruct`: `OpCompositeConstruct` of every operand.
     pub(super) fn composite_construct(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        // A vector only used as a memory access's address is taken apart by it: not emitted.
+        if op.ty.as_basic().is_some_and(|b| b.is_vector()) && self.only_taken_apart(def, false) {
+            return Ok(());
+        }
         let alu = self.alu_begin(def, op)?;
         let Alu { id, ty: t, .. } = alu;
         let f = &mut self.module.sections.functions;

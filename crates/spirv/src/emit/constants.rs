@@ -143,8 +143,9 @@ impl Module {
 
 impl<'a> Emitter<'a> {
     /// `Constant`: the deduplicated constant becomes the def's value. A constant used only
-    /// as the index of `CompositeExtract`/`CompositeInsert` (which take it as a literal) gets
-    /// no `OpConstant`: nothing would refer to it.
+    /// as the index of `CompositeExtract`/`CompositeInsert` (which take it as a literal), or a
+    /// vector used only as a constant address (read from its literals), gets no `OpConstant`:
+    /// nothing would refer to it.
     pub(super) fn constant(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let literal_only = self.b.has_uses(def)
             && self.b.uses(def).all(|u| {
@@ -153,7 +154,10 @@ impl<'a> Emitter<'a> {
                         matches!(o.opcode, OpCode::CompositeExtract | OpCode::CompositeInsert)
                     })
             });
-        if literal_only {
+        // A vector only used as a constant address is read from its literals: not emitted.
+        let address_only =
+            op.ty.as_basic().is_some_and(|b| b.is_vector()) && self.only_taken_apart(def, true);
+        if literal_only || address_only {
             return Ok(());
         }
         let mut pos = 0;

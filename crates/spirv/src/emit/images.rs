@@ -86,7 +86,9 @@ impl<'a> Emitter<'a> {
         } else {
             v4t
         };
-        let raw = self.module.id();
+        // A whole texel of the resource's type is the def's value itself.
+        let direct = !sparse && texel.vec_size() == 4 && texel.base() == st;
+        let raw = if direct { id } else { self.module.id() };
         {
             let f = &mut self.module.sections.functions;
             let s = begin(f, o);
@@ -126,6 +128,9 @@ impl<'a> Emitter<'a> {
                 sub
             }
         };
+        if direct {
+            return Ok(());
+        }
         if sparse {
             let u = self.module.u32_ty();
             let code = self.module.un(S::CompositeExtract, u, &[raw, 0]);

@@ -683,7 +683,9 @@ impl<'a> Emitter<'a> {
             })
             .and_then(|o| o.lit(0));
         if addr.is_some() && const_idx.is_some() {
-            let raw = self.module.id();
+            // x, y or z as a float: loaded straight into the def's value.
+            let direct = const_idx != Some(3) && want == ft;
+            let raw = if direct { id } else { self.module.id() };
             self.load_via(
                 def,
                 op,
@@ -696,6 +698,9 @@ impl<'a> Emitter<'a> {
                 false,
                 raw,
             )?;
+            if direct {
+                return Ok(());
+            }
             let v = if const_idx == Some(3) {
                 rcp(self, raw)
             } else {

@@ -352,14 +352,16 @@ impl<'a> Emitter<'a> {
             return unsupported(def, op, format!("type {pt}"));
         };
         let mut parts = [0u32; 4];
-        let raw = if n == m {
-            let id = self.module.id();
+        // The last instruction defines `out` itself when the loaded scalar type is the one
+        // wanted; otherwise a fresh id, bit-cast into `out`.
+        let same = wb.base() == pb.base();
+        let raw = if same { out } else { self.module.id() };
+        if n == m {
             let f = &mut self.module.sections.functions;
             let st = begin(f, S::Load);
-            f.extend_from_slice(&[pty, id, ptr]);
+            f.extend_from_slice(&[pty, raw, ptr]);
             f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
-            id
         } else if m > n {
             let id = self.module.id();
             let f = &mut self.module.sections.functions;
@@ -371,11 +373,11 @@ impl<'a> Emitter<'a> {
                 return unsupported(def, op, "vector type");
             };
             if n == 1 {
-                self.module.un(S::CompositeExtract, sub, &[id, 0])
+                self.module.emit_to(S::CompositeExtract, sub, raw, &[id, 0]);
             } else {
                 let args = [id, id, 0, 1, 2, 3];
                 self.module
-                    .un(S::VectorShuffle, sub, &args[..2 + n as usize])
+                    .emit_to(S::VectorShuffle, sub, raw, &args[..2 + n as usize]);
             }
         } else if m == 1 && ix.len > 0 {
             // Consecutive scalars: bump the last index.
@@ -394,15 +396,11 @@ impl<'a> Emitter<'a> {
                 return unsupported(def, op, "vector type");
             };
             self.module
-                .un(S::CompositeConstruct, vt, &parts[..n as usize])
+                .emit_to(S::CompositeConstruct, vt, raw, &parts[..n as usize]);
         } else {
             return unsupported(def, op, format!("loading {want} from {pt}"));
-        };
-        if wb.base() == pb.base() {
-            // Same type: copy through a no-op bitcast-free path.
-            let f = &mut self.module.sections.functions;
-            inst(f, S::CopyObject, &[want_ty, out, raw]);
-        } else {
+        }
+        if !same {
             self.module.emit_to(S::Bitcast, want_ty, out, &[raw]);
         }
         Ok(())

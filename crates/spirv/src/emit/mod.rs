@@ -54,6 +54,7 @@ use interface::{VarInfo, MAX_LOCATIONS};
 use modes::exec_model;
 use module::Module;
 use resources::{DescInfo, ResInfo};
+use types::scalar_bits;
 
 /// What an IR def stands for beyond its SPIR-V id (see [`Slot::info`]).
 #[derive(Clone, Copy)]
@@ -316,6 +317,60 @@ impl<'a> Emitter<'a> {
             .filter(|(_, op)| op.opcode == OpCode::DebugName)
             .min_by_key(|(user, _)| *user)
             .map(|(_, op)| decode_packed_str(op.literals()))
+    }
+
+    /// True when `def`, a vector, is used only as the address (operand 1) of accesses whose
+    /// emitters take a constant or `CompositeConstruct` address apart into access chain
+    /// indices ([`Self::indices`], [`Self::composite_access`]) and never read the vector
+    /// itself: such a def needs no SPIR-V definition. `composite` admits `CompositeExtract`
+    /// and `CompositeInsert` users (which take only constant addresses apart).
+    fn only_taken_apart(&self, def: SsaDef, composite: bool) -> bool {
+        let mut any = false;
+        for u in self.b.uses(def) {
+            any = true;
+            let Some(user) = self.op_of(u.user) else {
+                return false;
+            };
+            let ok = u.operand == 1
+                && match user.opcode {
+                    OpCode::CompositeExtract | OpCode::CompositeInsert => composite,
+                    OpCode::ScratchLoad
+                    | OpCode::ScratchStore
+                    | OpCode::LdsLoad
+                    | OpCode::LdsStore
+                    | OpCode::LdsAtomic
+                    | OpCode::ConstantLoad
+                    | OpCode::InputLoad
+                    | OpCode::OutputLoad
+                    | OpCode::OutputStore => true,
+                    // Through a block (constant, raw or structured buffer: a declaration of
+                    // an aggregate type), not a typed buffer, which takes the index as is.
+                    // A 64-bit atomic takes its word index apart in code (`word_index`).
+                    OpCode::BufferAtomic
+                        if [
+                            Some(user.ty),
+                            user.arg(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        .any(|t| t.as_basic().is_some_and(|t| scalar_bits(t.base()) == 64)) =>
+                    {
+                        false
+                    }
+                    OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
+                        .arg(0)
+                        .and_then(|d| self.op_of(d))
+                        .filter(|d| d.opcode == OpCode::DescriptorLoad)
+                        .and_then(|d| d.arg(0))
+                        .and_then(|d| self.op_of(d))
+                        .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
+                    _ => false,
+                };
+            if !ok {
+                return false;
+            }
+        }
+        any
     }
 
     /// What `def` stands for, if anything beyond its id.

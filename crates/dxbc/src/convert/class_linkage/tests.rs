@@ -494,7 +494,8 @@ fn member_read_switches_over_the_candidate_buffers() {
         &member_program(&[0, 2]),
         &[binding(None, instance(5, 3, 0, 0))],
     );
-    // Checked by hand: r0.xy = this[0].xy = (5, 3); a zeroed temporary; a switch on r0.x with
+    // Checked by hand: r0.xy = this[0].xy = (5, 3), read as values in the straight-line code
+    // and stored where it ends (at the switch); a zeroed temporary; a switch on r0.x with
     // cases 0, 2 and 5, each loading component z of row r0.y + 1 of its buffer into it; o0.x
     // reads it.
     let expected = "\
@@ -510,53 +511,51 @@ fn member_read_switches_over_the_candidate_buffers() {
 %12 = Semantic %10 0 \"SV_Target\"
 %13 = Constant unknown 5
 %14 = Constant unknown 3
-%15 = DclTmp unknown %1   ; r0.x
-%16 = DebugName %15 \"r0.x\"
-%18 = DclTmp unknown %1   ; r0.y
-%19 = DebugName %18 \"r0.y\"
-%25 = Constant u32 1
-%27 = Constant unknown 0
-%28 = DclTmp unknown %1
-%32 = Constant u32 0
-%34 = Constant u32 2
-%45 = DclCbv vec4<f32>[4096] %1 0 5 1   ; cb5
-%46 = DebugName %45 \"cb5\"
-%59 = SetFpMode [precise] f32 %1 NearestEven Flush
+%17 = Constant u32 1
+%19 = Constant unknown 0
+%20 = DclTmp unknown %1
+%22 = DclTmp unknown %1   ; r0.x
+%23 = DebugName %22 \"r0.x\"
+%25 = DclTmp unknown %1   ; r0.y
+%26 = DebugName %25 \"r0.y\"
+%30 = Constant u32 0
+%32 = Constant u32 2
+%43 = DclCbv vec4<f32>[4096] %1 0 5 1   ; cb5
+%44 = DebugName %43 \"cb5\"
+%57 = SetFpMode [precise] f32 %1 NearestEven Flush
 %3 = Function void   ; main
 %5 = Label None
-%17 = TmpStore %15 %13
-%20 = TmpStore %18 %14
-%21 = TmpLoad unknown %15
-%22 = ConsumeAs u32 %21
-%23 = TmpLoad unknown %18
-%24 = ConsumeAs u32 %23
-%26 = IAdd u32 %24 %25
-%29 = TmpStore %28 %27
-%30 = ScopedSwitch %53 %22
-%31 = ScopedSwitchCase %30 0
-%33 = DescriptorLoad cbv %6 %32
-%35 = CompositeConstruct vec2<u32> %26 %34
-%36 = BufferLoad f32 %33 %35 4
-%37 = TmpStore %28 %36
-%38 = ScopedSwitchBreak %30
-%39 = ScopedSwitchCase %30 2
-%40 = DescriptorLoad cbv %8 %32
-%41 = CompositeConstruct vec2<u32> %26 %34
-%42 = BufferLoad f32 %40 %41 4
-%43 = TmpStore %28 %42
-%44 = ScopedSwitchBreak %30
-%47 = ScopedSwitchCase %30 5
-%48 = DescriptorLoad cbv %45 %32
-%49 = CompositeConstruct vec2<u32> %26 %34
-%50 = BufferLoad f32 %48 %49 4
-%51 = TmpStore %28 %50
-%52 = ScopedSwitchBreak %30
-%53 = ScopedEndSwitch %30
-%54 = TmpLoad unknown %28
-%55 = ConsumeAs f32 %54
-%56 = OutputStore %10 null %55
-%57 = Return void null
-%58 = FunctionEnd
+%15 = ConsumeAs u32 %13
+%16 = ConsumeAs u32 %14
+%18 = IAdd u32 %16 %17
+%21 = TmpStore %20 %19
+%24 = TmpStore %22 %13
+%27 = TmpStore %25 %14
+%28 = ScopedSwitch %51 %15
+%29 = ScopedSwitchCase %28 0
+%31 = DescriptorLoad cbv %6 %30
+%33 = CompositeConstruct vec2<u32> %18 %32
+%34 = BufferLoad f32 %31 %33 4
+%35 = TmpStore %20 %34
+%36 = ScopedSwitchBreak %28
+%37 = ScopedSwitchCase %28 2
+%38 = DescriptorLoad cbv %8 %30
+%39 = CompositeConstruct vec2<u32> %18 %32
+%40 = BufferLoad f32 %38 %39 4
+%41 = TmpStore %20 %40
+%42 = ScopedSwitchBreak %28
+%45 = ScopedSwitchCase %28 5
+%46 = DescriptorLoad cbv %43 %30
+%47 = CompositeConstruct vec2<u32> %18 %32
+%48 = BufferLoad f32 %46 %47 4
+%49 = TmpStore %20 %48
+%50 = ScopedSwitchBreak %28
+%51 = ScopedEndSwitch %28
+%52 = TmpLoad unknown %20
+%53 = ConsumeAs f32 %52
+%54 = OutputStore %10 null %53
+%55 = Return void null
+%56 = FunctionEnd
 ";
     assert_eq!(t, expected);
     // The instance in a declared buffer: no extra declaration.
