@@ -104,6 +104,13 @@ typedef uint32_t dxspv_d3d9_texture_type;
 typedef uint32_t dxspv_d3d9_float_emulation;
 
 /**
+ * A set of Direct3D 9 fixed-function states the module emulates so the host can change them
+ * after compiling (`dxspv_options_set_d3d9_dynamic_state`): a bitwise OR of
+ * `DXSPV_D3D9_DYNAMIC_*`. A state left out is compiled as a fresh device has it (off).
+ */
+typedef uint32_t dxspv_d3d9_dynamic_state;
+
+/**
  * The class instance bound to one interface slot of an SM 5.0 shader using class linkage
  * (one element of `PSSetShader`'s instances): which class it is (its function table) and
  * where its members live (the arguments of `ID3D11ClassLinkage::CreateClassInstance`, what
@@ -759,6 +766,32 @@ typedef struct dxspv_stage_times {
 #define DXSPV_D3D9_FLOAT_EMULATION_OFF 2
 
 /**
+ * No state: a fresh device's states compiled in (the default).
+ */
+#define DXSPV_D3D9_DYNAMIC_NONE 0
+
+/**
+ * The alpha test (`D3DRS_ALPHATESTENABLE`, `ALPHAFUNC`, `ALPHAREF`), pixel shaders.
+ */
+#define DXSPV_D3D9_DYNAMIC_ALPHA_TEST 1
+
+/**
+ * Fog (`D3DRS_FOGENABLE`, `FOGTABLEMODE`, `FOGCOLOR`, `FOGSTART`, `FOGEND`, `FOGDENSITY`),
+ * pixel shaders before 3.0.
+ */
+#define DXSPV_D3D9_DYNAMIC_FOG 2
+
+/**
+ * User clip planes (`D3DRS_CLIPPLANEENABLE`, `SetClipPlane`), vertex shaders.
+ */
+#define DXSPV_D3D9_DYNAMIC_CLIP_PLANES 4
+
+/**
+ * Every state above.
+ */
+#define DXSPV_D3D9_DYNAMIC_ALL 7
+
+/**
  * Pixel shader (Vulkan fragment shader).
  */
 #define DXSPV_SHADER_STAGE_PIXEL 0
@@ -1294,6 +1327,22 @@ dxspv_status dxspv_options_set_d3d9_float_emulation(struct dxspv_options *option
  */
 dxspv_status dxspv_options_set_d3d9_software_vertex_processing(struct dxspv_options *options,
                                                                bool value);
+
+/**
+ * Says which fixed-function states the module emulates so the host can change them without
+ * recompiling (`DXSPV_D3D9_DYNAMIC_*`, OR-ed; default `DXSPV_D3D9_DYNAMIC_NONE`): the alpha
+ * test, fog and user clip planes. A state left out is compiled as a fresh device has it (off)
+ * and costs the shader nothing; one named here costs specialization constants, push data and
+ * the state buffer the reflection lists. A bit outside `DXSPV_D3D9_DYNAMIC_ALL` is
+ * `DXSPV_ERROR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `options` must be NULL or a live options object.
+ *
+ * Thread safety: needs exclusive access to `options`.
+ */
+dxspv_status dxspv_options_set_d3d9_dynamic_state(struct dxspv_options *options,
+                                                  dxspv_d3d9_dynamic_state states);
 
 /**
  * Sets the class instances bound to the interface slots of an SM 5.0 shader using class

@@ -239,6 +239,10 @@ public:
     Options &d3d9_software_vertex_processing(bool v) {
         return check(dxspv_options_set_d3d9_software_vertex_processing(get(), v));
     }
+    /** The fixed-function states emulated for the host to change: DXSPV_D3D9_DYNAMIC_*, OR-ed. */
+    Options &d3d9_dynamic_state(dxspv_d3d9_dynamic_state states) {
+        return check(dxspv_options_set_d3d9_dynamic_state(get(), states));
+    }
     /** The class instances of the interface slots, slot by slot (copied; empty: none). */
     Options &class_linkage(const std::vector<dxspv_interface_binding> &bindings) {
         return check(dxspv_options_set_class_linkage(get(), bindings.data(), bindings.size()));

@@ -10,7 +10,7 @@
 use crate::guard::Failure;
 use dxspv::ir::passes::options::MinPrecisionMode;
 use dxspv::ir::ShaderStage;
-use dxspv::sm3::{FloatEmulation, TextureType};
+use dxspv::sm3::{DynamicState, FloatEmulation, TextureType};
 use dxspv::spirv::{
     DescriptorType, ImageDim, ImageFormat, RegisterClass, ScalarKind, SpecConstantKind, TargetEnv,
 };
@@ -165,6 +165,22 @@ pub const DXSPV_D3D9_FLOAT_EMULATION_STRICT: dxspv_d3d9_float_emulation = 0;
 pub const DXSPV_D3D9_FLOAT_EMULATION_FAST: dxspv_d3d9_float_emulation = 1;
 /// IEEE arithmetic everywhere: the fastest.
 pub const DXSPV_D3D9_FLOAT_EMULATION_OFF: dxspv_d3d9_float_emulation = 2;
+
+/// A set of Direct3D 9 fixed-function states the module emulates so the host can change them
+/// after compiling (`dxspv_options_set_d3d9_dynamic_state`): a bitwise OR of
+/// `DXSPV_D3D9_DYNAMIC_*`. A state left out is compiled as a fresh device has it (off).
+pub type dxspv_d3d9_dynamic_state = u32;
+/// No state: a fresh device's states compiled in (the default).
+pub const DXSPV_D3D9_DYNAMIC_NONE: dxspv_d3d9_dynamic_state = 0;
+/// The alpha test (`D3DRS_ALPHATESTENABLE`, `ALPHAFUNC`, `ALPHAREF`), pixel shaders.
+pub const DXSPV_D3D9_DYNAMIC_ALPHA_TEST: dxspv_d3d9_dynamic_state = 1;
+/// Fog (`D3DRS_FOGENABLE`, `FOGTABLEMODE`, `FOGCOLOR`, `FOGSTART`, `FOGEND`, `FOGDENSITY`),
+/// pixel shaders before 3.0.
+pub const DXSPV_D3D9_DYNAMIC_FOG: dxspv_d3d9_dynamic_state = 2;
+/// User clip planes (`D3DRS_CLIPPLANEENABLE`, `SetClipPlane`), vertex shaders.
+pub const DXSPV_D3D9_DYNAMIC_CLIP_PLANES: dxspv_d3d9_dynamic_state = 4;
+/// Every state above.
+pub const DXSPV_D3D9_DYNAMIC_ALL: dxspv_d3d9_dynamic_state = 7;
 
 /// `dxspv_options_set_stream_output`'s `rasterized_stream` when no stream is rasterized
 /// (`D3D11_SO_NO_RASTERIZED_STREAM`: the pipeline discards rasterization).
@@ -408,6 +424,25 @@ pub(crate) fn d3d9_float_emulation(
     }
 }
 
+/// A `dxspv_d3d9_dynamic_state` argument, checked: no bit outside `DXSPV_D3D9_DYNAMIC_ALL`.
+pub(crate) fn d3d9_dynamic_state(
+    value: dxspv_d3d9_dynamic_state,
+    param: &str,
+) -> Result<DynamicState, Failure> {
+    if value & !DXSPV_D3D9_DYNAMIC_ALL != 0 {
+        return Err(out_of_range(param, value, "dxspv_d3d9_dynamic_state"));
+    }
+    let states = [
+        (DXSPV_D3D9_DYNAMIC_ALPHA_TEST, DynamicState::ALPHA_TEST),
+        (DXSPV_D3D9_DYNAMIC_FOG, DynamicState::FOG),
+        (DXSPV_D3D9_DYNAMIC_CLIP_PLANES, DynamicState::CLIP_PLANES),
+    ];
+    Ok(states
+        .into_iter()
+        .filter(|(bit, _)| value & bit != 0)
+        .fold(DynamicState::NONE, |set, (_, state)| set | state))
+}
+
 /// A `dxspv_ir_stage` argument, checked.
 pub(crate) fn ir_stage(value: dxspv_ir_stage, param: &str) -> Result<IrStage, Failure> {
     match value {
@@ -608,6 +643,11 @@ mod tests {
         assert_eq!(e.message, "stage: 2 is not a dxspv_ir_stage value");
         assert!(min_precision(u32::MAX, "mode").is_err());
         assert!(register_class(5, "class").is_err());
+        assert!(d3d9_dynamic_state(8, "states").is_err());
+        assert_eq!(
+            d3d9_dynamic_state(DXSPV_D3D9_DYNAMIC_ALL, "states").unwrap(),
+            DynamicState::ALL
+        );
         assert_eq!(
             register_class(4, "class").unwrap(),
             RegisterClass::UavCounter

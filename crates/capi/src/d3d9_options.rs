@@ -153,6 +153,30 @@ pub unsafe extern "C" fn dxspv_options_set_d3d9_software_vertex_processing(
     unsafe { set(options, apply) }
 }
 
+/// Says which fixed-function states the module emulates so the host can change them without
+/// recompiling (`DXSPV_D3D9_DYNAMIC_*`, OR-ed; default `DXSPV_D3D9_DYNAMIC_NONE`): the alpha
+/// test, fog and user clip planes. A state left out is compiled as a fresh device has it (off)
+/// and costs the shader nothing; one named here costs specialization constants, push data and
+/// the state buffer the reflection lists. A bit outside `DXSPV_D3D9_DYNAMIC_ALL` is
+/// `DXSPV_ERROR_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `options` must be NULL or a live options object.
+///
+/// Thread safety: needs exclusive access to `options`.
+#[no_mangle]
+pub unsafe extern "C" fn dxspv_options_set_d3d9_dynamic_state(
+    options: *mut dxspv_options,
+    states: dxspv_d3d9_dynamic_state,
+) -> dxspv_status {
+    let apply = |o: &mut dxspv::Options| {
+        o.d3d9.dynamic_state = d3d9_dynamic_state(states, "states")?;
+        Ok(())
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { set(options, apply) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

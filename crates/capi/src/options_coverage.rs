@@ -11,7 +11,7 @@ use crate::d3d9_options::*;
 use crate::options::*;
 use crate::pipeline_state::*;
 use dxspv::ir::passes::options::{MinPrecisionMode, Options as PassOptions};
-use dxspv::sm3::{FloatEmulation, Options as D3d9Options, TextureType};
+use dxspv::sm3::{DynamicState, FloatEmulation, Options as D3d9Options, TextureType};
 use dxspv::spirv::{BindingModel, SpirvOptions, TargetEnv};
 
 #[test]
@@ -65,6 +65,10 @@ fn every_option_of_the_library_has_a_setter() {
             dxspv_options_set_d3d9_flat_shading(o, true),
             dxspv_options_set_d3d9_float_emulation(o, DXSPV_D3D9_FLOAT_EMULATION_FAST),
             dxspv_options_set_d3d9_software_vertex_processing(o, true),
+            dxspv_options_set_d3d9_dynamic_state(
+                o,
+                DXSPV_D3D9_DYNAMIC_FOG | DXSPV_D3D9_DYNAMIC_CLIP_PLANES,
+            ),
             dxspv_options_set_stream_output(o, &entry, 1, &stride, 1, DXSPV_NO_RASTERIZED_STREAM),
             dxspv_options_set_class_linkage(o, &binding, 1),
         ]
@@ -123,6 +127,7 @@ fn every_option_of_the_library_has_a_setter() {
         flat_shading,
         float_emulation,
         software_vertex_processing,
+        dynamic_state,
     } = d3d9;
 
     let d = dxspv::Options::default();
@@ -185,6 +190,8 @@ fn every_option_of_the_library_has_a_setter() {
     assert_eq!(depth_compare_samplers, 0b10);
     assert_eq!(float_emulation, FloatEmulation::Fast);
     assert!(software_vertex_processing && !d.d3d9.software_vertex_processing);
+    assert_eq!(d.d3d9.dynamic_state, DynamicState::NONE);
+    assert_eq!(dynamic_state, DynamicState::FOG | DynamicState::CLIP_PLANES);
     let so = stream_output.unwrap_or_default();
     assert_eq!(
         (so.entries.len(), so.strides, so.rasterized_stream),

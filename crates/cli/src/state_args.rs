@@ -8,7 +8,7 @@
 
 use dxspv::dxbc::{InstanceData, InterfaceBinding};
 use dxspv::ir::passes::stream_output::{StreamOutput, StreamOutputEntry};
-use dxspv::sm3::{FloatEmulation, TextureType};
+use dxspv::sm3::{DynamicState, FloatEmulation, TextureType};
 
 /// Direct3D 9 state a D3D9 shader is compiled for (ignored for DXBC and DXIL).
 #[derive(clap::Args)]
@@ -37,6 +37,24 @@ pub struct D3d9Args {
     /// The device does software vertex processing: vertex shaders have 8192 float constants.
     #[arg(long = "d3d9-software-vertex-processing")]
     pub software_vertex_processing: bool,
+    /// Fixed-function states the module emulates so the host can change them after compiling
+    /// (repeatable): `alpha-test`, `fog`, `clip-planes` or `all`. Left out, a state is compiled
+    /// as a fresh device has it (off) and costs nothing.
+    #[arg(long = "d3d9-dynamic-state", value_name = "STATE", value_enum)]
+    pub dynamic_state: Vec<DynamicStateArg>,
+}
+
+/// `--d3d9-dynamic-state`'s values.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum DynamicStateArg {
+    /// The alpha test (pixel shaders).
+    AlphaTest,
+    /// Fog (pixel shaders before 3.0).
+    Fog,
+    /// User clip planes (vertex shaders).
+    ClipPlanes,
+    /// Every state above.
+    All,
 }
 
 /// `--d3d9-float-emulation`'s values.
@@ -67,6 +85,16 @@ impl D3d9Args {
             FloatEmulationArg::Off => FloatEmulation::Off,
         };
         opts.software_vertex_processing = self.software_vertex_processing;
+        opts.dynamic_state = self
+            .dynamic_state
+            .iter()
+            .map(|s| match s {
+                DynamicStateArg::AlphaTest => DynamicState::ALPHA_TEST,
+                DynamicStateArg::Fog => DynamicState::FOG,
+                DynamicStateArg::ClipPlanes => DynamicState::CLIP_PLANES,
+                DynamicStateArg::All => DynamicState::ALL,
+            })
+            .fold(DynamicState::NONE, |set, s| set | s);
     }
 }
 

@@ -105,6 +105,7 @@ fn d3d9_flags_set_the_direct3d9_state() {
     opts.d3d9.float_emulation = dxspv::sm3::FloatEmulation::Fast;
     opts.d3d9.depth_compare_samplers = 0b1010;
     opts.d3d9.software_vertex_processing = true;
+    opts.d3d9.dynamic_state = dxspv::sm3::DynamicState::ALPHA_TEST | dxspv::sm3::DynamicState::FOG;
     let flags = [
         "--d3d9-sampler-type",
         "0=cube",
@@ -116,6 +117,10 @@ fn d3d9_flags_set_the_direct3d9_state() {
         "--d3d9-depth-compare",
         "3",
         "--d3d9-software-vertex-processing",
+        "--d3d9-dynamic-state",
+        "alpha-test",
+        "--d3d9-dynamic-state",
+        "fog",
     ];
     let cube = compile_matches(&shader, &flags, &opts);
     let default = compile_matches(&shader, &[], &dxspv::Options::default());
@@ -138,6 +143,7 @@ fn d3d9_flags_set_the_direct3d9_state() {
         ["--d3d9-sampler-type", "0=rect"],
         ["--d3d9-depth-compare", "16"],
         ["--d3d9-float-emulation", "loose"],
+        ["--d3d9-dynamic-state", "stencil"],
     ] {
         let mut args = vec!["compile", "x.d3d9", "-o", "/dev/null"];
         args.extend(bad);

@@ -91,7 +91,7 @@ bool compile_one(const char *path, const std::string &out_path) {
     // Vulkan 1.2: SPIR-V 1.5 (tests/install.rs validates the modules for vulkan1.2).
     options.target_env(dxspv::TargetEnv::Vulkan1_2);
     if (format == dxspv::Format::D3d9) {
-        options.d3d9_flat_shading(true).d3d9_sampler_type(0, dxspv::D3d9TextureType::Volume);
+        options.d3d9_flat_shading(true).d3d9_dynamic_state(DXSPV_D3D9_DYNAMIC_ALL).d3d9_sampler_type(0, dxspv::D3d9TextureType::Volume);
     }
     dxspv::Result r = dxspv::compile(bytes.data(), bytes.size(), options);
     if (!r) {
