@@ -68,6 +68,12 @@ enum Inst {
         ptr: V,
         v: V,
     },
+    /// `atomicrmw` `op` (LLVM's code) of `v` through `ptr`, sequentially consistent.
+    Rmw {
+        ptr: V,
+        v: V,
+        op: u64,
+    },
     /// `extractvalue` of aggregate `v` at index `idx`.
     Extract {
         v: V,
@@ -368,6 +374,7 @@ impl Asm {
                 }
                 Inst::Load { ty, ptr } => (r(20, &[rel(*ptr), *ty, 3, 0]), true),
                 Inst::Store { ptr, v } => (r(44, &[rel(*ptr), rel(*v), 3, 0]), false),
+                Inst::Rmw { ptr, v, op } => (r(38, &[rel(*ptr), rel(*v), *op, 0, 6, 1]), true),
                 Inst::Br(bb) => (r(11, &[*bb]), false),
                 Inst::CondBr { t, f, cond } => (r(11, &[*t, *f, rel(*cond)]), false),
                 Inst::Ret => (r(10, &[]), false),
@@ -1468,6 +1475,14 @@ fn amplification_shaders_write_the_payload_and_dispatch_mesh() {
         true,
     );
     a.push(Inst::Store { ptr: first, v: tid }, false);
+    a.push(
+        Inst::Rmw {
+            ptr: first,
+            v: one,
+            op: 1,
+        },
+        true,
+    );
     a.dx_op(
         "dx.op.dispatchMesh.struct.Payload",
         VOID,
@@ -1500,6 +1515,17 @@ fn amplification_shaders_write_the_payload_and_dispatch_mesh() {
     assert_eq!(stores.len(), 2, "{printed}");
     assert_eq!(stores[0].0, OpCode::IAdd, "{printed}");
     assert_eq!(stores[1], (OpCode::Constant, Some(0)), "{printed}");
+    // The atomic add on word 0.
+    let atomics: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::LdsAtomic)
+        .map(|(_, op)| (op.arg(1).and_then(|d| b.op(d).lit(0)), op.lit(0)))
+        .collect();
+    assert_eq!(
+        atomics,
+        [(Some(0), Some(dxspv_ir::AtomicOp::Add.to_literal()))],
+        "{printed}"
+    );
     assert_eq!(ops_of(&b, OpCode::DispatchMesh).len(), 1, "{printed}");
     lower(&bytes);
 }
