@@ -1800,3 +1800,39 @@ fn constant_offsets_past_a_structure_reach_the_next_ones() {
     assert_eq!(addresses, [vec![Some(3), Some(0)]], "{printed}");
     lower(&bytes);
 }
+
+#[test]
+fn per_primitive_system_values_belong_to_the_primitive_signature() {
+    // SV_PrimitiveID among a mesh shader's vertex outputs.
+    let mut a = Asm::new();
+    let one = a.i32(1);
+    a.dx_op(
+        "dx.op.setMeshOutputCounts",
+        VOID,
+        &[I32, I32],
+        168,
+        &[one, one],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let prim_id = a.sig_element(0, "SV_PrimitiveID", 5, 10, 1, 1, 0);
+    let outputs = a.node(&[Some(prim_id)]);
+    let threads = a.threads(1);
+    let state_vals = [1, 1, 2, 0].map(|v| Some(a.md_i32(v)));
+    let state = a.node(&[
+        Some(threads),
+        state_vals[0],
+        state_vals[1],
+        state_vals[2],
+        state_vals[3],
+    ]);
+    let tag = a.md_i32(9);
+    a.entry("ms", main, [None, Some(outputs), None], &[tag, state]);
+    let V::F(m) = main else { unreachable!() };
+    let err = convert_bytes(&dxil_container(&a.bitcode(m), 13, 0)).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("PrimitiveID in the mesh shader's vertex signature"),
+        "{err}"
+    );
+}
