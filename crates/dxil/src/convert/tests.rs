@@ -68,6 +68,12 @@ enum Inst {
         ptr: V,
         v: V,
     },
+    /// `atomicrmw` `op` (LLVM's code) of `v` through `ptr`, sequentially consistent.
+    Rmw {
+        ptr: V,
+        v: V,
+        op: u64,
+    },
     /// `extractvalue` of aggregate `v` at index `idx`.
     Extract {
         v: V,
@@ -368,6 +374,7 @@ impl Asm {
                 }
                 Inst::Load { ty, ptr } => (r(20, &[rel(*ptr), *ty, 3, 0]), true),
                 Inst::Store { ptr, v } => (r(44, &[rel(*ptr), rel(*v), 3, 0]), false),
+                Inst::Rmw { ptr, v, op } => (r(38, &[rel(*ptr), rel(*v), *op, 0, 6, 1]), true),
                 Inst::Br(bb) => (r(11, &[*bb]), false),
                 Inst::CondBr { t, f, cond } => (r(11, &[*t, *f, rel(*cond)]), false),
                 Inst::Ret => (r(10, &[]), false),
@@ -1474,6 +1481,14 @@ fn amplification_shaders_write_the_payload_and_dispatch_mesh() {
         true,
     );
     a.push(Inst::Store { ptr: first, v: tid }, false);
+    a.push(
+        Inst::Rmw {
+            ptr: first,
+            v: one,
+            op: 1,
+        },
+        true,
+    );
     a.dx_op(
         "dx.op.dispatchMesh.struct.Payload",
         VOID,
@@ -1506,6 +1521,17 @@ fn amplification_shaders_write_the_payload_and_dispatch_mesh() {
     assert_eq!(stores.len(), 2, "{printed}");
     assert_eq!(stores[0].0, OpCode::IAdd, "{printed}");
     assert_eq!(stores[1], (OpCode::Constant, Some(0)), "{printed}");
+    // The atomic add on word 0.
+    let atomics: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::LdsAtomic)
+        .map(|(_, op)| (op.arg(1).and_then(|d| b.op(d).lit(0)), op.lit(0)))
+        .collect();
+    assert_eq!(
+        atomics,
+        [(Some(0), Some(dxspv_ir::AtomicOp::Add.to_literal()))],
+        "{printed}"
+    );
     assert_eq!(ops_of(&b, OpCode::DispatchMesh).len(), 1, "{printed}");
     lower(&bytes);
 }
@@ -1878,4 +1904,40 @@ fn typed_uavs_flagged_for_64_bit_atomics_have_64_bit_texels() {
         "{printed}"
     );
     assert!(printed.contains("BufferAtomic u64"), "{printed}");
+}
+
+#[test]
+fn per_primitive_system_values_belong_to_the_primitive_signature() {
+    // SV_PrimitiveID among a mesh shader's vertex outputs.
+    let mut a = Asm::new();
+    let one = a.i32(1);
+    a.dx_op(
+        "dx.op.setMeshOutputCounts",
+        VOID,
+        &[I32, I32],
+        168,
+        &[one, one],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let prim_id = a.sig_element(0, "SV_PrimitiveID", 5, 10, 1, 1, 0);
+    let outputs = a.node(&[Some(prim_id)]);
+    let threads = a.threads(1);
+    let state_vals = [1, 1, 2, 0].map(|v| Some(a.md_i32(v)));
+    let state = a.node(&[
+        Some(threads),
+        state_vals[0],
+        state_vals[1],
+        state_vals[2],
+        state_vals[3],
+    ]);
+    let tag = a.md_i32(9);
+    a.entry("ms", main, [None, Some(outputs), None], &[tag, state]);
+    let V::F(m) = main else { unreachable!() };
+    let err = convert_bytes(&dxil_container(&a.bitcode(m), 13, 0)).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("PrimitiveID in the mesh shader's vertex signature"),
+        "{err}"
+    );
 }

@@ -244,6 +244,16 @@ impl<'s> Converter<'s> {
                 return Err(self.invalid(format!("value %{} is not module-level", id.0)))
             }
         };
+        // Only what every function may share is kept: a pointer lives in one function's
+        // pointer table and a constant expression may have made ops in its code.
+        let shared = match v {
+            Val::Global(_) | Val::Function(_) => true,
+            Val::Def(d) => matches!(self.b.op(d).opcode, OpCode::Constant | OpCode::Undef),
+            _ => false,
+        };
+        if !shared {
+            return Ok(v);
+        }
         if self.module_vals.len() < self.m.values.len() {
             self.module_vals.resize(self.m.values.len(), None);
         }
