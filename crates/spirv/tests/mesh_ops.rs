@@ -268,3 +268,34 @@ fn pixel_inputs_read_per_vertex_or_primitive_emit_valid_spirv() {
     assert!(valid > 20, "only {valid} inputs are valid IR");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn a_mesh_shader_of_no_vertices_or_primitives_declares_one_of_each() {
+    // Direct3D allows `[outputtopology] numverts 0, numprims 0` (a shader that outputs
+    // nothing); Vulkan wants OutputVertices and OutputPrimitivesEXT above 0.
+    let text = "%1 = EntryPoint %3 Mesh
+%2 = SetCsWorkgroupSize %1 4 1 1
+%4 = SetMsOutputs %1 0 0 Triangle
+%10 = Constant u32 0
+%3 = Function void
+%5 = Label None
+%12 = MeshSetOutputCounts void %10 %10
+%6 = Return void null
+%7 = FunctionEnd
+";
+    let b = dxspv_ir::text::parse(text).expect("parses");
+    assert!(validate(&b, Level::Lowered).is_ok());
+    let words = emit(&b, &SpirvOptions::default()).expect("emits");
+    let Some(dis) = common::spirv_dis(&words) else {
+        return println!("spirv-dis not installed: nothing checked");
+    };
+    assert!(dis.contains("OutputVertices 1"), "{dis}");
+    assert!(
+        dis.contains("OutputPrimitivesNV 1") || dis.contains("OutputPrimitivesEXT 1"),
+        "{dis}"
+    );
+    if let Some(Err(msg)) = common::spirv_val_env(&words, "vulkan1.3") {
+        panic!("{msg}\n{dis}");
+    }
+    assert!(check(text).is_empty());
+}

@@ -25,8 +25,9 @@ use crate::module::{Instruction, Type as LlType, ValueId};
 enum BufAddr {
     /// A raw buffer (or a structured one declared raw): the byte address.
     Raw(SsaDef),
-    /// A structured buffer: the structure index and the byte offset in it.
-    Structured(SsaDef, SsaDef),
+    /// A structured buffer: the structure index, the byte offset in it, and the stride in
+    /// bytes.
+    Structured(SsaDef, SsaDef, u32),
 }
 
 impl<'s> Converter<'s> {
@@ -293,7 +294,7 @@ impl<'s> Converter<'s> {
         Ok(match d.kind {
             ResourceKind::BufferStructured => {
                 let off = off.unwrap_or_else(|| self.c_u32(0));
-                BufAddr::Structured(i, off)
+                BufAddr::Structured(i, off, d.stride)
             }
             _ if h.stride > 0 => {
                 let off = off.unwrap_or_else(|| self.c_u32(0));
@@ -311,9 +312,18 @@ impl<'s> Converter<'s> {
                 let w = self.shr_u32(b, 2);
                 (Some(w), b)
             }
-            BufAddr::Structured(s, byte) => {
+            BufAddr::Structured(s, byte, stride) => {
                 let b = self.add_u32(byte, 4 * k);
-                let w = self.shr_u32(b, 2);
+                // A constant offset past the structure reaches into the next ones, as the
+                // buffer's bytes lie (the IR's address must stay inside the structure).
+                let (s, w) = match self.const_of(b) {
+                    Some(c) if stride > 0 && c >= u64::from(stride) => {
+                        let c = c as u32;
+                        let s = self.add_u32(s, c / stride);
+                        (s, self.c_u32((c % stride) / 4))
+                    }
+                    _ => (s, self.shr_u32(b, 2)),
+                };
                 (self.address(&[s, w]), b)
             }
         }
@@ -323,7 +333,9 @@ impl<'s> Converter<'s> {
     fn advance(&mut self, a: BufAddr, bytes: u32) -> BufAddr {
         match a {
             BufAddr::Raw(b) => BufAddr::Raw(self.add_u32(b, bytes)),
-            BufAddr::Structured(s, b) => BufAddr::Structured(s, self.add_u32(b, bytes)),
+            BufAddr::Structured(s, b, stride) => {
+                BufAddr::Structured(s, self.add_u32(b, bytes), stride)
+            }
         }
     }
 
@@ -723,7 +735,8 @@ impl<'s> Converter<'s> {
         if d.class != ResourceClass::Uav {
             return Err(self.invalid("atomic on a resource that is not a UAV"));
         }
-        // 32-bit atomics, or Shader Model 6.6's 64-bit ones (`i64` overloads).
+        // 32-bit atomics, and SM 6.6's 64-bit ones (raw and structured buffers through their
+        // 32-bit words, typed resources of 64-bit texels).
         let rs = self.scalar_of(inst.ty)?;
         if !matches!(rs, ScalarType::U32 | ScalarType::U64) {
             return Err(self.invalid("atomic on a type other than a 32- or 64-bit integer"));
@@ -745,18 +758,19 @@ impl<'s> Converter<'s> {
         } else {
             (AtomicOp::CompareExchange, 2)
         };
-        // Raw and structured buffers are words: a 64-bit atomic works on two of them.
         let vty = match d.kind {
             ResourceKind::BufferRaw | ResourceKind::BufferStructured => rs,
             _ => {
-                let fits = match rs {
-                    ScalarType::U64 => matches!(d.elem, ScalarType::U64 | ScalarType::I64),
-                    _ => matches!(d.elem, ScalarType::U32 | ScalarType::I32),
+                let ok = if rs == ScalarType::U64 {
+                    matches!(d.elem, ScalarType::U64 | ScalarType::I64)
+                } else {
+                    matches!(d.elem, ScalarType::U32 | ScalarType::I32)
                 };
-                if !fits {
-                    return Err(
-                        self.invalid(format!("{rs} atomic on a typed UAV of {} elements", d.elem))
-                    );
+                if !ok {
+                    return Err(self.invalid(format!(
+                        "atomic of {rs} on a typed UAV of {} elements",
+                        d.elem
+                    )));
                 }
                 d.elem
             }

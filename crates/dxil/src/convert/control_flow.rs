@@ -124,6 +124,9 @@ impl<'s> Converter<'s> {
         f_state.members_used.resize(body.values.len(), 0);
         self.prescan(body);
         self.reverse_post_order(body);
+        if self.f.pred_count.first().is_some_and(|&n| n > 0) {
+            return Err(self.invalid("the entry block is a branch target"));
+        }
 
         // Parameters and the function op.
         let func = &self.m.functions[f as usize];
@@ -279,6 +282,27 @@ impl<'s> Converter<'s> {
             }
         }
         order.reverse();
+        // Distinct reachable predecessors of each block (`stack` reused as the marks).
+        let mut preds = std::mem::take(&mut self.f.pred_count);
+        preds.clear();
+        preds.resize(n, 0);
+        stack.clear();
+        stack.resize(n, (u32::MAX, 0));
+        for &b in &order {
+            let term = body.block_instructions(BlockId(b)).last();
+            for s in successors(body, term) {
+                if let (Some(mark), Some(count)) =
+                    (stack.get_mut(s.index()), preds.get_mut(s.index()))
+                {
+                    if mark.0 != b {
+                        mark.0 = b;
+                        *count += 1;
+                    }
+                }
+            }
+        }
+        stack.clear();
+        self.f.pred_count = preds;
         self.f.order = order;
         self.scratch_u8 = state;
         self.scratch_stack = stack;
@@ -295,14 +319,29 @@ impl<'s> Converter<'s> {
         let mut pending = smallvec::SmallVec::<[(u32, ValueId, u32); 8]>::new();
         let mut seen = smallvec::SmallVec::<[u32; 8]>::new();
         let mut k = 0u32;
+        let here = self.at.block.unwrap_or(0);
         for (v, pred) in body.phi_incoming(incoming) {
             if !self.reachable(pred.0) || seen.contains(&pred.0) {
                 continue;
+            }
+            let term = body.block_instructions(pred).last();
+            if !successors(body, term).any(|s| s.0 == here) {
+                return Err(self.invalid(format!(
+                    "phi names block {}, which does not branch to block {here}",
+                    pred.0
+                )));
             }
             seen.push(pred.0);
             op = op.with_opt_ref(None).with_opt_ref(None);
             pending.push((k, v, pred.0));
             k += 2;
+        }
+        let preds = self.f.pred_count.get(here as usize).copied().unwrap_or(0);
+        if seen.len() != preds as usize {
+            return Err(self.invalid(format!(
+                "phi names {} of the {preds} blocks that branch to block {here}",
+                seen.len()
+            )));
         }
         let def = self.code(op);
         for (k, v, pred) in pending {

@@ -429,6 +429,20 @@ pub mod code {
     pub const OUTPUT_CONTROL_POINT_ID: u32 = 107;
     pub const PRIMITIVE_ID: u32 = 108;
     pub const CYCLE_COUNTER_LEGACY: u32 = 109;
+    pub const WAVE_IS_FIRST_LANE: u32 = 110;
+    pub const WAVE_GET_LANE_INDEX: u32 = 111;
+    pub const WAVE_GET_LANE_COUNT: u32 = 112;
+    pub const WAVE_ANY_TRUE: u32 = 113;
+    pub const WAVE_ALL_TRUE: u32 = 114;
+    pub const WAVE_ACTIVE_ALL_EQUAL: u32 = 115;
+    pub const WAVE_ACTIVE_BALLOT: u32 = 116;
+    pub const WAVE_READ_LANE_AT: u32 = 117;
+    pub const WAVE_READ_LANE_FIRST: u32 = 118;
+    pub const WAVE_ACTIVE_OP: u32 = 119;
+    pub const WAVE_ACTIVE_BIT: u32 = 120;
+    pub const WAVE_PREFIX_OP: u32 = 121;
+    pub const QUAD_READ_LANE_AT: u32 = 122;
+    pub const QUAD_OP: u32 = 123;
     pub const BITCAST_I16_TO_F16: u32 = 124;
     pub const BITCAST_F64_TO_I64: u32 = 129;
     pub const LEGACY_F32_TO_F16: u32 = 130;
@@ -436,6 +450,8 @@ pub mod code {
     pub const LEGACY_DOUBLE_TO_FLOAT: u32 = 132;
     pub const LEGACY_DOUBLE_TO_SINT32: u32 = 133;
     pub const LEGACY_DOUBLE_TO_UINT32: u32 = 134;
+    pub const WAVE_ALL_BIT_COUNT: u32 = 135;
+    pub const WAVE_PREFIX_BIT_COUNT: u32 = 136;
     pub const ATTRIBUTE_AT_VERTEX: u32 = 137;
     pub const VIEW_ID: u32 = 138;
     pub const RAW_BUFFER_LOAD: u32 = 139;
@@ -444,6 +460,9 @@ pub mod code {
     pub const DOT2_ADD_HALF: u32 = 162;
     pub const DOT4_ADD_I8_PACKED: u32 = 163;
     pub const DOT4_ADD_U8_PACKED: u32 = 164;
+    pub const WAVE_MATCH: u32 = 165;
+    pub const WAVE_MULTI_PREFIX_OP: u32 = 166;
+    pub const WAVE_MULTI_PREFIX_BIT_COUNT: u32 = 167;
     pub const SET_MESH_OUTPUT_COUNTS: u32 = 168;
     pub const EMIT_INDICES: u32 = 169;
     pub const GET_MESH_PAYLOAD: u32 = 170;
@@ -456,6 +475,7 @@ pub mod code {
     pub const UNPACK_4X8: u32 = 219;
     pub const PACK_4X8: u32 = 220;
     pub const IS_HELPER_LANE: u32 = 221;
+    pub const QUAD_VOTE: u32 = 222;
     pub const TEXTURE_GATHER_RAW: u32 = 223;
     pub const SAMPLE_CMP_LEVEL: u32 = 224;
     pub const TEXTURE_STORE_SAMPLE: u32 = 225;
@@ -473,14 +493,8 @@ pub fn refusal(code: u32) -> &'static str {
     match code {
         0..=3 => "DXBC-conversion helper operations (TempReg/MinPrecXReg)",
         109 => "the cycle counter (CycleCounterLegacy)",
-        110..=123 | 135 | 136 | 165..=167 | 222 => "wave and quad operations",
-        221 => "helper lane queries (IsHelperLane)",
-        137 => "barycentrics (AttributeAtVertex)",
-        138 => "view instancing (ViewID)",
         141..=159 | 161 | 213 | 262..=289 => "ray tracing operations",
         160 => "DXIL library resources (CreateHandleForLib)",
-        168..=172 => "mesh shader operations",
-        173 => "amplification shader operations (DispatchMesh)",
         174..=177 => "sampler feedback",
         178..=212 | 214 | 215 | 258 => "inline ray tracing (RayQuery)",
         238..=243 | 246..=253 => "work graph operations",

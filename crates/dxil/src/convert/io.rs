@@ -5,8 +5,10 @@
 //! Each element becomes one declaration: a user varying at location = start row and
 //! component = start column, typed `vec<cols>` of the element's component type (32-bit:
 //! 16-bit elements are converted at the access, as both stages of a link do), an array of
-//! its rows when it has several, wrapped in the per-vertex array of GS, HS and DS inputs and
-//! HS control point outputs; or, where the stage makes or consumes the system value, the
+//! its rows when it has several, wrapped in the per-vertex array of GS, HS and DS inputs,
+//! HS control point outputs, mesh shader outputs (per vertex, and per primitive in stream 1
+//! at locations after the vertex signature's rows) and pixel inputs read with
+//! `AttributeAtVertex` (`PerVertex`, 3); or, where the stage makes or consumes the system value, the
 //! matching built-in (clip and cull distances: one `f32` array each, elements in semantic
 //! order; tessellation factors: the factor arrays). User outputs are declared up front
 //! (stream output may name them even if unwritten); inputs and built-ins on first use, so
@@ -156,6 +158,8 @@ impl<'s> Converter<'s> {
             (ShaderKind::Hull, Sig::Input) => p.hull.map_or(1, |h| h.input_control_points),
             (ShaderKind::Hull, Sig::Output) => p.hull.map_or(1, |h| h.output_control_points),
             (ShaderKind::Domain, Sig::Input) => p.domain.map_or(1, |d| d.input_control_points),
+            (ShaderKind::Mesh, Sig::Output) => p.mesh.map_or(1, |m| m.max_vertex_count.max(1)),
+            (ShaderKind::Mesh, Sig::Patch) => p.mesh.map_or(1, |m| m.max_primitive_count.max(1)),
             _ => 0,
         }
     }
@@ -187,9 +191,32 @@ impl<'s> Converter<'s> {
         // Per-patch values other than tessellation factors and per-vertex primitive ids are
         // varyings: those built-ins have no such form.
         if (sig == Sig::Patch && !tess_factor && !self.is(ShaderKind::Mesh))
-            || (self.vertex_count(sig) > 0 && b == BuiltIn::PrimitiveId)
+            || (self.vertex_count(sig) > 0
+                && b == BuiltIn::PrimitiveId
+                && !self.is(ShaderKind::Mesh))
         {
             return Ok(None);
+        }
+        if self.is(ShaderKind::Mesh) && output {
+            let per_primitive = matches!(
+                b,
+                BuiltIn::PrimitiveId
+                    | BuiltIn::LayerIndex
+                    | BuiltIn::ViewportIndex
+                    | BuiltIn::CullPrimitive
+                    | BuiltIn::ShadingRate
+            );
+            if per_primitive != (sig == Sig::Patch) {
+                return Err(self.invalid(format!(
+                    "system value {} in the mesh shader's {} signature",
+                    e.semantic_kind.name(),
+                    if sig == Sig::Patch {
+                        "primitive"
+                    } else {
+                        "vertex"
+                    }
+                )));
+            }
         }
         if b.exists_in(stage, output) {
             return Ok(Some(b));
@@ -233,8 +260,14 @@ impl<'s> Converter<'s> {
             )));
         }
         let output = self.is_output(sig);
-        let vertices = self.vertex_count(sig);
         let pixel_input = self.is(ShaderKind::Pixel) && !output;
+        // Pixel inputs read with `AttributeAtVertex` are arrays of the triangle's vertices.
+        let per_vertex = pixel_input && self.mesh.per_vertex.contains(&id);
+        let vertices = if per_vertex {
+            3
+        } else {
+            self.vertex_count(sig)
+        };
         let mut modes = if pixel_input {
             interpolation(e.interpolation)
         } else {
@@ -242,6 +275,8 @@ impl<'s> Converter<'s> {
         };
         let stream = if self.is(ShaderKind::Geometry) && output {
             e.output_stream
+        } else if self.is(ShaderKind::Mesh) && sig == Sig::Patch {
+            1
         } else {
             0
         };
@@ -318,6 +353,9 @@ impl<'s> Converter<'s> {
                 if pixel_input && scalar != ScalarType::F32 {
                     modes = InterpolationModes::Flat;
                 }
+                if per_vertex {
+                    modes = (modes & InterpolationModes::Flat) | InterpolationModes::PerVertex;
+                }
                 let mut ty = Type::vector(scalar, e.cols);
                 if e.rows > 1 {
                     ty = ty.array_of(e.rows).map_err(|er| self.type_error(er))?;
@@ -326,10 +364,22 @@ impl<'s> Converter<'s> {
                     ty = ty.array_of(vertices).map_err(|er| self.type_error(er))?;
                 }
                 let ep = self.ep;
+                // A mesh shader's primitive outputs share the locations of its vertex
+                // outputs: they follow them (the rows the vertex signature packs).
+                let mut location = e.start_row as u64;
+                if self.is(ShaderKind::Mesh) && sig == Sig::Patch {
+                    location += self
+                        .signature(Sig::Output)
+                        .iter()
+                        .filter(|v| v.start_row >= 0)
+                        .map(|v| v.start_row as u64 + u64::from(v.rows))
+                        .max()
+                        .unwrap_or(0);
+                }
                 let op = if output {
                     Op::new(OpCode::DclOutput, ty)
                         .with_ref(ep)
-                        .with_lit(e.start_row as u64)
+                        .with_lit(location)
                         .with_lit(e.start_col as u64)
                         .with_lit(u64::from(stream))
                 } else {
@@ -481,10 +531,16 @@ impl<'s> Converter<'s> {
                 None if e.output && self.is(ShaderKind::Hull) => {
                     self.load_builtin(BuiltIn::TessControlPointId, None)?
                 }
+                // A per-vertex pixel input read without a vertex: the provoking vertex.
+                None if !e.output && self.is(ShaderKind::Pixel) => self.c_u32(0),
                 None => {
                     return Err(self.invalid("per-vertex element accessed without a vertex index"))
                 }
             };
+            let n = self.b.op(e.decl).ty.dims().last().copied().unwrap_or(0);
+            if let Some(k) = self.const_of(v).filter(|&k| k >= u64::from(n)) {
+                return Err(self.invalid(format!("vertex {k} of an array of {n}")));
+            }
             parts.push(v);
         }
         if col >= u32::from(e.cols) {
@@ -618,6 +674,61 @@ impl<'s> Converter<'s> {
         }
     }
 
+    /// A mesh shader's `StoreVertexOutput` or `StorePrimitiveOutput` (element, row, column,
+    /// value) at vertex or primitive `index`.
+    pub(crate) fn store_arrayed_output(&mut self, sig: Sig, args: &Args, index: SsaDef) -> R<()> {
+        let id = self.arg_const(args, 1, "signature element id")? as u32;
+        let row = self.arg_opt(args, 2)?.unwrap_or_else(|| self.c_u32(0));
+        let col = self.arg_const(args, 3, "column")? as u32;
+        let e = self.element(sig, id)?;
+        if !e.output || !e.arrayed {
+            return Err(self.invalid("store to an element that is not a mesh output"));
+        }
+        let Some(v) = self.arg_opt(args, 4)? else {
+            return Ok(());
+        };
+        let from = self.b.op(v).ty.base_type().unwrap_or(ScalarType::U32);
+        let v = if e.scalar == ScalarType::Bool && from != ScalarType::Bool {
+            let zero = self.scalar_const(from, 0);
+            self.op2(OpCode::INe, ScalarType::Bool, v, zero)
+        } else {
+            self.convert_scalar(v, from, e.scalar)
+        };
+        let addr = self.element_address(&e, Some(index), row, col)?;
+        self.code(
+            Op::new(OpCode::OutputStore, Type::VOID)
+                .with_ref(e.decl)
+                .with_opt_ref(addr)
+                .with_ref(v),
+        );
+        Ok(())
+    }
+
+    /// `AttributeAtVertex` (element, row, column, vertex): a read of a per-vertex input.
+    pub(crate) fn load_input_at_vertex(
+        &mut self,
+        args: &Args,
+        vertex: SsaDef,
+        inst: &'s Instruction,
+    ) -> R<()> {
+        let id = self.arg_const(args, 1, "signature element id")? as u32;
+        let row = self.arg_opt(args, 2)?.unwrap_or_else(|| self.c_u32(0));
+        let col = self.arg_const(args, 3, "column")? as u32;
+        let e = self.element(Sig::Input, id)?;
+        if e.shape != Shape::User || !e.arrayed {
+            return Err(self.invalid("AttributeAtVertex of an input that is not per vertex"));
+        }
+        let addr = self.element_address(&e, Some(vertex), row, col)?;
+        let v = self.code(
+            Op::new(OpCode::InputLoad, e.scalar)
+                .with_ref(e.decl)
+                .with_opt_ref(addr),
+        );
+        let want = self.scalar_of(inst.ty)?;
+        let v = self.convert_scalar(v, e.scalar, want);
+        self.set(inst.result(), Val::Def(v))
+    }
+
     /// System values read through operations.
     pub(crate) fn system_value_op(
         &mut self,
@@ -663,6 +774,7 @@ impl<'s> Converter<'s> {
             C::GS_INSTANCE_ID => self.load_builtin(BuiltIn::GsInstanceId, None)?,
             C::OUTPUT_CONTROL_POINT_ID => self.load_builtin(BuiltIn::TessControlPointId, None)?,
             C::PRIMITIVE_ID => self.load_builtin(BuiltIn::PrimitiveId, None)?,
+            C::VIEW_ID => self.load_builtin(BuiltIn::ViewId, None)?,
             C::START_VERTEX_LOCATION => self.load_builtin(BuiltIn::StartVertexLocation, None)?,
             C::START_INSTANCE_LOCATION => {
                 self.load_builtin(BuiltIn::StartInstanceLocation, None)?

@@ -65,6 +65,18 @@ impl<'s> Converter<'s> {
         self.mem.globals = vec![None; m.globals.len()];
         for (gi, g) in m.globals.iter().enumerate() {
             let name = m.text(g.name);
+            // The amplification shader's payload (the global `DispatchMesh` is given).
+            if g.address_space == 3 && self.mesh.payload_global == Some(gi as u32) {
+                let p = self.payload_pointer(g.value_type)?;
+                self.mem.globals[gi] = Some(GlobalMem {
+                    base: p.base,
+                    ty: p.var_ty,
+                    value_type: g.value_type,
+                    wrapped: true,
+                    init: None,
+                });
+                continue;
+            }
             // Resource symbols (reflection only) and other types the IR cannot hold.
             let Ok(ty) = self.ir_type(g.value_type) else {
                 continue;
@@ -259,6 +271,9 @@ impl<'s> Converter<'s> {
         indices: impl Iterator<Item = ValueId>,
         result: TypeId,
     ) -> R<PtrInfo> {
+        if matches!(p.base, MemBase::Payload(_)) {
+            return self.payload_gep(p, indices, result);
+        }
         let mut cur = p.pointee;
         for (k, i) in indices.enumerate() {
             let idx = self.index_u32(i)?;
@@ -429,6 +444,9 @@ impl<'s> Converter<'s> {
 
     /// `load` through a pointer.
     pub(crate) fn load(&mut self, p: &PtrInfo, t: TypeId) -> R<SsaDef> {
+        if matches!(p.base, MemBase::Payload(_)) {
+            return self.payload_load(p, t);
+        }
         let want = self.ir_type(t)?;
         if !want.is_basic() {
             return Err(self.unsupported("loads of whole arrays"));
@@ -437,8 +455,8 @@ impl<'s> Converter<'s> {
         let load_ty = self.memory_view(at, want)?;
         let addr = self.ptr_address(p);
         let v = match p.base {
-            MemBase::Scratch(d) | MemBase::Lds(d) => {
-                let opc = if matches!(p.base, MemBase::Lds(_)) {
+            MemBase::Scratch(d) | MemBase::Lds(d) | MemBase::Payload(d) => {
+                let opc = if !matches!(p.base, MemBase::Scratch(_)) {
                     OpCode::LdsLoad
                 } else {
                     OpCode::ScratchLoad
@@ -515,6 +533,9 @@ impl<'s> Converter<'s> {
 
     /// `store` through a pointer.
     pub(crate) fn store(&mut self, p: &PtrInfo, v: SsaDef) -> R<()> {
+        if matches!(p.base, MemBase::Payload(_)) {
+            return self.payload_store(p, v);
+        }
         let vt = self.b.op(v).ty;
         let at = self.access_types(p)?;
         let view = self.memory_view(at, vt)?;
@@ -528,7 +549,7 @@ impl<'s> Converter<'s> {
         };
         let (opc, d) = match p.base {
             MemBase::Scratch(d) => (OpCode::ScratchStore, d),
-            MemBase::Lds(d) => (OpCode::LdsStore, d),
+            MemBase::Lds(d) | MemBase::Payload(d) => (OpCode::LdsStore, d),
             MemBase::Constant(_) => return Err(self.invalid("store to constant memory")),
         };
         self.code(
@@ -553,7 +574,7 @@ impl<'s> Converter<'s> {
         op: AtomicOp,
         s: ScalarType,
     ) -> R<SsaDef> {
-        let MemBase::Lds(d) = p.base else {
+        let (MemBase::Lds(d) | MemBase::Payload(d)) = p.base else {
             return Err(self.unsupported("atomics outside groupshared memory"));
         };
         if !matches!(s, ScalarType::U32 | ScalarType::U64) {

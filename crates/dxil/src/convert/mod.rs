@@ -15,7 +15,8 @@
 //!        ─▶ per function, blocks in reverse post-order (so definitions come before uses):
 //!             Label, phis (incoming values patched once defined), instructions
 //!             (llvm: arithmetic, casts, compares, …; memory: alloca, getelementptr,
-//!             load/store, atomics; dx ops: arith, buffers, image, io, resources, stages)
+//!             load/store, atomics; dx ops: arith, buffers, image, io, resources, stages,
+//!             wave, mesh)
 //!        ─▶ EntryPoint patched with its functions (hull shaders: the control point and
 //!           patch constant functions)
 //! ```
@@ -39,6 +40,10 @@
 //! * Signature elements become one declaration each, at location = start row and
 //!   component = start column, with 32-bit types (16-bit elements are converted at the
 //!   load or store); system values become built-ins where the stage makes or consumes them.
+//! * Waves and quads map op for op onto the IR's `Wave*`/`Quad*` ops (`wave.rs`). Mesh
+//!   shader outputs are arrays per vertex (stream 0) and per primitive (stream 1, placed
+//!   after the vertex rows); the mesh payload is an array of 32-bit words both the
+//!   amplification and the mesh shader lay out the same way (`mesh.rs`).
 //! * What stays out is refused by name ([`ConvertError::Unsupported`]): DXIL libraries (ray
 //!   tracing and work graphs), AMD AGS driver intrinsics, and the operation families of
 //!   [`dx_op::refusal`].
@@ -53,11 +58,13 @@ mod io;
 pub mod limits;
 mod llvm;
 mod memory;
+mod mesh;
 mod resources;
 mod stages;
 #[cfg(test)]
 mod tests;
 mod values;
+mod wave;
 
 pub use error::{ConvertError, Where};
 
@@ -87,6 +94,21 @@ pub(crate) type R<T> = Result<T, ConvertError>;
 pub fn convert(shader: &Shader<'_>) -> Result<Builder, ConvertError> {
     let mut c = Converter::new(&shader.module, &shader.metadata)?;
     c.run()?;
+    // The converter checks what it reads where the IR needs it, but not every operand type
+    // of every operation (a damaged module can give a float operation integers): the IR's
+    // validator decides, so what leaves here is IR the passes may trust.
+    if let Err(errors) = dxspv_ir::validate(&c.b, dxspv_ir::Level::Unstructured) {
+        let first = errors.first().map(|e| e.to_string()).unwrap_or_default();
+        return Err(ConvertError::Invalid {
+            at: Where {
+                function: String::new(),
+                block: None,
+                instruction: None,
+                what: "converted IR",
+            },
+            what: format!("operations on values of types they do not take: {first}"),
+        });
+    }
     Ok(c.b)
 }
 
@@ -116,6 +138,8 @@ pub(crate) struct Func {
     pub ends: Vec<Option<SsaDef>>,
     /// Blocks in reverse post-order from the entry.
     pub order: Vec<u32>,
+    /// How many distinct reachable blocks branch to each block.
+    pub pred_count: Vec<u32>,
     /// Operands to patch once the function is done.
     pub fixups: Vec<control_flow::Fixup>,
     /// The members `extractvalue`s read of each value (bit `k` for member `k`, bit 7 for
@@ -172,6 +196,7 @@ pub(crate) struct Converter<'s> {
     pub io: io::Io,
     pub mem: memory::Memory,
     pub hs: stages::HullState,
+    pub mesh: mesh::MeshState,
 }
 
 impl<'s> Converter<'s> {
@@ -273,6 +298,7 @@ impl<'s> Converter<'s> {
             io: io::Io::default(),
             mem: memory::Memory::default(),
             hs: stages::HullState::default(),
+            mesh: mesh::MeshState::default(),
         };
         Ok(c)
     }
@@ -286,6 +312,7 @@ impl<'s> Converter<'s> {
                 .with_ref(ep)
                 .with_str(if name.is_empty() { "main" } else { &name }),
         );
+        self.scan_mesh_uses()?;
         self.declare_modes()?;
         self.declare_resources()?;
         self.declare_signatures()?;
@@ -468,7 +495,8 @@ impl<'s> Converter<'s> {
             | C::OUTPUT_CONTROL_POINT_ID
             | C::PRIMITIVE_ID
             | C::START_VERTEX_LOCATION
-            | C::START_INSTANCE_LOCATION => self.system_value_op(code, &args, inst),
+            | C::START_INSTANCE_LOCATION
+            | C::VIEW_ID => self.system_value_op(code, &args, inst),
             C::CREATE_HANDLE
             | C::CREATE_HANDLE_FROM_BINDING
             | C::CREATE_HANDLE_FROM_HEAP
@@ -520,6 +548,17 @@ impl<'s> Converter<'s> {
             | C::DOT4_ADD_U8_PACKED
             | C::UNPACK_4X8
             | C::PACK_4X8 => self.arith_op(code, &args, inst),
+            C::WAVE_IS_FIRST_LANE..=C::QUAD_OP
+            | C::WAVE_ALL_BIT_COUNT
+            | C::WAVE_PREFIX_BIT_COUNT
+            | C::WAVE_MATCH
+            | C::WAVE_MULTI_PREFIX_OP
+            | C::WAVE_MULTI_PREFIX_BIT_COUNT
+            | C::IS_HELPER_LANE
+            | C::QUAD_VOTE => self.wave_op(code, &args, inst),
+            C::SET_MESH_OUTPUT_COUNTS..=C::DISPATCH_MESH | C::ATTRIBUTE_AT_VERTEX => {
+                self.mesh_op(code, &args, inst)
+            }
             _ => Err(self.unsupported(dx_op::refusal(code))),
         }
     }

@@ -145,20 +145,13 @@ impl<'s> Converter<'s> {
                     let kind = ir_kind(k).ok_or_else(|| {
                         self.invalid(format!("resource {} of kind {}", r.id, k.name()))
                     })?;
-                    let elem = if matches!(kind, ResourceKind::BufferRaw) {
-                        ScalarType::U32
-                    } else {
-                        element_scalar(r.element_type)
-                    };
-                    if matches!(elem, ScalarType::U64 | ScalarType::I64) {
-                        return Err(self.unsupported("64-bit typed resources"));
-                    }
-                    // DXIL declares the texels of a typed resource with 64-bit atomics
-                    // (SM 6.6) as 32-bit integers and flags the range (tag 3).
-                    let elem = match (r.atomic64, elem) {
-                        (true, ScalarType::U32) => ScalarType::U64,
-                        (true, ScalarType::I32) => ScalarType::I64,
-                        _ => elem,
+                    let elem = match (kind, element_scalar(r.element_type)) {
+                        (ResourceKind::BufferRaw, _) => ScalarType::U32,
+                        // A typed resource used with SM 6.6's 64-bit atomics names 32-bit
+                        // elements and tag 3: its texels are 64-bit integers.
+                        (_, ScalarType::U32) if r.atomic64 => ScalarType::U64,
+                        (_, ScalarType::I32) if r.atomic64 => ScalarType::I64,
+                        (_, e) => e,
                     };
                     (kind, elem, 0, false)
                 }
@@ -497,9 +490,6 @@ impl<'s> Converter<'s> {
                 _ => {
                     let ct = ComponentType::from_u32(props[1] & 0xff);
                     let elem = element_scalar(Some(ct));
-                    if matches!(elem, ScalarType::U64 | ScalarType::I64) {
-                        return Err(self.unsupported("64-bit typed resources"));
-                    }
                     (class, kind, elem, 0)
                 }
             }

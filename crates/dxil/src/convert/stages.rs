@@ -12,8 +12,8 @@ use dxspv_ir::{
 use super::dx_op::code as C;
 use super::{Args, Converter, R};
 use crate::dx::{
-    EntryProperties, InputPrimitive, PrimitiveTopology, ShaderKind, TessellatorDomain,
-    TessellatorOutputPrimitive, TessellatorPartitioning,
+    EntryProperties, InputPrimitive, MeshOutputTopology, PrimitiveTopology, ShaderKind,
+    TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning,
 };
 use crate::module::attributes::{Attribute, FUNCTION_SLOT};
 use crate::module::Instruction;
@@ -212,6 +212,57 @@ impl<'s> Converter<'s> {
                 self.decl(Op::new(OpCode::SetPsEarlyFragmentTest, Type::VOID).with_ref(ep));
             }
             _ => {}
+        }
+        if let Some(m) = p.mesh.filter(|_| self.is(ShaderKind::Mesh)) {
+            let topology = match m.output_topology {
+                MeshOutputTopology::Line => PrimitiveType::Line,
+                MeshOutputTopology::Triangle => PrimitiveType::Triangle,
+                _ => return Err(self.invalid("mesh shader output topology undefined")),
+            };
+            if m.max_vertex_count > 256 || m.max_primitive_count > 256 {
+                return Err(self.invalid(format!(
+                    "mesh shader output counts {} vertices, {} primitives (at most 256)",
+                    m.max_vertex_count, m.max_primitive_count
+                )));
+            }
+            self.decl(
+                Op::new(OpCode::SetMsOutputs, Type::VOID)
+                    .with_ref(ep)
+                    .with_lit(u64::from(m.max_vertex_count))
+                    .with_lit(u64::from(m.max_primitive_count))
+                    .with_lit(topology.to_literal()),
+            );
+        }
+        let waves = match (p.wave_size_range, p.wave_size) {
+            // `[WaveSize(n)]` at SM 6.8 is the range `n 0 0`.
+            (Some([min, 0, 0]), _) => Some([min, min, 0]),
+            (Some(r), _) => Some(r),
+            (None, Some(n)) => Some([n, n, 0]),
+            (None, None) => None,
+        };
+        if let Some([min, max, preferred]) = waves {
+            let ok = |n: u32| n.is_power_of_two() && (4..=128).contains(&n);
+            if !ok(min)
+                || !ok(max)
+                || min > max
+                || (preferred != 0 && (!ok(preferred) || preferred < min || preferred > max))
+            {
+                return Err(self.invalid(format!(
+                    "wave size {min}..{max} (preferred {preferred}) is not powers of two from 4 to 128"
+                )));
+            }
+            if matches!(
+                self.stage,
+                ShaderKind::Compute | ShaderKind::Mesh | ShaderKind::Amplification
+            ) {
+                self.decl(
+                    Op::new(OpCode::SetWaveSize, Type::VOID)
+                        .with_ref(ep)
+                        .with_lit(u64::from(min))
+                        .with_lit(u64::from(max))
+                        .with_lit(u64::from(preferred)),
+                );
+            }
         }
         Ok(())
     }

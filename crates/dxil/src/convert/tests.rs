@@ -14,6 +14,8 @@ use dxspv_ir::{text, Builder, OpCode};
 /// A value of the module being written.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum V {
+    /// A global variable (by declaration order).
+    G(usize),
     /// A module constant (by creation order).
     C(usize),
     /// A function (by declaration order).
@@ -50,6 +52,27 @@ enum Inst {
         ty: u64,
         pairs: Vec<(V, u64)>,
     },
+    /// `getelementptr inbounds` of `ty` from `base` by `indices`.
+    Gep {
+        ty: u64,
+        base: V,
+        indices: Vec<V>,
+    },
+    /// `load` of a `ty` through `ptr`.
+    Load {
+        ty: u64,
+        ptr: V,
+    },
+    /// `store` of `v` through `ptr`.
+    Store {
+        ptr: V,
+        v: V,
+    },
+    /// `extractvalue` of aggregate `v` at index `idx`.
+    Extract {
+        v: V,
+        idx: u64,
+    },
     Br(u64),
     CondBr {
         t: u64,
@@ -80,6 +103,8 @@ struct Asm {
     types: Vec<Item>,
     type_keys: Vec<Vec<u64>>,
     funcs: Vec<(String, u64)>,
+    /// Global variables: value type and address space.
+    globals: Vec<(u64, u64)>,
     consts: Vec<(u64, Item)>,
     insts: Vec<Inst>,
     results: usize,
@@ -94,6 +119,7 @@ impl Asm {
             types: Vec::new(),
             type_keys: Vec::new(),
             funcs: Vec::new(),
+            globals: Vec::new(),
             consts: Vec::new(),
             insts: Vec::new(),
             results: 0,
@@ -199,6 +225,20 @@ impl Asm {
         self.push(Inst::Cmp { pred, a, b }, true)
     }
 
+    fn zext(&mut self, v: V) -> V {
+        self.push(Inst::Cast { v, ty: I32, op: 1 }, true)
+    }
+
+    /// The named struct type `%dx.types.fouri32` (ballots and matches).
+    fn fouri32(&mut self) -> u64 {
+        let key = [20, 0, I32, I32, I32, I32];
+        if let Some(i) = self.type_keys.iter().position(|k| k == &key) {
+            return i as u64;
+        }
+        self.types.push(rs(19, &[], "dx.types.fouri32"));
+        self.ty(&key)
+    }
+
     fn md(&mut self, m: Md) -> usize {
         self.md.push(m);
         self.md.len() - 1
@@ -220,11 +260,13 @@ impl Asm {
     /// The bitcode: types, functions, constants, metadata, names, the body of `main` (the
     /// last function declared, with `blocks` blocks).
     fn bitcode(mut self, main: usize) -> Vec<u8> {
-        let nf = self.funcs.len();
+        let ng = self.globals.len();
+        let nf = ng + self.funcs.len();
         let nc = self.consts.len();
         let abs = |v: V| -> u64 {
             match v {
-                V::F(i) => i as u64,
+                V::G(i) => i as u64,
+                V::F(i) => (ng + i) as u64,
                 V::C(i) => (nf + i) as u64,
                 V::I(i) => (nf + nc + i) as u64,
             }
@@ -232,6 +274,9 @@ impl Asm {
         let mut types = vec![r(1, &[self.type_keys.len() as u64])];
         types.append(&mut self.types);
         let mut items = vec![blk(17, types)];
+        for &(ty, space) in &self.globals {
+            items.push(r(7, &[ty, 2 | (space << 2), 0, 0, 0, 0]));
+        }
         for (i, (_, fnty)) in self.funcs.iter().enumerate() {
             let proto = u64::from(i != main);
             items.push(r(8, &[*fnty, 0, proto, 0, 0, 0, 0, 0, 0, 0]));
@@ -269,7 +314,7 @@ impl Asm {
             self.funcs
                 .iter()
                 .enumerate()
-                .map(|(i, (n, _))| rs(1, &[i as u64], n))
+                .map(|(i, (n, _))| rs(1, &[(ng + i) as u64], n))
                 .collect(),
         ));
         let mut body = vec![r(1, &[self.blocks])];
@@ -315,6 +360,14 @@ impl Asm {
                     }
                     (r(16, &ops), true)
                 }
+                Inst::Extract { v, idx } => (r(26, &[rel(*v), *idx]), true),
+                Inst::Gep { ty, base, indices } => {
+                    let mut ops = vec![1, *ty, rel(*base)];
+                    ops.extend(indices.iter().map(|&i| rel(i)));
+                    (r(43, &ops), true)
+                }
+                Inst::Load { ty, ptr } => (r(20, &[rel(*ptr), *ty, 3, 0]), true),
+                Inst::Store { ptr, v } => (r(44, &[rel(*ptr), rel(*v), 3, 0]), false),
                 Inst::Br(bb) => (r(11, &[*bb]), false),
                 Inst::CondBr { t, f, cond } => (r(11, &[*t, *f, rel(*cond)]), false),
                 Inst::Ret => (r(10, &[]), false),
@@ -695,10 +748,13 @@ fn libraries_and_driver_extensions_are_refused_by_name() {
 
 #[test]
 fn operation_families_without_ir_support_are_refused_by_name() {
-    let bytes = compute_shader(|a| vec![a.dx_op("dx.op.waveGetLaneIndex", I32, &[], 111, &[])]);
+    let bytes = compute_shader(|a| {
+        let c = a.int(I8, 0);
+        vec![a.dx_op("dx.op.dispatchRaysIndex.i32", I32, &[I8], 145, &[c])]
+    });
     let err = convert_bytes(&bytes).unwrap_err();
-    assert_eq!(err.unsupported_feature(), Some("wave and quad operations"));
-    assert!(err.to_string().contains("WaveGetLaneIndex"), "{err}");
+    assert_eq!(err.unsupported_feature(), Some("ray tracing operations"));
+    assert!(err.to_string().contains("DispatchRaysIndex"), "{err}");
 }
 
 #[test]
@@ -945,4 +1001,881 @@ fn typed_uavs_flagged_for_64_bit_atomics_have_64_bit_texels() {
         "{printed}"
     );
     assert!(printed.contains("BufferAtomic u64"), "{printed}");
+}
+
+/// The wave and quad operations a value is computed from, written `Op[literals](operands)`
+/// with only wave, quad and helper-lane ops shown (casts and selects are looked through).
+fn wave_chain(b: &Builder, d: dxspv_ir::SsaDef) -> String {
+    use dxspv_ir::{QuadDirection, WaveOp};
+    let op = b.op(d);
+    let name = format!("{:?}", op.opcode);
+    let shown = name.starts_with("Wave") || name.starts_with("Quad") || name == "IsHelperLane";
+    let inner: Vec<String> = op
+        .refs()
+        .flatten()
+        .map(|a| wave_chain(b, a))
+        .filter(|s| !s.is_empty())
+        .collect();
+    if !shown {
+        return inner.join(",");
+    }
+    let lits = match op.opcode {
+        OpCode::WaveActiveOp | OpCode::WavePrefixOp | OpCode::WaveMultiPrefixOp => op
+            .lit(0)
+            .and_then(WaveOp::from_literal)
+            .map(|w| format!("[{w}]")),
+        OpCode::QuadReadAcross => op
+            .lit(0)
+            .and_then(QuadDirection::from_literal)
+            .map(|q| format!("[{q}]")),
+        _ => None,
+    }
+    .unwrap_or_default();
+    if inner.is_empty() {
+        format!("{name}{lits}")
+    } else {
+        format!("{name}{lits}({})", inner.join(","))
+    }
+}
+
+#[test]
+fn wave_and_quad_operations_map_to_the_ir_ops_of_the_same_meaning() {
+    let bytes = compute_shader(|a| {
+        let x = a.dx_op("dx.op.waveGetLaneIndex", I32, &[], 111, &[]);
+        let zero = a.i32(0);
+        let c = a.cmp(32, x, zero);
+        let mut out = vec![x, a.dx_op("dx.op.waveGetLaneCount", I32, &[], 112, &[])];
+        let first = a.dx_op("dx.op.waveIsFirstLane", I1, &[], 110, &[]);
+        out.push(a.zext(first));
+        for code in [113, 114] {
+            let v = a.dx_op("dx.op.waveAnyTrue", I1, &[I1], code, &[c]);
+            out.push(a.zext(v));
+        }
+        let eq = a.dx_op("dx.op.waveActiveAllEqual.i32", I1, &[I32], 115, &[x]);
+        out.push(a.zext(eq));
+        let lane = a.i32(5);
+        out.push(a.dx_op(
+            "dx.op.waveReadLaneAt.i32",
+            I32,
+            &[I32, I32],
+            117,
+            &[x, lane],
+        ));
+        out.push(a.dx_op("dx.op.waveReadLaneFirst.i32", I32, &[I32], 118, &[x]));
+        for (kind, unsigned) in [(0, 0), (1, 0), (2, 1), (2, 0), (3, 1), (3, 0)] {
+            let k = a.int(I8, kind);
+            let u = a.int(I8, unsigned);
+            out.push(a.dx_op(
+                "dx.op.waveActiveOp.i32",
+                I32,
+                &[I32, I8, I8],
+                119,
+                &[x, k, u],
+            ));
+        }
+        for kind in 0..3 {
+            let k = a.int(I8, kind);
+            out.push(a.dx_op("dx.op.waveActiveBit.i32", I32, &[I32, I8], 120, &[x, k]));
+        }
+        // Float sums and maxima, bit-cast back to stored words.
+        let f = a.push(
+            Inst::Cast {
+                v: x,
+                ty: F32,
+                op: 11,
+            },
+            true,
+        );
+        for (code, kind) in [(119, 0), (121, 3)] {
+            let k = a.int(I8, kind);
+            let u = a.int(I8, 0);
+            let r = a.dx_op("dx.op.waveOp.f32", F32, &[F32, I8, I8], code, &[f, k, u]);
+            out.push(a.push(
+                Inst::Cast {
+                    v: r,
+                    ty: I32,
+                    op: 11,
+                },
+                true,
+            ));
+        }
+        let k = a.int(I8, 1);
+        let u = a.int(I8, 0);
+        out.push(a.dx_op(
+            "dx.op.wavePrefixOp.i32",
+            I32,
+            &[I32, I8, I8],
+            121,
+            &[x, k, u],
+        ));
+        let three = a.i32(3);
+        out.push(a.dx_op(
+            "dx.op.quadReadLaneAt.i32",
+            I32,
+            &[I32, I32],
+            122,
+            &[x, three],
+        ));
+        for dir in 0..3 {
+            let d = a.int(I8, dir);
+            out.push(a.dx_op("dx.op.quadOp.i32", I32, &[I32, I8], 123, &[x, d]));
+        }
+        out.push(a.dx_op("dx.op.waveAllOp", I32, &[I1], 135, &[c]));
+        out.push(a.dx_op("dx.op.wavePrefixOp", I32, &[I1], 136, &[c]));
+        let m = a.i32(0x0f);
+        for (kind, unsigned) in [(0, 0), (1, 0), (2, 0), (3, 0), (4, 1)] {
+            let k = a.int(I8, kind);
+            let u = a.int(I8, unsigned);
+            out.push(a.dx_op(
+                "dx.op.waveMultiPrefixOp.i32",
+                I32,
+                &[I32, I32, I32, I32, I32, I8, I8],
+                166,
+                &[x, m, zero, zero, zero, k, u],
+            ));
+        }
+        out.push(a.dx_op(
+            "dx.op.waveMultiPrefixBitCount",
+            I32,
+            &[I1, I32, I32, I32, I32],
+            167,
+            &[c, m, zero, zero, zero],
+        ));
+        for kind in 0..2 {
+            let k = a.int(I8, kind);
+            let v = a.dx_op("dx.op.quadVote", I1, &[I1, I8], 222, &[c, k]);
+            out.push(a.zext(v));
+        }
+        let helper = a.dx_op("dx.op.isHelperLane.i1", I1, &[], 221, &[]);
+        out.push(a.zext(helper));
+        let four = a.fouri32();
+        let ballot = a.dx_op("dx.op.waveActiveBallot", four, &[I1], 116, &[c]);
+        out.push(a.push(Inst::Extract { v: ballot, idx: 2 }, true));
+        let matched = a.dx_op("dx.op.waveMatch.i32", four, &[I32], 165, &[x]);
+        out.push(a.push(Inst::Extract { v: matched, idx: 0 }, true));
+        out
+    });
+    let b = convert_bytes(&bytes).expect("converts");
+    let got: Vec<String> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::BufferStore)
+        .map(|(_, op)| wave_chain(&b, op.arg(2).expect("value")))
+        .collect();
+    let want = [
+        "",
+        "",
+        "WaveIsFirstLane",
+        "WaveActiveOp[Or]",
+        "WaveActiveOp[And]",
+        "WaveAllEqual",
+        "WaveReadLaneAt",
+        "WaveReadLaneFirst",
+        "WaveActiveOp[IAdd]",
+        "WaveActiveOp[IMul]",
+        "WaveActiveOp[UMin]",
+        "WaveActiveOp[SMin]",
+        "WaveActiveOp[UMax]",
+        "WaveActiveOp[SMax]",
+        "WaveActiveOp[And]",
+        "WaveActiveOp[Or]",
+        "WaveActiveOp[Xor]",
+        "WaveActiveOp[FAdd]",
+        "WavePrefixOp[FMax]",
+        "WavePrefixOp[IMul]",
+        "QuadReadLaneAt",
+        "QuadReadAcross[X]",
+        "QuadReadAcross[Y]",
+        "QuadReadAcross[Diagonal]",
+        "WaveBallotBitCount(WaveBallot)",
+        "WaveBallotPrefixBitCount(WaveBallot)",
+        "WaveMultiPrefixOp[IAdd]",
+        "WaveMultiPrefixOp[And]",
+        "WaveMultiPrefixOp[Or]",
+        "WaveMultiPrefixOp[Xor]",
+        "WaveMultiPrefixOp[IMul]",
+        "WaveBallotPrefixBitCount(WaveBallot)",
+        "QuadAny",
+        "QuadAll",
+        "IsHelperLane",
+        "WaveBallot",
+        "WaveMatch",
+    ];
+    assert_eq!(got, want, "{}", text::print(&b));
+    // The lane index and count are the built-ins, and the whole program validates through
+    // every pass.
+    let printed = text::print(&b);
+    assert!(
+        printed.contains("WaveLaneIndex") && printed.contains("WaveLaneCount"),
+        "{printed}"
+    );
+    lower(&bytes);
+}
+
+#[test]
+fn malformed_wave_operations_are_errors() {
+    for (code, kind) in [(119, 4), (120, 3), (123, 3), (222, 2)] {
+        let bytes = compute_shader(|a| {
+            let x = a.i32(1);
+            let k = a.int(I8, kind);
+            let u = a.int(I8, 0);
+            let args: Vec<V> = if code == 119 {
+                vec![x, k, u]
+            } else {
+                vec![x, k]
+            };
+            let params: Vec<u64> = if code == 119 {
+                vec![I32, I8, I8]
+            } else {
+                vec![I32, I8]
+            };
+            vec![a.dx_op("dx.op.wave.i32", I32, &params, code, &args)]
+        });
+        let err = convert_bytes(&bytes).unwrap_err();
+        assert!(
+            matches!(err, ConvertError::Invalid { .. })
+                && err.to_string().contains(&kind.to_string()),
+            "{code}: {err}"
+        );
+    }
+}
+
+/// A compute shader of 1x1x1 threads whose properties add `(tag, values)`.
+fn compute_with_property(tag: i64, values: &[i64]) -> Vec<u8> {
+    let mut a = Asm::new();
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let sm_name = a.md_str("cs");
+    let six = a.md_i32(6);
+    let eight = a.md_i32(8);
+    let sm = a.node(&[Some(sm_name), Some(six), Some(eight)]);
+    let fty = a.funcs_ptr_ty(main);
+    let f = a.md(Md::Val(fty, main));
+    let name = a.md_str("main");
+    let one = a.md_i32(1);
+    let threads = a.node(&[Some(one), Some(one), Some(one)]);
+    let four = a.md_i32(4);
+    let t = a.md_i32(tag);
+    let vals: Vec<Option<usize>> = values.iter().map(|&v| Some(a.md_i32(v))).collect();
+    let list = a.node(&vals);
+    let props = a.node(&[Some(four), Some(threads), Some(t), Some(list)]);
+    let entry = a.node(&[Some(f), Some(name), None, None, Some(props)]);
+    a.named.push(("dx.shaderModel".into(), vec![sm]));
+    a.named.push(("dx.entryPoints".into(), vec![entry]));
+    let V::F(m) = main else { unreachable!() };
+    dxil_container(&a.bitcode(m), 5, 0)
+}
+
+#[test]
+fn wave_sizes_become_set_wave_size() {
+    for (tag, values, want) in [
+        (11, &[32][..], Some([32, 32, 0])),
+        (23, &[16, 0, 0][..], Some([16, 16, 0])),
+        (23, &[8, 64, 32][..], Some([8, 64, 32])),
+        (23, &[8, 64, 128][..], None),
+        (23, &[12, 12, 0][..], None),
+        (11, &[256][..], None),
+    ] {
+        let bytes = compute_with_property(tag, values);
+        match (convert_bytes(&bytes), want) {
+            (Ok(b), Some(want)) => {
+                let (_, op) = b
+                    .iter()
+                    .find(|(_, op)| op.opcode == OpCode::SetWaveSize)
+                    .expect("SetWaveSize");
+                let got = [0, 1, 2].map(|i| op.lit(i).expect("literal"));
+                assert_eq!(got, want);
+            }
+            (Err(e), None) => assert!(e.to_string().contains("wave size"), "{e}"),
+            (r, want) => panic!("{tag} {values:?}: {:?}, want {want:?}", r.map(|_| ())),
+        }
+    }
+}
+
+impl Asm {
+    /// A signature element `!{id, name, component type, semantic kind, !{0}, interpolation,
+    /// rows, columns, start row, start column, null}`.
+    #[allow(clippy::too_many_arguments)]
+    fn sig_element(
+        &mut self,
+        id: i64,
+        name: &str,
+        component: i64,
+        kind: i64,
+        interpolation: i64,
+        cols: i64,
+        row: i64,
+    ) -> usize {
+        let fields = [id, component, kind, interpolation, 1, cols, row, 0];
+        let [id, component, kind, interpolation, rows, cols, row, col] =
+            fields.map(|v| Some(self.md_i32(v)));
+        let name = self.md_str(name);
+        let zero = self.md_i32(0);
+        let indices = self.node(&[Some(zero)]);
+        self.node(&[
+            id,
+            Some(name),
+            component,
+            kind,
+            Some(indices),
+            interpolation,
+            rows,
+            cols,
+            row,
+            col,
+            None,
+        ])
+    }
+
+    /// `dx.shaderModel` and the entry point `main` with signatures and properties.
+    fn entry(&mut self, model: &str, main: V, sigs: [Option<usize>; 3], props: &[usize]) {
+        let sm_name = self.md_str(model);
+        let six = self.md_i32(6);
+        let minor = self.md_i32(5);
+        let sm = self.node(&[Some(sm_name), Some(six), Some(minor)]);
+        let fty = self.funcs_ptr_ty(main);
+        let f = self.md(Md::Val(fty, main));
+        let name = self.md_str("main");
+        let sigs = self.node(&sigs);
+        let props: Vec<Option<usize>> = props.iter().map(|&p| Some(p)).collect();
+        let props = self.node(&props);
+        let entry = self.node(&[Some(f), Some(name), Some(sigs), None, Some(props)]);
+        self.named.push(("dx.shaderModel".into(), vec![sm]));
+        self.named.push(("dx.entryPoints".into(), vec![entry]));
+    }
+
+    /// `!{x, y, z}` of thread counts.
+    fn threads(&mut self, x: i64) -> usize {
+        let x = self.md_i32(x);
+        let one = self.md_i32(1);
+        self.node(&[Some(x), Some(one), Some(one)])
+    }
+}
+
+/// The ops of `b` with opcode `opc`, printed.
+fn ops_of(b: &Builder, opc: OpCode) -> Vec<String> {
+    let printed = text::print(b);
+    let name = format!(" {opc:?} ");
+    printed
+        .lines()
+        .filter(|l| l.contains(&name))
+        .map(|l| l.split_once(" = ").map_or(l, |(_, r)| r).to_string())
+        .collect()
+}
+
+#[test]
+fn mesh_shaders_store_vertex_and_primitive_outputs_and_read_the_payload() {
+    let mut a = Asm::new();
+    // %struct.Payload = type { i32, [2 x float], i64 }: words 0, then 1 and 2, then 3 and 4.
+    let arr = a.ty(&[11, 2, F32]);
+    let i64t = a.ty(&[7, 64]);
+    a.types.push(rs(19, &[], "struct.Payload"));
+    let payload = a.ty(&[20, 0, I32, arr, i64t]);
+    let payload_ptr = a.ty(&[8, payload, 0]);
+    let float_ptr = a.ty(&[8, F32, 0]);
+    let _ = float_ptr;
+    let p = a.dx_op(
+        "dx.op.getMeshPayload.struct.Payload",
+        payload_ptr,
+        &[],
+        170,
+        &[],
+    );
+    let zero = a.i32(0);
+    let one = a.i32(1);
+    let two = a.i32(2);
+    let three = a.i32(3);
+    let field = a.push(
+        Inst::Gep {
+            ty: payload,
+            base: p,
+            indices: vec![zero, one, one],
+        },
+        true,
+    );
+    let f = a.push(
+        Inst::Load {
+            ty: F32,
+            ptr: field,
+        },
+        true,
+    );
+    let wide = a.push(
+        Inst::Gep {
+            ty: payload,
+            base: p,
+            indices: vec![zero, two],
+        },
+        true,
+    );
+    a.push(
+        Inst::Load {
+            ty: i64t,
+            ptr: wide,
+        },
+        true,
+    );
+    a.dx_op(
+        "dx.op.setMeshOutputCounts",
+        VOID,
+        &[I32, I32],
+        168,
+        &[three, one],
+    );
+    let tid = a.dx_op("dx.op.flattenedThreadIdInGroup.i32", I32, &[], 96, &[]);
+    let c0 = a.int(I8, 0);
+    let c1 = a.int(I8, 1);
+    let vf = &[I32, I32, I8, F32, I32];
+    a.dx_op(
+        "dx.op.storeVertexOutput.f32",
+        VOID,
+        vf,
+        171,
+        &[zero, zero, c0, f, tid],
+    );
+    a.dx_op(
+        "dx.op.storeVertexOutput.f32",
+        VOID,
+        vf,
+        171,
+        &[one, zero, c1, f, tid],
+    );
+    a.dx_op(
+        "dx.op.emitIndices",
+        VOID,
+        &[I32, I32, I32, I32],
+        169,
+        &[tid, zero, one, two],
+    );
+    let vi = &[I32, I32, I8, I32, I32];
+    a.dx_op(
+        "dx.op.storePrimitiveOutput.i32",
+        VOID,
+        vi,
+        172,
+        &[zero, zero, c0, tid, tid],
+    );
+    a.dx_op(
+        "dx.op.storePrimitiveOutput.i32",
+        VOID,
+        vi,
+        172,
+        &[one, zero, c0, tid, tid],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    // Vertices: SV_Position (row 0), ARG (float2, row 1). Primitives: SV_PrimitiveID (row
+    // 0), ATTR (uint, row 0 of the primitive signature).
+    let pos = a.sig_element(0, "SV_Position", 9, 3, 4, 4, 0);
+    let arg = a.sig_element(1, "ARG", 9, 0, 2, 2, 1);
+    let prim_id = a.sig_element(0, "SV_PrimitiveID", 5, 10, 1, 1, 0);
+    let attr = a.sig_element(1, "ATTR", 5, 0, 1, 1, 0);
+    let outputs = a.node(&[Some(pos), Some(arg)]);
+    let prims = a.node(&[Some(prim_id), Some(attr)]);
+    let threads = a.threads(3);
+    let state_vals = [3, 1, 2, 12].map(|v| Some(a.md_i32(v)));
+    let state = a.node(&[
+        Some(threads),
+        state_vals[0],
+        state_vals[1],
+        state_vals[2],
+        state_vals[3],
+    ]);
+    let tag = a.md_i32(9);
+    a.entry(
+        "ms",
+        main,
+        [None, Some(outputs), Some(prims)],
+        &[tag, state],
+    );
+    let V::F(m) = main else { unreachable!() };
+    let bytes = dxil_container(&a.bitcode(m), 13, 0);
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    // The payload: 5 words; the float at word 2, read as a word and bit-cast; the i64 as
+    // words 3 and 4.
+    assert_eq!(ops_of(&b, OpCode::DclMeshPayload).len(), 1, "{printed}");
+    assert!(printed.contains("DclMeshPayload u32[5]"), "{printed}");
+    let at: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::LdsLoad)
+        .filter_map(|(_, op)| op.arg(1))
+        .map(|d| b.op(d).lit(0))
+        .collect();
+    assert_eq!(at, [Some(2), Some(3), Some(4)], "{printed}");
+    assert!(printed.contains("Cast u64"), "{printed}");
+    assert!(
+        printed.contains("SetMsOutputs %1 3 1 Triangle"),
+        "{printed}"
+    );
+    assert_eq!(
+        ops_of(&b, OpCode::MeshSetOutputCounts).len(),
+        1,
+        "{printed}"
+    );
+    // Vertex outputs per vertex in stream 0, primitive outputs per primitive in stream 1,
+    // the primitive's user attribute after the vertex signature's two rows.
+    assert!(
+        printed.contains("DclOutputBuiltIn vec4<f32>[3] %1 Position 0"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("DclOutput vec2<f32>[3] %1 1 0 0"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("DclOutputBuiltIn u32[1] %1 PrimitiveId 1"),
+        "{printed}"
+    );
+    assert!(printed.contains("DclOutput u32[1] %1 2 0 1"), "{printed}");
+    assert!(
+        printed.contains("DclOutputBuiltIn vec3<u32>[1] %1 PrimitiveIndices 1"),
+        "{printed}"
+    );
+    assert_eq!(ops_of(&b, OpCode::OutputStore).len(), 5, "{printed}");
+    lower(&bytes);
+}
+
+#[test]
+fn amplification_shaders_write_the_payload_and_dispatch_mesh() {
+    let mut a = Asm::new();
+    let arr = a.ty(&[11, 2, I32]);
+    a.types.push(rs(19, &[], "struct.Payload"));
+    let payload = a.ty(&[20, 0, I32, arr]);
+    let shared_ptr = a.ty(&[8, payload, 3]);
+    a.globals.push((payload, 3));
+    let g = V::G(0);
+    let zero = a.i32(0);
+    let one = a.i32(1);
+    let two = a.i32(2);
+    let seven = a.i32(7);
+    let tid = a.dx_op("dx.op.flattenedThreadIdInGroup.i32", I32, &[], 96, &[]);
+    let field = a.push(
+        Inst::Gep {
+            ty: payload,
+            base: g,
+            indices: vec![zero, one, tid],
+        },
+        true,
+    );
+    a.push(
+        Inst::Store {
+            ptr: field,
+            v: seven,
+        },
+        false,
+    );
+    let first = a.push(
+        Inst::Gep {
+            ty: payload,
+            base: g,
+            indices: vec![zero, zero],
+        },
+        true,
+    );
+    a.push(Inst::Store { ptr: first, v: tid }, false);
+    a.dx_op(
+        "dx.op.dispatchMesh.struct.Payload",
+        VOID,
+        &[I32, I32, I32, shared_ptr],
+        173,
+        &[two, one, one, g],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let threads = a.threads(2);
+    let size = a.md_i32(12);
+    let state = a.node(&[Some(threads), Some(size)]);
+    let tag = a.md_i32(10);
+    a.entry("as", main, [None, None, None], &[tag, state]);
+    let V::F(m) = main else { unreachable!() };
+    let bytes = dxil_container(&a.bitcode(m), 14, 0);
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    assert!(printed.contains("DclMeshPayload u32[3]"), "{printed}");
+    assert!(ops_of(&b, OpCode::DclLds).is_empty(), "{printed}");
+    // Word 1 + tid, then word 0.
+    let stores: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::LdsStore)
+        .map(|(_, op)| {
+            let at = b.op(op.arg(1).expect("address"));
+            (at.opcode, at.lit(0))
+        })
+        .collect();
+    assert_eq!(stores.len(), 2, "{printed}");
+    assert_eq!(stores[0].0, OpCode::IAdd, "{printed}");
+    assert_eq!(stores[1], (OpCode::Constant, Some(0)), "{printed}");
+    assert_eq!(ops_of(&b, OpCode::DispatchMesh).len(), 1, "{printed}");
+    lower(&bytes);
+}
+
+#[test]
+fn attributes_read_at_a_vertex_are_per_vertex_inputs() {
+    let mut a = Asm::new();
+    let zero = a.i32(0);
+    let c0 = a.int(I8, 0);
+    let c2 = a.int(I8, 2);
+    let at2 = a.dx_op(
+        "dx.op.attributeAtVertex.f32",
+        F32,
+        &[I32, I32, I8, I8],
+        137,
+        &[zero, zero, c0, c2],
+    );
+    let u = a.undef(I32);
+    let flat = a.dx_op(
+        "dx.op.loadInput.f32",
+        F32,
+        &[I32, I32, I8, I32],
+        4,
+        &[zero, zero, c0, u],
+    );
+    let one = a.i32(1);
+    let bary = a.dx_op(
+        "dx.op.loadInput.f32",
+        F32,
+        &[I32, I32, I8, I32],
+        4,
+        &[one, zero, c0, u],
+    );
+    let s = a.bin(0, at2, flat, 0);
+    let s = a.bin(0, s, bary, 0);
+    a.dx_op(
+        "dx.op.storeOutput.f32",
+        VOID,
+        &[I32, I32, I8, F32],
+        5,
+        &[zero, zero, c0, s],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    // COLOR (nointerpolation float at row 0), SV_Barycentrics (row 1); SV_Target.
+    let color = a.sig_element(0, "COLOR", 9, 0, 1, 1, 0);
+    let bary_e = a.sig_element(1, "SV_Barycentrics", 9, 28, 4, 3, 1);
+    let target = a.sig_element(0, "SV_Target", 9, 16, 0, 1, 0);
+    let inputs = a.node(&[Some(color), Some(bary_e)]);
+    let outputs = a.node(&[Some(target)]);
+    a.entry("ps", main, [Some(inputs), Some(outputs), None], &[]);
+    let V::F(m) = main else { unreachable!() };
+    let bytes = dxil_container(&a.bitcode(m), 0, 0);
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    assert!(
+        printed.contains("DclInput f32[3] %1 0 0 Flat|PerVertex"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("DclInputBuiltIn vec3<f32> %1 Barycentrics NoPerspective"),
+        "{printed}"
+    );
+    // Vertex 2, then the flat read at vertex 0.
+    let vertices: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::InputLoad)
+        .filter_map(|(_, op)| op.arg(1))
+        .map(|d| b.op(d).lit(0))
+        .collect();
+    assert_eq!(vertices[..2], [Some(2), Some(0)], "{printed}");
+    lower(&bytes);
+}
+
+#[test]
+fn mesh_operations_outside_mesh_shaders_are_errors() {
+    let bytes = compute_shader(|a| {
+        let one = a.i32(1);
+        a.dx_op(
+            "dx.op.setMeshOutputCounts",
+            VOID,
+            &[I32, I32],
+            168,
+            &[one, one],
+        );
+        vec![]
+    });
+    let err = convert_bytes(&bytes).unwrap_err();
+    assert!(
+        matches!(err, ConvertError::Invalid { .. }) && err.to_string().contains("compute"),
+        "{err}"
+    );
+}
+
+#[test]
+fn sixty_four_bit_atomics_on_raw_buffers_address_32_bit_words() {
+    let bytes = compute_shader(|a| {
+        let i64t = a.ty(&[7, 64]);
+        let h = a.uav_handle();
+        let op = a.i32(6); // UMin
+        let at = a.i32(8);
+        let u = a.undef(I32);
+        let v = a.int(i64t, -5);
+        let r = a.dx_op(
+            "dx.op.atomicBinOp.i64",
+            i64t,
+            &[HANDLE, I32, I32, I32, I32, i64t],
+            78,
+            &[h, op, at, u, u, v],
+        );
+        let lo = a.push(
+            Inst::Cast {
+                v: r,
+                ty: I32,
+                op: 0,
+            },
+            true,
+        ); // trunc
+        vec![lo]
+    });
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    let atomics: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::BufferAtomic)
+        .collect();
+    assert_eq!(atomics.len(), 1, "{printed}");
+    let (_, op) = atomics[0];
+    assert_eq!(
+        op.ty,
+        dxspv_ir::Type::scalar(dxspv_ir::ScalarType::U64),
+        "{printed}"
+    );
+    assert_eq!(
+        op.lit(0).and_then(dxspv_ir::AtomicOp::from_literal),
+        Some(dxspv_ir::AtomicOp::UMin)
+    );
+    // Byte 8 is word 2.
+    let word = op.arg(1).and_then(|d| b.op(d).lit(0));
+    assert_eq!(word, Some(2), "{printed}");
+    lower(&bytes);
+}
+
+/// A compute shader of `blocks` blocks running `body`.
+fn compute_blocks(blocks: u64, body: impl FnOnce(&mut Asm)) -> Vec<u8> {
+    let mut a = Asm::new();
+    a.blocks = blocks;
+    body(&mut a);
+    let (_, main) = a.func("main", VOID, &[]);
+    compute_metadata(&mut a, "cs", None, main);
+    let V::F(m) = main else { unreachable!() };
+    dxil_container(&a.bitcode(m), 5, 0)
+}
+
+#[test]
+fn phis_and_branches_must_follow_the_control_flow_graph() {
+    // A phi naming a block that does not branch to it.
+    let bytes = compute_blocks(3, |a| {
+        let zero = a.i32(0);
+        let one = a.i32(1);
+        a.push(Inst::Br(1), false);
+        a.push(
+            Inst::Phi {
+                ty: I32,
+                pairs: vec![(zero, 0), (one, 2)],
+            },
+            true,
+        );
+        a.push(Inst::Br(2), false);
+        a.push(Inst::Ret, false);
+    });
+    let err = convert_bytes(&bytes).unwrap_err();
+    assert!(
+        err.to_string().contains("does not branch to block 1"),
+        "{err}"
+    );
+
+    // A phi missing one of its block's predecessors.
+    let bytes = compute_blocks(3, |a| {
+        let zero = a.i32(0);
+        let t = a.int(I1, 1);
+        a.push(
+            Inst::CondBr {
+                t: 1,
+                f: 2,
+                cond: t,
+            },
+            false,
+        );
+        a.push(Inst::Br(2), false);
+        a.push(
+            Inst::Phi {
+                ty: I32,
+                pairs: vec![(zero, 1)],
+            },
+            true,
+        );
+        a.push(Inst::Ret, false);
+    });
+    let err = convert_bytes(&bytes).unwrap_err();
+    assert!(err.to_string().contains("names 1 of the 2 blocks"), "{err}");
+
+    // A branch back to the entry block.
+    let bytes = compute_blocks(2, |a| {
+        a.push(Inst::Br(1), false);
+        a.push(Inst::Br(0), false);
+    });
+    let err = convert_bytes(&bytes).unwrap_err();
+    assert!(
+        err.to_string().contains("entry block is a branch target"),
+        "{err}"
+    );
+}
+
+#[test]
+fn constant_offsets_past_a_structure_reach_the_next_ones() {
+    // A structured UAV of 4-byte structures; rawBufferStore of one word at structure 1,
+    // byte 8: structure 3, word 0.
+    let mut a = Asm::new();
+    let h = a.uav_handle();
+    let one = a.i32(1);
+    let eight = a.i32(8);
+    let seven = a.i32(7);
+    let u = a.undef(I32);
+    let mask = a.int(I8, 1);
+    let align = a.i32(4);
+    a.dx_op(
+        "dx.op.rawBufferStore.i32",
+        VOID,
+        &[HANDLE, I32, I32, I32, I32, I32, I32, I8, I32],
+        140,
+        &[h, one, eight, seven, seven, u, u, mask, align],
+    );
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let res = a.raw_uav(0);
+    // Make the UAV structured (kind 12) with a stride of 4 (tag 1).
+    let twelve = a.md_i32(12);
+    let tag = a.md_i32(1);
+    let stride = a.md_i32(4);
+    let tags = a.node(&[Some(tag), Some(stride)]);
+    let Some(Md::Node(res_ops)) = a.md.get(res).cloned() else {
+        unreachable!()
+    };
+    let uavs = res_ops[1].expect("uav list");
+    let Some(Md::Node(list)) = a.md.get(uavs).cloned() else {
+        unreachable!()
+    };
+    let uav = list[0].expect("uav");
+    if let Some(Md::Node(ops)) = a.md.get_mut(uav) {
+        ops[6] = Some(twelve);
+        ops[10] = Some(tags);
+    }
+    compute_metadata(&mut a, "cs", Some(res), main);
+    let V::F(m) = main else { unreachable!() };
+    let bytes = dxil_container(&a.bitcode(m), 5, 0);
+    let b = convert_bytes(&bytes).expect("converts");
+    let printed = text::print(&b);
+    let addresses: Vec<Vec<Option<u64>>> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::BufferStore)
+        .filter_map(|(_, op)| op.arg(1))
+        .map(|d| {
+            let op = b.op(d);
+            if op.opcode == OpCode::Constant {
+                (0..2).map(|i| op.lit(i)).collect()
+            } else {
+                op.refs().map(|r| r.and_then(|r| b.op(r).lit(0))).collect()
+            }
+        })
+        .collect();
+    assert_eq!(addresses, [vec![Some(3), Some(0)]], "{printed}");
+    lower(&bytes);
 }

@@ -48,6 +48,9 @@ pub(crate) enum MemBase {
     Lds(SsaDef),
     /// A constant global (an immediate constant buffer): its `Constant`.
     Constant(SsaDef),
+    /// The mesh payload (a `DclMeshPayload` of 32-bit words): the address is one word
+    /// offset (see `mesh.rs`).
+    Payload(SsaDef),
 }
 
 /// A pointer: a variable, the IR type of the variable, and the address into it built so far

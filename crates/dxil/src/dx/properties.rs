@@ -3,8 +3,8 @@
 //! Tags: 0 shader flags (`i64`), 1 geometry shader state, 2 domain shader state, 3 hull
 //! shader state, 4 thread counts, 5 auto-binding space, 6/7 ray payload and attribute
 //! sizes, 8 shader kind (libraries), 9 mesh shader state, 10 amplification shader state,
-//! 11 wave size, 12 entry root signature; 13 and on describe work graph nodes and are kept
-//! raw.
+//! 11 wave size, 12 entry root signature, 23 wave size range (SM 6.8: minimum, maximum,
+//! preferred); 13 to 22 describe work graph nodes and are kept raw.
 
 use crate::dx::enums::{
     InputPrimitive, MeshOutputTopology, PrimitiveTopology, ShaderKind, TessellatorDomain,
@@ -109,6 +109,8 @@ pub struct EntryProperties {
     pub amplification: Option<AmplificationState>,
     /// Required wave size (the first value of the wave size list).
     pub wave_size: Option<u32>,
+    /// Wave size range (SM 6.8): minimum, maximum and preferred (0 for none).
+    pub wave_size_range: Option<[u32; 3]>,
     /// Every `(tag, value)` pair as stored, the ones read above included.
     pub tags: Vec<(u32, MetadataRef)>,
 }
@@ -189,6 +191,11 @@ impl EntryProperties {
                 11 => {
                     let s = list(r, v, &c, 1)?;
                     p.wave_size = Some(r.u32(s[0], &c)?);
+                }
+                23 => {
+                    let s = list(r, v, &c, 3)?;
+                    p.wave_size_range =
+                        Some([r.u32(s[0], &c)?, r.u32(s[1], &c)?, r.u32(s[2], &c)?]);
                 }
                 _ => {}
             }

@@ -60,8 +60,10 @@ impl<'a> Emitter<'a> {
 
     /// `SetMsOutputs`: `OutputVertices`, `OutputPrimitivesEXT` and the topology's mode.
     pub(super) fn set_ms_outputs(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        let vertices = self.count_lit(def, op, 0)?;
-        let primitives = self.count_lit(def, op, 1)?;
+        // A shader of no vertices or primitives (it outputs nothing) declares one: Vulkan
+        // wants the modes' counts above 0.
+        let vertices = self.mesh_count_lit(def, op, 0)?;
+        let primitives = self.mesh_count_lit(def, op, 1)?;
         let topology = PrimitiveType::from_literal(self.lit(def, op, 2)?);
         let mode = match topology {
             Some(PrimitiveType::Triangle) => M::OutputTrianglesEXT,
@@ -72,11 +74,24 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, "a second SetMsOutputs");
         }
         self.mesh.limits = topology.map(|t| (vertices, primitives, t));
-        self.module.execution_mode(M::OutputVertices, &[vertices]);
         self.module
-            .execution_mode(M::OutputPrimitivesEXT, &[primitives]);
+            .execution_mode(M::OutputVertices, &[vertices.max(1)]);
+        self.module
+            .execution_mode(M::OutputPrimitivesEXT, &[primitives.max(1)]);
         self.module.execution_mode(mode, &[]);
         Ok(())
+    }
+
+    /// Literal `i` of `SetMsOutputs`: a count from 0 to 256.
+    fn mesh_count_lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u32> {
+        match u32::try_from(self.lit(def, op, i)?) {
+            Ok(n) if n <= 256 => Ok(n),
+            _ => malformed(
+                def,
+                op,
+                format!("count {} past 256", op.lit(i).unwrap_or(0)),
+            ),
+        }
     }
 
     /// `DclMeshPayload`: a `TaskPayloadWorkgroupEXT` variable, accessed as LDS.
