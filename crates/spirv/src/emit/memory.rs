@@ -188,7 +188,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Memory operands of a load (`store == false`) or store through a pointer into `sc`:
-    /// `NonPrivatePointer` for shared memory, plus `MakePointerVisible` /
+    /// `NonPrivatePointer` for shared memory and storage buffers (not constant buffers), plus `MakePointerVisible` /
     /// `MakePointerAvailable` at `QueueFamily` scope while a globally coherent UAV is
     /// accessed
     /// ([`FunctionState::coherent_access`](super::control_flow::FunctionState::coherent_access)).
@@ -204,7 +204,11 @@ impl<'a> Emitter<'a> {
                 let bit = if store { 0x8 } else { 0x10 };
                 ([0x20 | bit, scope], 2)
             }
-            SC::Workgroup | SC::StorageBuffer | SC::Uniform => ([0x20, 0], 1),
+            SC::Workgroup | SC::StorageBuffer => ([0x20, 0], 1),
+            // A constant buffer (`Uniform`, when storage buffers have their own class) is read
+            // only while the shader runs: nothing in it needs ordering against other
+            // invocations, so its loads stay private.
+            SC::Uniform if self.module.buffer_class() == SC::Uniform => ([0x20, 0], 1),
             _ => ([0, 0], 0),
         }
     }
