@@ -353,12 +353,17 @@ impl<'a> Emitter<'a> {
         };
         let mut parts = [0u32; 4];
         let raw = if n == m {
-            let id = self.module.id();
+            // Of the type wanted, the load is the value itself (no copy).
+            let same = wb.base() == pb.base();
+            let id = if same { out } else { self.module.id() };
             let f = &mut self.module.sections.functions;
             let st = begin(f, S::Load);
             f.extend_from_slice(&[pty, id, ptr]);
             f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
+            if same {
+                return Ok(());
+            }
             id
         } else if m > n {
             let id = self.module.id();
