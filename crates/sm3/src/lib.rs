@@ -67,7 +67,7 @@
 //! nearest.
 //!
 //! The binding model, the varying locations and the application state follow the D3D9
-//! contract (`notes/d3d9_contract.md`; the README summarises it): float, integer and
+//! contract (`docs/d3d9.md` at the repository root): float, integer and
 //! boolean constants are the constant buffers `b0`, `b1`, `b2` of register space 0; sampler
 //! `s#` is SRV `t#` plus sampler `s#` (space 0 for pixel shaders, 1 for vertex shaders);
 //! varyings, all `vec4<f32>`, meet by usage and usage index at fixed locations (TEXCOORD n

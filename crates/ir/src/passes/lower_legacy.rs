@@ -243,10 +243,22 @@ fn limit_constant(b: &mut Builder, def: SsaDef, op: &Op) -> Result<SsaDef, PassE
     Ok(b.add_constant(op.ty, &lits))
 }
 
-/// Component `i` of `v` (of scalar type `elem`), extracted before `pos`; `v` itself if scalar.
+/// Component `i` of `v` (of scalar type `elem`), extracted before `pos`; `v` itself if scalar,
+/// and the scalar it was built from if `v` is a `CompositeConstruct` of one scalar per
+/// component (frontends build the operands of dot products so; no extract to clean up).
 fn component(b: &mut Builder, pos: SsaDef, v: SsaDef, i: u32, elem: Type) -> SsaDef {
-    if b.get(v).is_some_and(|op| !op.ty.is_vector()) {
-        return v;
+    if let Some(op) = b.get(v) {
+        if !op.ty.is_vector() {
+            return v;
+        }
+        let n = op.ty.as_basic().map_or(0, |t| usize::from(t.vec_size()));
+        if op.opcode == OpCode::CompositeConstruct && op.arg(n).is_none() {
+            if let Some(part) = op.arg(i as usize) {
+                if n > 0 && op.arg(n - 1).is_some() && b.get(part).is_some_and(|p| p.ty == elem) {
+                    return part;
+                }
+            }
+        }
     }
     let idx = b.add_constant(Type::scalar(ScalarType::U32), &[i as u64]);
     b.add_before(

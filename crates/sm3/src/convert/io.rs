@@ -562,7 +562,25 @@ impl Converter<'_, '_> {
         );
     }
 
+    /// A `vec4<f32>` of four components; the vector they were extracted from, in order, if
+    /// so (an output written straight from a sample or an input needs no rebuild).
     fn vec4(&mut self, v: [SsaDef; 4]) -> SsaDef {
+        let want = Type::vector(ScalarType::F32, 4);
+        let source = |i: usize| -> Option<SsaDef> {
+            let op = self.b.get(v[i])?;
+            let index = self.b.get(op.arg(1)?)?;
+            (op.opcode == OpCode::CompositeExtract
+                && index.opcode == OpCode::Constant
+                && index.lit(0) == Some(i as u64))
+            .then_some(op.arg(0)?)
+        };
+        if let Some(src) = source(0) {
+            if (1..4).all(|i| source(i) == Some(src))
+                && self.b.get(src).is_some_and(|o| o.ty == want)
+            {
+                return src;
+            }
+        }
         self.vector(ScalarType::F32, &v)
     }
 

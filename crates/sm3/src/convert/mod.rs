@@ -25,7 +25,7 @@
 //! to the real outputs and applies the fixed-function state (colour saturation, point size,
 //! and with [`crate::Options::dynamic_state`] fog, alpha test and clip planes; see
 //! [`crate::options`] and `state`). The binding model,
-//! varying locations and state layout are those of `notes/d3d9_contract.md`, documented
+//! varying locations and state layout are those of `docs/d3d9.md`, documented
 //! in the crate root.
 //!
 //! Work is split by concept: `registers` (source and destination operands, constants,
