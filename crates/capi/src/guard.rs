@@ -103,20 +103,23 @@ fn status_of(e: &dxspv::Error) -> dxspv_status {
             }
         },
         // IR given from outside that the validator rejects before any pass runs.
-        Error::Pass(PassError::Validation { pass: "input", .. }) => DXSPV_ERROR_INVALID_INPUT,
+        Error::Pass(PassError::Validation { pass: "input", .. }, _) => DXSPV_ERROR_INVALID_INPUT,
         // A stream-output declaration that does not fit the shader (an output it lacks, a
         // stage that does not stream out): the caller's options are at fault.
-        Error::Pass(PassError::InvalidIr {
-            pass: "stream_output",
-            ..
-        }) => DXSPV_ERROR_INVALID_ARGUMENT,
+        Error::Pass(
+            PassError::InvalidIr {
+                pass: "stream_output",
+                ..
+            },
+            _,
+        ) => DXSPV_ERROR_INVALID_ARGUMENT,
         // A pass failing on IR that was valid when the pipeline started is a bug.
-        Error::Pass(_) => DXSPV_ERROR_INTERNAL,
-        Error::Spirv(dxspv::spirv::SpirvError::Unsupported { .. }) => {
+        Error::Pass(..) => DXSPV_ERROR_INTERNAL,
+        Error::Spirv(dxspv::spirv::SpirvError::Unsupported { .. }, _) => {
             DXSPV_ERROR_UNSUPPORTED_FEATURE
         }
         // The backend refusing validated lowered IR is a bug too.
-        Error::Spirv(_) => DXSPV_ERROR_INTERNAL,
+        Error::Spirv(..) => DXSPV_ERROR_INTERNAL,
         Error::UnknownFormat => DXSPV_ERROR_UNKNOWN_FORMAT,
     }
 }
@@ -315,16 +318,16 @@ mod tests {
             errors: vec![],
         };
         assert_eq!(
-            Failure::from(Error::Pass(pass("input"))).status,
+            Failure::from(Error::from(pass("input"))).status,
             DXSPV_ERROR_INVALID_INPUT
         );
         assert_eq!(
-            Failure::from(Error::Pass(pass("ssa_construction"))).status,
+            Failure::from(Error::from(pass("ssa_construction"))).status,
             DXSPV_ERROR_INTERNAL
         );
         let bad_declaration = PassError::invalid("stream_output", None, "no output TEXCOORD0");
         assert_eq!(
-            Failure::from(Error::Pass(bad_declaration)).status,
+            Failure::from(Error::from(bad_declaration)).status,
             DXSPV_ERROR_INVALID_ARGUMENT
         );
         // The newer frontends' errors: malformed input, or a construct not translated.
