@@ -65,7 +65,7 @@ pub(crate) fn describe(b: &Builder, def: SsaDef) -> String {
         return format!("`{name}` ({def})");
     }
     let mut names: Vec<String> = Vec::new();
-    for operand in op.refs().flatten() {
+    for operand in op.refs().flatten().filter(|&d| !is_structure(b, d)) {
         if names.len() == MAX_NAMES {
             break;
         }
@@ -99,7 +99,8 @@ fn data_sources(b: &Builder, def: SsaDef) -> Vec<String> {
         for at in frontier {
             let Some(op) = b.get(at) else { continue };
             for operand in op.refs().flatten() {
-                if seen.contains(&operand) || seen.len() >= MAX_DATA_OPS {
+                if seen.contains(&operand) || seen.len() >= MAX_DATA_OPS || is_structure(b, operand)
+                {
                     continue;
                 }
                 seen.push(operand);
@@ -115,6 +116,17 @@ fn data_sources(b: &Builder, def: SsaDef) -> Vec<String> {
         frontier = next;
     }
     names
+}
+
+/// True for the ops that hold the program together rather than data: the entry point (every
+/// declaration names it), functions and blocks (calls, branches and phis name them).
+fn is_structure(b: &Builder, def: SsaDef) -> bool {
+    b.get(def).is_some_and(|op| {
+        matches!(
+            op.opcode,
+            OpCode::EntryPoint | OpCode::Function | OpCode::Label
+        )
+    })
 }
 
 /// The debug name of the declaration `def` is or reaches through [`ACCESSORS`], if any.
@@ -146,7 +158,7 @@ mod tests {
 %4 = DebugName %3 \"t0\"
 %5 = DclSampler %1 0 0 1
 %6 = DebugName %5 \"s0\"
-%7 = DclInput vec2<f32> %1 1 0 Linear
+%7 = DclInput vec2<f32> %1 1 0 None
 %8 = DebugName %7 \"v1_TEXCOORD0\"
 %9 = DclOutput vec4<f32> %1 0 0 0
 %10 = DebugName %9 \"o0_SV_Target0\"
@@ -166,6 +178,8 @@ mod tests {
 %38 = FMul f32 %15 %15
 %39 = DescriptorLoad cbv %13 %14
 %40 = OutputStore %9 null %35
+%43 = FMul f32 %37 %15
+%44 = FNeg f32 %43
 %41 = Return void null
 %42 = FunctionEnd
 ";
@@ -203,6 +217,14 @@ mod tests {
             describe(&b, def(40)),
             "OutputStore of `o0_SV_Target0` (%40)"
         );
+    }
+
+    #[test]
+    fn a_computed_value_names_the_declarations_it_comes_from() {
+        let b = builder();
+        // %43 = FMul (FAdd (TmpLoad r0.x)) 1.0: two steps back to the register.
+        assert_eq!(describe(&b, def(43)), "FMul on data from `r0.x` (%43)");
+        assert_eq!(describe(&b, def(44)), "FNeg on data from `r0.x` (%44)");
     }
 
     #[test]
