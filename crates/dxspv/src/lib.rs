@@ -29,7 +29,9 @@
 //!   [`Output`] carries the words, the [`spirv::Reflection`], [`StageTimes`] and [`Warning`]s.
 //!
 //! Every entry point returns `Ok` or an [`Error`] that says where and what; none panics on any
-//! input. The `dxspv` command-line tool (crate `dxspv-cli`) is a thin layer over these
+//! input. An error of the passes or the backend names the op at fault by the D3D names the IR
+//! keeps (registers, resources, inputs and outputs: [`Error::at`]), worked out only once the
+//! error has happened (the `d3d_names` module); IR text keeps its own ids. The `dxspv` command-line tool (crate `dxspv-cli`) is a thin layer over these
 //! functions.
 
 pub use dxspv_dxbc as dxbc;

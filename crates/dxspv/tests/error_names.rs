@@ -103,19 +103,21 @@ fn ir_kept_from_a_shader_gets_d3d_names() {
 #[test]
 fn a_pass_error_on_a_dxbc_shader_names_the_entry_point() {
     // Stream output asked of a compute shader: the stream_output pass refuses the entry point.
-    let mut opts = Options::default();
-    opts.stream_output = Some(StreamOutput {
-        entries: vec![StreamOutputEntry {
-            stream: 0,
-            semantic: Some("POSITION".into()),
-            semantic_index: 0,
-            start_component: 0,
-            component_count: 4,
-            slot: 0,
-        }],
-        strides: vec![16],
-        rasterized_stream: Some(0),
-    });
+    let opts = Options {
+        stream_output: Some(StreamOutput {
+            entries: vec![StreamOutputEntry {
+                stream: 0,
+                semantic: Some("POSITION".into()),
+                semantic_index: 0,
+                start_component: 0,
+                component_count: 4,
+                slot: 0,
+            }],
+            strides: vec![16],
+            rasterized_stream: Some(0),
+        }),
+        ..Options::default()
+    };
     let err = dxspv::compile(&dxspv_testkit::dxbc::tiny_compute_shader(), &opts).unwrap_err();
     assert_eq!(err.kind(), "pass");
     let message = err.to_string();
