@@ -589,7 +589,7 @@ fn generator_id_sets_the_header_word() {
 #[test]
 fn backend_refusals_name_d3d_things_and_ir_text_keeps_its_ids() {
     // A DXIL wave shader at vulkan1.0 (no subgroups): the error names the system value the
-    // shader reads, as `file: error: what`, with the IR id only as a hint.
+    // shader reads (by its intrinsic), as `file: error: what`, with the IR id only as a hint.
     if let Some(corpus) = dxspv_testkit::Corpus::open() {
         let path = "dxil/vkd3d-proton/sm_advanced_cs_wave_match_code_dxil.dxil";
         let Some(entry) = corpus.entries.iter().find(|e| e.path == path) else {
@@ -610,7 +610,7 @@ fn backend_refusals_name_d3d_things_and_ir_text_keeps_its_ids() {
         assert_eq!(
             stderr(&out),
             format!(
-                "{input}: error: SPIR-V: `WaveLaneIndex` (%14): unsupported: WaveLaneIndex on \
+                "{input}: error: SPIR-V: `WaveGetLaneIndex()` (%14): unsupported: WaveLaneIndex on \
                  vulkan1.0 (waves need SPIR-V 1.3, vulkan1.1)\n"
             )
         );

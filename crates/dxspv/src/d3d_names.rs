@@ -5,7 +5,9 @@
 //! the op at fault. An id like `%45` means nothing to someone who compiled a DXBC, D3D9 or
 //! DXIL shader, but the IR keeps a `DebugName` for each declaration the frontends make
 //! (`r0.x`, `t0`, `cb0`, `u0_counter`, `v0_POSITION0`, `o0_SV_Target0`, system values,
-//! the entry point). [`describe`] turns a def into what such a user knows:
+//! the entry point), and a built-in declaration names its system value (`SV_Position`) or the
+//! intrinsic that reads it (`WaveGetLaneIndex()`). [`describe`] turns a def into what such a
+//! user knows:
 //!
 //! - a def with a debug name is that name: `` `t0` (%4) ``;
 //! - a code op is its opcode and the named declarations among its operands, following the
@@ -24,7 +26,8 @@
 //! on the path of a translation that succeeds.
 
 use dxspv_ir::text::debug_name;
-use dxspv_ir::{Builder, OpCode, SsaDef};
+use dxspv_ir::{Builder, BuiltIn, OpCode, SsaDef};
+use dxspv_spirv::d3d_system_value;
 use std::fmt::Write;
 
 /// At most this many names are listed for one op (an op with more operands than this is
@@ -61,7 +64,7 @@ pub(crate) fn describe(b: &Builder, def: SsaDef) -> String {
     let Some(op) = b.get(def) else {
         return def.to_string();
     };
-    if let Some(name) = debug_name(b, def) {
+    if let Some(name) = own_name(b, def) {
         return format!("`{name}` ({def})");
     }
     let mut names: Vec<String> = Vec::new();
@@ -118,6 +121,30 @@ fn data_sources(b: &Builder, def: SsaDef) -> Vec<String> {
     names
 }
 
+/// The name of `def` a D3D user knows: a built-in's system value (`SV_DispatchThreadID`) or
+/// the intrinsic that reads it (`WaveGetLaneIndex()`), else its debug name.
+fn own_name(b: &Builder, def: SsaDef) -> Option<String> {
+    let op = b.get(def)?;
+    if matches!(
+        op.opcode,
+        OpCode::DclInputBuiltIn | OpCode::DclOutputBuiltIn
+    ) {
+        if let Some(builtin) = op.lit(0).and_then(BuiltIn::from_literal) {
+            let d3d = match builtin {
+                BuiltIn::WaveLaneIndex => Some("WaveGetLaneIndex()"),
+                BuiltIn::WaveLaneCount => Some("WaveGetLaneCount()"),
+                BuiltIn::SampleCount => Some("GetRenderTargetSampleCount()"),
+                BuiltIn::SamplePosition => Some("GetRenderTargetSamplePosition()"),
+                other => d3d_system_value(other, None),
+            };
+            if let Some(name) = d3d {
+                return Some(name.to_string());
+            }
+        }
+    }
+    debug_name(b, def)
+}
+
 /// True for the ops that hold the program together rather than data: the entry point (every
 /// declaration names it), functions and blocks (calls, branches and phis name them).
 fn is_structure(b: &Builder, def: SsaDef) -> bool {
@@ -133,7 +160,7 @@ fn is_structure(b: &Builder, def: SsaDef) -> bool {
 fn declaration_name(b: &Builder, def: SsaDef) -> Option<String> {
     let mut at = def;
     for _ in 0..=MAX_ACCESS_CHAIN {
-        if let Some(name) = debug_name(b, at) {
+        if let Some(name) = own_name(b, at) {
             return Some(name);
         }
         let op = b.get(at)?;
@@ -236,6 +263,36 @@ mod tests {
         assert_eq!(describe(&b, def(39)), "DescriptorLoad (%39)");
         // A def that is not in the program.
         assert_eq!(describe(&b, def(99)), "%99");
+    }
+
+    #[test]
+    fn built_ins_are_named_by_their_system_value_or_intrinsic() {
+        let text = "\
+%1 = EntryPoint %10 Compute
+%2 = SetCsWorkgroupSize %1 1 1 1
+%3 = DclInputBuiltIn vec3<u32> %1 GlobalThreadId None
+%4 = DebugName %3 \"GlobalThreadId\"
+%5 = DclInputBuiltIn u32 %1 WaveLaneIndex None
+%6 = DclInputBuiltIn u32 %1 TessControlPointCountIn None
+%7 = DebugName %6 \"vicp_count\"
+%8 = DclInputBuiltIn u32 %1 TessControlPointId None
+%10 = Function void
+%11 = Label None
+%12 = InputLoad vec3<u32> %3 null
+%13 = Return void null
+%14 = FunctionEnd
+";
+        let b = dxspv_ir::text::parse(text).unwrap();
+        assert_eq!(describe(&b, def(3)), "`SV_DispatchThreadID` (%3)");
+        assert_eq!(
+            describe(&b, def(12)),
+            "InputLoad of `SV_DispatchThreadID` (%12)"
+        );
+        // Read through an intrinsic in HLSL, named or not in the IR.
+        assert_eq!(describe(&b, def(5)), "`WaveGetLaneIndex()` (%5)");
+        // No system value and no intrinsic name: the debug name, else the opcode.
+        assert_eq!(describe(&b, def(6)), "`vicp_count` (%6)");
+        assert_eq!(describe(&b, def(8)), "`SV_OutputControlPointID` (%8)");
     }
 
     #[test]

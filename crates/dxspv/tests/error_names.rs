@@ -147,11 +147,11 @@ fn corpus_error(path: &str) -> Option<Error> {
 #[test]
 fn dxil_wave_shaders_at_vulkan_1_0_name_d3d_things() {
     // (shader, what the error names), checked against `dxspv ir` of each shader: a system
-    // value declaration, a wave op reading an input, a quad op on a value loaded from t0.
+    // value read by an intrinsic, a wave op reading an input, a quad op on a value loaded from t0.
     let cases = [
         (
             "dxil/vkd3d-proton/sm_advanced_cs_wave_match_code_dxil.dxil",
-            "`WaveLaneIndex` (%14)",
+            "`WaveGetLaneIndex()` (%14)",
             "WaveLaneIndex on vulkan1.0",
         ),
         (
