@@ -15,10 +15,11 @@
 //!   `DclInput`, `TmpLoad` → `DclTmp`, ...): ``ImageSample of `t0`, `s0` (%45)``;
 //! - a code op with no such operand (arithmetic on loaded values, a wave op) names the
 //!   declarations its operands are computed from, a few steps back:
-//!   ``WaveActiveOp on data from `t0`, `Position` (%45)``;
+//!   ``WaveActiveOp on data from `t0`, `SV_Position` (%45)``;
 //! - an op with none of these keeps its opcode: `FMul (%38)`.
 //!
-//! The id stays as a trailing hint: `dxspv ir` prints the same lowered IR, so it finds the op.
+//! The id stays as a trailing hint: for a backend error `dxspv ir` prints the same lowered IR,
+//! so it finds the op (a pass error's op may be one the pipeline made, or one of `--raw`).
 //! For IR text the ids are the user's own names and the errors keep their plain form (the
 //! facade does not call [`describe`] there).
 //!
@@ -35,8 +36,10 @@ use std::fmt::Write;
 const MAX_NAMES: usize = 4;
 
 /// How many steps back through operands [`describe`] looks for the declarations a value is
-/// computed from, and how many ops it looks at in all.
+/// computed from.
 const MAX_DATA_DEPTH: usize = 4;
+
+/// How many ops [`describe`] looks at in all on that walk back (it stays cheap on any input).
 const MAX_DATA_OPS: usize = 64;
 
 /// How many accessor ops [`declaration_name`] follows from an operand to its declaration
