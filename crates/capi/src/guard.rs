@@ -330,6 +330,32 @@ mod tests {
             Failure::from(Error::from(bad_declaration)).status,
             DXSPV_ERROR_INVALID_ARGUMENT
         );
+        // An error naming its op in D3D terms keeps its code; the message carries the names.
+        let def = dxspv::ir::SsaDef::new(45).unwrap();
+        let refused = dxspv::spirv::SpirvError::Unsupported {
+            def,
+            opcode: dxspv::ir::OpCode::ImageSample,
+            feature: "x".into(),
+        };
+        let f = Failure::from(Error::Spirv(
+            refused,
+            Some("ImageSample of `t0`, `s0` (%45)".into()),
+        ));
+        assert_eq!(
+            (f.status, f.kind),
+            (DXSPV_ERROR_UNSUPPORTED_FEATURE, "spirv-unsupported")
+        );
+        assert_eq!(
+            f.message,
+            "SPIR-V: ImageSample of `t0`, `s0` (%45): unsupported: x"
+        );
+        let moved = PassError::invalid("stream_output", def, "no output TEXCOORD0");
+        let f = Failure::from(Error::Pass(moved, Some("`o1_TEXCOORD0` (%45)".into())));
+        assert_eq!(f.status, DXSPV_ERROR_INVALID_ARGUMENT);
+        assert_eq!(
+            f.message,
+            "IR passes: stream_output: `o1_TEXCOORD0` (%45): no output TEXCOORD0"
+        );
         // The newer frontends' errors: malformed input, or a construct not translated.
         for (e, status) in [
             (
