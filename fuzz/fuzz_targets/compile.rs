@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     let out = match dxspv::compile(data, &opts) {
         Ok(out) => out,
         // The converter's output must validate ("input"), and so must every pass's.
-        Err(dxspv::Error::Pass(e @ PassError::Validation { .. })) => panic!("IR invalid: {e}"),
+        Err(dxspv::Error::Pass(e @ PassError::Validation { .. }, _)) => panic!("IR invalid: {e}"),
         Err(_) => return,
     };
     spirv_val::assert_valid(&out.spirv);

@@ -51,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
     opts.verify_checksum = false;
     let out = match dxspv::compile(input, &opts) {
         Ok(out) => out,
-        Err(dxspv::Error::Pass(e @ PassError::Validation { .. })) => panic!("IR invalid: {e}"),
+        Err(dxspv::Error::Pass(e @ PassError::Validation { .. }, _)) => panic!("IR invalid: {e}"),
         Err(_) => return,
     };
     spirv_val::assert_valid(&out.spirv);

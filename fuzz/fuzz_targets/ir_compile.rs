@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(out) => out,
         // Invalid input is refused before the passes; a pass that leaves IR the validator
         // rejects is the bug `validate_each_pass` exists to catch.
-        Err(dxspv::Error::Pass(e @ PassError::Validation { pass, .. })) if pass != "input" => {
+        Err(dxspv::Error::Pass(e @ PassError::Validation { pass, .. }, _)) if pass != "input" => {
             panic!("pass {pass} corrupted the IR: {e}")
         }
         Err(_) => return,

@@ -103,20 +103,23 @@ fn status_of(e: &dxspv::Error) -> dxspv_status {
             }
         },
         // IR given from outside that the validator rejects before any pass runs.
-        Error::Pass(PassError::Validation { pass: "input", .. }) => DXSPV_ERROR_INVALID_INPUT,
+        Error::Pass(PassError::Validation { pass: "input", .. }, _) => DXSPV_ERROR_INVALID_INPUT,
         // A stream-output declaration that does not fit the shader (an output it lacks, a
         // stage that does not stream out): the caller's options are at fault.
-        Error::Pass(PassError::InvalidIr {
-            pass: "stream_output",
-            ..
-        }) => DXSPV_ERROR_INVALID_ARGUMENT,
+        Error::Pass(
+            PassError::InvalidIr {
+                pass: "stream_output",
+                ..
+            },
+            _,
+        ) => DXSPV_ERROR_INVALID_ARGUMENT,
         // A pass failing on IR that was valid when the pipeline started is a bug.
-        Error::Pass(_) => DXSPV_ERROR_INTERNAL,
-        Error::Spirv(dxspv::spirv::SpirvError::Unsupported { .. }) => {
+        Error::Pass(..) => DXSPV_ERROR_INTERNAL,
+        Error::Spirv(dxspv::spirv::SpirvError::Unsupported { .. }, _) => {
             DXSPV_ERROR_UNSUPPORTED_FEATURE
         }
         // The backend refusing validated lowered IR is a bug too.
-        Error::Spirv(_) => DXSPV_ERROR_INTERNAL,
+        Error::Spirv(..) => DXSPV_ERROR_INTERNAL,
         Error::UnknownFormat => DXSPV_ERROR_UNKNOWN_FORMAT,
     }
 }
@@ -315,17 +318,43 @@ mod tests {
             errors: vec![],
         };
         assert_eq!(
-            Failure::from(Error::Pass(pass("input"))).status,
+            Failure::from(Error::from(pass("input"))).status,
             DXSPV_ERROR_INVALID_INPUT
         );
         assert_eq!(
-            Failure::from(Error::Pass(pass("ssa_construction"))).status,
+            Failure::from(Error::from(pass("ssa_construction"))).status,
             DXSPV_ERROR_INTERNAL
         );
         let bad_declaration = PassError::invalid("stream_output", None, "no output TEXCOORD0");
         assert_eq!(
-            Failure::from(Error::Pass(bad_declaration)).status,
+            Failure::from(Error::from(bad_declaration)).status,
             DXSPV_ERROR_INVALID_ARGUMENT
+        );
+        // An error naming its op in D3D terms keeps its code; the message carries the names.
+        let def = dxspv::ir::SsaDef::new(45).unwrap();
+        let refused = dxspv::spirv::SpirvError::Unsupported {
+            def,
+            opcode: dxspv::ir::OpCode::ImageSample,
+            feature: "x".into(),
+        };
+        let f = Failure::from(Error::Spirv(
+            refused,
+            Some("ImageSample of `t0`, `s0` (%45)".into()),
+        ));
+        assert_eq!(
+            (f.status, f.kind),
+            (DXSPV_ERROR_UNSUPPORTED_FEATURE, "spirv-unsupported")
+        );
+        assert_eq!(
+            f.message,
+            "SPIR-V: ImageSample of `t0`, `s0` (%45): unsupported: x"
+        );
+        let moved = PassError::invalid("stream_output", def, "no output TEXCOORD0");
+        let f = Failure::from(Error::Pass(moved, Some("`o1_TEXCOORD0` (%45)".into())));
+        assert_eq!(f.status, DXSPV_ERROR_INVALID_ARGUMENT);
+        assert_eq!(
+            f.message,
+            "IR passes: stream_output: `o1_TEXCOORD0` (%45): no output TEXCOORD0"
         );
         // The newer frontends' errors: malformed input, or a construct not translated.
         for (e, status) in [

@@ -585,3 +585,65 @@ fn generator_id_sets_the_header_word() {
     }
     let _ = std::fs::remove_file(spv);
 }
+
+#[test]
+fn backend_refusals_name_d3d_things_and_ir_text_keeps_its_ids() {
+    // A DXIL wave shader at vulkan1.0 (no subgroups): the error names the system value the
+    // shader reads (by its intrinsic), as `file: error: what`, with the IR id only as a hint.
+    if let Some(corpus) = dxspv_testkit::Corpus::open() {
+        let path = "dxil/vkd3d-proton/sm_advanced_cs_wave_match_code_dxil.dxil";
+        let Some(entry) = corpus.entries.iter().find(|e| e.path == path) else {
+            panic!("{path}: not in the corpus manifest");
+        };
+        let input = temp("wave.dxil");
+        std::fs::write(&input, corpus.read(entry)).expect("temp file");
+        let input = input.display().to_string();
+        let out = dxspv(&[
+            "compile",
+            &input,
+            "-o",
+            "/dev/null",
+            "--target-env",
+            "vulkan1.0",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "{input}: error: SPIR-V: `WaveGetLaneIndex()` (%14): unsupported: WaveLaneIndex on \
+                 vulkan1.0 (waves need SPIR-V 1.3, vulkan1.1)\n"
+            )
+        );
+        let _ = std::fs::remove_file(input);
+    }
+    // The same refusal for IR text keeps the ids the text uses.
+    let ir = temp("wave.ir");
+    std::fs::write(
+        &ir,
+        "%1 = EntryPoint %8 Compute\n%3 = SetCsWorkgroupSize %1 16 1 1\n\
+         %6 = DclUav u32[1][] %1 0 0 1 BufferStructured None\n%7 = DebugName %6 \"u0\"\n\
+         %11 = Constant u32 0\n%8 = Function void\n%10 = Label None\n\
+         %12 = DescriptorLoad uav %6 %11\n%17 = CompositeConstruct vec2<u32> %11 %11\n\
+         %19 = WaveReadLaneFirst u32 %11\n%22 = BufferStore %12 %17 %19 4\n\
+         %23 = Return void null\n%24 = FunctionEnd\n",
+    )
+    .expect("temp file");
+    let ir = ir.display().to_string();
+    let out = dxspv(&[
+        "compile",
+        &ir,
+        "-o",
+        "/dev/null",
+        "--target-env",
+        "vulkan1.0",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "{ir}: error: SPIR-V: %19 WaveReadLaneFirst: unsupported: wave and quad operations \
+             on vulkan1.0 (they need SPIR-V 1.3, vulkan1.1)\n"
+        )
+    );
+    let _ = std::fs::remove_file(ir);
+}

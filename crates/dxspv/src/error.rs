@@ -32,11 +32,17 @@ pub enum Error {
     #[error("{0}: not supported yet")]
     Unsupported(Format),
     /// An IR pass rejected the program (names the pass).
-    #[error("IR passes: {0}")]
-    Pass(#[from] ir::passes::error::PassError),
+    ///
+    /// The second field names the op at fault in the input's terms (its D3D register,
+    /// resource or I/O names, see [`Error::at`]); `None` for IR text, whose ids are the
+    /// user's own names, and for errors about no single op.
+    #[error("IR passes: {}", pass_message(.0, .1.as_deref()))]
+    Pass(#[source] ir::passes::error::PassError, Option<String>),
     /// The SPIR-V backend could not emit the program.
-    #[error("SPIR-V: {0}")]
-    Spirv(#[from] spirv::SpirvError),
+    ///
+    /// The second field names the op at fault in the input's terms, as for [`Error::Pass`].
+    #[error("SPIR-V: {}", spirv_message(.0, .1.as_deref()))]
+    Spirv(#[source] spirv::SpirvError, Option<String>),
     /// IR text given to [`crate::compile_ir_text`] does not parse.
     #[error("IR text: {0}")]
     IrText(#[from] ir::text::ParseError),
@@ -83,8 +89,8 @@ impl Error {
                 dxspv_dxil::ConvertError::Invalid { .. } => "dxil-convert-invalid",
                 dxspv_dxil::ConvertError::Limit { .. } => "dxil-convert-limit",
             },
-            Error::Pass(_) => "pass",
-            Error::Spirv(e) => match e {
+            Error::Pass(..) => "pass",
+            Error::Spirv(e, _) => match e {
                 spirv::SpirvError::Unsupported { .. } => "spirv-unsupported",
                 _ => "spirv-malformed",
             },
@@ -103,6 +109,79 @@ impl Error {
             Error::DxilConvert(e) => e.unsupported_feature(),
             _ => None,
         }
+    }
+}
+
+impl From<ir::passes::error::PassError> for Error {
+    /// The error without a name for the op at fault (the message keeps its IR id).
+    fn from(e: ir::passes::error::PassError) -> Self {
+        Error::Pass(e, None)
+    }
+}
+
+impl From<spirv::SpirvError> for Error {
+    /// The error without a name for the op at fault (the message keeps its IR id).
+    fn from(e: spirv::SpirvError) -> Self {
+        Error::Spirv(e, None)
+    }
+}
+
+impl Error {
+    /// The op a pass or backend error is about, named in the input's terms (for example
+    /// ``ImageSample of `t0`, `s0` (%45)``), if the error has such a name.
+    pub fn at(&self) -> Option<&str> {
+        match self {
+            Error::Pass(_, at) | Error::Spirv(_, at) => at.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// This error with the op at fault named in `b`'s D3D names: a pass or backend error
+    /// about one op gets [`Error::at`]; any other error is returned as it is. Runs only once
+    /// an error has happened (see the `d3d_names` module).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn named_in(self, b: &ir::Builder) -> Self {
+        use ir::passes::error::PassError;
+        match self {
+            Error::Pass(e @ PassError::InvalidIr { def: Some(def), .. }, None) => {
+                let at = crate::d3d_names::describe(b, def);
+                Error::Pass(e, Some(at))
+            }
+            Error::Spirv(
+                e @ (spirv::SpirvError::Unsupported { def, .. }
+                | spirv::SpirvError::Malformed { def, .. }),
+                None,
+            ) => {
+                let at = crate::d3d_names::describe(b, def);
+                Error::Spirv(e, Some(at))
+            }
+            other => other,
+        }
+    }
+}
+
+/// A pass error's message, with the op at fault named by `at` in place of its id.
+fn pass_message(e: &ir::passes::error::PassError, at: Option<&str>) -> String {
+    match (e, at) {
+        (ir::passes::error::PassError::InvalidIr { pass, message, .. }, Some(at)) => {
+            format!("{pass}: {at}: {message}")
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// A backend error's message, with the op at fault named by `at` in place of its id and
+/// opcode.
+fn spirv_message(e: &spirv::SpirvError, at: Option<&str>) -> String {
+    match (e, at) {
+        (spirv::SpirvError::Unsupported { feature, .. }, Some(at)) => {
+            format!("{at}: unsupported: {feature}")
+        }
+        (spirv::SpirvError::Malformed { reason, .. }, Some(at)) => {
+            format!("{at}: malformed IR: {reason}")
+        }
+        _ => e.to_string(),
     }
 }
 

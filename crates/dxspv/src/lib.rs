@@ -29,7 +29,9 @@
 //!   [`Output`] carries the words, the [`spirv::Reflection`], [`StageTimes`] and [`Warning`]s.
 //!
 //! Every entry point returns `Ok` or an [`Error`] that says where and what; none panics on any
-//! input. The `dxspv` command-line tool (crate `dxspv-cli`) is a thin layer over these
+//! input. An error of the passes or the backend names the op at fault by the D3D names the IR
+//! keeps (registers, resources, inputs and outputs: [`Error::at`]), worked out only once the
+//! error has happened (the `d3d_names` module); IR text keeps its own ids. The `dxspv` command-line tool (crate `dxspv-cli`) is a thin layer over these
 //! functions.
 
 pub use dxspv_dxbc as dxbc;
@@ -38,6 +40,7 @@ pub use dxspv_ir as ir;
 pub use dxspv_sm3 as sm3;
 pub use dxspv_spirv as spirv;
 
+mod d3d_names;
 mod error;
 mod frontend;
 mod reflection_json;
@@ -234,7 +237,29 @@ pub struct IrOutput {
 /// ```
 pub fn compile(bytes: &[u8], opts: &Options) -> Result<Output, Error> {
     let ir = to_ir_timed(bytes, IrStage::Lowered, opts)?;
-    emit(&ir.builder, ir.times, ir.warnings, opts)
+    emit(&ir.builder, ir.times, ir.warnings, opts, Naming::D3d)
+}
+
+/// How errors after the frontend name the op at fault.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Naming {
+    /// By the D3D names the IR keeps (registers, resources, inputs and outputs), with the
+    /// IR id as a hint: the input was shader bytecode, or IR made from it.
+    D3d,
+    /// By IR id alone: the input was IR text, whose ids are the user's own names.
+    IrIds,
+}
+
+impl Naming {
+    /// `e`, its op named as this naming says.
+    #[cold]
+    #[inline(never)]
+    fn name(self, e: impl Into<Error>, b: &ir::Builder) -> Error {
+        match self {
+            Naming::D3d => e.into().named_in(b),
+            Naming::IrIds => e.into(),
+        }
+    }
 }
 
 /// The last stage of [`compile`] and [`compile_ir_text`]: lowered IR to SPIR-V, timed.
@@ -243,9 +268,11 @@ fn emit(
     mut times: StageTimes,
     warnings: Vec<Warning>,
     opts: &Options,
+    naming: Naming,
 ) -> Result<Output, Error> {
     let t = Instant::now();
-    let module = spirv::emit_with_reflection(builder, &opts.spirv)?;
+    let module =
+        spirv::emit_with_reflection(builder, &opts.spirv).map_err(|e| naming.name(e, builder))?;
     times.spirv = t.elapsed();
     Ok(Output {
         spirv: module.words,
@@ -284,7 +311,7 @@ fn emit(
 pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
     let t = Instant::now();
     let builder = ir::text::parse(text)?;
-    let mut out = compile_ir(builder, IrStage::Raw, opts)?;
+    let mut out = compile_ir_named(builder, IrStage::Raw, opts, Naming::IrIds)?;
     out.times.parse = t.elapsed();
     Ok(out)
 }
@@ -329,10 +356,16 @@ pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
 /// assert!(ir::serialize::deserialize(&cached[..cached.len() - 1]).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn compile_ir(
+pub fn compile_ir(builder: ir::Builder, stage: IrStage, opts: &Options) -> Result<Output, Error> {
+    compile_ir_named(builder, stage, opts, Naming::D3d)
+}
+
+/// [`compile_ir`], naming the op at fault in errors as `naming` says.
+fn compile_ir_named(
     mut builder: ir::Builder,
     stage: IrStage,
     opts: &Options,
+    naming: Naming,
 ) -> Result<Output, Error> {
     let mut times = StageTimes::default();
     let t = Instant::now();
@@ -344,7 +377,7 @@ pub fn compile_ir(
     // IR from outside is not trusted like a frontend's output: the passes need structurally
     // valid IR and the backend lowered IR.
     if let Err(errors) = ir::validate(&builder, level) {
-        return Err(Error::Pass(ir::passes::error::PassError::Validation {
+        return Err(Error::from(ir::passes::error::PassError::Validation {
             pass: "input",
             errors,
         }));
@@ -352,11 +385,12 @@ pub fn compile_ir(
     times.parse = t.elapsed();
     let t = Instant::now();
     if stage == IrStage::Raw {
-        ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
+        ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)
+            .map_err(|e| naming.name(e, &builder))?;
     }
-    apply_stream_output(&mut builder, opts)?;
+    apply_stream_output(&mut builder, opts).map_err(|e| naming.name(e, &builder))?;
     times.passes = t.elapsed();
-    emit(&builder, times, Vec::new(), opts)
+    emit(&builder, times, Vec::new(), opts, naming)
 }
 
 /// Which IR [`to_ir`] returns.
@@ -395,8 +429,9 @@ pub fn to_ir_timed(bytes: &[u8], stage: IrStage, opts: &Options) -> Result<IrOut
     let mut builder = frontend.to_raw_ir(bytes, opts, &mut times, &mut warnings)?;
     if stage == IrStage::Lowered {
         let t = Instant::now();
-        ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)?;
-        apply_stream_output(&mut builder, opts)?;
+        ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)
+            .map_err(|e| Error::from(e).named_in(&builder))?;
+        apply_stream_output(&mut builder, opts).map_err(|e| e.named_in(&builder))?;
         times.passes = t.elapsed();
     }
     Ok(IrOutput {
@@ -415,7 +450,7 @@ fn apply_stream_output(builder: &mut ir::Builder, opts: &Options) -> Result<(), 
     ir::passes::stream_output::run(builder, so)?;
     if opts.passes.validate_each_pass {
         if let Err(errors) = ir::validate(builder, ir::Level::Lowered) {
-            return Err(Error::Pass(ir::passes::error::PassError::Validation {
+            return Err(Error::from(ir::passes::error::PassError::Validation {
                 pass: "stream_output",
                 errors,
             }));
@@ -546,7 +581,7 @@ mod tests {
     fn compile_ir_refuses_raw_ir_given_as_lowered() {
         let raw = to_ir(&tiny_compute_shader(), IrStage::Raw, &Options::default()).unwrap();
         match compile_ir(raw, IrStage::Lowered, &Options::default()) {
-            Err(Error::Pass(ir::passes::error::PassError::Validation { pass, errors })) => {
+            Err(Error::Pass(ir::passes::error::PassError::Validation { pass, errors }, None)) => {
                 assert_eq!(pass, "input");
                 assert!(!errors.is_empty());
             }
@@ -564,7 +599,7 @@ mod tests {
         let mut opts = Options::default();
         opts.passes.validate_each_pass = false;
         match compile_ir_text(text, &opts) {
-            Err(Error::Pass(ir::passes::error::PassError::Validation { pass, errors })) => {
+            Err(Error::Pass(ir::passes::error::PassError::Validation { pass, errors }, None)) => {
                 assert_eq!(pass, "input");
                 assert!(!errors.is_empty());
             }

@@ -54,7 +54,7 @@ fn check(name: &str, input: &[u8]) {
 fn check_result(name: &str, result: Result<dxspv::Output, dxspv::Error>) {
     let out = match result {
         Ok(out) => out,
-        Err(dxspv::Error::Pass(e @ dxspv::ir::passes::PassError::Validation { pass, .. }))
+        Err(dxspv::Error::Pass(e @ dxspv::ir::passes::PassError::Validation { pass, .. }, _))
             if pass != "input" =>
         {
             panic!("{name}: pass {pass} left invalid IR: {e}")
