@@ -7,7 +7,7 @@
 //! `struct{u32, T}` for sparse feedback; the resource operand's swizzle selects the components
 //! written to the destination.
 
-use dxspv_ir::frontend::FrontendBuilder;
+use dxspv_ir::frontend::{image_shape, FrontendBuilder, STANDARD_SAMPLE_POSITIONS};
 use dxspv_ir::{
     BasicType, BuiltIn, InterpolationModes, Op, OpCode, OpFlags, ResourceKind, ScalarType, SsaDef,
     Type,
@@ -19,58 +19,6 @@ use super::{lanes, Converter, R};
 use crate::enums::ResInfoReturnType;
 use crate::operand::{Components, Operand, OperandType};
 use crate::{Instruction, Opcode};
-
-/// Standard D3D sample positions in 1/16 pixel: 1, 2, 4, 8 and 16 samples, in that order,
-/// so the pattern for `n` samples starts at index `n - 1`.
-const SAMPLE_POSITIONS: [(i8, i8); 31] = [
-    (0, 0),
-    (4, 4),
-    (-4, -4),
-    (-2, -6),
-    (6, -2),
-    (-6, 2),
-    (2, 6),
-    (1, -3),
-    (-1, 3),
-    (5, 1),
-    (-3, -5),
-    (-5, 5),
-    (-7, -1),
-    (3, 7),
-    (7, -7),
-    (1, 1),
-    (-1, -3),
-    (-3, 2),
-    (4, -1),
-    (-5, -2),
-    (2, 5),
-    (5, 3),
-    (3, -5),
-    (-2, 6),
-    (0, -7),
-    (-4, -6),
-    (-6, 4),
-    (-8, 0),
-    (7, -4),
-    (6, 7),
-    (-7, -8),
-];
-
-/// Coordinate components, whether there is an array layer, size components and offset
-/// components of a resource kind.
-pub(crate) fn image_shape(kind: ResourceKind) -> (usize, bool, usize, usize) {
-    use ResourceKind as K;
-    match kind {
-        K::Image1D => (1, false, 1, 1),
-        K::Image1DArray => (1, true, 1, 1),
-        K::Image2D | K::Image2DMS | K::FeedbackImage2D => (2, false, 2, 2),
-        K::Image2DArray | K::Image2DMSArray | K::FeedbackImage2DArray => (2, true, 2, 2),
-        K::Image3D => (3, false, 3, 3),
-        K::ImageCube => (3, false, 2, 0),
-        K::ImageCubeArray => (3, true, 2, 0),
-        _ => (1, false, 1, 0),
-    }
-}
 
 /// Operand positions of a sampling or gather instruction.
 #[derive(Default)]
@@ -759,19 +707,19 @@ impl Converter<'_, '_> {
         let count = self.sample_count(res)?;
         let idx = self.load_scalar(self.operand(inst, 2)?, ScalarType::U32)?;
         let mut lits = [0u64; 62];
-        for (i, &(x, y)) in SAMPLE_POSITIONS.iter().enumerate() {
+        for (i, &(x, y)) in STANDARD_SAMPLE_POSITIONS.iter().enumerate() {
             lits[2 * i] = (x as f32 / 16.0).to_bits() as u64;
             lits[2 * i + 1] = (y as f32 / 16.0).to_bits() as u64;
         }
         let table_ty = Type::vector(ScalarType::F32, 2)
-            .array_of(SAMPLE_POSITIONS.len() as u32)
+            .array_of(STANDARD_SAMPLE_POSITIONS.len() as u32)
             .map_err(|e| self.invalid(e.to_string()))?;
         let table = self.b.add_constant(table_ty, &lits);
         let one = self.c_u32(1);
         let base = self.op2(OpCode::ISub, ScalarType::U32, count, one);
         let at = self.op2(OpCode::IAdd, ScalarType::U32, base, idx);
         let in_range = self.op2(OpCode::ULt, ScalarType::Bool, idx, count);
-        let last = self.c_u32(SAMPLE_POSITIONS.len() as u32);
+        let last = self.c_u32(STANDARD_SAMPLE_POSITIONS.len() as u32);
         let in_table = self.op2(OpCode::ULt, ScalarType::Bool, at, last);
         let ok = self.op2(OpCode::BAnd, ScalarType::Bool, in_range, in_table);
         let zero = self.c_u32(0);

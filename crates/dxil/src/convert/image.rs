@@ -7,7 +7,7 @@
 //! `vec4` (a scalar for depth compares) converted to the operation's overload type, read
 //! by `extractvalue`; sparse feedback is requested only when the status is read.
 
-use dxspv_ir::frontend::FrontendBuilder;
+use dxspv_ir::frontend::{image_shape, FrontendBuilder, STANDARD_SAMPLE_POSITIONS};
 use dxspv_ir::{
     BuiltIn, InterpolationModes, Op, OpCode, OpFlags, ResourceKind, ScalarType, SsaDef, Type,
 };
@@ -17,58 +17,6 @@ use super::values::{AggKind, Val};
 use super::{Args, Converter, R};
 use crate::dx::ResourceClass;
 use crate::module::Instruction;
-
-/// Standard D3D sample positions in 1/16 pixel for 1, 2, 4, 8 and 16 samples, in that
-/// order: the pattern for `n` samples starts at index `n - 1`.
-const SAMPLE_POSITIONS: [(i8, i8); 31] = [
-    (0, 0),
-    (4, 4),
-    (-4, -4),
-    (-2, -6),
-    (6, -2),
-    (-6, 2),
-    (2, 6),
-    (1, -3),
-    (-1, 3),
-    (5, 1),
-    (-3, -5),
-    (-5, 5),
-    (-7, -1),
-    (3, 7),
-    (7, -7),
-    (1, 1),
-    (-1, -3),
-    (-3, 2),
-    (4, -1),
-    (-5, -2),
-    (2, 5),
-    (5, 3),
-    (3, -5),
-    (-2, 6),
-    (0, -7),
-    (-4, -6),
-    (-6, 4),
-    (-8, 0),
-    (7, -4),
-    (6, 7),
-    (-7, -8),
-];
-
-/// Coordinate components, whether there is an array layer, size components and offset
-/// components of a resource kind.
-pub(crate) fn image_shape(kind: ResourceKind) -> (usize, bool, usize, usize) {
-    use ResourceKind as K;
-    match kind {
-        K::Image1D => (1, false, 1, 1),
-        K::Image1DArray => (1, true, 1, 1),
-        K::Image2D | K::Image2DMS | K::FeedbackImage2D => (2, false, 2, 2),
-        K::Image2DArray | K::Image2DMSArray | K::FeedbackImage2DArray => (2, true, 2, 2),
-        K::Image3D => (3, false, 3, 3),
-        K::ImageCube => (3, false, 2, 0),
-        K::ImageCubeArray => (3, true, 2, 0),
-        _ => (1, false, 1, 0),
-    }
-}
 
 /// Operand positions of a sampling operation (after the coordinates and offsets).
 #[derive(Default, Clone, Copy)]
@@ -642,19 +590,19 @@ impl<'s> Converter<'s> {
     /// Standard sample position `index` of `count` samples: `{x, y}` (zero out of range).
     fn sample_position(&mut self, count: SsaDef, index: SsaDef) -> R<Val> {
         let mut lits = [0u64; 62];
-        for (i, &(x, y)) in SAMPLE_POSITIONS.iter().enumerate() {
+        for (i, &(x, y)) in STANDARD_SAMPLE_POSITIONS.iter().enumerate() {
             lits[2 * i] = u64::from((f32::from(x) / 16.0).to_bits());
             lits[2 * i + 1] = u64::from((f32::from(y) / 16.0).to_bits());
         }
         let table_ty = Type::vector(ScalarType::F32, 2)
-            .array_of(SAMPLE_POSITIONS.len() as u32)
+            .array_of(STANDARD_SAMPLE_POSITIONS.len() as u32)
             .map_err(|e| self.type_error(e))?;
         let table = self.b.add_constant(table_ty, &lits);
         let one = self.c_u32(1);
         let base = self.op2(OpCode::ISub, ScalarType::U32, count, one);
         let at = self.op2(OpCode::IAdd, ScalarType::U32, base, index);
         let in_range = self.op2(OpCode::ULt, ScalarType::Bool, index, count);
-        let last = self.c_u32(SAMPLE_POSITIONS.len() as u32);
+        let last = self.c_u32(STANDARD_SAMPLE_POSITIONS.len() as u32);
         let in_table = self.op2(OpCode::ULt, ScalarType::Bool, at, last);
         let ok = self.op2(OpCode::BAnd, ScalarType::Bool, in_range, in_table);
         let zero = self.c_u32(0);

@@ -10,16 +10,19 @@
 //! [`system_values`] maps Direct3D's system-value names (`D3D_NAME`, as signatures store them)
 //! to IR built-ins, with each built-in's shape; [`lanes`] walks a write mask; [`Words`] reads the
 //! little-endian token stream both bytecode formats are made of, straight from the input bytes, and
-//! [`InstructionSite`] is where in it an error happened.
+//! [`InstructionSite`] is where in it an error happened. [`image_shape`] and
+//! [`STANDARD_SAMPLE_POSITIONS`] are the image facts the converters share.
 
 mod builder_ext;
 mod constant_cache;
+mod images;
 mod site;
 pub mod system_values;
 mod words;
 
 pub use builder_ext::{FrontendBuilder, FrontendState, NamePart};
 pub use constant_cache::ConstantCache;
+pub use images::{image_shape, STANDARD_SAMPLE_POSITIONS};
 pub use site::InstructionSite;
 pub use system_values::{builtin_of_d3d_name, builtin_shape};
 pub use words::Words;
