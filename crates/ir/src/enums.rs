@@ -211,6 +211,23 @@ impl ShaderStage {
 }
 
 impl BuiltIn {
+    /// True for the system values a stage that does not generate or consume them passes on
+    /// as plain varyings (a geometry shader reading `SV_Position`, a vertex shader writing
+    /// `SV_PrimitiveID`): Direct3D lets them flow through any stage.
+    pub fn passes_through_as_varying(self) -> bool {
+        matches!(
+            self,
+            BuiltIn::Position
+                | BuiltIn::ClipDistance
+                | BuiltIn::CullDistance
+                | BuiltIn::LayerIndex
+                | BuiltIn::ViewportIndex
+                | BuiltIn::PrimitiveId
+                | BuiltIn::VertexId
+                | BuiltIn::InstanceId
+        )
+    }
+
     /// True if a `stage` shader has this built-in as an input (`output == false`) or an
     /// output: where Direct3D generates or consumes the system value and Vulkan has the
     /// matching built-in for that stage and direction (`SampleCount` is read from the

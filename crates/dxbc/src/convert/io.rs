@@ -172,17 +172,7 @@ fn element_role(b: BuiltIn, stage: Stage, output: bool, layout: ElementLayout) -
 /// the matching built-in).
 fn builtin_role(b: BuiltIn, stage: Stage, output: bool) -> BuiltinRole {
     // System values a stage that does not use them passes on, as plain varyings.
-    let passthrough = matches!(
-        b,
-        BuiltIn::Position
-            | BuiltIn::ClipDistance
-            | BuiltIn::CullDistance
-            | BuiltIn::LayerIndex
-            | BuiltIn::ViewportIndex
-            | BuiltIn::PrimitiveId
-            | BuiltIn::VertexId
-            | BuiltIn::InstanceId
-    );
+    let passthrough = b.passes_through_as_varying();
     if b.exists_in(stage.ir(), output) {
         BuiltinRole::BuiltIn
     } else if passthrough && !(stage == Stage::Pixel && output) && stage != Stage::Compute {

@@ -221,17 +221,7 @@ impl<'s> Converter<'s> {
         if b.exists_in(stage, output) {
             return Ok(Some(b));
         }
-        let passthrough = matches!(
-            b,
-            BuiltIn::Position
-                | BuiltIn::ClipDistance
-                | BuiltIn::CullDistance
-                | BuiltIn::LayerIndex
-                | BuiltIn::ViewportIndex
-                | BuiltIn::PrimitiveId
-                | BuiltIn::VertexId
-                | BuiltIn::InstanceId
-        );
+        let passthrough = b.passes_through_as_varying();
         if passthrough && !(stage == ShaderStage::Pixel && output) {
             return Ok(None);
         }
