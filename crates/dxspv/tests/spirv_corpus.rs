@@ -196,11 +196,6 @@ const REFUSED: &[(&str, &str, &str)] = &[
         "SM 6.6 compute-shader derivatives: the IR binds DerivX/DerivY to pixel shaders (SPIR-V derivative groups need IR support)",
     ),
     (
-        "dxil/vkd3d-proton/sm_advanced_cs_multisample_uav_code_dxil.dxil",
-        "writable multisampled textures",
-        "SM 6.7 writable MSAA textures (TextureStoreSample): the IR's ImageStore has no sample operand",
-    ),
-    (
         "dxil/vkd3d-proton/sm_advanced_cs_wmma_alloca_code_dxil.dxil",
         "AMD AGS driver intrinsics",
         "AMD AGS driver intrinsics (WMMA in register space 0x7FFF0ADE): out of scope",

@@ -867,9 +867,10 @@ opcodes! {
     ImageLoad = 71 (descriptor: desc(), mip: ov(Ty::Any), layer: ov(Ty::TexelLayer),
         coord: v(Ty::TexelCoord), sample: ov(Ty::Any), offset: ov(Ty::Offset)) []
         -> Value, C, REMOVABLE;
-    /// Texel store: descriptor, layer, coord, value.
+    /// Texel store: descriptor, layer, coord, value, and the sample a multisampled UAV's
+    /// store writes (`TextureStoreSample`, Shader Model 6.7; null for other images).
     ImageStore = 72 (descriptor: desc(), layer: ov(Ty::TexelLayer), coord: v(Ty::TexelCoord),
-        value: v(Ty::Any)) [] -> Void, C, NONE;
+        value: v(Ty::Any), sample: ov(Ty::Any)) [] -> Void, C, NONE;
     /// `struct{size, layers}`: the size of a mip level (level 0 if null; the whole image for
     /// multisampled images and UAVs) and the layer count (1 for images without layers).
     ImageQuerySize = 73 (descriptor: desc(), mip: ov(Ty::Any)) [] -> Value, C, REMOVABLE;

@@ -154,6 +154,7 @@ impl<'a> Emitter<'a> {
         d: DescInfo,
         coord: u32,
         value: SsaDef,
+        sample: Option<u32>,
     ) -> R<()> {
         if !d.res.uav {
             return unsupported(def, op, "texel write to a read-only resource (not a UAV)");
@@ -195,24 +196,29 @@ impl<'a> Emitter<'a> {
                 v = self.module.un(S::VectorShuffle, t, &args);
             }
         }
-        if !self.module.vulkan_memory_model() {
-            // GLSL450: no texel operands (a coherent UAV is decorated `Coherent`).
-            inst(self.module.body(), S::ImageWrite, &[d.value, coord, v]);
-        } else if d.res.coherent {
-            // MakeTexelAvailable at QueueFamily scope.
-            let scope = self.module.const_u32(spirv::Scope::QueueFamily as u32);
-            inst(
-                self.module.body(),
-                S::ImageWrite,
-                &[d.value, coord, v, 0x500, scope],
-            );
-        } else {
-            inst(
-                self.module.body(),
-                S::ImageWrite,
-                &[d.value, coord, v, 0x400],
-            );
+        // Image operands in the order of their mask bits: `Sample` (0x40) of a multisampled
+        // image, then `MakeTexelAvailable` (0x100, with its scope) and `NonPrivateTexel`
+        // (0x400) under the Vulkan memory model (under GLSL450 a coherent UAV is decorated
+        // `Coherent` instead).
+        let mut words = [d.value, coord, v, 0, 0, 0];
+        let mut n = 4;
+        let mut mask = 0u32;
+        if let Some(s) = sample {
+            mask |= 0x40;
+            words[n] = s;
+            n += 1;
         }
+        if self.module.vulkan_memory_model() {
+            mask |= 0x400;
+            if d.res.coherent {
+                mask |= 0x100;
+                words[n] = self.module.const_u32(spirv::Scope::QueueFamily as u32);
+                n += 1;
+            }
+        }
+        words[3] = mask;
+        let used = if mask == 0 { 3 } else { n };
+        inst(self.module.body(), S::ImageWrite, &words[..used]);
         Ok(())
     }
 
@@ -399,12 +405,17 @@ impl<'a> Emitter<'a> {
         self.texel_read(def, op, d, coord, mask, Some(&extra[..n]))
     }
 
-    /// `ImageStore`: `OpImageWrite`.
+    /// `ImageStore`: `OpImageWrite`, with the `Sample` operand for a multisampled UAV.
     pub(super) fn image_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let (d, kind) = self.image_descriptor(def, op)?;
+        let int32 = |t: ScalarType| matches!(t, ScalarType::U32 | ScalarType::I32);
+        self.scalar_operand(def, op, 4, "sample index", int32)?;
         let coord = self.coord_with_layer(def, op, 2, 1, kind, false)?;
         let value = self.arg(def, op, 3)?;
-        self.texel_write(def, op, d, coord, value)
+        // (`image_descriptor` checked that a multisampled image's store names its sample
+        // and a single-sampled one's none.)
+        let sample = op.arg(4).map(|s| self.v(s));
+        self.texel_write(def, op, d, coord, value, sample)
     }
 
     /// `ImageQueryMips`: `OpImageQueryLevels`.
