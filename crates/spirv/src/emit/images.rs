@@ -1,9 +1,9 @@
 //! Images: texel fetches, reads and writes of textures, storage images and texel buffers,
 //! sampling, gathers, size, level and sample queries, and sparse residency checks.
 //!
-//! Vulkan's image operand rules are followed: `Bias` only in fragment shaders (elsewhere an
-//! implicit LOD becomes explicit LOD 0); `MinLod` only with implicit LODs and gradients (an
-//! explicit LOD is raised to the clamp instead); `ConstOffset` for constant offsets and
+//! Vulkan's image operand rules are followed: implicit LODs and `Bias` only in fragment
+//! shaders and compute shaders that derive over quads (see `modes`; elsewhere an implicit
+//! LOD becomes explicit LOD 0); `MinLod` only with implicit LODs and gradients (an explicit LOD is raised to the clamp instead); `ConstOffset` for constant offsets and
 //! `Offset` (`ImageGatherExtended`) for run-time ones, on gathers only; storage image reads
 //! take no offset, so it is added to the coordinate. Under the Vulkan memory model storage
 //! image accesses are `NonPrivateTexel`, and `MakeTexelAvailable` / `MakeTexelVisible` at
@@ -524,6 +524,7 @@ impl<'a> Emitter<'a> {
 
     /// `ImageComputeLod`: `OpImageQueryLod`.
     pub(super) fn image_compute_lod(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        self.need_quads(def, op)?;
         let id = def.id();
         let (d, kind) = self.image_descriptor(def, op)?;
         let si = self.sampled_image(def, op, &d)?;
@@ -601,9 +602,17 @@ impl<'a> Emitter<'a> {
         let mut extra = [0u32; 6];
         let mut n = 0;
         let mut explicit = false;
+        // Whether an implicit LOD derives over quads (else it is LOD 0).
+        let derives = if self.stage == ShaderStage::Pixel {
+            true
+        } else if is_sample && op.arg(5).is_none() && (op.arg(8).is_none() || op.arg(9).is_none()) {
+            self.derives_over_quads(def, op)?
+        } else {
+            false
+        };
         if is_sample {
             if let Some(b) = op.arg(6) {
-                if self.stage == ShaderStage::Pixel {
+                if derives {
                     mask |= 0x1;
                     extra[n] = self.v(b);
                     n += 1;
@@ -621,7 +630,7 @@ impl<'a> Emitter<'a> {
                 extra[n + 1] = self.v(dy);
                 n += 2;
                 explicit = true;
-            } else if self.stage != ShaderStage::Pixel {
+            } else if !derives {
                 mask |= 0x2;
                 let lod = self.module.const_scalar(ScalarType::F32, 0);
                 extra[n] = self.clamped_lod(lod, op.arg(7));
