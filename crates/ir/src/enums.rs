@@ -208,6 +208,40 @@ impl ShaderStage {
             Self::Compute | Self::Hull | Self::Mesh | Self::Amplification
         )
     }
+
+    /// True for the stages whose derivatives come from quads their workgroup forms (Shader
+    /// Model 6.6): compute, mesh and amplification shaders (see [`DerivativeGroup`]).
+    pub fn has_derivative_groups(self) -> bool {
+        matches!(self, Self::Compute | Self::Mesh | Self::Amplification)
+    }
+}
+
+/// How the invocations of a compute, mesh or amplification shader's workgroup form the 2x2
+/// quads that derivatives and implicit-LOD sampling read (Shader Model 6.6), as the
+/// workgroup size decides: SPIR-V's `DerivativeGroupQuads*` and `DerivativeGroupLinear*`
+/// execution modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DerivativeGroup {
+    /// X and Y even: each quad is a 2x2 square of the workgroup's X-Y plane.
+    Quads,
+    /// X a multiple of 4 with Y and Z 1: each quad is four invocations in a row of the
+    /// local invocation index.
+    Linear,
+}
+
+impl DerivativeGroup {
+    /// The quads of a workgroup of `size` (X, Y, Z), or `None` if it forms none (Direct3D
+    /// refuses derivatives there).
+    pub fn of_workgroup(size: [u32; 3]) -> Option<Self> {
+        let [x, y, z] = size;
+        if x % 2 == 0 && y % 2 == 0 && x != 0 && y != 0 {
+            Some(Self::Quads)
+        } else if x % 4 == 0 && x != 0 && y == 1 && z == 1 {
+            Some(Self::Linear)
+        } else {
+            None
+        }
+    }
 }
 
 impl BuiltIn {

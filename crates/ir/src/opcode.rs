@@ -867,9 +867,10 @@ opcodes! {
     ImageLoad = 71 (descriptor: desc(), mip: ov(Ty::Any), layer: ov(Ty::TexelLayer),
         coord: v(Ty::TexelCoord), sample: ov(Ty::Any), offset: ov(Ty::Offset)) []
         -> Value, C, REMOVABLE;
-    /// Texel store: descriptor, layer, coord, value.
+    /// Texel store: descriptor, layer, coord, value, and the sample a multisampled UAV's
+    /// store writes (`TextureStoreSample`, Shader Model 6.7; null for other images).
     ImageStore = 72 (descriptor: desc(), layer: ov(Ty::TexelLayer), coord: v(Ty::TexelCoord),
-        value: v(Ty::Any)) [] -> Void, C, NONE;
+        value: v(Ty::Any), sample: ov(Ty::Any)) [] -> Void, C, NONE;
     /// `struct{size, layers}`: the size of a mip level (level 0 if null; the whole image for
     /// multisampled images and UAVs) and the layer count (1 for images without layers).
     ImageQuerySize = 73 (descriptor: desc(), mip: ov(Ty::Any)) [] -> Value, C, REMOVABLE;
@@ -877,8 +878,9 @@ opcodes! {
     ImageQueryMips = 74 (descriptor: desc()) [] -> U32, C, PURE;
     /// Sample count of a multisampled image.
     ImageQuerySamples = 75 (descriptor: desc()) [] -> U32, C, PURE;
-    /// Sampling: implicit LOD in pixel shaders (with `lod_bias` if given), explicit `lod`, or
-    /// gradients `dx`/`dy`; LOD 0 in other stages. A depth comparison gives a scalar, else a
+    /// Sampling: implicit LOD (with `lod_bias` if given) in pixel shaders and in compute, mesh
+    /// and amplification shaders whose workgroup forms quads (`DerivativeGroup`), explicit
+    /// `lod`, or gradients `dx`/`dy`; LOD 0 in other stages. A depth comparison gives a scalar, else a
     /// `vec4` of the image's scalar type. A non-null offset is a `Constant`.
     ImageSample = 76 (descriptor: desc(), sampler: desc(), layer: ov(Ty::SampleLayer),
         coord: v(Ty::SampleCoord), offset: oconst(Ty::Offset), lod: ov(Ty::Any),
@@ -974,10 +976,12 @@ opcodes! {
     /// Interpolates an input at an offset from the pixel center.
     InterpolateAtOffset = 109 (input: decl(INPUTS), address: ov(Ty::Address),
         offset: v(Ty::Vec2F32)) [] -> Value, C, REMOVABLE;
-    /// Screen-space x derivative (coarse, fine or the device's choice); a 16-bit float is
-    /// derived as a 32-bit one.
+    /// Screen-space x derivative (coarse, fine or the device's choice) across a pixel
+    /// shader's quad, or across the quad of a compute, mesh or amplification shader's
+    /// workgroup (`DerivativeGroup`; the validator checks the workgroup forms one); a 16-bit
+    /// float is derived as a 32-bit one.
     DerivX = 110 (value: v(Ty::Result)) [mode: DerivativeMode] -> Float, C, REMOVABLE;
-    /// Screen-space y derivative.
+    /// Screen-space y derivative (see `DerivX`).
     DerivY = 111 (value: v(Ty::Result)) [mode: DerivativeMode] -> Float, C, REMOVABLE;
     /// Begins a rasterizer-ordered critical section (fragment shader interlock).
     RovScopedLockBegin = 112 () [memory_types: MemoryTypeMask, scope: RovScope] -> Void, C, NONE;
@@ -1410,9 +1414,10 @@ impl OpCode {
 
     /// The stages whose programs may hold this op, for the ops bound to stages: mode
     /// settings (SPIR-V ties each execution mode to its execution models) and code or
-    /// declarations that only some stages have (derivatives and their kin need a pixel
-    /// shader's quads, vertex emission a geometry shader, shared memory a workgroup, outputs
-    /// a stage that has them); `None` for ops every stage may hold, `SetFpMode` included.
+    /// declarations that only some stages have (derivatives and their kin need quads: a pixel
+    /// shader's, or those a compute, mesh or amplification shader's workgroup forms; vertex
+    /// emission a geometry shader, shared memory a workgroup, outputs a stage that has them);
+    /// `None` for ops every stage may hold, `SetFpMode` included.
     #[inline]
     pub fn stages(self) -> Option<ShaderStageMask> {
         // One table lookup: the backend asks for every op it emits.
@@ -1446,11 +1451,11 @@ const STAGES: [u8; OpCode::ALL.len()] = {
             | OpCode::InterpolateAtCentroid
             | OpCode::InterpolateAtSample
             | OpCode::InterpolateAtOffset
-            | OpCode::DerivX
-            | OpCode::DerivY
-            | OpCode::ImageComputeLod
             | OpCode::RovScopedLockBegin
             | OpCode::RovScopedLockEnd => M::Pixel.0,
+            // Shader Model 6.6: compute, mesh and amplification shaders derive over the
+            // quads their workgroup forms (`DerivativeGroup`).
+            OpCode::DerivX | OpCode::DerivY | OpCode::ImageComputeLod => M::Pixel.0 | workgroup,
             OpCode::SetTessPrimitive | OpCode::SetTessDomain | OpCode::SetTessControlPoints => {
                 M::Hull.0 | M::Domain.0
             }

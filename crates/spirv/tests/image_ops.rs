@@ -141,6 +141,7 @@ fn random_case_with(
             c.operand(rng.choose(COORDS));
             let value = format!("vec4<{texel}>");
             c.operand(rng.choose(&[&value, "vec4<f32>", "u32", "vec2<u32>"]));
+            c.operand(rng.choose(SCALARS)); // sample
         }
         4 if uav => {
             let (op, operand) = atomics[(rng.next_u64() % atomics.len() as u64) as usize];

@@ -1297,3 +1297,84 @@ fn vertex_shaders_write_point_size_one() {
         .iter()
         .any(|o| o.builtin == Some("PointSize")));
 }
+
+#[test]
+fn compute_shaders_derive_over_the_quads_their_workgroup_forms() {
+    // Shader Model 6.6: X and Y even make 2x2 quads, X a multiple of 4 with Y and Z 1 makes
+    // rows of four; either gets its derivative group mode, capability and extension (which
+    // the reflection lists), and an implicit-LOD sample stays implicit. A workgroup forming
+    // no quads takes no derivative, and its implicit-LOD samples are LOD 0.
+    let text = |stage: &str, size: &str, code: &str| {
+        format!(
+            "%1 = EntryPoint %3 {stage}
+%2 = SetCsWorkgroupSize %1 {size}
+%6 = DclSrv f32 %1 0 0 1 Image2D
+%7 = DclSampler %1 0 0 1
+%4 = Constant f32 1.0
+%9 = Constant u32 0
+%10 = Constant vec2<f32> 0.5 0.5
+%3 = Function void
+%5 = Label None
+%11 = DescriptorLoad srv %6 %9
+%12 = DescriptorLoad sampler %7 %9
+%8 = {code}
+%24 = Return void null
+%25 = FunctionEnd
+"
+        )
+    };
+    let deriv = "DerivX f32 %4 Fine";
+    let sample = "ImageSample vec4<f32> %11 %12 null %10 null null null null null null null";
+    let lod = "ImageComputeLod vec2<f32> %11 %12 %10";
+    const SAMPLE_IMPLICIT: u32 = 87;
+    const SAMPLE_EXPLICIT: u32 = 88;
+    const QUADS: u32 = 5289;
+    const LINEAR: u32 = 5290;
+    for (size, code, mode, cap) in [
+        ("8 8 1", deriv, QUADS, "ComputeDerivativeGroupQuadsNV"),
+        ("2 6 3", sample, QUADS, "ComputeDerivativeGroupQuadsNV"),
+        ("12 1 1", lod, LINEAR, "ComputeDerivativeGroupLinearNV"),
+        ("64 1 1", sample, LINEAR, "ComputeDerivativeGroupLinearNV"),
+    ] {
+        let m = compile("cs_derivatives", &text("Compute", size, code));
+        let modes: Vec<u32> = execution_modes(&m.words).iter().map(|m| m.0).collect();
+        assert!(modes.contains(&mode), "{size} {code}: {modes:?}");
+        let r = &m.reflection;
+        assert!(r.capabilities.iter().any(|c| c == cap), "{size} {code}");
+        assert!(
+            r.extensions.contains(&"SPV_NV_compute_shader_derivatives"),
+            "{size} {code}"
+        );
+        if code == sample {
+            assert!(has_opcode(&m.words, SAMPLE_IMPLICIT), "{size}");
+        }
+    }
+    // No quads: 4x1x2 (Z is not 1), 6x1x1, 3x3x4.
+    for size in ["4 1 2", "6 1 1", "3 3 4"] {
+        for code in [deriv, lod] {
+            assert_error(
+                emit_text(&text("Compute", size, code)),
+                "forms no quads",
+                &format!("{code} in a {size} workgroup"),
+            );
+        }
+        let m = compile("cs_sample_lod0", &text("Compute", size, sample));
+        assert!(has_opcode(&m.words, SAMPLE_EXPLICIT), "{size}");
+        assert!(!has_opcode(&m.words, SAMPLE_IMPLICIT), "{size}");
+        assert!(m.reflection.extensions.is_empty(), "{size}");
+    }
+    // Compute shaders without derivatives get no derivative group.
+    let m = compile(
+        "cs_no_derivatives",
+        &text("Compute", "8 8 1", "FAdd f32 %4 %4"),
+    );
+    assert!(m.reflection.extensions.is_empty());
+    // Mesh and amplification shaders: SPV_NV_compute_shader_derivatives has GLCompute only.
+    for stage in ["Mesh", "Amplification"] {
+        assert_error(
+            emit_text(&text(stage, "8 8 1", deriv)),
+            "derivatives in mesh and amplification shaders",
+            stage,
+        );
+    }
+}

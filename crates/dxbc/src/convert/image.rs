@@ -535,7 +535,8 @@ impl Converter<'_, '_> {
                     .with_ref(desc)
                     .with_opt_ref(layer)
                     .with_ref(coord)
-                    .with_ref(value),
+                    .with_ref(value)
+                    .with_opt_ref(None),
             );
         }
         Ok(())

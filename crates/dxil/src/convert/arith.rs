@@ -180,9 +180,6 @@ impl<'s> Converter<'s> {
                 )
             }
             C::DERIV_COARSE_X..=C::DERIV_FINE_Y => {
-                if !self.is(crate::dx::ShaderKind::Pixel) {
-                    return Err(self.unsupported("derivatives outside pixel shaders"));
-                }
                 let x = self.arg_def(args, 1)?;
                 let ty = self.b.op(x).ty;
                 let (opc, mode) = match code {

@@ -112,8 +112,8 @@ impl<'s> Converter<'s> {
                 self.gather(code, args, inst)
             }
             C::TEXTURE_LOAD => self.texture_load(args, inst),
-            C::TEXTURE_STORE => self.texture_store(args),
-            C::TEXTURE_STORE_SAMPLE => Err(self.unsupported("writable multisampled textures")),
+            C::TEXTURE_STORE => self.texture_store(args, false),
+            C::TEXTURE_STORE_SAMPLE => self.texture_store(args, true),
             C::GET_DIMENSIONS => self.dimensions(args, inst),
             C::CALCULATE_LOD => self.calculate_lod(args, inst),
             C::TEXTURE_2DMS_GET_SAMPLE_POSITION => {
@@ -459,12 +459,25 @@ impl<'s> Converter<'s> {
         self.set(inst.result(), v)
     }
 
-    /// `TextureStore`.
-    fn texture_store(&mut self, args: &Args) -> R<()> {
+    /// `TextureStore`, and `TextureStoreSample` (`with_sample`, Shader Model 6.7), which
+    /// names the sample of a multisampled UAV after the write mask.
+    fn texture_store(&mut self, args: &Args, with_sample: bool) -> R<()> {
         let (h, d) = self.handle(self.arg(args, 1)?)?;
         if d.class != ResourceClass::Uav || d.kind.is_buffer() {
             return Err(self.invalid("TextureStore to a resource that is not a texture UAV"));
         }
+        if d.kind.is_multisampled() != with_sample {
+            return Err(self.invalid(if with_sample {
+                "TextureStoreSample to a single-sampled texture"
+            } else {
+                "TextureStore to a multisampled texture (TextureStoreSample names the sample)"
+            }));
+        }
+        let sample = if with_sample {
+            Some(self.arg_def(args, 10)?)
+        } else {
+            None
+        };
         let (coord, layer) = self.texel_coord(args, 2, d.kind)?;
         let elem = {
             let a = self.arg(args, 5)?;
@@ -477,7 +490,8 @@ impl<'s> Converter<'s> {
                 .with_ref(h.desc)
                 .with_opt_ref(layer)
                 .with_ref(coord)
-                .with_ref(value),
+                .with_ref(value)
+                .with_opt_ref(sample),
         );
         Ok(())
     }

@@ -157,9 +157,6 @@ impl<'s> Converter<'s> {
                 }
             },
         };
-        if r.class == ResourceClass::Uav && kind.is_multisampled() {
-            return Err(self.unsupported("writable multisampled textures"));
-        }
         let flags = UavFlags::empty()
             | if r.globally_coherent {
                 UavFlags::Coherent

@@ -1941,3 +1941,65 @@ fn per_primitive_system_values_belong_to_the_primitive_signature() {
         "{err}"
     );
 }
+
+/// A compute shader (SM 6.7) storing a texel with dx.op `opcode` (67 `textureStore`, 225
+/// `textureStoreSample` with sample index 2) to a float UAV `u0` of DXIL kind `kind`.
+fn texture_store_shader(kind: i64, opcode: i64) -> Vec<u8> {
+    let mut a = Asm::new();
+    let h = a.uav_handle();
+    let (x, y, u) = (a.i32(3), a.i32(4), a.undef(I32));
+    let v = a.f32(0.5);
+    let mask = a.int(I8, 15);
+    let sample = a.i32(2);
+    let mut params = vec![HANDLE, I32, I32, I32, F32, F32, F32, F32, I8];
+    let mut args = vec![h, x, y, u, v, v, v, v, mask];
+    let name = if opcode == 225 {
+        params.push(I32);
+        args.push(sample);
+        "dx.op.textureStoreSample.f32"
+    } else {
+        "dx.op.textureStore.f32"
+    };
+    a.dx_op(name, VOID, &params, opcode, &args);
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    // Tag 0: the element type, 9 (f32).
+    let tags = [0, 9].map(|t| Some(a.md_i32(t)));
+    let tags = a.node(&tags);
+    let res = a.uav(0, kind, Some(tags));
+    compute_metadata(&mut a, "cs", Some(res), main);
+    let V::F(m) = main else { unreachable!() };
+    dxil_container(&a.bitcode(m), 6, 7)
+}
+
+#[test]
+fn texture_store_sample_writes_a_sample_of_a_multisampled_uav() {
+    // RWTexture2DMS<float4> (kind 3): the store names its sample after the texel.
+    let b = lower(&texture_store_shader(3, 225));
+    let printed = text::print(&b);
+    assert!(printed.contains("Image2DMS"), "{printed}");
+    let stores: Vec<_> = b
+        .iter()
+        .filter(|(_, op)| op.opcode == OpCode::ImageStore)
+        .map(|(_, op)| op.clone())
+        .collect();
+    assert_eq!(stores.len(), 1, "{printed}");
+    let sample = stores[0].arg(4).expect("a sample operand");
+    assert_eq!(eval(&b, sample), 2, "{printed}");
+    // The sample goes with multisampled textures only, and they need it.
+    for (kind, opcode, want) in [
+        (2, 225, "TextureStoreSample to a single-sampled texture"),
+        (3, 67, "TextureStore to a multisampled texture"),
+    ] {
+        let err = convert_bytes(&texture_store_shader(kind, opcode)).unwrap_err();
+        assert!(err.to_string().contains(want), "kind {kind}: {err}");
+    }
+    // A single-sampled store names none.
+    let b = lower(&texture_store_shader(2, 67));
+    let store = b
+        .iter()
+        .find(|(_, op)| op.opcode == OpCode::ImageStore)
+        .map(|(_, op)| op.clone())
+        .expect("a store");
+    assert_eq!(store.arg(4), None);
+}

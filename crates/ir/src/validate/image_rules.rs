@@ -13,8 +13,8 @@ use crate::types::{ScalarType, Type};
 ///
 /// - samples, gathers, LOD queries and mip counts need a single-sampled SRV;
 /// - loads, stores and atomics address texels, which cube maps have no coordinates for;
-/// - stores and atomics need a single-sampled UAV (the IR names no sample for them), and a
-///   multisampled load names its sample;
+/// - stores and atomics need a UAV; atomics a single-sampled one (the IR names no sample
+///   for them); a multisampled load or store names its sample, a single-sampled store none;
 /// - gathers read 2D and cube images;
 /// - a 3D image takes no depth comparison (Vulkan has none for 3D images).
 pub fn image_op_misfit(op: &Op, kind: ResourceKind, uav: bool) -> Option<&'static str> {
@@ -28,8 +28,11 @@ pub fn image_op_misfit(op: &Op, kind: ResourceKind, uav: bool) -> Option<&'stati
         }
         ImageLoad | ImageStore | ImageAtomic if cube => "a cube map",
         ImageStore | ImageAtomic if !uav => "an SRV",
-        ImageStore | ImageAtomic if ms => "a multisampled image",
-        ImageLoad if ms && op.arg(4).is_none() => "a multisampled image without a sample index",
+        ImageAtomic if ms => "a multisampled image",
+        ImageLoad | ImageStore if ms && op.arg(4).is_none() => {
+            "a multisampled image without a sample index"
+        }
+        ImageStore if !ms && op.arg(4).is_some() => "a single-sampled image with a sample index",
         ImageGather
             if !matches!(kind, ResourceKind::Image2D | ResourceKind::Image2DArray) && !cube =>
         {
@@ -185,7 +188,8 @@ mod tests {
         let gather = op(OpCode::ImageGather, 6, &[0, 1, 3]);
         let load = op(OpCode::ImageLoad, 6, &[0, 3]);
         let load_ms = op(OpCode::ImageLoad, 6, &[0, 3, 4]);
-        let store = op(OpCode::ImageStore, 4, &[0, 2, 3]);
+        let store = op(OpCode::ImageStore, 5, &[0, 2, 3]);
+        let store_ms = op(OpCode::ImageStore, 5, &[0, 2, 3, 4]);
         let atomic = op(OpCode::ImageAtomic, 4, &[0, 2, 3]);
         let mips = op(OpCode::ImageQueryMips, 1, &[0]);
         for (o, kind, uav, want) in [
@@ -217,7 +221,21 @@ mod tests {
             (&load_ms, K::Image2DMS, false, None),
             (&store, K::Image2DArray, true, None),
             (&store, K::Image2D, false, Some("an SRV")),
-            (&store, K::Image2DMS, true, Some("a multisampled image")),
+            (
+                &store,
+                K::Image2DMS,
+                true,
+                Some("a multisampled image without a sample index"),
+            ),
+            (&store_ms, K::Image2DMSArray, true, None),
+            (&store_ms, K::Image2DMS, false, Some("an SRV")),
+            (
+                &store_ms,
+                K::Image2D,
+                true,
+                Some("a single-sampled image with a sample index"),
+            ),
+            (&atomic, K::Image2DMS, true, Some("a multisampled image")),
             (&atomic, K::ImageCube, true, Some("a cube map")),
             (&atomic, K::Image3D, true, None),
             (&mips, K::Image2D, false, None),

@@ -402,6 +402,9 @@ struct Validator<'a> {
     stage: Option<ShaderStage>,
     /// `DclMeshPayload`s seen so far (a program has at most one).
     mesh_payloads: u32,
+    /// The workgroup size of the (first) `SetCsWorkgroupSize`, which derivatives in compute,
+    /// mesh and amplification shaders must be able to form quads of.
+    workgroup_size: Option<[u32; 3]>,
 }
 
 impl<'a> Validator<'a> {
@@ -426,6 +429,7 @@ impl<'a> Validator<'a> {
             entry_points: 0,
             stage: None,
             mesh_payloads: 0,
+            workgroup_size: None,
         }
     }
 
@@ -559,6 +563,12 @@ impl<'a> Validator<'a> {
                 }
                 OpCode::EntryPoint if self.stage.is_none() => {
                     self.stage = op.lit(0).and_then(ShaderStage::from_literal);
+                }
+                OpCode::SetCsWorkgroupSize if self.workgroup_size.is_none() => {
+                    let n = |i| op.lit(i).and_then(|v| u32::try_from(v).ok());
+                    if let (Some(x), Some(y), Some(z)) = (n(0), n(1), n(2)) {
+                        self.workgroup_size = Some([x, y, z]);
+                    }
                 }
                 code => {
                     if let Some(f) = cur.and_then(|i| self.funcs.get_mut(i)) {

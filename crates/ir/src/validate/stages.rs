@@ -1,7 +1,9 @@
 //! Stages: ops, built-ins and barriers that only some shader stages have.
 
 use super::{Rule, Validator};
-use crate::enums::{BuiltIn, InterpolationModes, Scope, ShaderStage, ShaderStageMask};
+use crate::enums::{
+    BuiltIn, DerivativeGroup, InterpolationModes, Scope, ShaderStage, ShaderStageMask,
+};
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 
@@ -44,7 +46,25 @@ impl Validator<'_> {
                     self.err(def, op, Rule::OpStage, detail);
                 }
             }
+            DerivX | DerivY | ImageComputeLod => self.check_derivative_group(def, op),
             _ => {}
+        }
+    }
+
+    /// A derivative in a compute, mesh or amplification shader needs a workgroup that forms
+    /// quads ([`DerivativeGroup::of_workgroup`]).
+    fn check_derivative_group(&mut self, def: SsaDef, op: &Op) {
+        let Some(stage) = self.stage.filter(|s| s.has_derivative_groups()) else {
+            return;
+        };
+        if let Some(size @ [x, y, z]) = self.workgroup_size {
+            if DerivativeGroup::of_workgroup(size).is_none() {
+                let detail = format!(
+                    "a derivative in a {stage} shader whose workgroup ({x}, {y}, {z}) forms no \
+                     quads (X and Y even, or X a multiple of 4 with Y and Z 1)"
+                );
+                self.err(def, op, Rule::OpStage, detail);
+            }
         }
     }
 

@@ -767,6 +767,7 @@ impl<'a> Emitter<'a> {
     /// `DerivX` / `DerivY`: `OpDPdx`-like instructions, `ops` being the default, coarse and
     /// fine ones; Vulkan derives 32-bit floats only, so a half is derived as a float.
     pub(super) fn derivative(&mut self, def: SsaDef, op: &Op, ops: [S; 3]) -> R<()> {
+        self.need_quads(def, op)?;
         let id = def.id();
         let t = self.module.val_ty(def, op)?;
         let mut a = self.v(self.arg(def, op, 0)?);

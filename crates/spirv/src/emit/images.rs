@@ -1,9 +1,9 @@
 //! Images: texel fetches, reads and writes of textures, storage images and texel buffers,
 //! sampling, gathers, size, level and sample queries, and sparse residency checks.
 //!
-//! Vulkan's image operand rules are followed: `Bias` only in fragment shaders (elsewhere an
-//! implicit LOD becomes explicit LOD 0); `MinLod` only with implicit LODs and gradients (an
-//! explicit LOD is raised to the clamp instead); `ConstOffset` for constant offsets and
+//! Vulkan's image operand rules are followed: implicit LODs and `Bias` only in fragment
+//! shaders and compute shaders that derive over quads (see `modes`; elsewhere an implicit
+//! LOD becomes explicit LOD 0); `MinLod` only with implicit LODs and gradients (an explicit LOD is raised to the clamp instead); `ConstOffset` for constant offsets and
 //! `Offset` (`ImageGatherExtended`) for run-time ones, on gathers only; storage image reads
 //! take no offset, so it is added to the coordinate. Under the Vulkan memory model storage
 //! image accesses are `NonPrivateTexel`, and `MakeTexelAvailable` / `MakeTexelVisible` at
@@ -154,6 +154,7 @@ impl<'a> Emitter<'a> {
         d: DescInfo,
         coord: u32,
         value: SsaDef,
+        sample: Option<u32>,
     ) -> R<()> {
         if !d.res.uav {
             return unsupported(def, op, "texel write to a read-only resource (not a UAV)");
@@ -195,24 +196,29 @@ impl<'a> Emitter<'a> {
                 v = self.module.un(S::VectorShuffle, t, &args);
             }
         }
-        if !self.module.vulkan_memory_model() {
-            // GLSL450: no texel operands (a coherent UAV is decorated `Coherent`).
-            inst(self.module.body(), S::ImageWrite, &[d.value, coord, v]);
-        } else if d.res.coherent {
-            // MakeTexelAvailable at QueueFamily scope.
-            let scope = self.module.const_u32(spirv::Scope::QueueFamily as u32);
-            inst(
-                self.module.body(),
-                S::ImageWrite,
-                &[d.value, coord, v, 0x500, scope],
-            );
-        } else {
-            inst(
-                self.module.body(),
-                S::ImageWrite,
-                &[d.value, coord, v, 0x400],
-            );
+        // Image operands in the order of their mask bits: `Sample` (0x40) of a multisampled
+        // image, then `MakeTexelAvailable` (0x100, with its scope) and `NonPrivateTexel`
+        // (0x400) under the Vulkan memory model (under GLSL450 a coherent UAV is decorated
+        // `Coherent` instead).
+        let mut words = [d.value, coord, v, 0, 0, 0];
+        let mut n = 4;
+        let mut mask = 0u32;
+        if let Some(s) = sample {
+            mask |= 0x40;
+            words[n] = s;
+            n += 1;
         }
+        if self.module.vulkan_memory_model() {
+            mask |= 0x400;
+            if d.res.coherent {
+                mask |= 0x100;
+                words[n] = self.module.const_u32(spirv::Scope::QueueFamily as u32);
+                n += 1;
+            }
+        }
+        words[3] = mask;
+        let used = if mask == 0 { 3 } else { n };
+        inst(self.module.body(), S::ImageWrite, &words[..used]);
         Ok(())
     }
 
@@ -399,12 +405,17 @@ impl<'a> Emitter<'a> {
         self.texel_read(def, op, d, coord, mask, Some(&extra[..n]))
     }
 
-    /// `ImageStore`: `OpImageWrite`.
+    /// `ImageStore`: `OpImageWrite`, with the `Sample` operand for a multisampled UAV.
     pub(super) fn image_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let (d, kind) = self.image_descriptor(def, op)?;
+        let int32 = |t: ScalarType| matches!(t, ScalarType::U32 | ScalarType::I32);
+        self.scalar_operand(def, op, 4, "sample index", int32)?;
         let coord = self.coord_with_layer(def, op, 2, 1, kind, false)?;
         let value = self.arg(def, op, 3)?;
-        self.texel_write(def, op, d, coord, value)
+        // (`image_descriptor` checked that a multisampled image's store names its sample
+        // and a single-sampled one's none.)
+        let sample = op.arg(4).map(|s| self.v(s));
+        self.texel_write(def, op, d, coord, value, sample)
     }
 
     /// `ImageQueryMips`: `OpImageQueryLevels`.
@@ -513,6 +524,7 @@ impl<'a> Emitter<'a> {
 
     /// `ImageComputeLod`: `OpImageQueryLod`.
     pub(super) fn image_compute_lod(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        self.need_quads(def, op)?;
         let id = def.id();
         let (d, kind) = self.image_descriptor(def, op)?;
         let si = self.sampled_image(def, op, &d)?;
@@ -590,9 +602,17 @@ impl<'a> Emitter<'a> {
         let mut extra = [0u32; 6];
         let mut n = 0;
         let mut explicit = false;
+        // Whether an implicit LOD derives over quads (else it is LOD 0).
+        let derives = if self.stage == ShaderStage::Pixel {
+            true
+        } else if is_sample && op.arg(5).is_none() && (op.arg(8).is_none() || op.arg(9).is_none()) {
+            self.derives_over_quads(def, op)?
+        } else {
+            false
+        };
         if is_sample {
             if let Some(b) = op.arg(6) {
-                if self.stage == ShaderStage::Pixel {
+                if derives {
                     mask |= 0x1;
                     extra[n] = self.v(b);
                     n += 1;
@@ -610,7 +630,7 @@ impl<'a> Emitter<'a> {
                 extra[n + 1] = self.v(dy);
                 n += 2;
                 explicit = true;
-            } else if self.stage != ShaderStage::Pixel {
+            } else if !derives {
                 mask |= 0x2;
                 let lod = self.module.const_scalar(ScalarType::F32, 0);
                 extra[n] = self.clamped_lod(lod, op.arg(7));

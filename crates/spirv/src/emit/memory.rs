@@ -569,7 +569,7 @@ impl<'a> Emitter<'a> {
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);
-                self.texel_write(def, op, d, coord, value)
+                self.texel_write(def, op, d, coord, value, None)
             }
             _ => unsupported(def, op, "buffer store to this descriptor"),
         }

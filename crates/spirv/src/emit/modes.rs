@@ -10,13 +10,21 @@
 //! upper-left origin, so a clockwise domain is `VertexOrderCcw`. `SetFpMode` becomes the
 //! float-controls modes for its float width (core since SPIR-V 1.4), each with its
 //! capability, when [`crate::SpirvOptions::float_controls`] is on.
+//!
+//! Derivatives outside pixel shaders (Shader Model 6.6): a compute shader that derives, or
+//! samples with an implicit LOD, gets the derivative group its workgroup size forms
+//! ([`DerivativeGroup`]): `DerivativeGroupQuadsNV` or `DerivativeGroupLinearNV` with its
+//! capability and `SPV_NV_compute_shader_derivatives`. (`SPV_KHR_compute_shader_derivatives`
+//! gives the same enumerants other names and adds mesh and task shaders; the SPIR-V tools
+//! this project validates with know only the NV extension, which covers `GLCompute` alone,
+//! so derivatives in mesh and amplification shaders are refused, naming the feature.)
 
 use super::error::{malformed, unsupported, R};
 use super::types::scalar_bits;
 use super::Emitter;
 use dxspv_ir::{
-    DenormMode, Op, OpFlags, PrimitiveType, RoundMode, ShaderStage, SsaDef, TessPartitioning,
-    TessWindingOrder,
+    DenormMode, DerivativeGroup, Op, OpFlags, PrimitiveType, RoundMode, ShaderStage, SsaDef,
+    TessPartitioning, TessWindingOrder,
 };
 use spirv::{Capability, ExecutionMode as M};
 
@@ -40,6 +48,60 @@ impl<'a> Emitter<'a> {
     pub(super) fn set_mode(&mut self, mode: M) -> R<()> {
         self.module.execution_mode(mode, &[]);
         Ok(())
+    }
+
+    /// Whether op `op` (a derivative, an LOD query or an implicit-LOD sample) derives over
+    /// quads in this stage: always in pixel shaders; in a compute shader whose workgroup
+    /// forms a [`DerivativeGroup`] (whose execution mode, capability and extension this
+    /// records), else not (an implicit-LOD sample then uses LOD 0); never in the other
+    /// stages. Mesh and amplification shaders are refused (see the module doc).
+    pub(super) fn derives_over_quads(&mut self, def: SsaDef, op: &Op) -> R<bool> {
+        match self.stage {
+            ShaderStage::Pixel => Ok(true),
+            ShaderStage::Compute => {
+                let group = self
+                    .refl
+                    .workgroup_size
+                    .and_then(DerivativeGroup::of_workgroup);
+                let (mode, cap) = match group {
+                    Some(DerivativeGroup::Quads) => (
+                        M::DerivativeGroupQuadsNV,
+                        Capability::ComputeDerivativeGroupQuadsNV,
+                    ),
+                    Some(DerivativeGroup::Linear) => (
+                        M::DerivativeGroupLinearNV,
+                        Capability::ComputeDerivativeGroupLinearNV,
+                    ),
+                    None => return Ok(false),
+                };
+                if !self.module.modes.iter().any(|m| m.0 == mode as u32) {
+                    self.module.execution_mode(mode, &[]);
+                    self.module.cap(cap);
+                    self.module.ext("SPV_NV_compute_shader_derivatives");
+                }
+                Ok(true)
+            }
+            ShaderStage::Mesh | ShaderStage::Amplification => unsupported(
+                def,
+                op,
+                "derivatives in mesh and amplification shaders \
+                 (SPV_NV_compute_shader_derivatives covers compute shaders only)",
+            ),
+            _ => Ok(false),
+        }
+    }
+
+    /// A derivative or LOD query, which needs quads ([`Self::derives_over_quads`]).
+    pub(super) fn need_quads(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        if self.derives_over_quads(def, op)? {
+            return Ok(());
+        }
+        let stage = self.stage;
+        malformed(
+            def,
+            op,
+            format!("a derivative in a {stage} shader whose workgroup forms no quads"),
+        )
     }
 
     /// `SetCsWorkgroupSize`: `LocalSize`.
