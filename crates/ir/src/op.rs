@@ -318,7 +318,11 @@ pub fn decode_string(ops: &[Operand]) -> String {
             bytes.push(b);
         }
     }
-    String::from_utf8_lossy(&bytes).into_owned()
+    // Valid UTF-8 (every name a frontend writes) becomes the string without a copy.
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -334,6 +338,12 @@ mod tests {
             assert_eq!(ops.len(), s.len() / 8 + 1);
             assert_eq!(decode_string(&ops), s);
         }
+        // Invalid UTF-8 is decoded lossily; a string filling its last operand has no zero.
+        let mut ops = Operands::new();
+        push_bytes(&mut ops, b"bad \xff utf-8, long enough");
+        assert_eq!(decode_string(&ops), "bad \u{fffd} utf-8, long enough");
+        let unterminated = [Operand(u64::from_le_bytes(*b"abcdefgh"))];
+        assert_eq!(decode_string(&unterminated), "abcdefgh");
     }
 
     #[test]

@@ -165,24 +165,6 @@ pub(crate) fn packed_str_len(lits: &[Operand]) -> usize {
     len
 }
 
-/// Decodes a string packed in IR literal operands like [`dxspv_ir::op::decode_string`],
-/// with one allocation (none for an empty string).
-pub(crate) fn decode_packed_str(lits: &[Operand]) -> String {
-    let len = packed_str_len(lits);
-    let mut bytes = Vec::with_capacity(len);
-    for o in lits {
-        let take = (len - bytes.len()).min(8);
-        if take == 0 {
-            break;
-        }
-        bytes.extend_from_slice(&o.0.to_le_bytes()[..take]);
-    }
-    match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    }
-}
-
 /// Upper bound of the words [`push_packed_str`] (or the decoding fallback) appends for a
 /// string packed in `lits` literal operands.
 pub(crate) fn packed_str_words(lits: usize) -> usize {
@@ -251,27 +233,6 @@ mod tests {
             assert_eq!(via_packed(s), Some(want), "{s:?}");
         }
         assert_eq!(via_packed("caf\u{e9}"), None);
-    }
-
-    #[test]
-    fn decoding_matches_the_ir() {
-        for s in [
-            "",
-            "a",
-            "main",
-            "exactly8",
-            "caf\u{e9} au lait",
-            "sixteen bytes!!!",
-        ] {
-            let mut ops = dxspv_ir::Operands::new();
-            dxspv_ir::op::push_string(&mut ops, s);
-            assert_eq!(decode_packed_str(&ops), dxspv_ir::op::decode_string(&ops));
-        }
-        let mut ops = dxspv_ir::Operands::new();
-        dxspv_ir::op::push_bytes(&mut ops, b"bad \xff utf-8, long enough");
-        assert_eq!(decode_packed_str(&ops), dxspv_ir::op::decode_string(&ops));
-        let unterminated = [Operand(u64::from_le_bytes(*b"abcdefgh"))];
-        assert_eq!(decode_packed_str(&unterminated), "abcdefgh");
     }
 
     #[test]

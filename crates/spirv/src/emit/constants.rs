@@ -147,17 +147,20 @@ impl<'a> Emitter<'a> {
     /// vector used only as a constant address (read from its literals), gets no `OpConstant`:
     /// nothing would refer to it.
     pub(super) fn constant(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        let literal_only = self.b.has_uses(def)
-            && self.b.uses(def).all(|u| {
-                u.operand == 1
-                    && self.b.get(u.user).is_some_and(|o| {
-                        matches!(o.opcode, OpCode::CompositeExtract | OpCode::CompositeInsert)
-                    })
-            });
-        // A vector only used as a constant address is read from its literals: not emitted.
-        let address_only =
-            op.ty.as_basic().is_some_and(|b| b.is_vector()) && self.only_taken_apart(def, true);
-        if literal_only || address_only {
+        let read_from_literals = if op.ty.as_basic().is_some_and(|b| b.is_vector()) {
+            // A vector used only as a constant address or composite index.
+            self.only_taken_apart(def, true)
+        } else {
+            // A scalar used only as the index of a composite extract or insert.
+            self.b.has_uses(def)
+                && self.b.uses(def).all(|u| {
+                    u.operand == 1
+                        && self.b.get(u.user).is_some_and(|o| {
+                            matches!(o.opcode, OpCode::CompositeExtract | OpCode::CompositeInsert)
+                        })
+                })
+        };
+        if read_from_literals {
             return Ok(());
         }
         let mut pos = 0;

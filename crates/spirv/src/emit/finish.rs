@@ -15,8 +15,8 @@ use super::resources::shared_binding;
 use super::{Emitter, Info};
 use crate::words::packed_str_words;
 use crate::words::{
-    begin, decode_packed_str, end, first_oversized_instruction, inst, packed_str_len,
-    push_packed_str, push_str, str_words,
+    begin, end, first_oversized_instruction, inst, packed_str_len, push_packed_str, push_str,
+    str_words,
 };
 use crate::SpirvModule;
 use dxspv_ir::{BuiltIn, Op};
@@ -181,7 +181,7 @@ impl<'a> Emitter<'a> {
                         let st = begin(&mut out, S::Name);
                         out.push(slot.id);
                         if !push_packed_str(&mut out, op.literals()) {
-                            push_str(&mut out, &decode_packed_str(op.literals()));
+                            push_str(&mut out, &dxspv_ir::op::decode_string(op.literals()));
                         }
                         end(&mut out, st);
                     }
@@ -201,7 +201,8 @@ impl<'a> Emitter<'a> {
                             continue;
                         };
                         let idx = op.lit(0).unwrap_or(0) as u32;
-                        let name = decode_packed_str(op.literals().get(1..).unwrap_or(&[]));
+                        let name =
+                            dxspv_ir::op::decode_string(op.literals().get(1..).unwrap_or(&[]));
                         info.semantic = Some((name, idx));
                     }
                     // `late` holds the two opcodes above only.

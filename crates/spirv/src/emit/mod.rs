@@ -21,7 +21,7 @@
 //! shaders), `hull.rs` (the hull shader entry point),
 //! `finish.rs` and `error.rs`.
 
-use crate::words::{decode_packed_str, Sections};
+use crate::words::Sections;
 use crate::{Reflection, SpirvModule, SpirvOptions};
 use dxspv_ir::{Builder, Op, OpCode, ShaderStage, SsaDef, Type};
 use smallvec::SmallVec;
@@ -308,15 +308,9 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The first `DebugName` of `def` (like [`dxspv_ir::text::debug_name`]).
+    /// The first `DebugName` of `def`.
     fn debug_name(&self, def: SsaDef) -> Option<String> {
-        self.b
-            .uses(def)
-            .filter(|u| u.operand == 0)
-            .filter_map(|u| Some((u.user, self.b.get(u.user)?)))
-            .filter(|(_, op)| op.opcode == OpCode::DebugName)
-            .min_by_key(|(user, _)| *user)
-            .map(|(_, op)| decode_packed_str(op.literals()))
+        dxspv_ir::text::debug_name(self.b, def)
     }
 
     /// True when `def`, a vector, is used only as the address (operand 1) of accesses whose
