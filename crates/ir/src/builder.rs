@@ -6,6 +6,7 @@
 //! use iteration is O(1) per step and rewriting an op or replacing all uses of a def costs only
 //! the operands and uses involved — never a scan of the program.
 
+use crate::census::Census;
 use crate::op::{Op, Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::types::{ScalarType, Type};
@@ -200,6 +201,8 @@ pub struct Builder {
     decl_tail: u32,
     live: usize,
     constants: ConstTable,
+    /// Counts of the live ops of a few kinds, kept by every edit.
+    census: Census,
 }
 
 impl Default for Builder {
@@ -220,6 +223,7 @@ impl Builder {
             decl_tail: NIL,
             live: 0,
             constants: ConstTable::default(),
+            census: Census::default(),
         }
     }
 
@@ -247,6 +251,7 @@ impl Builder {
             decl_tail: NIL,
             live: 0,
             constants: ConstTable::with_capacity(constants),
+            census: Census::default(),
         }
     }
 
@@ -258,6 +263,13 @@ impl Builder {
     /// True if there are no ops.
     pub fn is_empty(&self) -> bool {
         self.live == 0
+    }
+
+    /// How many live ops of each counted kind there are: what passes check before walking the
+    /// program for ops they may have nothing to do with.
+    #[inline]
+    pub fn census(&self) -> &Census {
+        &self.census
     }
 
     /// One past the highest id ever handed out: the size for per-def side tables.
@@ -329,6 +341,7 @@ impl Builder {
         if slot.is_some() {
             return Err(def);
         }
+        self.census.add(op.opcode, &op.ty);
         *slot = Some(op);
         self.live += 1;
         self.link_operands(id);
@@ -379,9 +392,10 @@ impl Builder {
     /// references, which the validator reports — replace them first.
     pub fn remove(&mut self, def: SsaDef) {
         let id = def.id();
-        if self.get(def).is_none() {
+        let Some(op) = self.ops.get(def.index()).and_then(|o| o.as_ref()) else {
             return;
-        }
+        };
+        self.census.remove(op.opcode, &op.ty);
         self.unlink_operands(id);
         self.unlink_layout(id);
         self.ops[id as usize] = None;
@@ -438,9 +452,11 @@ impl Builder {
     /// Replaces the op of `def` in place (same id, same position), updating use lists.
     pub fn rewrite(&mut self, def: SsaDef, op: Op) {
         let id = def.id();
-        if self.get(def).is_none() {
+        let Some(old) = self.ops.get(def.index()).and_then(|o| o.as_ref()) else {
             return;
-        }
+        };
+        self.census.remove(old.opcode, &old.ty);
+        self.census.add(op.opcode, &op.ty);
         self.unlink_operands(id);
         self.ops[id as usize] = Some(op);
         self.link_operands(id);
@@ -481,6 +497,8 @@ impl Builder {
     /// Sets the result type of `def`.
     pub fn set_type(&mut self, def: SsaDef, ty: Type) {
         if let Some(op) = self.ops.get_mut(def.index()).and_then(|o| o.as_mut()) {
+            self.census.remove_type(&op.ty);
+            self.census.add_type(&ty);
             op.ty = ty;
         }
     }
@@ -595,6 +613,7 @@ impl Builder {
     #[inline]
     fn alloc(&mut self, op: Op) -> u32 {
         let id = self.ops.len() as u32;
+        self.census.add(op.opcode, &op.ty);
         self.ops.push(Some(op));
         self.meta.push(Meta::default());
         self.live += 1;

@@ -16,6 +16,9 @@
 //!   [`SsaDef`], `0` meaning null, or a 64-bit literal).
 //! - [`Builder`]: owns the ops in a flat `Vec` indexed by [`SsaDef`], with program order as a
 //!   separate linked list and intrusive use lists, so every edit and every traversal step is O(1).
+//!   It also keeps a [`Census`]: counts of the few kinds of op the passes ask about (scoped
+//!   control flow, temporaries, `Unknown` types, ...), so a pass with nothing to do sees so
+//!   without a walk.
 //!
 //! ## Data flow
 //! A frontend appends ops to a [`Builder`]: declarations (`EntryPoint`, `Dcl*`, constants)
@@ -30,6 +33,7 @@
 
 pub mod analysis;
 pub mod builder;
+pub mod census;
 pub mod enums;
 pub mod frontend;
 pub mod fxhash;
@@ -45,6 +49,7 @@ pub mod types;
 pub mod validate;
 
 pub use builder::{Builder, OpIter, Use, UseIter};
+pub use census::{Census, Counted};
 pub use enums::*;
 pub use op::{Op, OpFlags, Operand, Operands, SsaDef};
 pub use opcode::{

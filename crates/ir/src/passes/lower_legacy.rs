@@ -27,6 +27,7 @@
 //!
 //! Result flags (`Precise`, ...) are copied to every float op a lowering produces.
 
+use crate::census::Counted;
 use crate::op::{Op, OpFlags, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
@@ -41,6 +42,9 @@ const PASS: &str = "lower_legacy";
 pub fn run(b: &mut Builder, opts: &Options) -> Result<bool, PassError> {
     // The ops of `OpCode::must_be_lowered` that this pass lowers (the others are scoped
     // control flow, temporaries and `ConsumeAs`, which the passes before it lower).
+    if !b.census().has(Counted::Legacy) {
+        return Ok(remove_noop_conversions(b));
+    }
     let targets: Vec<SsaDef> = b
         .iter()
         .filter(|(_, op)| {
@@ -138,6 +142,9 @@ fn arg(op: &Op, def: SsaDef, i: usize) -> Result<SsaDef, PassError> {
 /// Removes conversions whose source already has the result type and turns `ConvertItoI`
 /// between integer types of equal size (and no min-precision type) into `Cast`.
 pub fn remove_noop_conversions(b: &mut Builder) -> bool {
+    if !b.census().has(Counted::Conversion) {
+        return false;
+    }
     let mut changed = false;
     // One walk in program order; each step removes or rewrites only the current op, so the
     // next op is taken before it.

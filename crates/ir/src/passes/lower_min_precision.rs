@@ -24,6 +24,7 @@
 //! Conversions made no-ops by the new types (`f32` to `f32` after promotion) are removed, and
 //! a `SetFpMode` that now duplicates another one for the same type is dropped.
 
+use crate::census::Counted;
 use crate::op::{Op, Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
@@ -109,11 +110,13 @@ fn is_arith16(opcode: OpCode) -> bool {
 /// has to drop duplicate `SetFpMode`s. The no-op conversions `run` also removes were already
 /// removed by `lower_legacy` (which ends with the same, idempotent, removal).
 pub fn run_after_lower_legacy(b: &mut Builder, mode: MinPrecisionMode) -> Result<bool, PassError> {
-    if b.iter().any(|(_, op)| op.ty.has_min_precision()) {
+    if b.census().has(Counted::MinPrecisionType) {
         return run(b, mode);
     }
     // `run` does not count removed duplicates as a change either.
-    dedupe_fp_modes(b);
+    if b.census().count(Counted::SetFpMode) > 1 {
+        dedupe_fp_modes(b);
+    }
     Ok(false)
 }
 

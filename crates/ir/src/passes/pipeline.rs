@@ -73,6 +73,8 @@ pub struct PassTiming {
     pub duration: Duration,
     /// Whether the pass changed the program.
     pub changed: bool,
+    /// Live ops after the pass ([`Builder::len`]).
+    pub ops_after: usize,
 }
 
 /// What [`run_pipeline`] did: every pass run in order with its time, and the validation time.
@@ -131,10 +133,11 @@ impl Runner<'_> {
             name,
             duration,
             changed,
+            ops_after: self.b.len(),
         });
         if self.validate {
             let start = Instant::now();
-            let result = validate(self.b, level);
+            let result = validate(self.b, level).and_then(|()| census_is_current(self.b));
             self.report.validation += start.elapsed();
             if let Err(errors) = result {
                 return Err(PassError::Validation { pass: name, errors });
@@ -142,6 +145,22 @@ impl Runner<'_> {
         }
         Ok(changed)
     }
+}
+
+/// The pipeline's check that the builder's [`crate::Census`], which passes read to skip
+/// work, matches its ops.
+fn census_is_current(b: &Builder) -> Result<(), Vec<ValidationError>> {
+    let fresh = crate::Census::of(b.iter().map(|(_, op)| op));
+    if *b.census() == fresh {
+        return Ok(());
+    }
+    Err(vec![ValidationError {
+        def: None,
+        opcode: None,
+        rule: Rule::StaleCensus,
+        operand: None,
+        detail: format!("kept {:?}, counted {fresh:?}", b.census()),
+    }])
 }
 
 /// Runs the whole pipeline on `b`, from frontend output (scoped control flow, temporaries,

@@ -28,6 +28,7 @@
 //!    `bool` to number gives all bits set for `true` (D3D's convention), number to `bool`
 //!    tests the bits against zero.
 
+use crate::census::Counted;
 use crate::op::{Op, Operand, SsaDef};
 use crate::opcode::{Like, OpCode, ResultRule, TypeRule};
 use crate::passes::error::PassError;
@@ -306,6 +307,10 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
 /// Before step 1: a type variable (a class of its own) for every op whose type contains
 /// `Unknown`. Returns whether there is anything to do: a variable or a `ConsumeAs` to lower.
 fn assign_type_variables(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes) -> bool {
+    let census = b.census();
+    if !census.has(Counted::UnknownType) && !census.has(Counted::ConsumeAs) {
+        return false;
+    }
     var.clear();
     var.resize(b.id_bound(), NONE);
     classes.clear();

@@ -29,6 +29,7 @@
 //! Phis and `Undef`s take the type of the `DclTmp` (possibly `Unknown`; typing is a later pass).
 //! Registers are local to each function: at a function's entry every register is undefined.
 
+use crate::census::Counted;
 use crate::fxhash::FxHashMap;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -106,6 +107,12 @@ fn run_counting_with(b: &mut Builder, scratch: &mut Scratch) -> Result<(bool, u6
         tables,
     } = scratch;
     *cfg_built = false;
+    let census = b.census();
+    if !census.has(Counted::Temporary) && !census.has(Counted::Scoped) {
+        // Nothing to do and nothing to refuse: the walk below would find exactly that, in
+        // one step per op.
+        return Ok((false, b.len() as u64));
+    }
     var_of.clear();
     var_of.resize(bound, NONE);
     let mut var_ty = std::mem::take(&mut tables.var_ty);

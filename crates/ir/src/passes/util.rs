@@ -2,6 +2,7 @@
 //! insertion of conversions. (What an opcode is and does, removable, pure, an annotation, is
 //! the opcode table's: [`OpCode::traits`].)
 
+use crate::census::Counted;
 use crate::op::{Op, OpFlags, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
@@ -21,6 +22,9 @@ impl FpModes {
     /// Collects the `SetFpMode` declarations of a program.
     pub fn collect(b: &Builder) -> Self {
         let mut m = FpModes::default();
+        if !b.census().has(Counted::SetFpMode) {
+            return m;
+        }
         for (_, op) in b.iter() {
             if op.opcode == OpCode::SetFpMode {
                 if let Some(slot) = op.ty.base_type().and_then(|t| m.slot(t)) {

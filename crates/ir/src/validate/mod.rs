@@ -265,6 +265,9 @@ rules! {
     /// SSA construction and the optimisations changed the blocks of the control flow graph
     /// that the later passes reuse.
     StaleCfg => "blocks changed after ssa_construction built the CFG",
+    /// Reported by the pass pipeline when it validates, never by [`validate`]: the builder's
+    /// [`crate::Census`] differs from a fresh count of its ops (a builder bug).
+    StaleCensus => "the builder's op counts differ from its ops",
 }
 
 impl fmt::Display for Rule {
