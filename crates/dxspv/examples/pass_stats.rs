@@ -54,6 +54,7 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
+    let profile = std::env::var_os("PASS_STATS_PROFILE").is_some();
     let mut dirs: Vec<PathBuf> = std::env::args().skip(2).map(PathBuf::from).collect();
     if dirs.is_empty() {
         dirs = ["dxbc", "d3d9", "dxil"]
@@ -102,7 +103,9 @@ fn main() {
             rounds += report.optimisation_rounds;
             n += 1;
             // Per-pass times (the clock read around every pass costs time of its own) ...
-            for _ in 0..reps {
+            // (PASS_STATS_PROFILE set: only the untimed runs, for profilers.)
+            let timed_reps = if profile { 0 } else { reps };
+            for _ in 0..timed_reps {
                 let mut b = raw.clone();
                 let report = dxspv::ir::passes::run_pipeline(&mut b, &opts.passes).unwrap();
                 for pt in &report.passes {

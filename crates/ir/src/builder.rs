@@ -8,7 +8,7 @@
 
 use crate::census::Census;
 use crate::op::{Op, Operand, SsaDef};
-use crate::opcode::OpCode;
+use crate::opcode::{OpClass, OpCode};
 use crate::types::{ScalarType, Type};
 
 const NIL: u32 = 0;
@@ -582,6 +582,34 @@ impl Builder {
         }
     }
 
+    /// The first op of class [`OpClass::Code`] in program order (`None`: there is none): where
+    /// the declaration section ends. Everything before it is a declaration (or an
+    /// [`OpClass::Anywhere`] op among them): valid IR has no declaration after code
+    /// ([`crate::Rule::DeclarationAfterCode`]), so passes that look only at code start here and
+    /// passes that look only at declarations stop here. Costs a step per declaration added
+    /// after the builder's last [`Builder::add_decl`] position (usually none).
+    pub fn first_code(&self) -> Option<SsaDef> {
+        // Everything up to the last declaration added in place is declarations (in valid IR).
+        let mut cur = if self.decl_tail != NIL && self.is_decl(self.decl_tail) {
+            self.meta[self.decl_tail as usize].next
+        } else {
+            self.head
+        };
+        while let Some(op) = self.ops.get(cur as usize).and_then(|o| o.as_ref()) {
+            if cur == NIL || op.opcode.info().class == OpClass::Code {
+                break;
+            }
+            cur = self.meta[cur as usize].next;
+        }
+        SsaDef::new(cur)
+    }
+
+    /// The ops before [`Builder::first_code`] in program order: the declarations.
+    pub fn declarations(&self) -> impl Iterator<Item = (SsaDef, &Op)> + '_ {
+        let end = self.first_code();
+        self.iter().take_while(move |&(d, _)| Some(d) != end)
+    }
+
     /// Live ops in program order starting at `def`.
     pub fn iter_from(&self, def: SsaDef) -> OpIter<'_> {
         OpIter {
@@ -1028,6 +1056,35 @@ mod tests {
         b.remove(phi);
         assert!(!b.has_uses(c1));
         assert!(!b.has_uses(c2));
+    }
+
+    #[test]
+    fn first_code_ends_the_declarations() {
+        let mut b = Builder::new();
+        assert_eq!(b.first_code(), None);
+        let c1 = f32c(&mut b, 1.0);
+        assert_eq!(b.first_code(), None, "declarations only");
+        assert_eq!(b.declarations().count(), 1);
+        let f = b.add(Op::new(OpCode::Function, Type::VOID));
+        let label = b.add(Op::new(OpCode::Label, Type::VOID).with_lit(0));
+        assert_eq!(b.first_code(), Some(f));
+        // Declarations added in place, at the end or by id keep the boundary.
+        let c2 = f32c(&mut b, 2.0);
+        let tmp = b.add_before(f, Op::new(OpCode::DclTmp, ScalarType::F32));
+        assert_eq!(b.first_code(), Some(f));
+        let decls: Vec<_> = b.declarations().map(|(d, _)| d).collect();
+        assert_eq!(decls, vec![c1, c2, tmp]);
+        // The last declaration removed or turned into code: the boundary is found again.
+        b.remove(tmp);
+        assert_eq!(b.first_code(), Some(f));
+        b.rewrite(c2, Op::new(OpCode::Label, Type::VOID).with_lit(0));
+        assert_eq!(b.first_code(), Some(c2));
+        b.remove(c2);
+        b.remove(f);
+        assert_eq!(b.first_code(), Some(label));
+        b.remove(c1);
+        assert_eq!(b.first_code(), Some(label), "code only");
+        assert_eq!(b.declarations().count(), 0);
     }
 
     #[test]

@@ -38,8 +38,9 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
 pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassError> {
     let mut changed = false;
     // Walking the program order directly visits exactly the ops a snapshot would: folding
-    // removes only the folded op, and new constants go to the declarative section.
-    let mut cur = b.first();
+    // removes only the folded op, and new constants go to the declarative section, before
+    // the first code op, where the walk starts (declarations are never folded).
+    let mut cur = b.first_code();
     while let Some(def) = cur {
         cur = b.next(def);
         let Some(op) = b.get(def) else {

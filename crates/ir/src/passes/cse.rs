@@ -130,7 +130,7 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
     let t = table;
     t.reset(b.id_bound());
     // Declarative constants: one global scope, never undone.
-    for (def, op) in b.iter() {
+    for (def, op) in b.declarations() {
         if matches!(op.opcode, OpCode::Constant | OpCode::Undef) {
             t.visit(b, def, op);
         }

@@ -42,7 +42,11 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
     live.resize(b.id_bound(), false);
     work.clear();
     dead.clear();
-    for (def, op) in b.iter() {
+    // Declarations are never removed here, and (in valid IR) refer to no code op but
+    // functions and labels, which are roots anyway: only code needs marking and sweeping.
+    let code = b.first_code();
+    let code_ops = || code.into_iter().flat_map(|c| b.iter_from(c));
+    for (def, op) in code_ops() {
         if !removable(op.opcode) && !op.opcode.is_annotation() {
             live[def.index()] = true;
             work.push(def);
@@ -60,7 +64,8 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
         }
     }
     dead.extend(
-        b.iter()
+        code.into_iter()
+            .flat_map(|c| b.iter_from(c))
             .filter(|(def, op)| removable(op.opcode) && !live[def.index()])
             .map(|(def, _)| def),
     );

@@ -146,9 +146,9 @@ pub fn remove_noop_conversions(b: &mut Builder) -> bool {
         return false;
     }
     let mut changed = false;
-    // One walk in program order; each step removes or rewrites only the current op, so the
-    // next op is taken before it.
-    let mut cur = b.first();
+    // One walk over the code in program order (conversions are code); each step removes or
+    // rewrites only the current op, so the next op is taken before it.
+    let mut cur = b.first_code();
     while let Some(def) = cur {
         cur = b.next(def);
         let Some(op) = b.get(def) else { continue };

@@ -311,7 +311,7 @@ fn dedupe_fp_modes(b: &mut Builder) {
     // A program sets a mode for a handful of types at most.
     let mut seen: smallvec::SmallVec<[Type; 4]> = smallvec::SmallVec::new();
     let mut dup: smallvec::SmallVec<[SsaDef; 2]> = smallvec::SmallVec::new();
-    for (def, op) in b.iter() {
+    for (def, op) in b.declarations() {
         if op.opcode == OpCode::SetFpMode {
             if seen.contains(&op.ty) {
                 dup.push(def);

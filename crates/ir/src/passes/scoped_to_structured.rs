@@ -99,7 +99,8 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
 /// nothing extra: the walk meets every label anyway.
 pub fn run_finding_block_form(b: &mut Builder) -> Result<(bool, bool), PassError> {
     let mut st = State::default();
-    let mut cur = b.first();
+    // Declarations are no step's business: the walk starts at the first code op.
+    let mut cur = b.first_code();
     while let Some(p) = cur {
         step(b, &mut st, p)?;
         cur = b.next(p);

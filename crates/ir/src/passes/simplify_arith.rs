@@ -42,8 +42,9 @@ pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassErro
     let mut changed = false;
     // Walking the program order directly visits exactly the ops a snapshot would: a
     // simplification removes or rewrites only the op itself, and new constants go to the
-    // declarative section.
-    let mut cur = b.first();
+    // declarative section, before the first code op, where the walk starts (every candidate
+    // is code).
+    let mut cur = b.first_code();
     while let Some(def) = cur {
         cur = b.next(def);
         let Some(op) = b.get(def) else {

@@ -6,7 +6,8 @@
 //! shader's interface: inputs, outputs, built-ins, resources, samplers, constant buffers,
 //! push data, spec constants, UAV counters, transform feedback, `Semantic`s and mode settings.
 
-use crate::op::SsaDef;
+use crate::census::Counted;
+use crate::op::{Op, SsaDef};
 use crate::opcode::{OpClass, OpCode};
 use crate::passes::error::PassError;
 use crate::passes::util::{only_debug_uses, remove_with_debug};
@@ -20,13 +21,22 @@ fn is_internal(opcode: OpCode) -> bool {
 
 /// Runs the pass; returns whether anything was removed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
-    let dead: Vec<SsaDef> = b
-        .iter()
-        .filter(|(def, op)| is_internal(op.opcode) && only_debug_uses(b, *def))
-        .map(|(def, _)| def)
-        .collect();
+    // The only internal ops that may stand in code are `MinValue` and `MaxValue` (counted
+    // as legacy ops); without them only the declaration section needs a look.
+    let dead: Vec<SsaDef> = if b.census().has(Counted::Legacy) {
+        dead_internal(b, b.iter())
+    } else {
+        dead_internal(b, b.declarations())
+    };
     for &def in &dead {
         remove_with_debug(b, def);
     }
     Ok(!dead.is_empty())
+}
+
+/// The internal ops of `ops` that only debug ops refer to.
+fn dead_internal<'a>(b: &Builder, ops: impl Iterator<Item = (SsaDef, &'a Op)>) -> Vec<SsaDef> {
+    ops.filter(|(def, op)| is_internal(op.opcode) && only_debug_uses(b, *def))
+        .map(|(def, _)| def)
+        .collect()
 }

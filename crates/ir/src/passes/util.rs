@@ -25,7 +25,7 @@ impl FpModes {
         if !b.census().has(Counted::SetFpMode) {
             return m;
         }
-        for (_, op) in b.iter() {
+        for (_, op) in b.declarations() {
             if op.opcode == OpCode::SetFpMode {
                 if let Some(slot) = op.ty.base_type().and_then(|t| m.slot(t)) {
                     *slot |= op.flags;
