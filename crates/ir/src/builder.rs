@@ -203,6 +203,10 @@ pub struct Builder {
     constants: ConstTable,
     /// Counts of the live ops of a few kinds, kept by every edit.
     census: Census,
+    /// A `Constant` op got its type and literals other than as a new constant of
+    /// [`Builder::add_constant`] (added directly, rewritten, retyped, an operand set): two live
+    /// constants may be equal. Never cleared.
+    loose_constants: bool,
 }
 
 impl Default for Builder {
@@ -224,6 +228,7 @@ impl Builder {
             live: 0,
             constants: ConstTable::default(),
             census: Census::default(),
+            loose_constants: false,
         }
     }
 
@@ -252,6 +257,7 @@ impl Builder {
             live: 0,
             constants: ConstTable::with_capacity(constants),
             census: Census::default(),
+            loose_constants: false,
         }
     }
 
@@ -270,6 +276,14 @@ impl Builder {
     #[inline]
     pub fn census(&self) -> &Census {
         &self.census
+    }
+
+    /// True if no two live `Constant` ops can be equal (same type and literals): every one was
+    /// made as a new constant by [`Builder::add_constant`], which makes none twice, and none
+    /// was changed since. CSE then has no constants to merge.
+    #[inline]
+    pub fn constants_are_unique(&self) -> bool {
+        !self.loose_constants
     }
 
     /// One past the highest id ever handed out: the size for per-def side tables.
@@ -342,6 +356,7 @@ impl Builder {
             return Err(def);
         }
         self.census.add(op.opcode, &op.ty);
+        self.loose_constants |= op.opcode == OpCode::Constant;
         *slot = Some(op);
         self.live += 1;
         self.link_operands(id);
@@ -368,7 +383,10 @@ impl Builder {
         }
         let mut op = Op::new(OpCode::Constant, ty);
         op.operands.extend(values.iter().map(|&v| Operand(v)));
+        // No live constant has this key (the table's would): the new one is no duplicate.
+        let loose = self.loose_constants;
         let def = self.add_decl(op);
+        self.loose_constants = loose;
         match slot {
             // The key's last constant was removed or changed: this one replaces it.
             ConstSlot::Found(pos) => {
@@ -457,6 +475,7 @@ impl Builder {
         };
         self.census.remove(old.opcode, &old.ty);
         self.census.add(op.opcode, &op.ty);
+        self.loose_constants |= op.opcode == OpCode::Constant;
         self.unlink_operands(id);
         self.ops[id as usize] = Some(op);
         self.link_operands(id);
@@ -472,6 +491,7 @@ impl Builder {
             return;
         };
         *slot = value;
+        self.loose_constants |= op.opcode == OpCode::Constant;
         let m = self.meta[id as usize];
         if index >= m.nrefs as usize {
             return;
@@ -499,6 +519,7 @@ impl Builder {
         if let Some(op) = self.ops.get_mut(def.index()).and_then(|o| o.as_mut()) {
             self.census.remove_type(&op.ty);
             self.census.add_type(&ty);
+            self.loose_constants |= op.opcode == OpCode::Constant;
             op.ty = ty;
         }
     }
@@ -642,6 +663,7 @@ impl Builder {
     fn alloc(&mut self, op: Op) -> u32 {
         let id = self.ops.len() as u32;
         self.census.add(op.opcode, &op.ty);
+        self.loose_constants |= op.opcode == OpCode::Constant;
         self.ops.push(Some(op));
         self.meta.push(Meta::default());
         self.live += 1;
@@ -1056,6 +1078,32 @@ mod tests {
         b.remove(phi);
         assert!(!b.has_uses(c1));
         assert!(!b.has_uses(c2));
+    }
+
+    #[test]
+    fn constants_stay_unique_until_one_is_changed() {
+        let mut b = Builder::new();
+        let one = f32c(&mut b, 1.0);
+        f32c(&mut b, 2.0);
+        assert_eq!(f32c(&mut b, 1.0), one);
+        b.remove(one);
+        f32c(&mut b, 1.0);
+        b.add(Op::new(OpCode::FNeg, ScalarType::F32).with_ref(one));
+        assert!(b.constants_are_unique());
+        let edits: [fn(&mut Builder, SsaDef); 4] = [
+            |b, c| b.set_type(c, Type::scalar(ScalarType::U32)),
+            |b, c| b.set_operand(c, 0, Operand(7)),
+            |b, c| b.rewrite(c, Op::new(OpCode::Constant, ScalarType::F32).with_lit(3)),
+            |b, _| {
+                b.add_decl(Op::new(OpCode::Constant, ScalarType::F32).with_lit(3));
+            },
+        ];
+        for edit in edits {
+            let mut copy = b.clone();
+            let c = f32c(&mut copy, 5.0);
+            edit(&mut copy, c);
+            assert!(!copy.constants_are_unique());
+        }
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub enum Counted {
     Conversion,
     /// `SetFpMode`.
     SetFpMode,
+    /// `Undef`.
+    Undef,
     /// Ops whose result type has an `Unknown` scalar ([`Type::has_unknown`]).
     UnknownType,
     /// Ops whose result type has a min-precision scalar ([`Type::has_min_precision`]).
@@ -62,6 +64,7 @@ const fn opcode_kind(op: OpCode) -> u8 {
         | O::MinValue
         | O::MaxValue => Counted::Legacy,
         O::SetFpMode => Counted::SetFpMode,
+        O::Undef => Counted::Undef,
         _ if op.is_scoped() => Counted::Scoped,
         _ if op.is_conversion() => Counted::Conversion,
         _ => return 0,

@@ -12,6 +12,7 @@
 //! regions between control flow ops.
 
 use crate::analysis::{BlockId, Cfg, DominatorTree};
+use crate::census::Counted;
 use crate::fxhash::FxHasher;
 use crate::op::{Operand, SsaDef};
 use crate::opcode::OpCode;
@@ -129,10 +130,13 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
     };
     let t = table;
     t.reset(b.id_bound());
-    // Declarative constants: one global scope, never undone.
-    for (def, op) in b.declarations() {
-        if matches!(op.opcode, OpCode::Constant | OpCode::Undef) {
-            t.visit(b, def, op);
+    // Declarative constants: one global scope, never undone. Nothing to merge when the
+    // builder knows its constants to be distinct and there is at most one `Undef`.
+    if !b.constants_are_unique() || b.census().count(Counted::Undef) > 1 {
+        for (def, op) in b.declarations() {
+            if matches!(op.opcode, OpCode::Constant | OpCode::Undef) {
+                t.visit(b, def, op);
+            }
         }
     }
     let base = t.entries.len();

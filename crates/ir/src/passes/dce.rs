@@ -44,10 +44,13 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
     dead.clear();
     // Declarations are never removed here, and (in valid IR) refer to no code op but
     // functions and labels, which are roots anyway: only code needs marking and sweeping.
+    // The removable ops are gathered on the way (in program order) and the live ones dropped
+    // after marking: no second walk.
     let code = b.first_code();
-    let code_ops = || code.into_iter().flat_map(|c| b.iter_from(c));
-    for (def, op) in code_ops() {
-        if !removable(op.opcode) && !op.opcode.is_annotation() {
+    for (def, op) in code.into_iter().flat_map(|c| b.iter_from(c)) {
+        if removable(op.opcode) {
+            dead.push(def);
+        } else if !op.opcode.is_annotation() {
             live[def.index()] = true;
             work.push(def);
         }
@@ -63,12 +66,7 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
             }
         }
     }
-    dead.extend(
-        code.into_iter()
-            .flat_map(|c| b.iter_from(c))
-            .filter(|(def, op)| removable(op.opcode) && !live[def.index()])
-            .map(|(def, _)| def),
-    );
+    dead.retain(|d| !live[d.index()]);
     for &def in dead.iter() {
         remove_with_debug(b, def);
     }
