@@ -133,7 +133,8 @@ impl Cfg {
         let mut skipping = false;
         let mut open: Option<u32> = None;
         let mut pos = 0u32;
-        for (def, op) in b.iter() {
+        // Declarations stand outside functions: the walk starts at the first code op.
+        for (def, op) in b.first_code().into_iter().flat_map(|c| b.iter_from(c)) {
             match op.opcode {
                 OpCode::Function => {
                     if in_function {

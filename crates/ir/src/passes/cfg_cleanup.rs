@@ -25,6 +25,7 @@
 //! Removing phis can make further blocks empty, so the three steps repeat until nothing changes
 //! (at most a few rounds).
 
+use crate::census::Counted;
 use crate::fxhash::FxHashMap;
 
 use crate::analysis::cfg::{BlockId, Cfg};
@@ -60,7 +61,7 @@ pub fn run_with_cfg(b: &mut Builder, cfg: Option<Cfg>) -> Result<bool, PassError
 /// so a caller that keeps `cfg` between compiles allocates nothing for it. On return `cfg` may
 /// be out of date.
 pub fn run_in_cfg(b: &mut Builder, cfg: &mut Cfg, valid: bool) -> Result<bool, PassError> {
-    if b.iter().any(|(_, op)| op.opcode.is_scoped()) {
+    if b.census().has(Counted::Scoped) {
         return Err(PassError::invalid(
             PASS,
             None,
