@@ -4,7 +4,8 @@
 //!
 //! Run: `cargo run --release -p dxspv --example pass_stats -- [reps] [dir...]`: every shader
 //! under each dir (default: the corpus's `dxbc`, `d3d9` and `dxil`), each pipeline run `reps`
-//! times (default 20) on a copy of the frontend's IR.
+//! times (default 20) on a copy of the frontend's IR. The first run of each shader validates
+//! after every pass and prints the shader and error when that fails.
 
 // Examples may unwrap, panic and print (production code may not: see the workspace lints).
 #![allow(
@@ -65,6 +66,10 @@ fn main() {
     let mut opts = dxspv::Options::default();
     opts.passes.validate_each_pass = false;
     opts.passes.time_passes = true;
+    let validating = dxspv::ir::passes::Options {
+        validate_each_pass: true,
+        ..opts.passes.clone()
+    };
     let untimed = dxspv::ir::passes::Options {
         time_passes: false,
         ..opts.passes.clone()
@@ -80,8 +85,13 @@ fn main() {
             let Ok(raw) = dxspv::to_ir(&bytes, dxspv::IrStage::Raw, &opts) else {
                 continue;
             };
-            let Ok(report) = dxspv::ir::passes::run_pipeline(&mut raw.clone(), &opts.passes) else {
-                continue;
+            // The counted run validates after every pass (the builder's census included).
+            let report = match dxspv::ir::passes::run_pipeline(&mut raw.clone(), &validating) {
+                Ok(report) => report,
+                Err(e) => {
+                    println!("{}: {e}", p.display());
+                    continue;
+                }
             };
             let mut before = raw.len();
             for pt in &report.passes {

@@ -142,7 +142,8 @@ impl Census {
 fn type_kinds(ty: &Type) -> (u32, u32) {
     let mut bases = 0u32;
     for m in ty.members() {
-        bases |= 1 << (m.base() as u32);
+        // The scalar's code is the low five bits of `BasicType::bits` (see `BasicType::base`).
+        bases |= 1 << (m.bits() & 0x1f);
     }
     (
         (bases >> ScalarType::Unknown as u32) & 1,
@@ -177,6 +178,8 @@ mod tests {
         for t in ScalarType::ALL {
             let bit = MIN_PRECISION_BASES >> (t as u32) & 1;
             assert_eq!(bit == 1, t.is_min_precision(), "{t:?}");
+            let kinds = type_kinds(&Type::scalar(t));
+            assert_eq!(kinds, (u32::from(t == ScalarType::Unknown), bit), "{t:?}");
         }
     }
 

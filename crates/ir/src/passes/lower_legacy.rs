@@ -45,6 +45,8 @@ pub fn run(b: &mut Builder, opts: &Options) -> Result<bool, PassError> {
     if !b.census().has(Counted::Legacy) {
         return Ok(remove_noop_conversions(b));
     }
+    // The walk stops at the last of them (the census says how many there are).
+    let count = b.census().count(Counted::Legacy) as usize;
     let targets: Vec<SsaDef> = b
         .iter()
         .filter(|(_, op)| {
@@ -60,6 +62,7 @@ pub fn run(b: &mut Builder, opts: &Options) -> Result<bool, PassError> {
             )
         })
         .map(|(d, _)| d)
+        .take(count)
         .collect();
     let mut changed = false;
     for def in targets {
