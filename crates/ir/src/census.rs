@@ -36,12 +36,19 @@ pub enum Counted {
     MinPrecisionType,
 }
 
-/// Slots of [`Census::counts`]: slot 0 takes the opcodes of no kind.
-const SLOTS: usize = Counted::MinPrecisionType as usize + 1;
+/// Slots of [`Census::counts`]: slot 0 takes the opcodes of no kind. A power of two above the
+/// last kind, so that a kind masked to it needs no bounds check.
+const SLOTS: usize = 16;
+const _: () = assert!((Counted::MinPrecisionType as usize) < SLOTS);
+
+/// Entries of [`OPCODE_KIND`]: every 10-bit opcode code, so that a masked discriminant needs
+/// no bounds check.
+const CODES: usize = 1024;
+const _: () = assert!(OpCode::ALL.len() <= CODES);
 
 /// The kind of each opcode (by discriminant), 0 for none.
-static OPCODE_KIND: [u8; OpCode::ALL.len()] = {
-    let mut table = [0u8; OpCode::ALL.len()];
+static OPCODE_KIND: [u8; CODES] = {
+    let mut table = [0u8; CODES];
     let mut i = 0;
     while i < OpCode::ALL.len() {
         let op = OpCode::ALL[i];
@@ -111,14 +118,14 @@ impl Census {
     /// Counts an op of `opcode` and type `ty` in.
     #[inline]
     pub(crate) fn add(&mut self, opcode: OpCode, ty: &Type) {
-        self.counts[OPCODE_KIND[opcode as usize] as usize] += 1;
+        self.counts[slot(opcode)] += 1;
         self.add_type(ty);
     }
 
     /// Counts an op of `opcode` and type `ty` out.
     #[inline]
     pub(crate) fn remove(&mut self, opcode: OpCode, ty: &Type) {
-        self.counts[OPCODE_KIND[opcode as usize] as usize] -= 1;
+        self.counts[slot(opcode)] -= 1;
         self.remove_type(ty);
     }
 
@@ -135,6 +142,12 @@ impl Census {
         self.counts[Counted::UnknownType as usize] -= unknown;
         self.counts[Counted::MinPrecisionType as usize] -= min;
     }
+}
+
+/// The slot of [`Census::counts`] that counts `opcode`.
+#[inline]
+fn slot(opcode: OpCode) -> usize {
+    OPCODE_KIND[opcode as usize & (CODES - 1)] as usize & (SLOTS - 1)
 }
 
 /// (1 if `ty` has an `Unknown` scalar, 1 if it has a min-precision one).
