@@ -27,6 +27,15 @@
 //! for the final result. A failure is a
 //! [`PassError::Validation`] naming the pass that broke the invariant.
 //!
+//! Most shaders need few of the lowerings, and a walk that finds nothing costs as much as a
+//! small pass: passes ask the builder's [`crate::Census`] (live ops of a few kinds: scoped
+//! control flow, temporaries, `ConsumeAs`, legacy ops, conversions, `SetFpMode`, `Undef`,
+//! `Unknown` and min-precision types) before walking, and walk only the code
+//! ([`Builder::first_code`]) or only the declarations ([`Builder::declarations`]) where that
+//! is all they change. CSE skips numbering the constants when the builder knows them distinct
+//! ([`Builder::constants_are_unique`]). With validation on, the census is checked against a
+//! fresh count after every pass ([`Rule::StaleCensus`]).
+//!
 //! One CFG serves from `ssa_construction` (or the first `cse` for programs without
 //! temporaries) to `cfg_cleanup`: no pass in between changes a block, label, terminator or
 //! branch. The passes' buffers live in a [`Workspace`] kept between compiles (one per thread
