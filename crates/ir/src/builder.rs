@@ -659,7 +659,7 @@ impl Builder {
         self.meta.resize(id as usize + 1, Meta::default());
     }
 
-    #[inline]
+    #[inline(always)]
     fn alloc(&mut self, op: Op) -> u32 {
         let id = self.ops.len() as u32;
         self.census.add(op.opcode, &op.ty);

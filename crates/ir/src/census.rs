@@ -116,7 +116,7 @@ impl Census {
     }
 
     /// Counts an op of `opcode` and type `ty` in.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add(&mut self, opcode: OpCode, ty: &Type) {
         self.counts[slot(opcode)] += 1;
         self.add_type(ty);
@@ -129,7 +129,7 @@ impl Census {
         self.remove_type(ty);
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add_type(&mut self, ty: &Type) {
         let (unknown, min) = type_kinds(ty);
         self.counts[Counted::UnknownType as usize] += unknown;
@@ -145,13 +145,13 @@ impl Census {
 }
 
 /// The slot of [`Census::counts`] that counts `opcode`.
-#[inline]
+#[inline(always)]
 fn slot(opcode: OpCode) -> usize {
     OPCODE_KIND[opcode as usize & (CODES - 1)] as usize & (SLOTS - 1)
 }
 
 /// (1 if `ty` has an `Unknown` scalar, 1 if it has a min-precision one).
-#[inline]
+#[inline(always)]
 fn type_kinds(ty: &Type) -> (u32, u32) {
     let mut bases = 0u32;
     for m in ty.members() {
