@@ -22,13 +22,19 @@ impl FpModes {
     /// Collects the `SetFpMode` declarations of a program.
     pub fn collect(b: &Builder) -> Self {
         let mut m = FpModes::default();
-        if !b.census().has(Counted::SetFpMode) {
+        // The walk ends at the last of them (the census says how many there are).
+        let mut left = b.census().count(Counted::SetFpMode);
+        if left == 0 {
             return m;
         }
         for (_, op) in b.declarations() {
             if op.opcode == OpCode::SetFpMode {
                 if let Some(slot) = op.ty.base_type().and_then(|t| m.slot(t)) {
                     *slot |= op.flags;
+                }
+                left -= 1;
+                if left == 0 {
+                    break;
                 }
             }
         }
