@@ -133,7 +133,8 @@ fn bypass_empty_blocks(b: &mut Builder, cfg: &Cfg) -> (bool, bool) {
     let n = cfg.len();
     // Per block, in one allocation: the forwarding target (block number, NONE if the block is
     // not forwardable), the final target of its chain, and the chain walk's cycle mark.
-    let mut tables = vec![NONE; 3 * n];
+    // Inline for up to 16 blocks: most shaders have a handful.
+    let mut tables: smallvec::SmallVec<[u32; 48]> = smallvec::smallvec![NONE; 3 * n];
     let (fwd, rest) = tables.split_at_mut(n);
     let (fin, mark) = rest.split_at_mut(n);
     for blk in cfg.blocks() {
@@ -298,6 +299,9 @@ pub(crate) fn remove_unreachable_blocks(b: &mut Builder) -> Result<bool, PassErr
 }
 
 fn remove_unreachable(b: &mut Builder, cfg: &Cfg) -> Result<bool, PassError> {
+    if cfg.blocks().all(|blk| cfg.is_reachable(blk)) {
+        return Ok(false);
+    }
     let refs = structural_refs(b, cfg);
     let mut changed = false;
     for blk in cfg.blocks() {
