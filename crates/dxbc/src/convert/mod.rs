@@ -447,7 +447,9 @@ impl<'a, 's> Converter<'a, 's> {
     fn prescan(&mut self) -> R<()> {
         let mut insts = self.shader.program.instructions();
         let mut inst = Instruction::default();
-        while let Some(r) = insts.next_into(&mut inst) {
+        // Only declarations are taken apart here (the code is decoded by `run`); every
+        // opcode matched below with operands or a payload is a declaration.
+        while let Some(r) = insts.next_declaration_into(&mut inst) {
             r?;
             self.set_at(&inst);
             match (inst.opcode, &inst.payload) {
