@@ -59,7 +59,13 @@ fn main() {
     if var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
         return;
     }
-    if flag("DXSPV_PIE") {
+    // `DXSPV_PIE=1` asks for the default; a build with `crt-static` for every crate links a
+    // static position-independent executable already, which `-no-pie` would break.
+    if flag("DXSPV_PIE")
+        || var("CARGO_CFG_TARGET_FEATURE")
+            .split(',')
+            .any(|f| f == "crt-static")
+    {
         return;
     }
     println!("cargo:rustc-link-arg-bin=dxspv=-no-pie");
