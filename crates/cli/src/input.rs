@@ -106,17 +106,28 @@ pub fn write(path: &Path, bytes: &[u8], binary: bool) -> Result<(), String> {
             .and_then(|()| out.flush())
             .map_err(|e| format!("cannot write to standard output: {e}"))
     } else {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        // The parent directory usually exists: it is made only when the first write fails.
+        match std::fs::write(path, bytes) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                }
+                std::fs::write(path, bytes)
+            }
+            other => other,
         }
-        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 }
 
 /// SPIR-V words as little-endian bytes.
 pub fn spirv_bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    let mut bytes = Vec::with_capacity(words.len() * 4);
+    for w in words {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    bytes
 }
 
 /// Every regular file under `dir`, sorted, as paths relative to `dir`.

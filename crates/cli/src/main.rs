@@ -16,6 +16,7 @@ mod bench;
 mod diag;
 mod dot;
 mod input;
+mod quick_args;
 mod state_args;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -116,6 +117,34 @@ struct TranslateArgs {
     d3d9: state_args::D3d9Args,
     #[command(flatten)]
     pipeline: state_args::PipelineArgs,
+}
+
+/// The options of a compile without translation flags: what clap's defaults give (checked by
+/// `quick_args::tests`).
+fn default_translate_options() -> dxspv::Options {
+    TranslateArgs {
+        b_shift: None,
+        t_shift: None,
+        u_shift: None,
+        s_shift: None,
+        counter_shift: None,
+        set_offset: None,
+        entry_point: "main".into(),
+        no_debug_names: false,
+        no_float_controls: false,
+        min_precision: MinPrecision::Promote32,
+        no_vertex_point_size: false,
+        infer_non_uniform: false,
+        no_checksum: false,
+        target_env: dxspv::spirv::TargetEnv::default(),
+        generator_id: 0,
+        no_optimisations: false,
+        no_legacy_mul_zero: false,
+        validate_each_pass: false,
+        d3d9: state_args::D3d9Args::default(),
+        pipeline: state_args::PipelineArgs::default(),
+    }
+    .options()
 }
 
 /// Parses a `--target-env` name.
@@ -272,7 +301,28 @@ fn main() -> ExitCode {
         bench::cold_child(Path::new(&file));
         return ExitCode::SUCCESS;
     }
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    match quick_args::recognise(args.get(1..).unwrap_or_default()) {
+        Some(quick_args::Quick::Version) => {
+            println!("dxspv {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        Some(quick_args::Quick::Compile { input, output }) => {
+            let report = Reporter::new(Verbosity::Normal);
+            let result = run_compile(
+                &input,
+                Some(&output),
+                None,
+                None,
+                false,
+                &default_translate_options(),
+                &report,
+            );
+            return exit_code(result, &report);
+        }
+        None => {}
+    }
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -296,33 +346,15 @@ fn main() -> ExitCode {
             dot,
             timings,
             translate,
-        } => {
-            let opts = translate.options();
-            if input.is_dir() {
-                if dot.is_some() {
-                    Err(Failure::Usage(
-                        "--dot takes a single input, not a directory".into(),
-                    ))
-                } else {
-                    batch::compile_tree(
-                        &input,
-                        output.as_deref(),
-                        reflect.is_some(),
-                        &opts,
-                        &report,
-                    )
-                }
-            } else {
-                let job = SingleCompile {
-                    input: &input,
-                    output: output.as_deref(),
-                    reflect: reflect.as_ref().map(|r| r.as_deref()),
-                    dot: dot.as_deref(),
-                    timings,
-                };
-                compile_single(&job, &opts, &report)
-            }
-        }
+        } => run_compile(
+            &input,
+            output.as_deref(),
+            reflect.as_ref().map(|r| r.as_deref()),
+            dot.as_deref(),
+            timings,
+            &translate.options(),
+            &report,
+        ),
         Command::Ir {
             input,
             raw,
@@ -362,6 +394,11 @@ fn main() -> ExitCode {
         })
         .map_err(Failure::Usage),
     };
+    exit_code(result, &report)
+}
+
+/// The exit status of a command's result (printing a usage error).
+fn exit_code(result: Result<(), Failure>, report: &Reporter) -> ExitCode {
     match result {
         Ok(()) if report.error_count() == 0 => ExitCode::SUCCESS,
         Ok(()) | Err(Failure::Input) => ExitCode::from(1),
@@ -369,6 +406,36 @@ fn main() -> ExitCode {
             eprintln!("dxspv: {msg}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `dxspv compile`: one file, or a directory tree.
+fn run_compile(
+    input: &Path,
+    output: Option<&Path>,
+    reflect: Option<Option<&Path>>,
+    dot: Option<&Path>,
+    timings: bool,
+    opts: &dxspv::Options,
+    report: &Reporter,
+) -> Result<(), Failure> {
+    if input.is_dir() {
+        if dot.is_some() {
+            Err(Failure::Usage(
+                "--dot takes a single input, not a directory".into(),
+            ))
+        } else {
+            batch::compile_tree(input, output, reflect.is_some(), opts, report)
+        }
+    } else {
+        let job = SingleCompile {
+            input,
+            output,
+            reflect,
+            dot,
+            timings,
+        };
+        compile_single(&job, opts, report)
     }
 }
 

@@ -10,8 +10,9 @@ use dxspv::dxbc::{InstanceData, InterfaceBinding};
 use dxspv::ir::passes::stream_output::{StreamOutput, StreamOutputEntry};
 use dxspv::sm3::{DynamicState, FloatEmulation, TextureType};
 
-/// Direct3D 9 state a D3D9 shader is compiled for (ignored for DXBC and DXIL).
-#[derive(clap::Args)]
+/// Direct3D 9 state a D3D9 shader is compiled for (ignored for DXBC and DXIL). `Default` is
+/// what clap gives without these flags.
+#[derive(clap::Args, Default)]
 pub struct D3d9Args {
     /// The texture bound to sampler s<N>, for shaders that do not declare its type (ps_1_x,
     /// `dcl` without a type): `N=2d`, `N=cube`, `N=volume`, `N=1d` or `N=unknown` (as 2D).
@@ -58,9 +59,10 @@ pub enum DynamicStateArg {
 }
 
 /// `--d3d9-float-emulation`'s values.
-#[derive(Clone, Copy, clap::ValueEnum)]
+#[derive(Clone, Copy, Default, clap::ValueEnum)]
 pub enum FloatEmulationArg {
     /// Every product follows Direct3D 9's zero rule.
+    #[default]
     Strict,
     /// The zero rule only inside instructions that hide products.
     Fast,
@@ -123,8 +125,9 @@ fn parse_sampler_type(s: &str) -> Result<(usize, TextureType), String> {
     Ok((sampler, texture))
 }
 
-/// Pipeline state Vulkan puts in the shader: class instances and stream output.
-#[derive(clap::Args)]
+/// Pipeline state Vulkan puts in the shader: class instances and stream output. `Default` is
+/// what clap gives without these flags.
+#[derive(clap::Args, Default)]
 pub struct PipelineArgs {
     /// The class instance bound to the next interface slot of an SM 5.0 shader with class
     /// linkage (repeat in slot order): comma-separated `ft=N` (function table; default the

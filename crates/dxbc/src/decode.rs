@@ -573,6 +573,52 @@ impl<'a> Instructions<'a> {
     }
 }
 
+impl<'a> Instructions<'a> {
+    /// [`Self::next_into`] for a pass that needs the operands and payload of declarations
+    /// only (the converter's prescan): any other instruction comes back with its opcode,
+    /// offset, length and index, but without operands, modifiers or payload, and its tokens
+    /// past the opcode token unread (a later full decode reports what is wrong with them).
+    /// Declarations, custom data and every instruction whose length is not in its opcode
+    /// token are decoded in full.
+    pub fn next_declaration_into(
+        &mut self,
+        inst: &mut Instruction<'a>,
+    ) -> Option<Result<(), Error>> {
+        if self.done || self.pos >= self.tokens.len() {
+            return None;
+        }
+        let Some((opcode, len)) = self.skippable_at(self.pos) else {
+            return self.next_into(inst);
+        };
+        inst.opcode = opcode;
+        inst.offset = self.pos as u32;
+        inst.len = len;
+        inst.index = self.index;
+        inst.modifiers = Modifiers::default();
+        inst.operand_count = 0;
+        inst.payload = Payload::None;
+        self.pos += len as usize;
+        self.index += 1;
+        Some(Ok(()))
+    }
+
+    /// The opcode and length of the instruction at token `start`, when it is no declaration
+    /// and its opcode token alone gives a valid length.
+    fn skippable_at(&self, start: usize) -> Option<(Opcode, u32)> {
+        let tok0 = self.tokens.get(start)?;
+        let opcode = Opcode::from_raw(tok0 & 0x7ff)?;
+        let extended = tok0 & 0x8000_0000 != 0;
+        if opcode.is_declaration()
+            || opcode == Opcode::CustomData
+            || (opcode == Opcode::InterfaceCall && extended)
+        {
+            return None;
+        }
+        let len = (tok0 >> 24) & 0x7f;
+        (len != 0 && len as usize <= self.tokens.len() - start).then_some((opcode, len))
+    }
+}
+
 fn enum_field<T>(
     value: u32,
     field: &'static str,

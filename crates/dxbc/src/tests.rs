@@ -926,3 +926,76 @@ fn fuzz_simplify_arith_self_referencing_phi() {
         );
     }
 }
+
+#[test]
+fn declaration_only_decoding_skips_code_and_keeps_step() {
+    use OperandType as T;
+    let body = vec![
+        inst(Opcode::DclTemps, 0, &[], &[vec![2]]),
+        inst(
+            Opcode::Add,
+            0,
+            &[],
+            &[
+                dst(T::Temp, 0, 0xf),
+                src(T::Temp, 1, [0, 1, 2, 3]),
+                src(T::Temp, 0, [0, 1, 2, 3]),
+            ],
+        ),
+        inst(
+            Opcode::DclIndexRange,
+            0,
+            &[],
+            &[dst(T::Input, 1, 0xf), vec![3]],
+        ),
+        inst(Opcode::Ret, 0, &[], &[]),
+    ];
+    let bytes = program(PS, 5, 0, &body);
+    let full = decode_all(&bytes).expect("decodes");
+    let program = Program::parse(&bytes).expect("parses");
+    let mut insts = program.instructions();
+    let mut inst = Instruction::default();
+    let mut seen = Vec::new();
+    while let Some(r) = insts.next_declaration_into(&mut inst) {
+        r.expect("decodes");
+        seen.push((
+            inst.opcode,
+            inst.offset,
+            inst.len,
+            inst.index,
+            inst.operands().len(),
+        ));
+    }
+    let expected: Vec<_> = full
+        .iter()
+        .map(|i| {
+            let operands = if i.is_declaration() {
+                i.operands().len()
+            } else {
+                0
+            };
+            (i.opcode, i.offset, i.len, i.index, operands)
+        })
+        .collect();
+    assert_eq!(seen, expected);
+    // The declarations keep their operands and payload; the `add` comes back bare.
+    assert_eq!(seen[1], (Opcode::Add, full[1].offset, full[1].len, 1, 0));
+    assert_eq!(seen[2].4, full[2].operands().len());
+    assert!(full[2].operands().len() == 1);
+}
+
+#[test]
+fn declaration_only_decoding_reports_a_bad_length() {
+    // An `add` whose length field runs past the program is an error either way.
+    let mut body = vec![inst(Opcode::Ret, 0, &[], &[])];
+    body.insert(0, vec![op_token(Opcode::Add, 100, 0)]);
+    let bytes = program(PS, 5, 0, &body);
+    let program = Program::parse(&bytes).expect("parses");
+    let mut insts = program.instructions();
+    let mut inst = Instruction::default();
+    let first = insts
+        .next_declaration_into(&mut inst)
+        .expect("an instruction");
+    assert!(first.is_err());
+    assert!(insts.next_declaration_into(&mut inst).is_none());
+}

@@ -120,8 +120,29 @@ pub fn convert_with(
     Ok(c.b)
 }
 
-/// Where in the program the converter is, for error messages.
-pub(crate) type At = InstructionSite;
+/// Where in the program the converter is, for error messages: an [`InstructionSite`] with
+/// the opcode kept as an [`Opcode`], whose mnemonic is looked up only when an error is made
+/// (the lookup per instruction cost time and, in a fresh process, a page of the name table).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct At {
+    index: u32,
+    offset: u32,
+    /// `None` before the first instruction.
+    opcode: Option<Opcode>,
+}
+
+impl At {
+    /// The site as errors report it.
+    #[cold]
+    #[inline(never)]
+    fn site(self) -> InstructionSite {
+        InstructionSite {
+            index: self.index,
+            offset: self.offset,
+            opcode: self.opcode.map_or("", Opcode::mnemonic),
+        }
+    }
+}
 
 /// One open scoped construct.
 #[derive(Clone, Copy, Debug)]
@@ -239,7 +260,7 @@ impl<'a, 's> Converter<'a, 's> {
             at: At {
                 index: 0,
                 offset: 0,
-                opcode: "",
+                opcode: None,
             },
             func: None,
             last_return: false,
@@ -291,7 +312,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn invalid(&self, what: impl Into<String>) -> ConvertError {
         ConvertError::Invalid {
-            at: self.at,
+            at: self.at.site(),
             what: what.into(),
         }
     }
@@ -301,7 +322,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn unsupported(&self, feature: &'static str) -> ConvertError {
         ConvertError::Unsupported {
-            at: self.at,
+            at: self.at.site(),
             feature,
         }
     }
@@ -310,7 +331,7 @@ impl<'a, 's> Converter<'a, 's> {
         self.at = At {
             index: inst.index,
             offset: inst.offset,
-            opcode: inst.opcode.mnemonic(),
+            opcode: Some(inst.opcode),
         };
     }
 
@@ -426,7 +447,9 @@ impl<'a, 's> Converter<'a, 's> {
     fn prescan(&mut self) -> R<()> {
         let mut insts = self.shader.program.instructions();
         let mut inst = Instruction::default();
-        while let Some(r) = insts.next_into(&mut inst) {
+        // Only declarations are taken apart here (the code is decoded by `run`); every
+        // opcode matched below with operands or a payload is a declaration.
+        while let Some(r) = insts.next_declaration_into(&mut inst) {
             r?;
             self.set_at(&inst);
             match (inst.opcode, &inst.payload) {
