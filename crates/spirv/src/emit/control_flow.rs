@@ -42,6 +42,9 @@ pub(super) struct FunctionState {
     pub(super) open_merges: usize,
     /// Set while emitting an access to a `Coherent` UAV.
     pub(super) coherent_access: bool,
+    /// Set by the `Function` of a vertex shader's entry point that must write `PointSize`,
+    /// taken by its first `Label` (see `vertex.rs`).
+    pub(super) point_size_pending: bool,
 }
 
 /// SPIR-V's universal limit on the `(literal, label)` pairs of one `OpSwitch`.
@@ -59,6 +62,7 @@ impl<'a> Emitter<'a> {
     /// starts a new [`FunctionState`].
     pub(super) fn function(&mut self, def: SsaDef, op: &Op) -> R<()> {
         self.function_state.open_merges = 0;
+        self.function_state.point_size_pending = self.needs_point_size(def);
         if op.refs().count() > MAX_FUNCTION_PARAMS {
             return unsupported(
                 def,
@@ -139,6 +143,10 @@ impl<'a> Emitter<'a> {
     pub(super) fn label(&mut self, def: SsaDef, op: &Op) -> R<()> {
         inst(self.module.body(), S::Label, &[def.id()]);
         self.mark(def);
+        if self.function_state.point_size_pending {
+            self.function_state.point_size_pending = false;
+            self.store_point_size();
+        }
         // Reaching a merge block closes its construct.
         if let Some(s) = self.slots.get_mut(def.index()).filter(|s| s.merge_pending) {
             s.merge_pending = false;

@@ -59,15 +59,6 @@ impl<'a> Emitter<'a> {
             self.hull_main(entry)?
         } else if self.stage == ShaderStage::Amplification {
             self.task_main(entry)?
-        } else if self.stage == ShaderStage::Vertex
-            && self.opts.vertex_point_size
-            && !self
-                .refl
-                .outputs
-                .iter()
-                .any(|o| o.builtin == Some(BuiltIn::PointSize.name()))
-        {
-            self.vertex_main(entry)?
         } else {
             match self.entry_fns.first() {
                 Some(f) => self.v(*f),
