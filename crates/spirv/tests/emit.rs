@@ -121,3 +121,73 @@ fn ops_the_passes_lower_are_refused() {
         }
     }
 }
+
+/// Components of an input are read from one load of the whole vector (as short as an access
+/// chain and a load for one, shorter for more), and a construct of all its components in
+/// order is that vector; components of one constant buffer vector read close together come
+/// from one load of the vector, a component read alone through an access chain to it.
+#[test]
+fn components_of_read_only_vectors_share_one_load() {
+    let text = "
+%1 = EntryPoint %3 Pixel
+%6 = DclInput vec4<f32> %1 1 0 None
+%7 = DclCbv vec4<f32>[2] %1 0 0 1
+%8 = DclOutput vec4<f32> %1 0 0 0
+%9 = DclOutput f32 %1 1 0 0
+%10 = Constant u32 0
+%11 = Constant u32 1
+%12 = Constant u32 2
+%13 = Constant u32 3
+%14 = Constant vec2<u32> 1 0
+%15 = Constant vec2<u32> 1 2
+%16 = Constant vec2<u32> 0 3
+%3 = Function void
+%4 = Label None
+%20 = InputLoad f32 %6 %10
+%21 = InputLoad f32 %6 %11
+%22 = InputLoad f32 %6 %12
+%23 = InputLoad f32 %6 %13
+%24 = CompositeConstruct vec4<f32> %20 %21 %22 %23
+%25 = OutputStore %8 null %24
+%26 = DescriptorLoad cbv %7 %10
+%27 = BufferLoad f32 %26 %14 4
+%28 = BufferLoad f32 %26 %15 4
+%29 = BufferLoad f32 %26 %16 4
+%30 = FAdd f32 %27 %28
+%31 = FAdd f32 %30 %29
+%32 = OutputStore %9 null %31
+%33 = Return void null
+%34 = FunctionEnd
+";
+    let b = parse(text).expect("parse");
+    let words = emit(&b, &SpirvOptions::default()).expect("emit");
+    validate("component loads", &words);
+    let insts = instructions(&words);
+    let count = |op: spirv::Op| insts.iter().filter(|i| i[0] & 0xffff == op as u32).count();
+    // The input: one load, stored whole to the output; the constant buffer: one load of
+    // row 1 for its two components, and an access chain to row 0's component 3.
+    let input_load = insts
+        .iter()
+        .find(|i| i[0] & 0xffff == spirv::Op::Load as u32 && i[3] == 6)
+        .expect("a load of the input");
+    assert_eq!(input_load.len(), 4);
+    assert!(insts
+        .iter()
+        .any(|i| i == &[3 << 16 | spirv::Op::Store as u32, 8, input_load[2]]));
+    assert_eq!(count(spirv::Op::CompositeConstruct), 0);
+    assert_eq!(count(spirv::Op::Load), 3);
+    assert_eq!(count(spirv::Op::AccessChain), 2);
+    assert_eq!(count(spirv::Op::CompositeExtract), 6);
+}
+
+/// The instructions after the header, each with its words.
+fn instructions(words: &[u32]) -> Vec<&[u32]> {
+    let mut out = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let n = ((words[i] >> 16) as usize).max(1);
+        out.push(&words[i..(i + n).min(words.len())]);
+        i += n;
+    }
+    out
+}

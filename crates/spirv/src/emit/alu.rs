@@ -9,6 +9,7 @@
 //! operands of the other signedness bit-cast. Derivatives are of 32-bit floats, as Vulkan
 //! requires (a half is derived as a float).
 
+use super::control_flow::Component;
 use super::error::{malformed, unsupported, R};
 use super::types::{int_of_width, scalar_bits, TyKey, L_NONE};
 use super::Emitter;
@@ -651,6 +652,24 @@ impl<'a> Emitter<'a> {
         }
         let alu = self.alu_begin(def, op)?;
         let Alu { id, ty: t, .. } = alu;
+        if let Some(vector) = self.whole_vector(op) {
+            // The components of one vector in order, of its type: that vector. Its id
+            // stands for the def unless a phi may have named the def before (phis refer
+            // forward) or a name is on it, which take a copy.
+            let forward = self.b.uses(def).any(|u| {
+                self.op_of(u.user)
+                    .is_some_and(|o| matches!(o.opcode, OpCode::Phi | OpCode::DebugName))
+            });
+            if forward {
+                inst(self.module.body(), S::CopyObject, &[t, id, vector]);
+            } else {
+                self.set_map(def, vector);
+                if let Some(s) = self.slots.get_mut(def.index()) {
+                    s.defined = false;
+                }
+            }
+            return Ok(());
+        }
         let f = &mut self.module.sections.functions;
         let start = begin(f, S::CompositeConstruct);
         f.extend_from_slice(&[t, id]);
@@ -659,6 +678,32 @@ impl<'a> Emitter<'a> {
         }
         end(f, start);
         Ok(())
+    }
+
+    /// The vector whose components in order are the operands of `op`, a `CompositeConstruct`
+    /// of a vector type, if it is one (see [`FunctionState::components`]).
+    ///
+    /// [`FunctionState::components`]: super::control_flow::FunctionState::components
+    fn whole_vector(&self, op: &Op) -> Option<u32> {
+        let size = op.ty.as_basic().filter(|b| b.is_vector())?.vec_size();
+        let mut vector = None;
+        let mut n = 0u8;
+        for (i, r) in op.refs().enumerate() {
+            let value = self.v(r?);
+            let c = self
+                .function_state
+                .components
+                .iter()
+                .rev()
+                .find(|c| c.value == value)?;
+            if usize::from(c.index) != i || c.size != size || vector.is_some_and(|v| v != c.vector)
+            {
+                return None;
+            }
+            vector = Some(c.vector);
+            n += 1;
+        }
+        vector.filter(|_| n == size)
     }
 
     /// `CompositeExtract` and `CompositeInsert` (`insert`): at a constant address, the
@@ -688,6 +733,25 @@ impl<'a> Emitter<'a> {
             f.push(a[0]);
             f.extend(aop.literals().iter().map(|l| l.0 as u32));
             end(f, start);
+            if !insert {
+                let from = op
+                    .arg(0)
+                    .and_then(|c| self.op_of(c))
+                    .and_then(|c| c.ty.as_basic());
+                if let (Some(from), [index]) = (from, aop.literals()) {
+                    if from.is_vector()
+                        && index.0 < u64::from(from.vec_size())
+                        && op.ty.as_basic() == Some(from.with_vec_size(1))
+                    {
+                        self.remember_component(Component {
+                            value: id,
+                            vector: a[0],
+                            index: index.0 as u8,
+                            size: from.vec_size(),
+                        });
+                    }
+                }
+            }
             Ok(())
         } else if aop.ty.is_scalar() {
             // A run-time index selects a component of a vector, nothing else.

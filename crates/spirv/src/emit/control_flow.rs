@@ -45,7 +45,49 @@ pub(super) struct FunctionState {
     /// Set by the `Function` of a vertex shader's entry point that must write `PointSize`,
     /// taken by its first `Label` (see `vertex.rs`).
     pub(super) point_size_pending: bool,
+    /// How the load being emitted may read a component through a whole-vector load (set by
+    /// the emitter of the load, see `memory.rs`).
+    pub(super) vector_loads: VectorLoads,
+    /// Vectors loaded in the current block from memory that does not change while the
+    /// shader runs: the access key and the loaded value (see `memory.rs`).
+    pub(super) loaded_vectors: SmallVec<[(VectorKey, u32); 8]>,
+    /// Recent values of the function that are one component of a vector, so that a
+    /// construct of a whole vector's components in order is the vector itself.
+    pub(super) components: SmallVec<[Component; 16]>,
 }
+
+/// A value that is one component of a vector (see [`FunctionState::components`]).
+#[derive(Clone, Copy)]
+pub(super) struct Component {
+    /// The value.
+    pub(super) value: u32,
+    /// The vector.
+    pub(super) vector: u32,
+    /// The component.
+    pub(super) index: u8,
+    /// The vector's size.
+    pub(super) size: u8,
+}
+
+/// When a load of one component of a vector in memory loads the whole vector instead and
+/// extracts the component (the loaded vector then serves later loads of the block).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum VectorLoads {
+    /// Never: the memory may change (outputs, shared and storage memory).
+    #[default]
+    Never,
+    /// Always: the memory does not change while the shader runs, and a whole-vector load
+    /// and an extract take no more words than an access chain and a load (inputs).
+    Always,
+    /// When the block reads another component of the vector soon after: the memory does
+    /// not change (constant buffers), but one component alone is shorter through an access
+    /// chain.
+    WhenReused,
+}
+
+/// What a whole-vector load read: the base pointer, then the ids of the access chain's
+/// indices up to the vector (constants, deduplicated, so equal ids are equal values).
+pub(super) type VectorKey = [u32; 5];
 
 /// SPIR-V's universal limit on the `(literal, label)` pairs of one `OpSwitch`.
 pub(super) const MAX_SWITCH_CASES: usize = 16_383;
@@ -63,6 +105,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn function(&mut self, def: SsaDef, op: &Op) -> R<()> {
         self.function_state.open_merges = 0;
         self.function_state.point_size_pending = self.needs_point_size(def);
+        self.function_state.components.clear();
         if op.refs().count() > MAX_FUNCTION_PARAMS {
             return unsupported(
                 def,
@@ -143,6 +186,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn label(&mut self, def: SsaDef, op: &Op) -> R<()> {
         inst(self.module.body(), S::Label, &[def.id()]);
         self.mark(def);
+        self.function_state.loaded_vectors.clear();
         if self.function_state.point_size_pending {
             self.function_state.point_size_pending = false;
             self.store_point_size();

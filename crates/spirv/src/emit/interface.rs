@@ -28,6 +28,7 @@
 //! encode rates alike); `SV_CullPrimitive`, the primitive indices, and the wave lane index
 //! and count (`SubgroupLocalInvocationId`, `SubgroupSize`).
 
+use super::control_flow::VectorLoads;
 use super::error::{malformed, unsupported, word_lit, R};
 use super::types::{block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
@@ -902,6 +903,16 @@ impl<'a> Emitter<'a> {
     /// `InputLoad` and `OutputLoad`, with the adaptations of D3D built-ins (see the module
     /// doc).
     pub(super) fn io_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        // Inputs do not change while the shader runs: a component is read from the whole
+        // vector (see `memory.rs`).
+        if op.opcode == OpCode::InputLoad {
+            return self.with_vector_loads(VectorLoads::Always, |e| e.io_load_from(def, op));
+        }
+        self.io_load_from(def, op)
+    }
+
+    /// [`Self::io_load`] itself.
+    fn io_load_from(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let id = def.id();
         let dcl = self.arg(def, op, 0)?;
         let Some(vi) = self.var_info(dcl) else {
