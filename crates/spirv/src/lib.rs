@@ -44,7 +44,10 @@
 //! the [`BindingModel`] (`register(xN, spaceM)` → set `M`, binding `N + shift(x)`), LDS as
 //! `Workgroup` and scratch/constant arrays as `Private` variables. Memory accesses build
 //! `OpAccessChain`s from the IR `%address` operands; a vector access whose target is a scalar
-//! becomes one access per component. Ops whose D3D semantics SPIR-V leaves undefined (shift
+//! becomes one access per component. Memory that does not change while the shader runs
+//! (inputs, constant buffers) is read a whole vector at a time where that is no longer, and
+//! the scalars a block stores to one output vector's components become one store of the
+//! vector where it stores them all. Ops whose D3D semantics SPIR-V leaves undefined (shift
 //! counts, bitfield ranges, float-to-int conversion, division by zero, NaN-aware min/max) are
 //! expanded here.
 //!

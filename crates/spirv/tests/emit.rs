@@ -191,3 +191,89 @@ fn instructions(words: &[u32]) -> Vec<&[u32]> {
     }
     out
 }
+
+/// Scalars stored to the components of an output vector wait for the rest of the block's
+/// stores: all components stored make one whole-vector `OpStore`, some only a store through
+/// an access chain each, and an `OutputLoad` (or anything else that could see the output)
+/// comes after the waiting stores.
+#[test]
+fn component_stores_to_outputs_are_merged() {
+    let program = |body: &str| {
+        format!(
+            "
+%1 = EntryPoint %3 Pixel
+%8 = DclOutput vec4<f32> %1 0 0 0
+%10 = Constant u32 0
+%11 = Constant u32 1
+%12 = Constant u32 2
+%13 = Constant u32 3
+%14 = Constant f32 0.5
+%15 = Constant f32 2.0
+%16 = Constant i32 -1
+%3 = Function void
+%4 = Label None
+{body}
+%33 = Return void null
+%34 = FunctionEnd
+"
+        )
+    };
+    let emit_text = |name: &str, text: &str| {
+        let b = parse(text).expect("parse");
+        let words = emit(&b, &SpirvOptions::default()).expect("emit");
+        validate(name, &words);
+        words
+    };
+    let op_is = |i: &&[u32], op: spirv::Op| i[0] & 0xffff == op as u32;
+
+    // Every component, in any order, one of them an integer of the same width: one store.
+    let all = program(
+        "%20 = OutputStore %8 %13 %15
+%21 = OutputStore %8 %10 %14
+%22 = FAdd f32 %14 %15
+%23 = OutputStore %8 %12 %22
+%24 = OutputStore %8 %11 %16",
+    );
+    let words = emit_text("all components", &all);
+    let insts = instructions(&words);
+    let stores: Vec<_> = insts
+        .iter()
+        .filter(|i| op_is(i, spirv::Op::Store))
+        .collect();
+    assert_eq!(stores.len(), 1);
+    assert_eq!(stores[0][1], 8);
+    assert!(!insts.iter().any(|i| op_is(i, spirv::Op::AccessChain)));
+    assert!(insts.iter().any(|i| op_is(i, spirv::Op::Bitcast)));
+
+    // Two components: a store to each through an access chain.
+    let some = program(
+        "%20 = OutputStore %8 %13 %15
+%21 = OutputStore %8 %10 %14",
+    );
+    let words = emit_text("some components", &some);
+    let insts = instructions(&words);
+    assert_eq!(
+        insts.iter().filter(|i| op_is(i, spirv::Op::Store)).count(),
+        2
+    );
+    assert_eq!(
+        insts
+            .iter()
+            .filter(|i| op_is(i, spirv::Op::AccessChain))
+            .count(),
+        2
+    );
+
+    // A load of the output sees the store before it.
+    let loaded = program(
+        "%20 = OutputStore %8 %10 %14
+%21 = OutputLoad f32 %8 %10
+%22 = FAdd f32 %21 %15
+%23 = OutputStore %8 %11 %22",
+    );
+    let words = emit_text("load between", &loaded);
+    let insts = instructions(&words);
+    let store = insts.iter().position(|i| op_is(i, spirv::Op::Store));
+    let load = insts.iter().position(|i| op_is(i, spirv::Op::Load));
+    assert!(store.is_some() && load.is_some() && store < load);
+}

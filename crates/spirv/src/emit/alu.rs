@@ -686,10 +686,23 @@ impl<'a> Emitter<'a> {
     /// [`FunctionState::components`]: super::control_flow::FunctionState::components
     fn whole_vector(&self, op: &Op) -> Option<u32> {
         let size = op.ty.as_basic().filter(|b| b.is_vector())?.vec_size();
+        let mut values = [0u32; 4];
+        let mut n = 0;
+        for r in op.refs() {
+            *values.get_mut(n)? = self.v(r?);
+            n += 1;
+        }
+        self.vector_of_components(&values[..n], size)
+    }
+
+    /// The vector of `size` components whose components in order are `values`, if they are
+    /// one's (see [`FunctionState::components`]).
+    ///
+    /// [`FunctionState::components`]: super::control_flow::FunctionState::components
+    pub(super) fn vector_of_components(&self, values: &[u32], size: u8) -> Option<u32> {
         let mut vector = None;
         let mut n = 0u8;
-        for (i, r) in op.refs().enumerate() {
-            let value = self.v(r?);
+        for (i, &value) in values.iter().enumerate() {
             let c = self
                 .function_state
                 .components

@@ -54,6 +54,24 @@ pub(super) struct FunctionState {
     /// Recent values of the function that are one component of a vector, so that a
     /// construct of a whole vector's components in order is the vector itself.
     pub(super) components: SmallVec<[Component; 16]>,
+    /// Output vectors whose components the block stored one at a time, not written yet
+    /// (see `interface.rs`).
+    pub(super) pending_outputs: SmallVec<[PendingOutput; 4]>,
+}
+
+/// An output vector whose components the current block stored one at a time: written when
+/// something could see it (see [`Emitter::flush_outputs`]), whole where every component was
+/// stored.
+///
+/// [`Emitter::flush_outputs`]: super::Emitter::flush_outputs
+#[derive(Clone, Copy)]
+pub(super) struct PendingOutput {
+    /// The output variable.
+    pub(super) var: u32,
+    /// Its vector type.
+    pub(super) ty: dxspv_ir::BasicType,
+    /// The value stored to each component, of the vector's scalar type; 0 where none was.
+    pub(super) values: [u32; 4],
 }
 
 /// A value that is one component of a vector (see [`FunctionState::components`]).
