@@ -31,6 +31,9 @@ pub(super) enum Instr {
 
 use Instr::Core;
 
+/// Most words [`Emitter::drop_unused_components`] moves to take out an instruction.
+const MAX_MOVED_WORDS: usize = 1024;
+
 /// An ALU op's result and operands, read once by [`Emitter::alu_begin`].
 #[derive(Clone, Copy)]
 pub(super) struct Alu {
@@ -653,6 +656,11 @@ impl<'a> Emitter<'a> {
         let alu = self.alu_begin(def, op)?;
         let Alu { id, ty: t, .. } = alu;
         if let Some(vector) = self.whole_vector(op) {
+            let mut values = [0u32; 4];
+            for (v, r) in values.iter_mut().zip(op.refs().flatten()) {
+                *v = self.v(r);
+            }
+            self.drop_unused_components(&values, &[Some(def); 4]);
             // The components of one vector in order, of its type: that vector. Its id
             // stands for the def unless a phi may have named the def before (phis refer
             // forward) or a name is on it, which take a copy.
@@ -719,6 +727,47 @@ impl<'a> Emitter<'a> {
         vector.filter(|_| n == size)
     }
 
+    /// Takes out the `OpCompositeExtract`s of `values` (components of one vector, see
+    /// [`FunctionState::components`]) whose IR def has no use but the op `users[i]`, which
+    /// is about to use the vector instead. An extract far back in the section is left (it
+    /// is only dead code; taking it out would move all that follows).
+    ///
+    /// [`FunctionState::components`]: super::control_flow::FunctionState::components
+    pub(super) fn drop_unused_components(&mut self, values: &[u32], users: &[Option<SsaDef>]) {
+        for (&value, &user) in values.iter().zip(users) {
+            let Some(user) = user else { continue };
+            let Some(at) = self
+                .function_state
+                .components
+                .iter()
+                .position(|c| c.value == value)
+            else {
+                continue;
+            };
+            let Some(&c) = self.function_state.components.get(at) else {
+                continue;
+            };
+            let Some(def) = c.def else { continue };
+            let mut uses = self.b.uses(def);
+            let only = uses.next().is_some_and(|u| u.user == user) && uses.next().is_none();
+            let f = &mut self.module.sections.functions;
+            let is_extract = f.get(c.at) == Some(&(5 << 16 | S::CompositeExtract as u32))
+                && f.get(c.at + 2) == Some(&value);
+            if !only || !is_extract || f.len() - c.at > MAX_MOVED_WORDS {
+                continue;
+            }
+            f.drain(c.at..c.at + 5);
+            let list = &mut self.function_state.components;
+            list.remove(at);
+            for other in list.iter_mut().filter(|o| o.at > c.at) {
+                other.at -= 5;
+            }
+            if let Some(s) = self.slots.get_mut(def.index()) {
+                s.defined = false;
+            }
+        }
+    }
+
     /// `CompositeExtract` and `CompositeInsert` (`insert`): at a constant address, the
     /// composite instruction with literal indices; at a run-time one, which may only select
     /// a component of a vector, `OpVectorExtractDynamic` / `OpVectorInsertDynamic`.
@@ -761,6 +810,8 @@ impl<'a> Emitter<'a> {
                             vector: a[0],
                             index: index.0 as u8,
                             size: from.vec_size(),
+                            def: Some(def),
+                            at: start,
                         });
                     }
                 }

@@ -72,6 +72,8 @@ pub(super) struct PendingOutput {
     pub(super) ty: dxspv_ir::BasicType,
     /// The value stored to each component, of the vector's scalar type; 0 where none was.
     pub(super) values: [u32; 4],
+    /// The `OutputStore` of each component.
+    pub(super) stores: [Option<SsaDef>; 4],
 }
 
 /// A value that is one component of a vector (see [`FunctionState::components`]).
@@ -85,6 +87,11 @@ pub(super) struct Component {
     pub(super) index: u8,
     /// The vector's size.
     pub(super) size: u8,
+    /// The IR def whose value it is, where the value is an `OpCompositeExtract` of its own
+    /// that may go when nothing uses it.
+    pub(super) def: Option<SsaDef>,
+    /// Where that `OpCompositeExtract` is in the function section.
+    pub(super) at: usize,
 }
 
 /// When a load of one component of a vector in memory loads the whole vector instead and

@@ -985,7 +985,7 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an output declaration");
         };
-        if self.defer_output_store(op, &vi)? {
+        if self.defer_output_store(def, op, &vi)? {
             return Ok(());
         }
         self.flush_outputs()?;
@@ -1008,7 +1008,7 @@ impl<'a> Emitter<'a> {
 
     /// Keeps the `OutputStore` `op` of a scalar to a constant component of the output vector
     /// `vi` with the block's pending stores; false, having done nothing, for any other store.
-    fn defer_output_store(&mut self, op: &Op, vi: &VarInfo) -> R<bool> {
+    fn defer_output_store(&mut self, def: SsaDef, op: &Op, vi: &VarInfo) -> R<bool> {
         let Some(vb) = vi.ty.as_basic().filter(|b| b.is_vector()) else {
             return Ok(false);
         };
@@ -1059,17 +1059,15 @@ impl<'a> Emitter<'a> {
                     var: vi.var,
                     ty: vb,
                     values: [0; 4],
+                    stores: [None; 4],
                 });
                 pending.len() - 1
             }
         };
-        if let Some(slot) = self
-            .function_state
-            .pending_outputs
-            .get_mut(at)
-            .and_then(|p| p.values.get_mut(k as usize))
-        {
-            *slot = v;
+        if let Some(p) = self.function_state.pending_outputs.get_mut(at) {
+            let k = (k as usize).min(3);
+            p.values[k] = v;
+            p.stores[k] = Some(def);
         }
         Ok(true)
     }
@@ -1086,7 +1084,10 @@ impl<'a> Emitter<'a> {
             let values = &p.values[..n.min(4)];
             if values.iter().all(|&v| v != 0) {
                 let whole = match self.vector_of_components(values, p.ty.vec_size()) {
-                    Some(v) => v,
+                    Some(v) => {
+                        self.drop_unused_components(values, &p.stores);
+                        v
+                    }
                     None => {
                         let Some(vt) = self.module.basic_ty(p.ty) else {
                             continue;

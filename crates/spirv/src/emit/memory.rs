@@ -544,6 +544,7 @@ impl<'a> Emitter<'a> {
         };
         let k = k as u32;
         if vbase == wbase {
+            let at = self.module.sections.functions.len();
             self.module
                 .emit_to(S::CompositeExtract, sty, out, &[vec, k]);
             self.remember_component(Component {
@@ -551,6 +552,8 @@ impl<'a> Emitter<'a> {
                 vector: vec,
                 index: k as u8,
                 size: vb.vec_size(),
+                def: (out == def.id()).then_some(def),
+                at,
             });
         } else {
             let Some(want_ty) = self.module.scalar_ty(wbase) else {
