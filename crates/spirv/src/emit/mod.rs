@@ -313,7 +313,7 @@ impl<'a> Emitter<'a> {
         dxspv_ir::text::debug_name(self.b, def)
     }
 
-    /// True when `def`, a vector, is used only as the address (operand 1) of accesses whose
+    /// True when `def`, a vector (or a scalar constant), is used only as the address (operand 1) of accesses whose
     /// emitters take a constant or `CompositeConstruct` address apart into access chain
     /// indices ([`Self::indices`], [`Self::composite_access`]) and never read the vector
     /// itself: such a def needs no SPIR-V definition. `composite` admits `CompositeExtract`
