@@ -711,12 +711,7 @@ impl<'a> Emitter<'a> {
         let mut vector = None;
         let mut n = 0u8;
         for (i, &value) in values.iter().enumerate() {
-            let c = self
-                .function_state
-                .components
-                .iter()
-                .rev()
-                .find(|c| c.value == value)?;
+            let (_, c) = self.function_state.components.find(value)?;
             if usize::from(c.index) != i || c.size != size || vector.is_some_and(|v| v != c.vector)
             {
                 return None;
@@ -736,15 +731,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn drop_unused_components(&mut self, values: &[u32], users: &[Option<SsaDef>]) {
         for (&value, &user) in values.iter().zip(users) {
             let Some(user) = user else { continue };
-            let Some(at) = self
-                .function_state
-                .components
-                .iter()
-                .position(|c| c.value == value)
-            else {
-                continue;
-            };
-            let Some(&c) = self.function_state.components.get(at) else {
+            let Some((slot, c)) = self.function_state.components.find(value) else {
                 continue;
             };
             let Some(def) = c.def else { continue };
@@ -757,11 +744,7 @@ impl<'a> Emitter<'a> {
                 continue;
             }
             f.drain(c.at..c.at + 5);
-            let list = &mut self.function_state.components;
-            list.remove(at);
-            for other in list.iter_mut().filter(|o| o.at > c.at) {
-                other.at -= 5;
-            }
+            self.function_state.components.remove(slot, c.at, 5);
             if let Some(s) = self.slots.get_mut(def.index()) {
                 s.defined = false;
             }

@@ -53,7 +53,7 @@ pub(super) struct FunctionState {
     pub(super) loaded_vectors: SmallVec<[(VectorKey, u32); 8]>,
     /// Recent values of the function that are one component of a vector, so that a
     /// construct of a whole vector's components in order is the vector itself.
-    pub(super) components: SmallVec<[Component; 16]>,
+    pub(super) components: RecentComponents,
     /// Output vectors whose components the block stored one at a time, not written yet
     /// (see `interface.rs`).
     pub(super) pending_outputs: SmallVec<[PendingOutput; 4]>,
@@ -76,8 +76,62 @@ pub(super) struct PendingOutput {
     pub(super) stores: [Option<SsaDef>; 4],
 }
 
+/// The last [`RECENT_COMPONENTS`] values known to be components of vectors, in a ring (the
+/// oldest is overwritten), so recording one never moves the others.
+#[derive(Clone, Copy, Default)]
+pub(super) struct RecentComponents {
+    /// The entries; a value of 0 marks an empty one.
+    entries: [Component; RECENT_COMPONENTS],
+    /// Where the next entry goes.
+    next: usize,
+}
+
+/// Values [`RecentComponents`] keeps.
+const RECENT_COMPONENTS: usize = 16;
+
+impl RecentComponents {
+    /// Forgets every entry.
+    pub(super) fn clear(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Records `c`, forgetting the oldest entry when all are taken.
+    pub(super) fn push(&mut self, c: Component) {
+        if let Some(e) = self.entries.get_mut(self.next) {
+            *e = c;
+        }
+        self.next = (self.next + 1) % RECENT_COMPONENTS;
+    }
+
+    /// The entry of `value` and its slot.
+    pub(super) fn find(&self, value: u32) -> Option<(usize, Component)> {
+        if value == 0 {
+            return None;
+        }
+        self.entries
+            .iter()
+            .position(|c| c.value == value)
+            .and_then(|i| Some((i, *self.entries.get(i)?)))
+    }
+
+    /// Forgets the entry in `slot` and moves the extracts recorded after word `at` of the
+    /// function section `words` words back (they were taken out before them).
+    pub(super) fn remove(&mut self, slot: usize, at: usize, words: usize) {
+        if let Some(e) = self.entries.get_mut(slot) {
+            *e = Component::default();
+        }
+        for e in self
+            .entries
+            .iter_mut()
+            .filter(|e| e.value != 0 && e.at > at)
+        {
+            e.at -= words;
+        }
+    }
+}
+
 /// A value that is one component of a vector (see [`FunctionState::components`]).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Component {
     /// The value.
     pub(super) value: u32,

@@ -1078,6 +1078,9 @@ impl<'a> Emitter<'a> {
     /// chains. Called before any op that could see the outputs or leave the block: every
     /// op that has an effect besides its result, and `OutputLoad`.
     pub(super) fn flush_outputs(&mut self) -> R<()> {
+        if self.function_state.pending_outputs.is_empty() {
+            return Ok(());
+        }
         let pending = std::mem::take(&mut self.function_state.pending_outputs);
         for p in &pending {
             let n = p.ty.vec_size() as usize;

@@ -83,9 +83,6 @@ pub(super) fn access_fits(def: SsaDef, op: &Op, value: &Type, at: &Type, what: &
 /// forgotten first).
 const LOADED_VECTORS: usize = 8;
 
-/// Values known to be components of vectors, kept for [`Emitter::remember_component`].
-const RECENT_COMPONENTS: usize = 16;
-
 /// Ops after a constant buffer load searched for another load of the same vector.
 const LOOKAHEAD_OPS: usize = 24;
 
@@ -576,11 +573,7 @@ impl<'a> Emitter<'a> {
 
     /// Records that a value is a component of a vector.
     pub(super) fn remember_component(&mut self, c: Component) {
-        let list = &mut self.function_state.components;
-        if list.len() >= RECENT_COMPONENTS {
-            list.remove(0);
-        }
-        list.push(c);
+        self.function_state.components.push(c);
     }
 
     /// True if one of the next few ops of the block loads from the same constant buffer

@@ -257,6 +257,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Reference operand `i` of `op`, which must be there.
+    #[inline]
     fn arg(&self, def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
         match op.arg(i) {
             Some(a) => Ok(a),
@@ -265,6 +266,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Literal operand `i` of `op`, which must be there.
+    #[inline]
     fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
         match op.lit(i) {
             Some(a) => Ok(a),
