@@ -307,3 +307,32 @@ fn component_stores_to_outputs_are_merged() {
     let load = insts.iter().position(|i| op_is(i, spirv::Op::Load));
     assert!(store.is_some() && load.is_some() && store < load);
 }
+
+/// The entry function's debug name is left out when it is the entry point's name (which
+/// `OpEntryPoint` carries already), kept when it differs.
+#[test]
+fn entry_function_name_is_not_repeated() {
+    let program = |name: &str| {
+        format!(
+            "
+%1 = EntryPoint %3 Pixel
+%2 = DebugName %3 \"{name}\"
+%3 = Function void
+%4 = Label None
+%5 = Return void null
+%6 = FunctionEnd
+"
+        )
+    };
+    let names = |text: &str| {
+        let b = parse(text).expect("parse");
+        let words = emit(&b, &SpirvOptions::default()).expect("emit");
+        validate("entry name", &words);
+        instructions(&words)
+            .iter()
+            .filter(|i| i[0] & 0xffff == spirv::Op::Name as u32)
+            .count()
+    };
+    assert_eq!(names(&program("main")), 0);
+    assert_eq!(names(&program("ps_main")), 1);
+}
