@@ -336,3 +336,41 @@ fn entry_function_name_is_not_repeated() {
     assert_eq!(names(&program("main")), 0);
     assert_eq!(names(&program("ps_main")), 1);
 }
+
+/// A construct of some components of one vector, extracted only for it, is one
+/// `OpVectorShuffle` of the vector, the extracts gone.
+#[test]
+fn construct_of_some_components_is_a_shuffle() {
+    let text = "
+%1 = EntryPoint %3 Pixel
+%6 = DclInput vec4<f32> %1 1 0 None
+%8 = DclOutput vec3<f32> %1 0 0 0
+%10 = Constant u32 0
+%11 = Constant u32 1
+%13 = Constant u32 3
+%3 = Function void
+%4 = Label None
+%20 = InputLoad f32 %6 %13
+%21 = InputLoad f32 %6 %10
+%22 = InputLoad f32 %6 %11
+%24 = CompositeConstruct vec3<f32> %20 %21 %22
+%25 = OutputStore %8 null %24
+%33 = Return void null
+%34 = FunctionEnd
+";
+    let b = parse(text).expect("parse");
+    let words = emit(&b, &SpirvOptions::default()).expect("emit");
+    validate("shuffle", &words);
+    let insts = instructions(&words);
+    let shuffle = insts
+        .iter()
+        .find(|i| i[0] & 0xffff == spirv::Op::VectorShuffle as u32)
+        .expect("a shuffle");
+    assert_eq!(&shuffle[5..], &[3, 0, 1]);
+    assert!(!insts
+        .iter()
+        .any(|i| i[0] & 0xffff == spirv::Op::CompositeExtract as u32));
+    assert!(!insts
+        .iter()
+        .any(|i| i[0] & 0xffff == spirv::Op::CompositeConstruct as u32));
+}

@@ -678,6 +678,21 @@ impl<'a> Emitter<'a> {
             }
             return Ok(());
         }
+        if let Some((vector, picks, n)) = self.shuffle_of_components(def, op) {
+            // Components of one vector, some of them extracted only for this: one shuffle
+            // (two words more than the construct) instead, the extracts taken out.
+            let mut values = [0u32; 4];
+            for (v, r) in values.iter_mut().zip(op.refs().flatten()) {
+                *v = self.v(r);
+            }
+            self.drop_unused_components(&values[..n], &[Some(def); 4]);
+            let f = &mut self.module.sections.functions;
+            let start = begin(f, S::VectorShuffle);
+            f.extend_from_slice(&[t, id, vector, vector]);
+            f.extend_from_slice(&picks[..n]);
+            end(f, start);
+            return Ok(());
+        }
         let f = &mut self.module.sections.functions;
         let start = begin(f, S::CompositeConstruct);
         f.extend_from_slice(&[t, id]);
@@ -686,6 +701,36 @@ impl<'a> Emitter<'a> {
         }
         end(f, start);
         Ok(())
+    }
+
+    /// The vector whose components `op`, a `CompositeConstruct` of a vector type, takes
+    /// (in any order), with their indices and count, if they are all one vector's and at
+    /// least one of them is an extract used by nothing else (which then go, see
+    /// [`Self::drop_unused_components`]).
+    fn shuffle_of_components(&self, def: SsaDef, op: &Op) -> Option<(u32, [u32; 4], usize)> {
+        op.ty.as_basic().filter(|b| b.is_vector())?;
+        let mut vector = None;
+        let mut picks = [0u32; 4];
+        let mut n = 0;
+        let mut only_here = 0;
+        for r in op.refs() {
+            let r = r?;
+            let (_, c) = self.function_state.components.find(self.v(r))?;
+            if vector.is_some_and(|v| v != c.vector) {
+                return None;
+            }
+            vector = Some(c.vector);
+            *picks.get_mut(n)? = u32::from(c.index);
+            n += 1;
+            let mut uses = self.b.uses(r);
+            if c.def == Some(r)
+                && uses.next().is_some_and(|u| u.user == def)
+                && uses.next().is_none()
+            {
+                only_here += 1;
+            }
+        }
+        vector.filter(|_| only_here >= 1).map(|v| (v, picks, n))
     }
 
     /// The vector whose components in order are the operands of `op`, a `CompositeConstruct`
