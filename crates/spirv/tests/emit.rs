@@ -374,3 +374,44 @@ fn construct_of_some_components_is_a_shuffle() {
         .iter()
         .any(|i| i[0] & 0xffff == spirv::Op::CompositeConstruct as u32));
 }
+
+/// Push data is read from one load of the whole push constant block per block: members and
+/// their constant elements are extracted from it, with no access chain.
+#[test]
+fn push_data_comes_from_one_load_of_the_block() {
+    let text = "
+%1 = EntryPoint %3 Pixel
+%6 = DclPushData vec4<f32> %1 0 Pixel
+%7 = DclPushData u32[2] %1 16 Pixel
+%8 = DclOutput f32 %1 0 0 0
+%9 = DclOutput u32 %1 1 0 0
+%10 = Constant u32 1
+%3 = Function void
+%4 = Label None
+%20 = PushDataLoad f32 %6 %10
+%21 = PushDataLoad vec4<f32> %6 null
+%22 = CompositeExtract f32 %21 %10
+%23 = FAdd f32 %20 %22
+%24 = OutputStore %8 null %23
+%25 = PushDataLoad u32 %7 %10
+%26 = OutputStore %9 null %25
+%33 = Return void null
+%34 = FunctionEnd
+";
+    let b = parse(text).expect("parse");
+    let words = emit(&b, &SpirvOptions::default()).expect("emit");
+    validate("push data", &words);
+    let insts = instructions(&words);
+    let count = |op: spirv::Op| insts.iter().filter(|i| i[0] & 0xffff == op as u32).count();
+    assert_eq!(count(spirv::Op::Load), 1);
+    assert_eq!(count(spirv::Op::AccessChain), 0);
+    // Member 0 component 1, member 0, member 1 element 1 (and the IR's own extract).
+    let extracts: Vec<_> = insts
+        .iter()
+        .filter(|i| i[0] & 0xffff == spirv::Op::CompositeExtract as u32)
+        .map(|i| i[4..].to_vec())
+        .collect();
+    assert!(extracts.contains(&vec![0, 1]));
+    assert!(extracts.contains(&vec![0]));
+    assert!(extracts.contains(&vec![1, 1]));
+}

@@ -810,7 +810,7 @@ impl<'a> Emitter<'a> {
                 size: layout_size(t),
             });
         }
-        let st = self.module.id();
+        let st = self.push_struct;
         let g = &mut self.module.sections.globals;
         let h = begin(g, S::TypeStruct);
         g.push(st);
@@ -902,6 +902,7 @@ impl<'a> Emitter<'a> {
         }
         if self.push_var == 0 {
             self.push_var = self.module.id();
+            self.push_struct = self.module.id();
         }
         // A member has no id of its own: a `DebugName` on it names nothing.
         self.set_info(def, Info::PushMember(self.push.len() as u32));
@@ -1139,6 +1140,9 @@ impl<'a> Emitter<'a> {
         let Some(t) = self.module.ty(&mty, true) else {
             return unsupported(def, op, format!("push data type {mty}"));
         };
+        if self.push_member_from_block(def, op, m, &mty)? {
+            return Ok(());
+        }
         let pt = self.module.ptr(SC::PushConstant, t);
         let mc = self.module.const_u32(m);
         let base = self.module.un(S::AccessChain, pt, &[self.push_var, mc]);
@@ -1154,6 +1158,69 @@ impl<'a> Emitter<'a> {
             true,
             def.id(),
         )
+    }
+
+    /// A push data load of a scalar or vector, at a constant address (or none) into member
+    /// `m` (of IR type `mty`), read from the whole push constant block, which the block loads
+    /// once: a load of the block and an extract are as long as an access chain and a load,
+    /// and need no index constants. False, having done nothing, for other loads.
+    fn push_member_from_block(&mut self, def: SsaDef, op: &Op, m: u32, mty: &Type) -> R<bool> {
+        let mut path = [m, 0, 0, 0];
+        let mut len = 1;
+        let mut at = *mty;
+        if let Some(a) = op.arg(1) {
+            let Some(aop) = self.op_of(a).filter(|a| a.opcode == OpCode::Constant) else {
+                return Ok(false);
+            };
+            for l in aop.literals() {
+                let (Some(slot), Ok(i)) = (path.get_mut(len), u32::try_from(l.0)) else {
+                    return Ok(false);
+                };
+                match at.index_into(Some(l.0)) {
+                    Some(n) => at = n,
+                    None => return Ok(false),
+                }
+                *slot = i;
+                len += 1;
+            }
+        }
+        let (Some(mb), Some(wb)) = (at.as_basic(), op.ty.as_basic()) else {
+            return Ok(false);
+        };
+        let castable = mb.vec_size() == wb.vec_size()
+            && (mb.base() == wb.base()
+                || (mb.base().is_numeric()
+                    && wb.base().is_numeric()
+                    && scalar_bits(mb.base()) == scalar_bits(wb.base())));
+        let Some(t) = self.module.basic_ty(mb).filter(|_| castable) else {
+            return Ok(false);
+        };
+        let key = [self.push_var, u32::MAX, 0, 0, 0];
+        let cached = self
+            .function_state
+            .loaded_vectors
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, v)| v);
+        let block = match cached {
+            Some(v) => v,
+            None => {
+                let v = self.module.un(S::Load, self.push_struct, &[self.push_var]);
+                self.remember_vector(key, v);
+                v
+            }
+        };
+        let mut args = [block, 0, 0, 0, 0];
+        args[1..].copy_from_slice(&path);
+        let args = &args[..1 + len];
+        if mb == wb {
+            self.module.emit_to(S::CompositeExtract, t, def.id(), args);
+        } else {
+            let want = self.module.val_ty(def, op)?;
+            let raw = self.module.un(S::CompositeExtract, t, args);
+            self.module.emit_to(S::Bitcast, want, def.id(), &[raw]);
+        }
+        Ok(true)
     }
 
     /// `InterpolateAt*`: the `GLSL.std.450` interpolation function, on a pointer to the

@@ -563,7 +563,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Keeps `vec`, loaded from `key`, for the loads of the rest of the block.
-    fn remember_vector(&mut self, key: VectorKey, vec: u32) {
+    pub(super) fn remember_vector(&mut self, key: VectorKey, vec: u32) {
         let list = &mut self.function_state.loaded_vectors;
         if list.len() >= LOADED_VECTORS {
             list.remove(0);

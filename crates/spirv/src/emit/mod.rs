@@ -156,6 +156,9 @@ pub(crate) struct Emitter<'a> {
     resident_feedback: Vec<SsaDef>,
     /// The push constant block variable (0 until a `DclPushData` is seen).
     push_var: u32,
+    /// The push constant block's struct type (allocated with [`Self::push_var`], declared at
+    /// the end when its members are all known).
+    push_struct: u32,
     /// Push constant block members: offset and IR type, in declaration order.
     push: Vec<(u32, Type)>,
     /// The `InvocationId` built-in's variable and the SPIR-V type it holds (`i32` or `u32`).
@@ -195,6 +198,7 @@ impl<'a> Emitter<'a> {
             multi_stream: false,
             resident_feedback: Vec::new(),
             push_var: 0,
+            push_struct: 0,
             push: Vec::new(),
             invocation_id_var: None,
             io_slots: Vec::new(),
