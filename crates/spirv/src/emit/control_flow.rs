@@ -54,6 +54,9 @@ pub(super) struct FunctionState {
     /// Recent values of the function that are one component of a vector, so that a
     /// construct of a whole vector's components in order is the vector itself.
     pub(super) components: RecentComponents,
+    /// The `OpSampledImage`s of the current block by image and sampler value: one serves
+    /// every sample of the block that pairs the two (it must be in the block that uses it).
+    pub(super) sampled_images: SmallVec<[([u32; 2], u32); 4]>,
     /// Output vectors whose components the block stored one at a time, not written yet
     /// (see `interface.rs`).
     pub(super) pending_outputs: SmallVec<[PendingOutput; 4]>,
@@ -266,6 +269,7 @@ impl<'a> Emitter<'a> {
         inst(self.module.body(), S::Label, &[def.id()]);
         self.mark(def);
         self.function_state.loaded_vectors.clear();
+        self.function_state.sampled_images.clear();
         if self.function_state.point_size_pending {
             self.function_state.point_size_pending = false;
             self.store_point_size();
