@@ -180,6 +180,9 @@ fn components_of_read_only_vectors_share_one_load() {
     // The input's components are used only by the construct, which is the vector: their
     // extracts go; the constant buffer's two remain.
     assert_eq!(count(spirv::Op::CompositeExtract), 2);
+    // Extracts take literal indices: the only constants are the array's length (2) and the
+    // access chains' indices (0, 1 and 3).
+    assert_eq!(count(spirv::Op::Constant), 4);
 }
 
 /// The instructions after the header, each with its words.
@@ -293,6 +296,14 @@ fn component_stores_to_outputs_are_merged() {
         1
     );
     assert!(!insts.iter().any(|i| op_is(i, spirv::Op::CompositeExtract)));
+    // The component addresses were literals of the extracts that went: no `u32` constants.
+    let uint = insts
+        .iter()
+        .find(|i| op_is(i, spirv::Op::TypeInt) && i[2..] == [32, 0])
+        .map(|i| i[1]);
+    assert!(!insts
+        .iter()
+        .any(|i| op_is(i, spirv::Op::Constant) && Some(i[1]) == uint));
 
     // A load of the output sees the store before it.
     let loaded = program(

@@ -39,7 +39,7 @@ use spirv::{Op as S, StorageClass as SC};
 /// Up to six access-chain indices with their constant values where known.
 #[derive(Clone, Copy)]
 pub(super) struct Indices {
-    /// The index ids.
+    /// The index ids; 0 for a constant (of the value in `vals`) not declared yet.
     pub(super) ids: [u32; 6],
     /// Their constant values, where known.
     pub(super) vals: [Option<u64>; 6],
@@ -86,17 +86,34 @@ const LOADED_VECTORS: usize = 8;
 /// Ops after a constant buffer load searched for another load of the same vector.
 const LOOKAHEAD_OPS: usize = 24;
 
+/// Marks a constant index by value in a [`VectorKey`].
+const CONSTANT_KEY_TAG: u32 = 0x8000_0000;
+
 /// The key of the vector `base` + `prefix` + the first `len` indices of `ix` reach, or
 /// `None` when they are too many to key.
 fn vector_key(base: u32, prefix: &[u32], ix: &Indices, len: usize) -> Option<VectorKey> {
     let mut key = [0; 5];
     key[0] = base;
-    let ids = prefix.iter().chain(&ix.ids[..len]);
     if prefix.len() + len > 4 {
         return None;
     }
-    for (k, id) in key[1..].iter_mut().zip(ids) {
-        *k = *id;
+    // An index is its id, or a constant not declared yet its value, tagged (ids stay below
+    // SPIR-V's id bound, far under the tag).
+    let indices = ix
+        .ids
+        .iter()
+        .zip(&ix.vals)
+        .take(len)
+        .map(|(&id, v)| match v {
+            _ if id != 0 => Some(id),
+            Some(v) if *v < u64::from(CONSTANT_KEY_TAG) => Some(CONSTANT_KEY_TAG | *v as u32),
+            _ => None,
+        });
+    for (k, id) in key[1..]
+        .iter_mut()
+        .zip(prefix.iter().map(|&p| Some(p)).chain(indices))
+    {
+        *k = id?;
     }
     Some(key)
 }
@@ -141,11 +158,12 @@ impl<'a> Emitter<'a> {
         let n = bt.vec_size() as usize;
         let ok = match aop.opcode {
             OpCode::Constant => {
+                // The index constants are declared when an access chain needs them
+                // ([`Self::chain`]): an access that reads a whole vector needs none.
                 let mut ok = true;
                 for k in 0..n {
                     let v = aop.lit(k).unwrap_or(0);
-                    let id = self.module.const_scalar(bt.base(), v);
-                    ok &= ix.push(id, Some(v));
+                    ok &= ix.push(0, Some(v));
                 }
                 ok
             }
@@ -207,13 +225,19 @@ impl<'a> Emitter<'a> {
         let Some(pt) = self.module.ty(&t, layout) else {
             return unsupported(def, op, format!("type {t}"));
         };
+        let mut ids = ix.ids;
+        for (id, v) in ids.iter_mut().zip(&ix.vals).take(ix.len) {
+            if *id == 0 {
+                *id = self.module.const_scalar(ix.idx_base, v.unwrap_or(0));
+            }
+        }
         let ptr = self.module.ptr(sc, pt);
         let id = self.module.id();
         let f = &mut self.module.sections.functions;
         let st = begin(f, S::AccessChain);
         f.extend_from_slice(&[ptr, id, base]);
         f.extend_from_slice(prefix);
-        f.extend_from_slice(&ix.ids[..ix.len]);
+        f.extend_from_slice(&ids[..ix.len]);
         end(f, st);
         Ok((id, t))
     }
@@ -331,7 +355,7 @@ impl<'a> Emitter<'a> {
         };
         match ix.vals[last] {
             Some(v) => {
-                jx.ids[last] = self.module.const_scalar(ix.idx_base, v + k);
+                jx.ids[last] = 0;
                 jx.vals[last] = Some(v + k);
             }
             None => {
