@@ -45,7 +45,7 @@ pub(super) struct Indices {
     pub(super) vals: [Option<u64>; 6],
     /// How many there are.
     pub(super) len: usize,
-    /// Type of dynamic indices (for `+k` adjustments), and its scalar type.
+    /// Type of dynamic indices (for `+k` adjustments); 0 for a constant address.
     pub(super) idx_ty: u32,
     /// The scalar type of dynamic indices.
     pub(super) idx_base: ScalarType,
@@ -139,7 +139,7 @@ impl<'a> Emitter<'a> {
             ids: [0; 6],
             vals: [None; 6],
             len: 0,
-            idx_ty: self.module.u32_ty(),
+            idx_ty: 0,
             idx_base: ScalarType::U32,
         };
         let Some(a) = addr else {
@@ -151,9 +151,14 @@ impl<'a> Emitter<'a> {
         let Some(bt) = aop.ty.as_basic().filter(|b| b.base().is_int()) else {
             return malformed(def, op, format!("address of type {}", aop.ty));
         };
-        if let Some(t) = self.module.scalar_ty(bt.base()) {
+        if aop.opcode == OpCode::Constant {
+            // Its type is declared with the constants, if an access chain needs them.
+            ix.idx_base = bt.base();
+        } else if let Some(t) = self.module.scalar_ty(bt.base()) {
             ix.idx_ty = t;
             ix.idx_base = bt.base();
+        } else {
+            ix.idx_ty = self.module.u32_ty();
         }
         let n = bt.vec_size() as usize;
         let ok = match aop.opcode {
