@@ -36,7 +36,7 @@
 //! `memory.rs` (access chains, loads and stores), `images.rs`, `atomics.rs` (atomics,
 //! barriers, interlock), `alu.rs` (arithmetic, conversions, comparisons, bit operations,
 //! composites), `control_flow.rs` and `modes.rs`; `hull.rs` writes the hull shader entry
-//! point, `vertex.rs` the vertex shader's, and `finish.rs` assembles the module. `tests/golden/` holds the backend's SPIR-V
+//! point, `vertex.rs` the vertex shader's point size, and `finish.rs` assembles the module. `tests/golden/` holds the backend's SPIR-V
 //! goldens: IR inputs and their `spirv-dis` text, each checked with `spirv-val`.
 //!
 //! Declarations become global variables: shader I/O as `Input`/`Output` variables with
@@ -44,14 +44,17 @@
 //! the [`BindingModel`] (`register(xN, spaceM)` → set `M`, binding `N + shift(x)`), LDS as
 //! `Workgroup` and scratch/constant arrays as `Private` variables. Memory accesses build
 //! `OpAccessChain`s from the IR `%address` operands; a vector access whose target is a scalar
-//! becomes one access per component. Ops whose D3D semantics SPIR-V leaves undefined (shift
+//! becomes one access per component. Memory that does not change while the shader runs
+//! (inputs, constant buffers) is read a whole vector at a time where that is no longer, and
+//! the scalars a block stores to one output vector's components become one store of the
+//! vector where it stores them all. Ops whose D3D semantics SPIR-V leaves undefined (shift
 //! counts, bitfield ranges, float-to-int conversion, division by zero, NaN-aware min/max) are
 //! expanded here.
 //!
 //! Hull shaders are joined into one `TessellationControl` entry point: the control-point
 //! function runs, a workgroup barrier orders its outputs, and invocation 0 runs the patch
-//! constant function. Vertex shaders get an entry point that writes `PointSize` 1.0 (Direct3D's
-//! point size, which Vulkan wants written when points are drawn) and calls the shader.
+//! constant function. Vertex shaders write `PointSize` 1.0 (Direct3D's point size, which Vulkan
+//! wants written when points are drawn) at the start of their entry function.
 //!
 //! # Target environments
 //!

@@ -121,3 +121,308 @@ fn ops_the_passes_lower_are_refused() {
         }
     }
 }
+
+/// Components of an input are read from one load of the whole vector (as short as an access
+/// chain and a load for one, shorter for more), and a construct of all its components in
+/// order is that vector (the extracts only it used go); components of one constant buffer vector read close together come
+/// from one load of the vector, a component read alone through an access chain to it.
+#[test]
+fn components_of_read_only_vectors_share_one_load() {
+    let text = "
+%1 = EntryPoint %3 Pixel
+%6 = DclInput vec4<f32> %1 1 0 None
+%7 = DclCbv vec4<f32>[2] %1 0 0 1
+%8 = DclOutput vec4<f32> %1 0 0 0
+%9 = DclOutput f32 %1 1 0 0
+%10 = Constant u32 0
+%11 = Constant u32 1
+%12 = Constant u32 2
+%13 = Constant u32 3
+%14 = Constant vec2<u32> 1 0
+%15 = Constant vec2<u32> 1 2
+%16 = Constant vec2<u32> 0 3
+%3 = Function void
+%4 = Label None
+%20 = InputLoad f32 %6 %10
+%21 = InputLoad f32 %6 %11
+%22 = InputLoad f32 %6 %12
+%23 = InputLoad f32 %6 %13
+%24 = CompositeConstruct vec4<f32> %20 %21 %22 %23
+%25 = OutputStore %8 null %24
+%26 = DescriptorLoad cbv %7 %10
+%27 = BufferLoad f32 %26 %14 4
+%28 = BufferLoad f32 %26 %15 4
+%29 = BufferLoad f32 %26 %16 4
+%30 = FAdd f32 %27 %28
+%31 = FAdd f32 %30 %29
+%32 = OutputStore %9 null %31
+%33 = Return void null
+%34 = FunctionEnd
+";
+    let b = parse(text).expect("parse");
+    let words = emit(&b, &SpirvOptions::default()).expect("emit");
+    validate("component loads", &words);
+    let insts = instructions(&words);
+    let count = |op: spirv::Op| insts.iter().filter(|i| i[0] & 0xffff == op as u32).count();
+    // The input: one load, stored whole to the output; the constant buffer: one load of
+    // row 1 for its two components, and an access chain to row 0's component 3.
+    let input_load = insts
+        .iter()
+        .find(|i| i[0] & 0xffff == spirv::Op::Load as u32 && i[3] == 6)
+        .expect("a load of the input");
+    assert_eq!(input_load.len(), 4);
+    assert!(insts
+        .iter()
+        .any(|i| i == &[3 << 16 | spirv::Op::Store as u32, 8, input_load[2]]));
+    assert_eq!(count(spirv::Op::CompositeConstruct), 0);
+    assert_eq!(count(spirv::Op::Load), 3);
+    assert_eq!(count(spirv::Op::AccessChain), 2);
+    // The input's components are used only by the construct, which is the vector: their
+    // extracts go; the constant buffer's two remain.
+    assert_eq!(count(spirv::Op::CompositeExtract), 2);
+    // Extracts take literal indices: the only constants are the array's length (2) and the
+    // access chains' indices (0, 1 and 3).
+    assert_eq!(count(spirv::Op::Constant), 4);
+}
+
+/// The instructions after the header, each with its words.
+fn instructions(words: &[u32]) -> Vec<&[u32]> {
+    let mut out = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let n = ((words[i] >> 16) as usize).max(1);
+        out.push(&words[i..(i + n).min(words.len())]);
+        i += n;
+    }
+    out
+}
+
+/// Scalars stored to the components of an output vector wait for the rest of the block's
+/// stores: all components stored make one whole-vector `OpStore`, some only a store through
+/// an access chain each, and an `OutputLoad` (or anything else that could see the output)
+/// comes after the waiting stores.
+#[test]
+fn component_stores_to_outputs_are_merged() {
+    let program = |body: &str| {
+        format!(
+            "
+%1 = EntryPoint %3 Pixel
+%7 = DclInput vec4<f32> %1 1 0 None
+%8 = DclOutput vec4<f32> %1 0 0 0
+%10 = Constant u32 0
+%11 = Constant u32 1
+%12 = Constant u32 2
+%13 = Constant u32 3
+%14 = Constant f32 0.5
+%15 = Constant f32 2.0
+%16 = Constant i32 -1
+%3 = Function void
+%4 = Label None
+{body}
+%33 = Return void null
+%34 = FunctionEnd
+"
+        )
+    };
+    let emit_text = |name: &str, text: &str| {
+        let b = parse(text).expect("parse");
+        let words = emit(&b, &SpirvOptions::default()).expect("emit");
+        validate(name, &words);
+        words
+    };
+    let op_is = |i: &&[u32], op: spirv::Op| i[0] & 0xffff == op as u32;
+
+    // Every component, in any order, one of them an integer of the same width: one store.
+    let all = program(
+        "%20 = OutputStore %8 %13 %15
+%21 = OutputStore %8 %10 %14
+%22 = FAdd f32 %14 %15
+%23 = OutputStore %8 %12 %22
+%24 = OutputStore %8 %11 %16",
+    );
+    let words = emit_text("all components", &all);
+    let insts = instructions(&words);
+    let stores: Vec<_> = insts
+        .iter()
+        .filter(|i| op_is(i, spirv::Op::Store))
+        .collect();
+    assert_eq!(stores.len(), 1);
+    assert_eq!(stores[0][1], 8);
+    assert!(!insts.iter().any(|i| op_is(i, spirv::Op::AccessChain)));
+    assert!(insts.iter().any(|i| op_is(i, spirv::Op::Bitcast)));
+
+    // Two components: a store to each through an access chain.
+    let some = program(
+        "%20 = OutputStore %8 %13 %15
+%21 = OutputStore %8 %10 %14",
+    );
+    let words = emit_text("some components", &some);
+    let insts = instructions(&words);
+    assert_eq!(
+        insts.iter().filter(|i| op_is(i, spirv::Op::Store)).count(),
+        2
+    );
+    assert_eq!(
+        insts
+            .iter()
+            .filter(|i| op_is(i, spirv::Op::AccessChain))
+            .count(),
+        2
+    );
+
+    // An input's components stored in order to an output's: the input vector is stored,
+    // and nothing else uses the extracts, which go.
+    let copy = program(
+        "%20 = InputLoad f32 %7 %10
+%21 = InputLoad f32 %7 %11
+%22 = InputLoad f32 %7 %12
+%23 = InputLoad f32 %7 %13
+%24 = OutputStore %8 %10 %20
+%25 = OutputStore %8 %11 %21
+%26 = OutputStore %8 %12 %22
+%27 = OutputStore %8 %13 %23",
+    );
+    let words = emit_text("copy", &copy);
+    let insts = instructions(&words);
+    let load = insts
+        .iter()
+        .find(|i| op_is(i, spirv::Op::Load))
+        .expect("a load");
+    assert!(insts
+        .iter()
+        .any(|i| i == &[3 << 16 | spirv::Op::Store as u32, 8, load[2]]));
+    assert_eq!(
+        insts.iter().filter(|i| op_is(i, spirv::Op::Store)).count(),
+        1
+    );
+    assert!(!insts.iter().any(|i| op_is(i, spirv::Op::CompositeExtract)));
+    // The component addresses were literals of the extracts that went: no `u32` constants.
+    let uint = insts
+        .iter()
+        .find(|i| op_is(i, spirv::Op::TypeInt) && i[2..] == [32, 0])
+        .map(|i| i[1]);
+    assert!(!insts
+        .iter()
+        .any(|i| op_is(i, spirv::Op::Constant) && Some(i[1]) == uint));
+
+    // A load of the output sees the store before it.
+    let loaded = program(
+        "%20 = OutputStore %8 %10 %14
+%21 = OutputLoad f32 %8 %10
+%22 = FAdd f32 %21 %15
+%23 = OutputStore %8 %11 %22",
+    );
+    let words = emit_text("load between", &loaded);
+    let insts = instructions(&words);
+    let store = insts.iter().position(|i| op_is(i, spirv::Op::Store));
+    let load = insts.iter().position(|i| op_is(i, spirv::Op::Load));
+    assert!(store.is_some() && load.is_some() && store < load);
+}
+
+/// The entry function's debug name is left out when it is the entry point's name (which
+/// `OpEntryPoint` carries already), kept when it differs.
+#[test]
+fn entry_function_name_is_not_repeated() {
+    let program = |name: &str| {
+        format!(
+            "
+%1 = EntryPoint %3 Pixel
+%2 = DebugName %3 \"{name}\"
+%3 = Function void
+%4 = Label None
+%5 = Return void null
+%6 = FunctionEnd
+"
+        )
+    };
+    let names = |text: &str| {
+        let b = parse(text).expect("parse");
+        let words = emit(&b, &SpirvOptions::default()).expect("emit");
+        validate("entry name", &words);
+        instructions(&words)
+            .iter()
+            .filter(|i| i[0] & 0xffff == spirv::Op::Name as u32)
+            .count()
+    };
+    assert_eq!(names(&program("main")), 0);
+    assert_eq!(names(&program("ps_main")), 1);
+}
+
+/// A construct of some components of one vector, extracted only for it, is one
+/// `OpVectorShuffle` of the vector, the extracts gone.
+#[test]
+fn construct_of_some_components_is_a_shuffle() {
+    let text = "
+%1 = EntryPoint %3 Pixel
+%6 = DclInput vec4<f32> %1 1 0 None
+%8 = DclOutput vec3<f32> %1 0 0 0
+%10 = Constant u32 0
+%11 = Constant u32 1
+%13 = Constant u32 3
+%3 = Function void
+%4 = Label None
+%20 = InputLoad f32 %6 %13
+%21 = InputLoad f32 %6 %10
+%22 = InputLoad f32 %6 %11
+%24 = CompositeConstruct vec3<f32> %20 %21 %22
+%25 = OutputStore %8 null %24
+%33 = Return void null
+%34 = FunctionEnd
+";
+    let b = parse(text).expect("parse");
+    let words = emit(&b, &SpirvOptions::default()).expect("emit");
+    validate("shuffle", &words);
+    let insts = instructions(&words);
+    let shuffle = insts
+        .iter()
+        .find(|i| i[0] & 0xffff == spirv::Op::VectorShuffle as u32)
+        .expect("a shuffle");
+    assert_eq!(&shuffle[5..], &[3, 0, 1]);
+    assert!(!insts
+        .iter()
+        .any(|i| i[0] & 0xffff == spirv::Op::CompositeExtract as u32));
+    assert!(!insts
+        .iter()
+        .any(|i| i[0] & 0xffff == spirv::Op::CompositeConstruct as u32));
+}
+
+/// Push data is read from one load of the whole push constant block per block: members and
+/// their constant elements are extracted from it, with no access chain.
+#[test]
+fn push_data_comes_from_one_load_of_the_block() {
+    let text = "
+%1 = EntryPoint %3 Pixel
+%6 = DclPushData vec4<f32> %1 0 Pixel
+%7 = DclPushData u32[2] %1 16 Pixel
+%8 = DclOutput f32 %1 0 0 0
+%9 = DclOutput u32 %1 1 0 0
+%10 = Constant u32 1
+%3 = Function void
+%4 = Label None
+%20 = PushDataLoad f32 %6 %10
+%21 = PushDataLoad vec4<f32> %6 null
+%22 = CompositeExtract f32 %21 %10
+%23 = FAdd f32 %20 %22
+%24 = OutputStore %8 null %23
+%25 = PushDataLoad u32 %7 %10
+%26 = OutputStore %9 null %25
+%33 = Return void null
+%34 = FunctionEnd
+";
+    let b = parse(text).expect("parse");
+    let words = emit(&b, &SpirvOptions::default()).expect("emit");
+    validate("push data", &words);
+    let insts = instructions(&words);
+    let count = |op: spirv::Op| insts.iter().filter(|i| i[0] & 0xffff == op as u32).count();
+    assert_eq!(count(spirv::Op::Load), 1);
+    assert_eq!(count(spirv::Op::AccessChain), 0);
+    // Member 0 component 1, member 0, member 1 element 1 (and the IR's own extract).
+    let extracts: Vec<_> = insts
+        .iter()
+        .filter(|i| i[0] & 0xffff == spirv::Op::CompositeExtract as u32)
+        .map(|i| i[4..].to_vec())
+        .collect();
+    assert!(extracts.contains(&vec![0, 1]));
+    assert!(extracts.contains(&vec![0]));
+    assert!(extracts.contains(&vec![1, 1]));
+}

@@ -45,6 +45,18 @@ fn has_opcode(words: &[u32], opcode: u32) -> bool {
     false
 }
 
+/// The function of the module's (first) `OpEntryPoint`.
+fn entry_function(words: &[u32]) -> Option<u32> {
+    let mut i = 5;
+    while let Some(&w) = words.get(i) {
+        if w & 0xffff == 15 {
+            return words.get(i + 2).copied();
+        }
+        i += (w >> 16).max(1) as usize;
+    }
+    None
+}
+
 fn compile(name: &str, text: &str) -> dxspv_spirv::SpirvModule {
     let b = dxspv_ir::text::parse(text).expect("parse IR text");
     let m = emit_with_reflection(&b, &SpirvOptions::default()).expect("emit");
@@ -1230,8 +1242,8 @@ fn transform_feedback_decorations() {
 }
 
 /// A vertex shader writes `PointSize` 1.0 (Direct3D's point size; Vulkan requires it when a
-/// vertex shader feeds points to the rasterizer) from a wrapper entry function, and lists it
-/// in its reflection; one that writes `PointSize` itself (D3D9 `PSIZE`) gets no wrapper.
+/// vertex shader feeds points to the rasterizer) first thing in its entry function, and lists
+/// it in its reflection; one that writes `PointSize` itself (D3D9 `PSIZE`) gets no other.
 #[test]
 fn vertex_shaders_write_point_size_one() {
     let text = "
@@ -1266,9 +1278,14 @@ fn vertex_shaders_write_point_size_one() {
         .find(|w| w[0] == (4 << 16 | 43) && w[3] == 1.0f32.to_bits())
         .map(|w| w[2])
         .expect("a 1.0 constant");
-    assert!(m.words.windows(3).any(|w| w == [3 << 16 | 62, var, one]));
-    // The entry point is the wrapper, which calls the shader's function.
-    assert!(has_opcode(&m.words, 57));
+    // Right after the entry function's first label (%11); the entry point is the shader's
+    // function, which calls nothing.
+    assert!(m
+        .words
+        .windows(5)
+        .any(|w| w == [2 << 16 | 248, 11, 3 << 16 | 62, var, one]));
+    assert_eq!(entry_function(&m.words), Some(10));
+    assert!(!has_opcode(&m.words, 57));
 
     let own = text
         .replace(
@@ -1277,10 +1294,19 @@ fn vertex_shaders_write_point_size_one() {
         )
         .replace("%13 = Return", "%15 = OutputStore %4 null %5\n%13 = Return");
     let m = compile("vs with PointSize", &own);
-    assert!(
-        !has_opcode(&m.words, 57),
-        "no wrapper when the shader writes PointSize"
-    );
+    let vars: Vec<_> = m
+        .words
+        .windows(4)
+        .filter(|w| w[0] == (4 << 16 | 71) && w[2] == 11 && w[3] == point_size)
+        .map(|w| w[1])
+        .collect();
+    assert_eq!(vars.len(), 1, "only the shader's own PointSize");
+    let stores = m
+        .words
+        .windows(2)
+        .filter(|w| w == &[3 << 16 | 62, vars[0]])
+        .count();
+    assert_eq!(stores, 1, "only the shader's own store to PointSize");
 
     // Turned off (a host whose devices have maintenance5): no point size, no wrapper.
     let b = dxspv_ir::text::parse(text).expect("parse IR text");

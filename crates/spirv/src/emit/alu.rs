@@ -9,6 +9,7 @@
 //! operands of the other signedness bit-cast. Derivatives are of 32-bit floats, as Vulkan
 //! requires (a half is derived as a float).
 
+use super::control_flow::Component;
 use super::error::{malformed, unsupported, R};
 use super::types::{int_of_width, scalar_bits, TyKey, L_NONE};
 use super::Emitter;
@@ -29,6 +30,9 @@ pub(super) enum Instr {
 }
 
 use Instr::Core;
+
+/// Most words [`Emitter::drop_unused_components`] moves to take out an instruction.
+const MAX_MOVED_WORDS: usize = 1024;
 
 /// An ALU op's result and operands, read once by [`Emitter::alu_begin`].
 #[derive(Clone, Copy)]
@@ -651,6 +655,44 @@ impl<'a> Emitter<'a> {
         }
         let alu = self.alu_begin(def, op)?;
         let Alu { id, ty: t, .. } = alu;
+        if let Some(vector) = self.whole_vector(op) {
+            let mut values = [0u32; 4];
+            for (v, r) in values.iter_mut().zip(op.refs().flatten()) {
+                *v = self.v(r);
+            }
+            self.drop_unused_components(&values, &[Some(def); 4]);
+            // The components of one vector in order, of its type: that vector. Its id
+            // stands for the def unless a phi may have named the def before (phis refer
+            // forward) or a name is on it, which take a copy.
+            let forward = self.b.uses(def).any(|u| {
+                self.op_of(u.user)
+                    .is_some_and(|o| matches!(o.opcode, OpCode::Phi | OpCode::DebugName))
+            });
+            if forward {
+                inst(self.module.body(), S::CopyObject, &[t, id, vector]);
+            } else {
+                self.set_map(def, vector);
+                if let Some(s) = self.slots.get_mut(def.index()) {
+                    s.defined = false;
+                }
+            }
+            return Ok(());
+        }
+        if let Some((vector, picks, n)) = self.shuffle_of_components(def, op) {
+            // Components of one vector, some of them extracted only for this: one shuffle
+            // (two words more than the construct) instead, the extracts taken out.
+            let mut values = [0u32; 4];
+            for (v, r) in values.iter_mut().zip(op.refs().flatten()) {
+                *v = self.v(r);
+            }
+            self.drop_unused_components(&values[..n], &[Some(def); 4]);
+            let f = &mut self.module.sections.functions;
+            let start = begin(f, S::VectorShuffle);
+            f.extend_from_slice(&[t, id, vector, vector]);
+            f.extend_from_slice(&picks[..n]);
+            end(f, start);
+            return Ok(());
+        }
         let f = &mut self.module.sections.functions;
         let start = begin(f, S::CompositeConstruct);
         f.extend_from_slice(&[t, id]);
@@ -659,6 +701,99 @@ impl<'a> Emitter<'a> {
         }
         end(f, start);
         Ok(())
+    }
+
+    /// The vector whose components `op`, a `CompositeConstruct` of a vector type, takes
+    /// (in any order), with their indices and count, if they are all one vector's and at
+    /// least one of them is an extract used by nothing else (which then go, see
+    /// [`Self::drop_unused_components`]).
+    fn shuffle_of_components(&self, def: SsaDef, op: &Op) -> Option<(u32, [u32; 4], usize)> {
+        op.ty.as_basic().filter(|b| b.is_vector())?;
+        let mut vector = None;
+        let mut picks = [0u32; 4];
+        let mut n = 0;
+        let mut only_here = 0;
+        for r in op.refs() {
+            let r = r?;
+            let (_, c) = self.function_state.components.find(self.v(r))?;
+            if vector.is_some_and(|v| v != c.vector) {
+                return None;
+            }
+            vector = Some(c.vector);
+            *picks.get_mut(n)? = u32::from(c.index);
+            n += 1;
+            let mut uses = self.b.uses(r);
+            if c.def == Some(r)
+                && uses.next().is_some_and(|u| u.user == def)
+                && uses.next().is_none()
+            {
+                only_here += 1;
+            }
+        }
+        vector.filter(|_| only_here >= 1).map(|v| (v, picks, n))
+    }
+
+    /// The vector whose components in order are the operands of `op`, a `CompositeConstruct`
+    /// of a vector type, if it is one (see [`FunctionState::components`]).
+    ///
+    /// [`FunctionState::components`]: super::control_flow::FunctionState::components
+    fn whole_vector(&self, op: &Op) -> Option<u32> {
+        let size = op.ty.as_basic().filter(|b| b.is_vector())?.vec_size();
+        let mut values = [0u32; 4];
+        let mut n = 0;
+        for r in op.refs() {
+            *values.get_mut(n)? = self.v(r?);
+            n += 1;
+        }
+        self.vector_of_components(&values[..n], size)
+    }
+
+    /// The vector of `size` components whose components in order are `values`, if they are
+    /// one's (see [`FunctionState::components`]).
+    ///
+    /// [`FunctionState::components`]: super::control_flow::FunctionState::components
+    pub(super) fn vector_of_components(&self, values: &[u32], size: u8) -> Option<u32> {
+        let mut vector = None;
+        let mut n = 0u8;
+        for (i, &value) in values.iter().enumerate() {
+            let (_, c) = self.function_state.components.find(value)?;
+            if usize::from(c.index) != i || c.size != size || vector.is_some_and(|v| v != c.vector)
+            {
+                return None;
+            }
+            vector = Some(c.vector);
+            n += 1;
+        }
+        vector.filter(|_| n == size)
+    }
+
+    /// Takes out the `OpCompositeExtract`s of `values` (components of one vector, see
+    /// [`FunctionState::components`]) whose IR def has no use but the op `users[i]`, which
+    /// is about to use the vector instead. An extract far back in the section is left (it
+    /// is only dead code; taking it out would move all that follows).
+    ///
+    /// [`FunctionState::components`]: super::control_flow::FunctionState::components
+    pub(super) fn drop_unused_components(&mut self, values: &[u32], users: &[Option<SsaDef>]) {
+        for (&value, &user) in values.iter().zip(users) {
+            let Some(user) = user else { continue };
+            let Some((slot, c)) = self.function_state.components.find(value) else {
+                continue;
+            };
+            let Some(def) = c.def else { continue };
+            let mut uses = self.b.uses(def);
+            let only = uses.next().is_some_and(|u| u.user == user) && uses.next().is_none();
+            let f = &mut self.module.sections.functions;
+            let is_extract = f.get(c.at) == Some(&(5 << 16 | S::CompositeExtract as u32))
+                && f.get(c.at + 2) == Some(&value);
+            if !only || !is_extract || f.len() - c.at > MAX_MOVED_WORDS {
+                continue;
+            }
+            f.drain(c.at..c.at + 5);
+            self.function_state.components.remove(slot, c.at, 5);
+            if let Some(s) = self.slots.get_mut(def.index()) {
+                s.defined = false;
+            }
+        }
     }
 
     /// `CompositeExtract` and `CompositeInsert` (`insert`): at a constant address, the
@@ -688,6 +823,27 @@ impl<'a> Emitter<'a> {
             f.push(a[0]);
             f.extend(aop.literals().iter().map(|l| l.0 as u32));
             end(f, start);
+            if !insert {
+                let from = op
+                    .arg(0)
+                    .and_then(|c| self.op_of(c))
+                    .and_then(|c| c.ty.as_basic());
+                if let (Some(from), [index]) = (from, aop.literals()) {
+                    if from.is_vector()
+                        && index.0 < u64::from(from.vec_size())
+                        && op.ty.as_basic() == Some(from.with_vec_size(1))
+                    {
+                        self.remember_component(Component {
+                            value: id,
+                            vector: a[0],
+                            index: index.0 as u8,
+                            size: from.vec_size(),
+                            def: Some(def),
+                            at: start,
+                        });
+                    }
+                }
+            }
             Ok(())
         } else if aop.ty.is_scalar() {
             // A run-time index selects a component of a vector, nothing else.

@@ -13,7 +13,7 @@ use super::types::scalar_bits;
 use super::Emitter;
 use crate::words::{begin, end, inst};
 use dxspv_ir::{BasicType, Operand, ScalarType, Type};
-use dxspv_ir::{Op, OpCode, SsaDef};
+use dxspv_ir::{Op, SsaDef};
 use smallvec::SmallVec;
 use spirv::Op as S;
 
@@ -143,23 +143,12 @@ impl Module {
 
 impl<'a> Emitter<'a> {
     /// `Constant`: the deduplicated constant becomes the def's value. A constant used only
-    /// as the index of `CompositeExtract`/`CompositeInsert` (which take it as a literal), or a
-    /// vector used only as a constant address (read from its literals), gets no `OpConstant`:
-    /// nothing would refer to it.
+    /// as a composite index (`CompositeExtract`/`CompositeInsert` take it as a literal) or as a
+    /// memory access's address (whose emitter reads the literals and asks for the constants
+    /// its access chain needs, if it needs one) gets no `OpConstant` of its own: nothing would
+    /// refer to it.
     pub(super) fn constant(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        let read_from_literals = if op.ty.as_basic().is_some_and(|b| b.is_vector()) {
-            // A vector used only as a constant address or composite index.
-            self.only_taken_apart(def, true)
-        } else {
-            // A scalar used only as the index of a composite extract or insert.
-            self.b.has_uses(def)
-                && self.b.uses(def).all(|u| {
-                    u.operand == 1
-                        && self.b.get(u.user).is_some_and(|o| {
-                            matches!(o.opcode, OpCode::CompositeExtract | OpCode::CompositeInsert)
-                        })
-                })
-        };
+        let read_from_literals = self.only_taken_apart(def, true);
         if read_from_literals {
             return Ok(());
         }

@@ -42,7 +42,134 @@ pub(super) struct FunctionState {
     pub(super) open_merges: usize,
     /// Set while emitting an access to a `Coherent` UAV.
     pub(super) coherent_access: bool,
+    /// Set by the `Function` of a vertex shader's entry point that must write `PointSize`,
+    /// taken by its first `Label` (see `vertex.rs`).
+    pub(super) point_size_pending: bool,
+    /// How the load being emitted may read a component through a whole-vector load (set by
+    /// the emitter of the load, see `memory.rs`).
+    pub(super) vector_loads: VectorLoads,
+    /// Vectors loaded in the current block from memory that does not change while the
+    /// shader runs: the access key and the loaded value (see `memory.rs`).
+    pub(super) loaded_vectors: SmallVec<[(VectorKey, u32); 8]>,
+    /// Recent values of the function that are one component of a vector, so that a
+    /// construct of a whole vector's components in order is the vector itself.
+    pub(super) components: RecentComponents,
+    /// The `OpSampledImage`s of the current block by image and sampler value: one serves
+    /// every sample of the block that pairs the two (it must be in the block that uses it).
+    pub(super) sampled_images: SmallVec<[([u32; 2], u32); 4]>,
+    /// Output vectors whose components the block stored one at a time, not written yet
+    /// (see `interface.rs`).
+    pub(super) pending_outputs: SmallVec<[PendingOutput; 4]>,
 }
+
+/// An output vector whose components the current block stored one at a time: written when
+/// something could see it (see [`Emitter::flush_outputs`]), whole where every component was
+/// stored.
+///
+/// [`Emitter::flush_outputs`]: super::Emitter::flush_outputs
+#[derive(Clone, Copy)]
+pub(super) struct PendingOutput {
+    /// The output variable.
+    pub(super) var: u32,
+    /// Its vector type.
+    pub(super) ty: dxspv_ir::BasicType,
+    /// The value stored to each component, of the vector's scalar type; 0 where none was.
+    pub(super) values: [u32; 4],
+    /// The `OutputStore` of each component.
+    pub(super) stores: [Option<SsaDef>; 4],
+}
+
+/// The last [`RECENT_COMPONENTS`] values known to be components of vectors, in a ring (the
+/// oldest is overwritten), so recording one never moves the others.
+#[derive(Clone, Copy, Default)]
+pub(super) struct RecentComponents {
+    /// The entries; a value of 0 marks an empty one.
+    entries: [Component; RECENT_COMPONENTS],
+    /// Where the next entry goes.
+    next: usize,
+}
+
+/// Values [`RecentComponents`] keeps.
+const RECENT_COMPONENTS: usize = 16;
+
+impl RecentComponents {
+    /// Forgets every entry.
+    pub(super) fn clear(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Records `c`, forgetting the oldest entry when all are taken.
+    pub(super) fn push(&mut self, c: Component) {
+        if let Some(e) = self.entries.get_mut(self.next) {
+            *e = c;
+        }
+        self.next = (self.next + 1) % RECENT_COMPONENTS;
+    }
+
+    /// The entry of `value` and its slot.
+    pub(super) fn find(&self, value: u32) -> Option<(usize, Component)> {
+        if value == 0 {
+            return None;
+        }
+        self.entries
+            .iter()
+            .position(|c| c.value == value)
+            .and_then(|i| Some((i, *self.entries.get(i)?)))
+    }
+
+    /// Forgets the entry in `slot` and moves the extracts recorded after word `at` of the
+    /// function section `words` words back (they were taken out before them).
+    pub(super) fn remove(&mut self, slot: usize, at: usize, words: usize) {
+        if let Some(e) = self.entries.get_mut(slot) {
+            *e = Component::default();
+        }
+        for e in self
+            .entries
+            .iter_mut()
+            .filter(|e| e.value != 0 && e.at > at)
+        {
+            e.at -= words;
+        }
+    }
+}
+
+/// A value that is one component of a vector (see [`FunctionState::components`]).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Component {
+    /// The value.
+    pub(super) value: u32,
+    /// The vector.
+    pub(super) vector: u32,
+    /// The component.
+    pub(super) index: u8,
+    /// The vector's size.
+    pub(super) size: u8,
+    /// The IR def whose value it is, where the value is an `OpCompositeExtract` of its own
+    /// that may go when nothing uses it.
+    pub(super) def: Option<SsaDef>,
+    /// Where that `OpCompositeExtract` is in the function section.
+    pub(super) at: usize,
+}
+
+/// When a load of one component of a vector in memory loads the whole vector instead and
+/// extracts the component (the loaded vector then serves later loads of the block).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum VectorLoads {
+    /// Never: the memory may change (outputs, shared and storage memory).
+    #[default]
+    Never,
+    /// Always: the memory does not change while the shader runs, and a whole-vector load
+    /// and an extract take no more words than an access chain and a load (inputs).
+    Always,
+    /// When the block reads another component of the vector soon after: the memory does
+    /// not change (constant buffers), but one component alone is shorter through an access
+    /// chain.
+    WhenReused,
+}
+
+/// What a whole-vector load read: the base pointer, then the ids of the access chain's
+/// indices up to the vector (constants, deduplicated, so equal ids are equal values).
+pub(super) type VectorKey = [u32; 5];
 
 /// SPIR-V's universal limit on the `(literal, label)` pairs of one `OpSwitch`.
 pub(super) const MAX_SWITCH_CASES: usize = 16_383;
@@ -59,6 +186,8 @@ impl<'a> Emitter<'a> {
     /// starts a new [`FunctionState`].
     pub(super) fn function(&mut self, def: SsaDef, op: &Op) -> R<()> {
         self.function_state.open_merges = 0;
+        self.function_state.point_size_pending = self.needs_point_size(def);
+        self.function_state.components.clear();
         if op.refs().count() > MAX_FUNCTION_PARAMS {
             return unsupported(
                 def,
@@ -139,6 +268,12 @@ impl<'a> Emitter<'a> {
     pub(super) fn label(&mut self, def: SsaDef, op: &Op) -> R<()> {
         inst(self.module.body(), S::Label, &[def.id()]);
         self.mark(def);
+        self.function_state.loaded_vectors.clear();
+        self.function_state.sampled_images.clear();
+        if self.function_state.point_size_pending {
+            self.function_state.point_size_pending = false;
+            self.store_point_size();
+        }
         // Reaching a merge block closes its construct.
         if let Some(s) = self.slots.get_mut(def.index()).filter(|s| s.merge_pending) {
             s.merge_pending = false;

@@ -48,6 +48,14 @@ impl<'a> Emitter<'a> {
                 format!("{:?} in a {:?} shader", op.opcode, self.stage),
             );
         }
+        // Output stores waiting for the rest of their vector are written before anything
+        // that could see them (see `Self::flush_outputs`).
+        if !self.function_state.pending_outputs.is_empty()
+            && op.opcode != O::OutputStore
+            && (!op.opcode.is_removable() || op.opcode == O::OutputLoad)
+        {
+            self.flush_outputs()?;
+        }
         if defines_in_body(op.opcode)
             && (!op.ty.is_void() || matches!(op.opcode, O::Label | O::Function | O::FunctionCall))
         {

@@ -59,15 +59,6 @@ impl<'a> Emitter<'a> {
             self.hull_main(entry)?
         } else if self.stage == ShaderStage::Amplification {
             self.task_main(entry)?
-        } else if self.stage == ShaderStage::Vertex
-            && self.opts.vertex_point_size
-            && !self
-                .refl
-                .outputs
-                .iter()
-                .any(|o| o.builtin == Some(BuiltIn::PointSize.name()))
-        {
-            self.vertex_main(entry)?
         } else {
             match self.entry_fns.first() {
                 Some(f) => self.v(*f),
@@ -172,6 +163,14 @@ impl<'a> Emitter<'a> {
                         let Some(slot) = self.slots.get(t.index()).filter(|s| s.defined) else {
                             continue;
                         };
+                        // The entry function's name, when it is the entry point's, would only
+                        // repeat `OpEntryPoint`.
+                        if slot.id == main
+                            && packed_str_len(op.literals()) == name.len()
+                            && dxspv_ir::op::decode_string(op.literals()) == name
+                        {
+                            continue;
+                        }
                         // A name past SPIR-V's string limit is left out (names are optional).
                         if op.literals().len() * 8 > MAX_STRING_BYTES
                             && packed_str_len(op.literals()) > MAX_STRING_BYTES

@@ -508,17 +508,32 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    /// `OpSampledImage` of the image `d` and the sampler operand 1 of `op`.
+    /// `OpSampledImage` of the image `d` and the sampler operand 1 of `op` (one per block
+    /// and pair).
     fn sampled_image(&mut self, def: SsaDef, op: &Op, d: &DescInfo) -> R<u32> {
         let sd = self.desc_of(def, op, 1)?;
         if sd.res.kind != ResKind::Sampler {
             return malformed(def, op, "operand 1 is not a sampler");
+        }
+        let key = [d.value, sd.value];
+        let cached = self
+            .function_state
+            .sampled_images
+            .iter()
+            .find(|e| e.0 == key);
+        if let Some(&(_, si)) = cached {
+            return Ok(si);
         }
         let sit = self.module.ty_key(TyKey::SampledImage(d.res.elem_ty));
         let si = self.module.un(S::SampledImage, sit, &[d.value, sd.value]);
         if d.nonuniform || sd.nonuniform {
             self.module.decorate(si, Decoration::NonUniform, &[]);
         }
+        let list = &mut self.function_state.sampled_images;
+        if list.len() >= 8 {
+            list.remove(0);
+        }
+        list.push((key, si));
         Ok(si)
     }
 

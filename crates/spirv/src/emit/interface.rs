@@ -19,6 +19,12 @@
 //! ([`crate::SAMPLE_COUNT_SPEC_ID`]). Push data is one `Block` struct in `PushConstant`
 //! storage with a member per `DclPushData` at its byte offset (std430).
 //!
+//! A scalar stored to a constant component of an output vector waits, with the block's other
+//! such stores, until an op that could see the outputs or leave the block (any op with an
+//! effect besides its result, and `OutputLoad`): a vector whose components were all stored is
+//! then written with one `OpStore`, others a component at a time. Nothing but the invocation
+//! itself reads its outputs before then, so only the instruction count changes.
+//!
 //! Shader Model 6 adds: a mesh shader's outputs, arrays of one element per vertex or
 //! primitive (the stream-1 ones `PerPrimitiveEXT`, see `mesh.rs`); pixel shader inputs read
 //! per vertex (`PerVertexKHR` arrays of 3, `SPV_KHR_fragment_shader_barycentric`) or per
@@ -28,6 +34,7 @@
 //! encode rates alike); `SV_CullPrimitive`, the primitive indices, and the wave lane index
 //! and count (`SubgroupLocalInvocationId`, `SubgroupSize`).
 
+use super::control_flow::{PendingOutput, VectorLoads};
 use super::error::{malformed, unsupported, word_lit, R};
 use super::types::{block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
@@ -80,6 +87,9 @@ pub(super) enum Interpolation {
     /// At an offset from the pixel's center (`InterpolateAtOffset`).
     Offset,
 }
+
+/// Output vectors whose component stores may wait at once (more are written first).
+const MAX_PENDING_OUTPUTS: usize = 8;
 
 /// Varying locations a module may use: Direct3D's 32 registers, moved up by 32 per geometry
 /// stream, with room for arrays (patch constants count down from 31); far past what any Vulkan
@@ -800,7 +810,7 @@ impl<'a> Emitter<'a> {
                 size: layout_size(t),
             });
         }
-        let st = self.module.id();
+        let st = self.push_struct;
         let g = &mut self.module.sections.globals;
         let h = begin(g, S::TypeStruct);
         g.push(st);
@@ -892,6 +902,7 @@ impl<'a> Emitter<'a> {
         }
         if self.push_var == 0 {
             self.push_var = self.module.id();
+            self.push_struct = self.module.id();
         }
         // A member has no id of its own: a `DebugName` on it names nothing.
         self.set_info(def, Info::PushMember(self.push.len() as u32));
@@ -902,6 +913,16 @@ impl<'a> Emitter<'a> {
     /// `InputLoad` and `OutputLoad`, with the adaptations of D3D built-ins (see the module
     /// doc).
     pub(super) fn io_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        // Inputs do not change while the shader runs: a component is read from the whole
+        // vector (see `memory.rs`).
+        if op.opcode == OpCode::InputLoad {
+            return self.with_vector_loads(VectorLoads::Always, |e| e.io_load_from(def, op));
+        }
+        self.io_load_from(def, op)
+    }
+
+    /// [`Self::io_load`] itself.
+    fn io_load_from(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let id = def.id();
         let dcl = self.arg(def, op, 0)?;
         let Some(vi) = self.var_info(dcl) else {
@@ -957,12 +978,18 @@ impl<'a> Emitter<'a> {
         )
     }
 
-    /// `OutputStore`.
+    /// `OutputStore`: a scalar stored to one component of an output vector waits with the
+    /// block's other such stores (see [`Self::flush_outputs`]); any other store is written
+    /// at once, after the waiting ones.
     pub(super) fn output_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let dcl = self.arg(def, op, 0)?;
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an output declaration");
         };
+        if self.defer_output_store(def, op, &vi)? {
+            return Ok(());
+        }
+        self.flush_outputs()?;
         // The constant only where the variable needs it (a module without other u32 values
         // then declares no integer type).
         let c0 = [if vi.wrap == IoWrap::ArrayOfOne {
@@ -980,6 +1007,126 @@ impl<'a> Emitter<'a> {
         self.store_via(def, op, vi.var, vi.sc, &ty, prefix, op.arg(1), value, false)
     }
 
+    /// Keeps the `OutputStore` `op` of a scalar to a constant component of the output vector
+    /// `vi` with the block's pending stores; false, having done nothing, for any other store.
+    fn defer_output_store(&mut self, def: SsaDef, op: &Op, vi: &VarInfo) -> R<bool> {
+        let Some(vb) = vi.ty.as_basic().filter(|b| b.is_vector()) else {
+            return Ok(false);
+        };
+        if vi.wrap != IoWrap::None || vi.sc != SC::Output {
+            return Ok(false);
+        }
+        let k = op
+            .arg(1)
+            .and_then(|a| self.op_of(a))
+            .filter(|a| a.opcode == OpCode::Constant && a.ty.is_scalar())
+            .and_then(|a| a.lit(0));
+        let Some(k) = k.filter(|&k| k < u64::from(vb.vec_size())) else {
+            return Ok(false);
+        };
+        let Some(value) = op.arg(2) else {
+            return Ok(false);
+        };
+        let Some(value_b) = self
+            .op_of(value)
+            .and_then(|v| v.ty.as_basic())
+            .filter(|b| b.vec_size() == 1)
+        else {
+            return Ok(false);
+        };
+        let (vbase, sbase) = (vb.base(), value_b.base());
+        let same = vbase == sbase;
+        let castable =
+            vbase.is_numeric() && sbase.is_numeric() && scalar_bits(vbase) == scalar_bits(sbase);
+        if !same && !castable {
+            return Ok(false);
+        }
+        let (Some(_), Some(sty)) = (self.module.basic_ty(vb), self.module.scalar_ty(vbase)) else {
+            return Ok(false);
+        };
+        let mut v = self.v(value);
+        if !same {
+            v = self.module.un(S::Bitcast, sty, &[v]);
+        }
+        let pending = &mut self.function_state.pending_outputs;
+        let at = match pending.iter().position(|p| p.var == vi.var) {
+            Some(at) => at,
+            None => {
+                if pending.len() >= MAX_PENDING_OUTPUTS {
+                    self.flush_outputs()?;
+                }
+                let pending = &mut self.function_state.pending_outputs;
+                pending.push(PendingOutput {
+                    var: vi.var,
+                    ty: vb,
+                    values: [0; 4],
+                    stores: [None; 4],
+                });
+                pending.len() - 1
+            }
+        };
+        if let Some(p) = self.function_state.pending_outputs.get_mut(at) {
+            let k = (k as usize).min(3);
+            p.values[k] = v;
+            p.stores[k] = Some(def);
+        }
+        Ok(true)
+    }
+
+    /// Writes the pending output stores (see [`Self::output_store`]): a vector whose
+    /// components were all stored in one `OpStore` (of the vector they were taken from, if
+    /// they are one's components in order), others a component at a time through access
+    /// chains. Called before any op that could see the outputs or leave the block: every
+    /// op that has an effect besides its result, and `OutputLoad`.
+    pub(super) fn flush_outputs(&mut self) -> R<()> {
+        if self.function_state.pending_outputs.is_empty() {
+            return Ok(());
+        }
+        let pending = std::mem::take(&mut self.function_state.pending_outputs);
+        for p in &pending {
+            let n = p.ty.vec_size() as usize;
+            let values = &p.values[..n.min(4)];
+            if values.iter().all(|&v| v != 0) {
+                let whole = match self.vector_of_components(values, p.ty.vec_size()) {
+                    Some(v) => {
+                        self.drop_unused_components(values, &p.stores);
+                        v
+                    }
+                    None => {
+                        let Some(vt) = self.module.basic_ty(p.ty) else {
+                            continue;
+                        };
+                        let id = self.module.id();
+                        let f = self.module.body();
+                        let st = begin(f, S::CompositeConstruct);
+                        f.extend_from_slice(&[vt, id]);
+                        f.extend_from_slice(values);
+                        end(f, st);
+                        id
+                    }
+                };
+                inst(self.module.body(), S::Store, &[p.var, whole]);
+                continue;
+            }
+            let Some(sty) = self.module.scalar_ty(p.ty.base()) else {
+                continue;
+            };
+            let ptr = self.module.ptr(SC::Output, sty);
+            for (k, &v) in values.iter().enumerate() {
+                if v == 0 {
+                    continue;
+                }
+                let kc = self.module.const_u32(k as u32);
+                let chain = self.module.un(S::AccessChain, ptr, &[p.var, kc]);
+                inst(self.module.body(), S::Store, &[chain, v]);
+            }
+        }
+        let mut pending = pending;
+        pending.clear();
+        self.function_state.pending_outputs = pending;
+        Ok(())
+    }
+
     /// `PushDataLoad`: a load through an access chain to the member of the push constant
     /// block.
     pub(super) fn push_data_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
@@ -993,6 +1140,9 @@ impl<'a> Emitter<'a> {
         let Some(t) = self.module.ty(&mty, true) else {
             return unsupported(def, op, format!("push data type {mty}"));
         };
+        if self.push_member_from_block(def, op, m, &mty)? {
+            return Ok(());
+        }
         let pt = self.module.ptr(SC::PushConstant, t);
         let mc = self.module.const_u32(m);
         let base = self.module.un(S::AccessChain, pt, &[self.push_var, mc]);
@@ -1008,6 +1158,69 @@ impl<'a> Emitter<'a> {
             true,
             def.id(),
         )
+    }
+
+    /// A push data load of a scalar or vector, at a constant address (or none) into member
+    /// `m` (of IR type `mty`), read from the whole push constant block, which the block loads
+    /// once: a load of the block and an extract are as long as an access chain and a load,
+    /// and need no index constants. False, having done nothing, for other loads.
+    fn push_member_from_block(&mut self, def: SsaDef, op: &Op, m: u32, mty: &Type) -> R<bool> {
+        let mut path = [m, 0, 0, 0];
+        let mut len = 1;
+        let mut at = *mty;
+        if let Some(a) = op.arg(1) {
+            let Some(aop) = self.op_of(a).filter(|a| a.opcode == OpCode::Constant) else {
+                return Ok(false);
+            };
+            for l in aop.literals() {
+                let (Some(slot), Ok(i)) = (path.get_mut(len), u32::try_from(l.0)) else {
+                    return Ok(false);
+                };
+                match at.index_into(Some(l.0)) {
+                    Some(n) => at = n,
+                    None => return Ok(false),
+                }
+                *slot = i;
+                len += 1;
+            }
+        }
+        let (Some(mb), Some(wb)) = (at.as_basic(), op.ty.as_basic()) else {
+            return Ok(false);
+        };
+        let castable = mb.vec_size() == wb.vec_size()
+            && (mb.base() == wb.base()
+                || (mb.base().is_numeric()
+                    && wb.base().is_numeric()
+                    && scalar_bits(mb.base()) == scalar_bits(wb.base())));
+        let Some(t) = self.module.basic_ty(mb).filter(|_| castable) else {
+            return Ok(false);
+        };
+        let key = [self.push_var, u32::MAX, 0, 0, 0];
+        let cached = self
+            .function_state
+            .loaded_vectors
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, v)| v);
+        let block = match cached {
+            Some(v) => v,
+            None => {
+                let v = self.module.un(S::Load, self.push_struct, &[self.push_var]);
+                self.remember_vector(key, v);
+                v
+            }
+        };
+        let mut args = [block, 0, 0, 0, 0];
+        args[1..].copy_from_slice(&path);
+        let args = &args[..1 + len];
+        if mb == wb {
+            self.module.emit_to(S::CompositeExtract, t, def.id(), args);
+        } else {
+            let want = self.module.val_ty(def, op)?;
+            let raw = self.module.un(S::CompositeExtract, t, args);
+            self.module.emit_to(S::Bitcast, want, def.id(), &[raw]);
+        }
+        Ok(true)
     }
 
     /// `InterpolateAt*`: the `GLSL.std.450` interpolation function, on a pointer to the

@@ -13,8 +13,17 @@
 //! SPIR-V 1.4). Under the `GLSL450` memory model accesses take no memory operands, and
 //! buffers before SPIR-V 1.3 are in `Uniform` storage ([`Module::buffer_class`]).
 //!
+//! Memory that does not change while the shader runs (inputs, constant buffers, constant
+//! arrays) is read a vector at a time: a scalar load of one component of a vector loads the
+//! whole vector and extracts the component, and later loads of the block take their
+//! components from that vector ([`VectorLoads`]). For an input this is never longer than an
+//! access chain and a load; for a constant buffer it is done when the block reads the vector
+//! again within a few ops. A construct of all of a vector's components in order is then the
+//! vector itself (`alu.rs`).
+//!
 //! [`Module::buffer_class`]: super::module::Module::buffer_class
 
+use super::control_flow::{Component, VectorKey, VectorLoads};
 use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
 use super::resources::ResKind;
@@ -30,13 +39,13 @@ use spirv::{Op as S, StorageClass as SC};
 /// Up to six access-chain indices with their constant values where known.
 #[derive(Clone, Copy)]
 pub(super) struct Indices {
-    /// The index ids.
+    /// The index ids; 0 for a constant (of the value in `vals`) not declared yet.
     pub(super) ids: [u32; 6],
     /// Their constant values, where known.
     pub(super) vals: [Option<u64>; 6],
     /// How many there are.
     pub(super) len: usize,
-    /// Type of dynamic indices (for `+k` adjustments), and its scalar type.
+    /// Type of dynamic indices (for `+k` adjustments); 0 for a constant address.
     pub(super) idx_ty: u32,
     /// The scalar type of dynamic indices.
     pub(super) idx_base: ScalarType,
@@ -70,6 +79,45 @@ pub(super) fn access_fits(def: SsaDef, op: &Op, value: &Type, at: &Type, what: &
     }
 }
 
+/// Whole vectors a block keeps for later loads of their components (the oldest is
+/// forgotten first).
+const LOADED_VECTORS: usize = 8;
+
+/// Ops after a constant buffer load searched for another load of the same vector.
+const LOOKAHEAD_OPS: usize = 24;
+
+/// Marks a constant index by value in a [`VectorKey`].
+const CONSTANT_KEY_TAG: u32 = 0x8000_0000;
+
+/// The key of the vector `base` + `prefix` + the first `len` indices of `ix` reach, or
+/// `None` when they are too many to key.
+fn vector_key(base: u32, prefix: &[u32], ix: &Indices, len: usize) -> Option<VectorKey> {
+    let mut key = [0; 5];
+    key[0] = base;
+    if prefix.len() + len > 4 {
+        return None;
+    }
+    // An index is its id, or a constant not declared yet its value, tagged (ids stay below
+    // SPIR-V's id bound, far under the tag).
+    let indices = ix
+        .ids
+        .iter()
+        .zip(&ix.vals)
+        .take(len)
+        .map(|(&id, v)| match v {
+            _ if id != 0 => Some(id),
+            Some(v) if *v < u64::from(CONSTANT_KEY_TAG) => Some(CONSTANT_KEY_TAG | *v as u32),
+            _ => None,
+        });
+    for (k, id) in key[1..]
+        .iter_mut()
+        .zip(prefix.iter().map(|&p| Some(p)).chain(indices))
+    {
+        *k = id?;
+    }
+    Some(key)
+}
+
 impl Indices {
     /// Appends index `id` (of constant value `val`, if known); false when all six are taken.
     pub(super) fn push(&mut self, id: u32, val: Option<u64>) -> bool {
@@ -91,7 +139,7 @@ impl<'a> Emitter<'a> {
             ids: [0; 6],
             vals: [None; 6],
             len: 0,
-            idx_ty: self.module.u32_ty(),
+            idx_ty: 0,
             idx_base: ScalarType::U32,
         };
         let Some(a) = addr else {
@@ -103,18 +151,24 @@ impl<'a> Emitter<'a> {
         let Some(bt) = aop.ty.as_basic().filter(|b| b.base().is_int()) else {
             return malformed(def, op, format!("address of type {}", aop.ty));
         };
-        if let Some(t) = self.module.scalar_ty(bt.base()) {
+        if aop.opcode == OpCode::Constant {
+            // Its type is declared with the constants, if an access chain needs them.
+            ix.idx_base = bt.base();
+        } else if let Some(t) = self.module.scalar_ty(bt.base()) {
             ix.idx_ty = t;
             ix.idx_base = bt.base();
+        } else {
+            ix.idx_ty = self.module.u32_ty();
         }
         let n = bt.vec_size() as usize;
         let ok = match aop.opcode {
             OpCode::Constant => {
+                // The index constants are declared when an access chain needs them
+                // ([`Self::chain`]): an access that reads a whole vector needs none.
                 let mut ok = true;
                 for k in 0..n {
                     let v = aop.lit(k).unwrap_or(0);
-                    let id = self.module.const_scalar(bt.base(), v);
-                    ok &= ix.push(id, Some(v));
+                    ok &= ix.push(0, Some(v));
                 }
                 ok
             }
@@ -176,13 +230,19 @@ impl<'a> Emitter<'a> {
         let Some(pt) = self.module.ty(&t, layout) else {
             return unsupported(def, op, format!("type {t}"));
         };
+        let mut ids = ix.ids;
+        for (id, v) in ids.iter_mut().zip(&ix.vals).take(ix.len) {
+            if *id == 0 {
+                *id = self.module.const_scalar(ix.idx_base, v.unwrap_or(0));
+            }
+        }
         let ptr = self.module.ptr(sc, pt);
         let id = self.module.id();
         let f = &mut self.module.sections.functions;
         let st = begin(f, S::AccessChain);
         f.extend_from_slice(&[ptr, id, base]);
         f.extend_from_slice(prefix);
-        f.extend_from_slice(&ix.ids[..ix.len]);
+        f.extend_from_slice(&ids[..ix.len]);
         end(f, st);
         Ok((id, t))
     }
@@ -300,7 +360,7 @@ impl<'a> Emitter<'a> {
         };
         match ix.vals[last] {
             Some(v) => {
-                jx.ids[last] = self.module.const_scalar(ix.idx_base, v + k);
+                jx.ids[last] = 0;
                 jx.vals[last] = Some(v + k);
             }
             None => {
@@ -328,6 +388,11 @@ impl<'a> Emitter<'a> {
         out: u32,
     ) -> R<()> {
         let ix = self.indices(def, op, addr)?;
+        if self.function_state.vector_loads != VectorLoads::Never
+            && self.load_component(def, op, base, sc, ty, prefix, &ix, want, layout, out)?
+        {
+            return Ok(());
+        }
         let (ptr, pt) = self.chain(def, op, base, sc, ty, prefix, &ix, layout)?;
         let Some(want_ty) = self.module.ty(want, false) else {
             return unsupported(def, op, format!("type {want}"));
@@ -366,6 +431,13 @@ impl<'a> Emitter<'a> {
             f.extend_from_slice(&[pty, raw, ptr]);
             f.extend_from_slice(&ma.0[..ma.1]);
             end(f, st);
+            if m > 1 && self.function_state.vector_loads != VectorLoads::Never {
+                // A whole vector of memory that does not change: later loads of its
+                // components in the block take them from this one.
+                if let Some(key) = vector_key(base, prefix, &ix, ix.len) {
+                    self.remember_vector(key, raw);
+                }
+            }
         } else if m > n {
             let id = self.module.id();
             let f = &mut self.module.sections.functions;
@@ -408,6 +480,183 @@ impl<'a> Emitter<'a> {
             self.module.emit_to(S::Bitcast, want_ty, out, &[raw]);
         }
         Ok(())
+    }
+
+    /// Loads one scalar component of a vector in memory that does not change while the shader
+    /// runs (see [`VectorLoads`]) as a component of the whole vector: taken from a vector the
+    /// block loaded already, or from a new whole-vector load when that is no longer than an
+    /// access chain to the component (inputs) or the block reads the vector again soon
+    /// (constant buffers). The address must be constant. Returns false, having emitted
+    /// nothing, when the access is not such a load.
+    #[allow(clippy::too_many_arguments)]
+    fn load_component(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        base: u32,
+        sc: SC,
+        ty: &Type,
+        prefix: &[u32],
+        ix: &Indices,
+        want: &Type,
+        layout: bool,
+        out: u32,
+    ) -> R<bool> {
+        let Some(last) = ix.len.checked_sub(1) else {
+            return Ok(false);
+        };
+        let Some(k) = ix.vals[last] else {
+            return Ok(false);
+        };
+        let Some(want_b) = want.as_basic().filter(|b| b.vec_size() == 1) else {
+            return Ok(false);
+        };
+        // The vector the last index selects a component of.
+        let mut vt = *ty;
+        for v in &ix.vals[..last] {
+            match vt.index_into(*v) {
+                Some(n) => vt = n,
+                None => return Ok(false),
+            }
+        }
+        let Some(vb) = vt.as_basic().filter(|b| b.vec_size() > 1) else {
+            return Ok(false);
+        };
+        let (vbase, wbase) = (vb.base(), want_b.base());
+        if k >= u64::from(vb.vec_size())
+            || !(vbase == wbase
+                || (vbase.is_numeric()
+                    && wbase.is_numeric()
+                    && scalar_bits(vbase) == scalar_bits(wbase)))
+        {
+            return Ok(false);
+        }
+        let Some(key) = vector_key(base, prefix, ix, last) else {
+            return Ok(false);
+        };
+        let cached = self
+            .function_state
+            .loaded_vectors
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, v)| v);
+        let vec = match cached {
+            Some(v) => v,
+            None => {
+                if self.function_state.vector_loads == VectorLoads::WhenReused
+                    && !self.vector_read_again(def, op, last)
+                {
+                    return Ok(false);
+                }
+                let mut jx = *ix;
+                jx.len = last;
+                let (ptr, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
+                let Some(vty) = self.module.basic_ty(vb) else {
+                    return Ok(false);
+                };
+                let ma = self.mem_access(sc, false);
+                let v = self.module.id();
+                let f = &mut self.module.sections.functions;
+                let st = begin(f, S::Load);
+                f.extend_from_slice(&[vty, v, ptr]);
+                f.extend_from_slice(&ma.0[..ma.1]);
+                end(f, st);
+                self.remember_vector(key, v);
+                v
+            }
+        };
+        let Some(sty) = self.module.scalar_ty(vbase) else {
+            return Ok(false);
+        };
+        let k = k as u32;
+        if vbase == wbase {
+            let at = self.module.sections.functions.len();
+            self.module
+                .emit_to(S::CompositeExtract, sty, out, &[vec, k]);
+            self.remember_component(Component {
+                value: out,
+                vector: vec,
+                index: k as u8,
+                size: vb.vec_size(),
+                def: (out == def.id()).then_some(def),
+                at,
+            });
+        } else {
+            let Some(want_ty) = self.module.scalar_ty(wbase) else {
+                return Ok(false);
+            };
+            let c = self.module.un(S::CompositeExtract, sty, &[vec, k]);
+            self.module.emit_to(S::Bitcast, want_ty, out, &[c]);
+        }
+        Ok(true)
+    }
+
+    /// Keeps `vec`, loaded from `key`, for the loads of the rest of the block.
+    pub(super) fn remember_vector(&mut self, key: VectorKey, vec: u32) {
+        let list = &mut self.function_state.loaded_vectors;
+        if list.len() >= LOADED_VECTORS {
+            list.remove(0);
+        }
+        list.push((key, vec));
+    }
+
+    /// Records that a value is a component of a vector.
+    pub(super) fn remember_component(&mut self, c: Component) {
+        self.function_state.components.push(c);
+    }
+
+    /// True if one of the next few ops of the block loads from the same constant buffer
+    /// vector as `op`, a `BufferLoad` whose address's first `len` values lead to the vector.
+    fn vector_read_again(&self, def: SsaDef, op: &Op, len: usize) -> bool {
+        let (Some(desc), Some(addr)) = (op.arg(0), op.arg(1).and_then(|a| self.op_of(a))) else {
+            return false;
+        };
+        if op.opcode != OpCode::BufferLoad {
+            return false;
+        }
+        let desc_op = self.op_of(desc);
+        let same_desc = |d: SsaDef| {
+            d == desc
+                || match (self.op_of(d), desc_op) {
+                    (Some(a), Some(b)) => {
+                        a.opcode == OpCode::DescriptorLoad
+                            && b.opcode == OpCode::DescriptorLoad
+                            && a.operands == b.operands
+                    }
+                    _ => false,
+                }
+        };
+        // Two addresses lead to one vector when both are constants or both constructs
+        // whose first `len` values are equal.
+        let same_vector = |other: &Op| {
+            other.opcode == addr.opcode
+                && match addr.opcode {
+                    OpCode::Constant => other.literals().get(..len) == addr.literals().get(..len),
+                    OpCode::CompositeConstruct => {
+                        other.operands.get(..len) == addr.operands.get(..len)
+                    }
+                    _ => false,
+                }
+        };
+        let mut next = self.b.next(def);
+        for _ in 0..LOOKAHEAD_OPS {
+            let Some(n) = next else { break };
+            let Some(nop) = self.op_of(n) else { break };
+            if nop.opcode == OpCode::Label || nop.opcode.is_terminator() {
+                break;
+            }
+            if nop.opcode == OpCode::BufferLoad
+                && nop.arg(0).is_some_and(same_desc)
+                && nop
+                    .arg(1)
+                    .and_then(|a| self.op_of(a))
+                    .is_some_and(same_vector)
+            {
+                return true;
+            }
+            next = self.b.next(n);
+        }
+        false
     }
 
     /// Stores `value` through `base` + address, like [`Self::load_via`] in reverse.
@@ -535,18 +784,25 @@ impl<'a> Emitter<'a> {
                     self.resident_feedback.push(def);
                     return Ok(());
                 }
-                self.load_via(
-                    def,
-                    op,
-                    d.ptr,
-                    sc,
-                    &data,
-                    &[c0],
-                    op.arg(1),
-                    &op.ty,
-                    true,
-                    id,
-                )
+                let mode = if d.res.kind == ResKind::Cbv {
+                    VectorLoads::WhenReused
+                } else {
+                    VectorLoads::Never
+                };
+                self.with_vector_loads(mode, |e| {
+                    e.load_via(
+                        def,
+                        op,
+                        d.ptr,
+                        sc,
+                        &data,
+                        &[c0],
+                        op.arg(1),
+                        &op.ty,
+                        true,
+                        id,
+                    )
+                })
             }
             ResKind::TexelBuffer => {
                 let addr = self.v(self.arg(def, op, 1)?);
@@ -650,18 +906,34 @@ impl<'a> Emitter<'a> {
             }
         };
         let ty = cop.ty;
-        self.load_via(
-            def,
-            op,
-            var,
-            SC::Private,
-            &ty,
-            &[],
-            op.arg(1),
-            &op.ty,
-            false,
-            def.id(),
-        )
+        self.with_vector_loads(VectorLoads::Always, |e| {
+            e.load_via(
+                def,
+                op,
+                var,
+                SC::Private,
+                &ty,
+                &[],
+                op.arg(1),
+                &op.ty,
+                false,
+                def.id(),
+            )
+        })
+    }
+
+    /// Runs `load` with [`FunctionState::vector_loads`] set to `mode`.
+    ///
+    /// [`FunctionState::vector_loads`]: super::control_flow::FunctionState::vector_loads
+    pub(super) fn with_vector_loads(
+        &mut self,
+        mode: VectorLoads,
+        load: impl FnOnce(&mut Self) -> R<()>,
+    ) -> R<()> {
+        self.function_state.vector_loads = mode;
+        let r = load(self);
+        self.function_state.vector_loads = VectorLoads::Never;
+        r
     }
 
     /// Runs `access`, a `BufferLoad` or `BufferStore`, with

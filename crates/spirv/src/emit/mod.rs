@@ -156,6 +156,9 @@ pub(crate) struct Emitter<'a> {
     resident_feedback: Vec<SsaDef>,
     /// The push constant block variable (0 until a `DclPushData` is seen).
     push_var: u32,
+    /// The push constant block's struct type (allocated with [`Self::push_var`], declared at
+    /// the end when its members are all known).
+    push_struct: u32,
     /// Push constant block members: offset and IR type, in declaration order.
     push: Vec<(u32, Type)>,
     /// The `InvocationId` built-in's variable and the SPIR-V type it holds (`i32` or `u32`).
@@ -195,6 +198,7 @@ impl<'a> Emitter<'a> {
             multi_stream: false,
             resident_feedback: Vec::new(),
             push_var: 0,
+            push_struct: 0,
             push: Vec::new(),
             invocation_id_var: None,
             io_slots: Vec::new(),
@@ -257,6 +261,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Reference operand `i` of `op`, which must be there.
+    #[inline]
     fn arg(&self, def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
         match op.arg(i) {
             Some(a) => Ok(a),
@@ -265,6 +270,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Literal operand `i` of `op`, which must be there.
+    #[inline]
     fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
         match op.lit(i) {
             Some(a) => Ok(a),
@@ -313,7 +319,7 @@ impl<'a> Emitter<'a> {
         dxspv_ir::text::debug_name(self.b, def)
     }
 
-    /// True when `def`, a vector, is used only as the address (operand 1) of accesses whose
+    /// True when `def`, a vector (or a scalar constant), is used only as the address (operand 1) of accesses whose
     /// emitters take a constant or `CompositeConstruct` address apart into access chain
     /// indices ([`Self::indices`], [`Self::composite_access`]) and never read the vector
     /// itself: such a def needs no SPIR-V definition. `composite` admits `CompositeExtract`

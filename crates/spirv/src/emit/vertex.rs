@@ -1,29 +1,37 @@
-//! The vertex shader wrapper.
+//! The vertex shader's point size.
 //!
 //! Direct3D 10+ draws points one pixel wide and has no point size output, while Vulkan
 //! requires a vertex shader that feeds points to the rasterizer to write `PointSize`
-//! (VUID-VkGraphicsPipelineCreateInfo-Vertex-07722). So a vertex shader's entry point written
-//! here stores 1.0 to a `PointSize` output and calls the shader's function; the store is
-//! ignored for other primitives and when another stage follows. A shader that writes
-//! `PointSize` itself (Direct3D 9's `PSIZE`) keeps its own function as entry point.
+//! (VUID-VkGraphicsPipelineCreateInfo-Vertex-07722). So a vertex shader gets a `PointSize`
+//! output to which the first block of its entry function stores 1.0 (the store is ignored for
+//! other primitives and when another stage follows). A shader that writes `PointSize` itself
+//! (Direct3D 9's `PSIZE`) declares it, and gets nothing added. Every declaration comes before
+//! the code in the IR, so the outputs are all known when the entry function's first block is
+//! reached.
 
-use super::error::{malformed, R};
-use super::types::TyKey;
 use super::Emitter;
 use crate::words::inst;
 use crate::InterfaceVariable;
-use dxspv_ir::{BuiltIn, ScalarType, SsaDef};
+use dxspv_ir::{BuiltIn, ScalarType, ShaderStage, SsaDef};
 use spirv::{Decoration, Op as S, StorageClass as SC};
 
 impl<'a> Emitter<'a> {
-    /// The vertex shader entry: `PointSize = 1.0`, then the shader's function.
-    pub(super) fn vertex_main(&mut self, entry: SsaDef) -> R<u32> {
-        let Some(f) = self.entry_fns.first().copied() else {
-            let op = self.b.op(entry);
-            return malformed(entry, op, "entry point without function");
-        };
-        let void = self.module.void_ty();
-        let fty = self.module.ty_key(TyKey::Func(smallvec::smallvec![void]));
+    /// True if `func`, whose `Function` op is being emitted, is the entry function of a
+    /// vertex shader that must be given a `PointSize` output (see the module doc).
+    pub(super) fn needs_point_size(&self, func: SsaDef) -> bool {
+        self.stage == ShaderStage::Vertex
+            && self.opts.vertex_point_size
+            && self.entry_fns.first() == Some(&func)
+            && !self
+                .refl
+                .outputs
+                .iter()
+                .any(|o| o.builtin == Some(BuiltIn::PointSize.name()))
+    }
+
+    /// Declares the `PointSize` output and stores 1.0 to it, at the start of the entry
+    /// function's first block.
+    pub(super) fn store_point_size(&mut self) {
         let f32_t = self.module.scalar_ty(ScalarType::F32).unwrap_or_default();
         let var = self.module.id();
         let p = self.module.ptr(SC::Output, f32_t);
@@ -47,16 +55,6 @@ impl<'a> Emitter<'a> {
         let one = self
             .module
             .const_scalar(ScalarType::F32, u64::from(1.0f32.to_bits()));
-        let main = self.module.id();
-        let label = self.module.id();
-        let fv = self.v(f);
-        inst(self.module.body(), S::Function, &[void, main, 0, fty]);
-        inst(self.module.body(), S::Label, &[label]);
         inst(self.module.body(), S::Store, &[var, one]);
-        let r = self.module.id();
-        inst(self.module.body(), S::FunctionCall, &[void, r, fv]);
-        inst(self.module.body(), S::Return, &[]);
-        inst(self.module.body(), S::FunctionEnd, &[]);
-        Ok(main)
     }
 }
