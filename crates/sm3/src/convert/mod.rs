@@ -6,7 +6,9 @@
 //!
 //! 1. the prescan: `def`/`defi`/`defb` values, `dcl`s, where each `label` starts, and
 //!    the checks that refuse what no Direct3D 9 device runs (a register past the model's
-//!    [`Limits`], flow control the model lacks);
+//!    [`Limits`], flow control the model lacks), and, for straight-line code, which
+//!    components of each instruction's result are read later (`liveness`: instructions
+//!    computing nothing that is read are skipped, write masks narrowed to what is read);
 //! 2. the conversion of `main`, from the first instruction to its `ret` (or the first
 //!    `label`, or the end). `call`/`callnz` inline the subroutine: Direct3D 9 subroutines
 //!    share every register with their caller and cannot recurse (calls nest at most
@@ -28,7 +30,7 @@
 //! varying locations and state layout are those of `docs/d3d9.md`, documented
 //! in the crate root.
 //!
-//! Work is split by concept: `registers` (source and destination operands, constants,
+//! Work is split by concept: `liveness` (dead code before conversion), `registers` (source and destination operands, constants,
 //! modifiers, predication, co-issue), `io` (inputs, outputs, varyings, built-ins), `alu`
 //! (arithmetic), `texture` (samplers and every texture instruction), `flow` (control
 //! flow, loops, calls) and `state` (specialization and push constants, the epilogue).
@@ -36,6 +38,7 @@
 mod alu;
 mod flow;
 mod io;
+mod liveness;
 pub(crate) mod prescan;
 mod registers;
 mod state;
@@ -480,6 +483,16 @@ impl<'a, 's> Converter<'a, 's> {
                 return Err(self.invalid(format!(
                     "more than {MAX_INSTRUCTIONS} instructions with subroutines inlined (limit)"
                 )));
+            }
+            match self.pre.liveness.mask(inst.index) {
+                // Nothing reads what it computes.
+                Some(0) => continue,
+                Some(m) => {
+                    if let Some(d) = inst.dst.as_mut() {
+                        d.write_mask.0 = m;
+                    }
+                }
+                None => {}
             }
             self.instruction(&inst)?;
         }

@@ -91,6 +91,8 @@ pub(crate) struct Prescan {
     pub depth: bool,
     /// Labels: (label number, token offset, instruction index) of each `label`.
     pub labels: Vec<(u32, u32, u32)>,
+    /// Which instructions of `main` compute something read later.
+    pub liveness: super::liveness::Liveness,
 }
 
 /// The `dcl_index` slot of a register file.
@@ -292,7 +294,9 @@ impl Walk<'_, '_> {
                 );
             }
             self.instruction(&inst)?;
+            self.p.liveness.record(self.shader.version, &inst);
         }
+        self.p.liveness.finish(self.shader.version);
         self.p.labels.sort_by_key(|l| l.0);
         if let Some(w) = self.p.labels.windows(2).find(|w| w[0].0 == w[1].0) {
             let (label, offset, index) = w[1];
