@@ -190,6 +190,25 @@ impl Converter<'_, '_> {
         );
     }
 
+    /// Removes the components extracted at the entry that nothing uses (an input or
+    /// constant row passed on whole, `mov oT0, v0`, had each component extracted), and a
+    /// loaded vector nothing uses at all.
+    pub(crate) fn remove_unused_entry_values(&mut self) {
+        let b = &mut self.b;
+        let rows = self.consts.entry_rows();
+        let loads = self.io.loads.iter().map(|(_, v, c)| (v, c));
+        for (v, comps) in loads.chain(rows.iter().map(|(_, v, c)| (v, c))) {
+            for x in comps.iter().flatten() {
+                if !b.has_uses(*x) {
+                    b.remove(*x);
+                }
+            }
+            if !b.has_uses(*v) {
+                b.remove(*v);
+            }
+        }
+    }
+
     /// Component `c` of an input declaration (a `vec4<f32>`): the input is loaded whole, once,
     /// at the entry of `main`, and each component extracted there once.
     fn input_load(&mut self, d: SsaDef, c: u8) -> SsaDef {
@@ -562,26 +581,9 @@ impl Converter<'_, '_> {
         );
     }
 
-    /// A `vec4<f32>` of four components; the vector they were extracted from, in order, if
-    /// so (an output written straight from a sample or an input needs no rebuild).
+    /// A `vec4<f32>` of four components (see [`Converter::f32_vector`]).
     fn vec4(&mut self, v: [SsaDef; 4]) -> SsaDef {
-        let want = Type::vector(ScalarType::F32, 4);
-        let source = |i: usize| -> Option<SsaDef> {
-            let op = self.b.get(v[i])?;
-            let index = self.b.get(op.arg(1)?)?;
-            (op.opcode == OpCode::CompositeExtract
-                && index.opcode == OpCode::Constant
-                && index.lit(0) == Some(i as u64))
-            .then_some(op.arg(0)?)
-        };
-        if let Some(src) = source(0) {
-            if (1..4).all(|i| source(i) == Some(src))
-                && self.b.get(src).is_some_and(|o| o.ty == want)
-            {
-                return src;
-            }
-        }
-        self.vector(ScalarType::F32, &v)
+        self.f32_vector(&v)
     }
 
     fn slot_vec4(&mut self, slot: u32, saturate: bool) -> [SsaDef; 4] {

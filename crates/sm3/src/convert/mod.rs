@@ -402,6 +402,45 @@ impl<'a, 's> Converter<'a, 's> {
         self.code(op)
     }
 
+    /// A vector of `f32` components: the vector they were extracted from, in order, if so
+    /// (an output written straight from a sample or an input, a `dp4` of a whole input and
+    /// constant row, needs no rebuild); a constant vector if every component is a
+    /// constant; else a `CompositeConstruct`.
+    pub(crate) fn f32_vector(&mut self, v: &[SsaDef]) -> SsaDef {
+        let want = Type::vector(ScalarType::F32, v.len() as u8);
+        let source = |i: usize| -> Option<SsaDef> {
+            let op = self.b.get(*v.get(i)?)?;
+            let index = self.b.get(op.arg(1)?)?;
+            (op.opcode == OpCode::CompositeExtract
+                && index.opcode == OpCode::Constant
+                && index.lit(0) == Some(i as u64))
+            .then_some(op.arg(0)?)
+        };
+        if v.len() > 1 {
+            if let Some(src) = source(0) {
+                if (1..v.len()).all(|i| source(i) == Some(src))
+                    && self.b.get(src).is_some_and(|o| o.ty == want)
+                {
+                    return src;
+                }
+            }
+            // Constants (an unwritten output, a `def`'d register): one constant vector.
+            let mut lits = [0u64; 4];
+            let constant = v.len() <= 4
+                && v.iter().zip(&mut lits).all(|(x, l)| {
+                    let Some(op) = self.b.get(*x) else {
+                        return false;
+                    };
+                    *l = op.lit(0).unwrap_or(0);
+                    op.opcode == OpCode::Constant && op.ty == Type::scalar(ScalarType::F32)
+                });
+            if constant {
+                return self.b.add_constant(want, &lits[..v.len()]);
+            }
+        }
+        self.vector(ScalarType::F32, v)
+    }
+
     /// `Select` of two f32 values.
     #[inline]
     pub(crate) fn select_f(&mut self, c: SsaDef, a: SsaDef, b: SsaDef) -> SsaDef {
@@ -431,6 +470,7 @@ impl<'a, 's> Converter<'a, 's> {
             return Err(self.invalid(format!("main ends inside an open {open} block")));
         }
         self.epilogue()?;
+        self.remove_unused_entry_values();
         self.code(Op::new(OpCode::Return, Type::VOID).with_opt_ref(None));
         self.code(Op::new(OpCode::FunctionEnd, Type::VOID));
         self.finish_declarations()?;

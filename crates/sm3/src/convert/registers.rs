@@ -73,6 +73,13 @@ pub(crate) struct ConstantFiles {
     rows: smallvec::SmallVec<[super::EntryVec4<u32>; 16]>,
 }
 
+impl ConstantFiles {
+    /// The `c#` rows loaded at the entry of `main`.
+    pub(crate) fn entry_rows(&self) -> &[super::EntryVec4<u32>] {
+        &self.rows
+    }
+}
+
 /// How many `c#` rows are loaded once at the entry (a bound on the search for them).
 const MAX_CACHED_ROWS: usize = 64;
 
