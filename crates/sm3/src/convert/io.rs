@@ -586,19 +586,37 @@ impl Converter<'_, '_> {
         self.f32_vector(&v)
     }
 
-    fn slot_vec4(&mut self, slot: u32, saturate: bool) -> [SsaDef; 4] {
+    fn slot_vec4(&mut self, slot: u32) -> [SsaDef; 4] {
         let mut out = [self.shadow_value(slot, 0); 4];
         for c in 1..4u8 {
             out[c as usize] = self.shadow_value(slot, c);
         }
-        if saturate {
-            let zero = self.c_f32(0.0);
-            let one = self.c_f32(1.0);
-            for v in &mut out {
-                *v = self.op3(OpCode::FClamp, ScalarType::F32, *v, zero, one);
-            }
-        }
         out
+    }
+
+    /// `v` (a `vec4<f32>`) clamped to [0, 1]: one vector `FClamp`, or the clamped constant
+    /// (NaN gives 0, as `NClamp` does).
+    fn saturate_vec4(&mut self, v: SsaDef) -> SsaDef {
+        let ty = Type::vector(ScalarType::F32, 4);
+        if let Some(op) = self.b.get(v).filter(|op| op.opcode == OpCode::Constant) {
+            let mut lits = [0u64; 4];
+            for (i, l) in lits.iter_mut().enumerate() {
+                let x = f32::from_bits(op.lit(i).unwrap_or(0) as u32);
+                let y = if x >= 1.0 {
+                    1.0
+                } else if x > 0.0 {
+                    x
+                } else {
+                    0.0
+                };
+                *l = u64::from(y.to_bits());
+            }
+            return self.b.add_constant(ty, &lits);
+        }
+        let zero = self.b.add_constant(ty, &[0; 4]);
+        let one = u64::from(1.0f32.to_bits());
+        let one = self.b.add_constant(ty, &[one; 4]);
+        self.op3(OpCode::FClamp, ty, v, zero, one)
     }
 
     /// The vertex shader's outputs: the position (and what the state derives from it),
@@ -608,7 +626,7 @@ impl Converter<'_, '_> {
         let mut pos = None;
         let mut psize = None;
         if v.major < 3 {
-            pos = Some(self.slot_vec4(SLOT_POS, false));
+            pos = Some(self.slot_vec4(SLOT_POS));
             if self.slot_written(SLOT_PTS) {
                 psize = Some(self.shadow_value(SLOT_PTS, 0));
             }
@@ -620,8 +638,13 @@ impl Converter<'_, '_> {
                 .chain((0..8).map(|i| (SLOT_T0 + i, Usage::TexCoord, i as u8)))
             {
                 let val = if self.slot_written(slot) {
-                    let vals = self.slot_vec4(slot, usage == Usage::Color);
-                    self.vec4(vals)
+                    let vals = self.slot_vec4(slot);
+                    let v = self.vec4(vals);
+                    if usage == Usage::Color {
+                        self.saturate_vec4(v)
+                    } else {
+                        v
+                    }
                 } else {
                     let k = usize::from(slot != SLOT_D0);
                     match defaults[k] {
@@ -667,7 +690,7 @@ impl Converter<'_, '_> {
                 let mask = if d.mask == 0 { 0xF } else { d.mask };
                 match (d.usage, d.index) {
                     (Usage::Position, 0) => {
-                        pos = Some(self.slot_vec4(d.reg, false));
+                        pos = Some(self.slot_vec4(d.reg));
                         continue;
                     }
                     (Usage::PointSize, 0) => {
@@ -747,7 +770,7 @@ impl Converter<'_, '_> {
         } else {
             for (i, slot) in colors.iter_mut().enumerate() {
                 if self.slot_written(i as u32) {
-                    *slot = Some(self.slot_vec4(i as u32, false));
+                    *slot = Some(self.slot_vec4(i as u32));
                 }
             }
         }

@@ -425,6 +425,15 @@ fn vs_1_x_and_2_x_colour_outputs_are_saturated_and_3_0_are_not() {
         [1.0, 0.0, 0.5, 1.0],
         0.0,
     );
+    // A run-time value (one vector clamp).
+    let mut env = Env::default();
+    env.inputs.insert(0, [2.0, -1.0, 0.25, 1.0]);
+    let o = exec("vs_1_1\ndcl_position v0\nmov oPos, v0\nmov oD1, v0", &env);
+    close(
+        [o.at(11)[0], o.at(11)[1], o.at(11)[2], o.at(11)[3]],
+        [1.0, 0.0, 0.25, 1.0],
+        0.0,
+    );
     let text = "vs_3_0\ndcl_position o0\ndcl_color o1\ndef c0, 2, -1, 0.5, 1\nmov o1, c0";
     let o = exec(text, &Env::default());
     close(
