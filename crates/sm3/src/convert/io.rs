@@ -192,7 +192,7 @@ impl Converter<'_, '_> {
 
     /// Removes the components extracted at the entry that nothing uses (an input or
     /// constant row passed on whole, `mov oT0, v0`, had each component extracted), and a
-    /// loaded vector nothing uses at all.
+    /// loaded (or clamped) vector nothing uses at all.
     pub(crate) fn remove_unused_entry_values(&mut self) {
         let b = &mut self.b;
         let rows = self.consts.entry_rows();
@@ -204,7 +204,15 @@ impl Converter<'_, '_> {
                 }
             }
             if !b.has_uses(*v) {
+                // A clamped row: the load under the clamp goes too.
+                let under = b
+                    .get(*v)
+                    .filter(|op| op.opcode == OpCode::FClamp)
+                    .and_then(|op| op.arg(0));
                 b.remove(*v);
+                if let Some(u) = under.filter(|u| !b.has_uses(*u)) {
+                    b.remove(u);
+                }
             }
         }
     }

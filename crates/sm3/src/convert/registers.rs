@@ -333,8 +333,7 @@ impl Converter<'_, '_> {
                 return Ok(self.c_f32(v));
             }
             self.consts.float_end = self.consts.float_end.max(index + 1);
-            let v = self.float_row_component(index, c);
-            return Ok(if clamp { self.clamp_unit(v) } else { v });
+            return Ok(self.float_row_component(index, c, clamp));
         };
         // c[index + rel]: the buffer read at a clamped index, zero past the file, and the
         // def'd registers' literals where the index names one. The index is computed once
@@ -441,26 +440,40 @@ impl Converter<'_, '_> {
 
     /// Component `c` of `c{index}` read from the buffer: the row is loaded whole, once, at
     /// the entry of `main` (the buffer is read-only), and each component extracted there
-    /// once.
-    fn float_row_component(&mut self, index: u32, c: u8) -> SsaDef {
+    /// once. With `clamp` (`ps_1_x`) the row is clamped to [-1, 1] there, as one vector.
+    fn float_row_component(&mut self, index: u32, c: u8, clamp: bool) -> SsaDef {
         let c = usize::from(c & 3);
         let desc = self.float_buffer();
         let at = match self.consts.rows.iter().position(|(r, ..)| *r == index) {
             Some(i) => i,
             None if self.consts.rows.len() < MAX_CACHED_ROWS => {
                 let row = self.c_u32(index);
-                let v = self.entry(
-                    Op::new(OpCode::BufferLoad, Type::vector(ScalarType::F32, 4))
+                let vec4 = Type::vector(ScalarType::F32, 4);
+                let mut v = self.entry(
+                    Op::new(OpCode::BufferLoad, vec4)
                         .with_ref(desc)
                         .with_ref(row)
                         .with_lit(16),
                 );
+                if clamp {
+                    let lo = u64::from((-1.0f32).to_bits());
+                    let lo = self.b.add_constant(vec4, &[lo; 4]);
+                    let hi = u64::from(1.0f32.to_bits());
+                    let hi = self.b.add_constant(vec4, &[hi; 4]);
+                    v = self.entry(
+                        Op::new(OpCode::FClamp, vec4)
+                            .with_ref(v)
+                            .with_ref(lo)
+                            .with_ref(hi),
+                    );
+                }
                 self.consts.rows.push((index, v, [None; 4]));
                 self.consts.rows.len() - 1
             }
             None => {
                 let row = self.c_u32(index);
-                return self.buffer_load_f32(desc, row, c as u8);
+                let v = self.buffer_load_f32(desc, row, c as u8);
+                return if clamp { self.clamp_unit(v) } else { v };
             }
         };
         let (_, v, comps) = self.consts.rows[at];
