@@ -646,12 +646,19 @@ impl Converter<'_, '_> {
                 .chain((0..8).map(|i| (SLOT_T0 + i, Usage::TexCoord, i as u8)))
             {
                 let val = if self.slot_written(slot) {
-                    let vals = self.slot_vec4(slot);
-                    let v = self.vec4(vals);
-                    if usage == Usage::Color {
+                    let mut vals = self.slot_vec4(slot);
+                    if usage == Usage::Color && vals.iter().all(|&x| x == vals[0]) {
+                        // One value in every component (a scalar instruction's result):
+                        // clamp it once.
+                        let zero = self.c_f32(0.0);
+                        let one = self.c_f32(1.0);
+                        vals = [self.op3(OpCode::FClamp, ScalarType::F32, vals[0], zero, one); 4];
+                        self.vec4(vals)
+                    } else if usage == Usage::Color {
+                        let v = self.vec4(vals);
                         self.saturate_vec4(v)
                     } else {
-                        v
+                        self.vec4(vals)
                     }
                 } else {
                     let k = usize::from(slot != SLOT_D0);
