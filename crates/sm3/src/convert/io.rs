@@ -190,11 +190,16 @@ impl Converter<'_, '_> {
         );
     }
 
-    /// Removes the components extracted at the entry that nothing uses (an input or
-    /// constant row passed on whole, `mov oT0, v0`, had each component extracted), and a
-    /// loaded (or clamped) vector nothing uses at all.
+    /// Removes the components extracted at the entry (and from samples) that nothing uses
+    /// (an input, constant row or sample passed on whole, `mov oT0, v0`, had each component
+    /// extracted), and a loaded (or clamped) vector nothing uses at all.
     pub(crate) fn remove_unused_entry_values(&mut self) {
         let b = &mut self.b;
+        for x in &self.spare_extracts {
+            if !b.has_uses(*x) {
+                b.remove(*x);
+            }
+        }
         let rows = self.consts.entry_rows();
         let loads = self.io.loads.iter().map(|(_, v, c)| (v, c));
         for (v, comps) in loads.chain(rows.iter().map(|(_, v, c)| (v, c))) {

@@ -184,6 +184,9 @@ pub(crate) struct Converter<'a, 's> {
     state: state::State,
     /// Values of temporaries not stored yet (see [`TmpValues`]).
     tmp_values: TmpValues,
+    /// Components extracted from results used whole as often as per component (samples):
+    /// removed at the end where nothing uses them.
+    spare_extracts: Vec<SsaDef>,
 }
 
 /// A temporary of the converter (a register component, an output shadow, a loop counter):
@@ -255,6 +258,7 @@ impl<'a, 's> Converter<'a, 's> {
             flow: flow::Flow::default(),
             state: state::State::default(),
             tmp_values: TmpValues::default(),
+            spare_extracts: Vec::new(),
         }
     }
 

@@ -207,6 +207,8 @@ impl Converter<'_, '_> {
         let mut out = [v; 4];
         for (i, o) in out.iter_mut().enumerate() {
             *o = self.extract(F, v, i as u32);
+            // Removed at the end if nothing reads it (the sample written out whole).
+            self.spare_extracts.push(*o);
         }
         Ok(out)
     }
