@@ -205,7 +205,15 @@ impl Converter<'_, '_> {
         for (v, comps) in loads.chain(rows.iter().map(|(_, v, c)| (v, c))) {
             for x in comps.iter().flatten() {
                 if !b.has_uses(*x) {
+                    // A clamped component: the extract under the clamp goes too.
+                    let under = b
+                        .get(*x)
+                        .filter(|op| op.opcode == OpCode::FClamp)
+                        .and_then(|op| op.arg(0));
                     b.remove(*x);
+                    if let Some(u) = under.filter(|u| !b.has_uses(*u)) {
+                        b.remove(u);
+                    }
                 }
             }
             if !b.has_uses(*v) {

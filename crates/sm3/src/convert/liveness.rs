@@ -104,7 +104,7 @@ fn slot_of(v: Version, ty: RegisterType, index: u32) -> u8 {
 }
 
 /// The instructions that compute each component from the same component of their sources.
-fn per_lane(op: Opcode) -> bool {
+pub(crate) fn per_lane(op: Opcode) -> bool {
     use Opcode as O;
     matches!(
         op,

@@ -440,9 +440,18 @@ impl Converter<'_, '_> {
 
     /// Component `c` of `c{index}` read from the buffer: the row is loaded whole, once, at
     /// the entry of `main` (the buffer is read-only), and each component extracted there
-    /// once. With `clamp` (`ps_1_x`) the row is clamped to [-1, 1] there, as one vector.
+    /// once. With `clamp` (`ps_1_x`) the row is clamped to [-1, 1] there: as one vector, or
+    /// where the shader names one component of it only, that component as a scalar.
     fn float_row_component(&mut self, index: u32, c: u8, clamp: bool) -> SsaDef {
         let c = usize::from(c & 3);
+        let lanes = self
+            .pre
+            .const_lanes
+            .get(index as usize)
+            .copied()
+            .unwrap_or(0xF);
+        let scalar_clamp = clamp && lanes.count_ones() < 2;
+        let clamp = clamp && !scalar_clamp;
         let desc = self.float_buffer();
         let at = match self.consts.rows.iter().position(|(r, ..)| *r == index) {
             Some(i) => i,
@@ -473,7 +482,11 @@ impl Converter<'_, '_> {
             None => {
                 let row = self.c_u32(index);
                 let v = self.buffer_load_f32(desc, row, c as u8);
-                return if clamp { self.clamp_unit(v) } else { v };
+                return if clamp || scalar_clamp {
+                    self.clamp_unit(v)
+                } else {
+                    v
+                };
             }
         };
         let (_, v, comps) = self.consts.rows[at];
@@ -481,11 +494,21 @@ impl Converter<'_, '_> {
             return x;
         }
         let idx = self.c_u32(c as u32);
-        let x = self.entry(
+        let mut x = self.entry(
             Op::new(OpCode::CompositeExtract, ScalarType::F32)
                 .with_ref(v)
                 .with_ref(idx),
         );
+        if scalar_clamp {
+            let lo = self.c_f32(-1.0);
+            let hi = self.c_f32(1.0);
+            x = self.entry(
+                Op::new(OpCode::FClamp, ScalarType::F32)
+                    .with_ref(x)
+                    .with_ref(lo)
+                    .with_ref(hi),
+            );
+        }
         self.consts.rows[at].2[c] = Some(x);
         x
     }

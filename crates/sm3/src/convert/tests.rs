@@ -524,6 +524,25 @@ fn ps_1_x_constants_are_clamped_and_results_shifted_and_saturated() {
         ps(text, [0.0; 4], &[[5.0, -5.0, 0.25, 0.0]]),
         [2.0, -2.0, 0.75, 1.0]
     );
+    // One component read: a scalar clamp (the same values).
+    let text = "ps_1_4\nmov r0, c1\nmov r0.y, c0.z";
+    let got = ps(
+        text,
+        [0.0; 4],
+        &[[5.0, -5.0, -0.25, 0.0], [2.0, 0.5, -3.0, 0.0]],
+    );
+    assert_eq!(got, [1.0, -0.25, -1.0, 0.0]);
+    let vector_clamps = |text: &str| {
+        convert_with(text, &Options::default())
+            .iter()
+            .filter(|(_, op)| op.opcode == dxspv_ir::OpCode::FClamp && !op.ty.is_scalar())
+            .count()
+    };
+    assert_eq!(
+        vector_clamps(text),
+        1,
+        "c1 clamped as a vector, c0.z as a scalar"
+    );
     // ps_2_0 does not clamp.
     let text = "ps_2_0\ndef c1, 2, -3, 0.5, 1\nadd r0, c0, c1\nmov oC0, r0";
     assert_eq!(
