@@ -55,7 +55,9 @@
 //!
 //! [`convert()`] (module [`mod@convert`]) makes a first walk over the shader (`def`s, `dcl`s,
 //! where each `label` starts, and the checks that refuse what no device runs: a register
-//! index past the model's [`Limits`], flow control the model lacks), then converts `main`,
+//! index past the model's [`Limits`], flow control the model lacks; in straight-line code,
+//! which instructions compute something read later: the others are not converted, and
+//! per-component instructions compute only the components read), then converts `main`,
 //! inlining subroutines at their calls (Direct3D 9 subroutines share every register with
 //! the caller and cannot recurse). Registers become temporaries, one per component, zero
 //! at entry (their values kept at hand between control-flow ops, so straight-line code is

@@ -119,8 +119,8 @@ impl Converter<'_, '_> {
         if !legacy {
             return self.dot_chain(a, b);
         }
-        let va = self.vector(F, a);
-        let vb = self.vector(F, b);
+        let va = self.f32_vector(a);
+        let vb = self.f32_vector(b);
         self.op2(OpCode::FDotLegacy, F, va, vb)
     }
 
@@ -524,9 +524,9 @@ impl Converter<'_, '_> {
             *o = Some(if legacy {
                 let va = match va {
                     Some(v) => v,
-                    None => *va.insert(self.vector(F, &a[..n])),
+                    None => *va.insert(self.f32_vector(&a[..n])),
                 };
-                let vr = self.vector(F, &r[..n]);
+                let vr = self.f32_vector(&r[..n]);
                 self.op2(OpCode::FDotLegacy, F, va, vr)
             } else {
                 self.dot_chain(&a[..n], &r[..n])

@@ -368,7 +368,20 @@ pub(crate) fn run(ir: &Builder, env: &Env) -> Outputs {
                 };
                 Some(vec![r.to_bits()])
             }
-            o => Some(vec![scalar(o, st, op, &|i| arg(i)[0])]),
+            // Component-wise (a vector op: each operand's component, or its scalar).
+            o => {
+                let n = (0..op.ref_count()).map(|i| arg(i).len()).max().unwrap_or(1);
+                Some(
+                    (0..n.max(1))
+                        .map(|c| {
+                            scalar(o, st, op, &|i| {
+                                let v = arg(i);
+                                v.get(c).or(v.first()).copied().unwrap_or(0)
+                            })
+                        })
+                        .collect(),
+                )
+            }
         };
         if let Some(v) = result {
             vals.insert(d, v);

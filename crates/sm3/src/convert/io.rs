@@ -190,6 +190,46 @@ impl Converter<'_, '_> {
         );
     }
 
+    /// Removes the components extracted at the entry (and from samples) that nothing uses
+    /// (an input, constant row or sample passed on whole, `mov oT0, v0`, had each component
+    /// extracted), and a loaded (or clamped) vector nothing uses at all.
+    pub(crate) fn remove_unused_entry_values(&mut self) {
+        let b = &mut self.b;
+        for x in &self.spare_extracts {
+            if !b.has_uses(*x) {
+                b.remove(*x);
+            }
+        }
+        let rows = self.consts.entry_rows();
+        let loads = self.io.loads.iter().map(|(_, v, c)| (v, c));
+        for (v, comps) in loads.chain(rows.iter().map(|(_, v, c)| (v, c))) {
+            for x in comps.iter().flatten() {
+                if !b.has_uses(*x) {
+                    // A clamped component: the extract under the clamp goes too.
+                    let under = b
+                        .get(*x)
+                        .filter(|op| op.opcode == OpCode::FClamp)
+                        .and_then(|op| op.arg(0));
+                    b.remove(*x);
+                    if let Some(u) = under.filter(|u| !b.has_uses(*u)) {
+                        b.remove(u);
+                    }
+                }
+            }
+            if !b.has_uses(*v) {
+                // A clamped row: the load under the clamp goes too.
+                let under = b
+                    .get(*v)
+                    .filter(|op| op.opcode == OpCode::FClamp)
+                    .and_then(|op| op.arg(0));
+                b.remove(*v);
+                if let Some(u) = under.filter(|u| !b.has_uses(*u)) {
+                    b.remove(u);
+                }
+            }
+        }
+    }
+
     /// Component `c` of an input declaration (a `vec4<f32>`): the input is loaded whole, once,
     /// at the entry of `main`, and each component extracted there once.
     fn input_load(&mut self, d: SsaDef, c: u8) -> SsaDef {
@@ -562,41 +602,42 @@ impl Converter<'_, '_> {
         );
     }
 
-    /// A `vec4<f32>` of four components; the vector they were extracted from, in order, if
-    /// so (an output written straight from a sample or an input needs no rebuild).
+    /// A `vec4<f32>` of four components (see [`Converter::f32_vector`]).
     fn vec4(&mut self, v: [SsaDef; 4]) -> SsaDef {
-        let want = Type::vector(ScalarType::F32, 4);
-        let source = |i: usize| -> Option<SsaDef> {
-            let op = self.b.get(v[i])?;
-            let index = self.b.get(op.arg(1)?)?;
-            (op.opcode == OpCode::CompositeExtract
-                && index.opcode == OpCode::Constant
-                && index.lit(0) == Some(i as u64))
-            .then_some(op.arg(0)?)
-        };
-        if let Some(src) = source(0) {
-            if (1..4).all(|i| source(i) == Some(src))
-                && self.b.get(src).is_some_and(|o| o.ty == want)
-            {
-                return src;
-            }
-        }
-        self.vector(ScalarType::F32, &v)
+        self.f32_vector(&v)
     }
 
-    fn slot_vec4(&mut self, slot: u32, saturate: bool) -> [SsaDef; 4] {
+    fn slot_vec4(&mut self, slot: u32) -> [SsaDef; 4] {
         let mut out = [self.shadow_value(slot, 0); 4];
         for c in 1..4u8 {
             out[c as usize] = self.shadow_value(slot, c);
         }
-        if saturate {
-            let zero = self.c_f32(0.0);
-            let one = self.c_f32(1.0);
-            for v in &mut out {
-                *v = self.op3(OpCode::FClamp, ScalarType::F32, *v, zero, one);
-            }
-        }
         out
+    }
+
+    /// `v` (a `vec4<f32>`) clamped to [0, 1]: one vector `FClamp`, or the clamped constant
+    /// (NaN gives 0, as `NClamp` does).
+    fn saturate_vec4(&mut self, v: SsaDef) -> SsaDef {
+        let ty = Type::vector(ScalarType::F32, 4);
+        if let Some(op) = self.b.get(v).filter(|op| op.opcode == OpCode::Constant) {
+            let mut lits = [0u64; 4];
+            for (i, l) in lits.iter_mut().enumerate() {
+                let x = f32::from_bits(op.lit(i).unwrap_or(0) as u32);
+                let y = if x >= 1.0 {
+                    1.0
+                } else if x > 0.0 {
+                    x
+                } else {
+                    0.0
+                };
+                *l = u64::from(y.to_bits());
+            }
+            return self.b.add_constant(ty, &lits);
+        }
+        let zero = self.b.add_constant(ty, &[0; 4]);
+        let one = u64::from(1.0f32.to_bits());
+        let one = self.b.add_constant(ty, &[one; 4]);
+        self.op3(OpCode::FClamp, ty, v, zero, one)
     }
 
     /// The vertex shader's outputs: the position (and what the state derives from it),
@@ -606,7 +647,7 @@ impl Converter<'_, '_> {
         let mut pos = None;
         let mut psize = None;
         if v.major < 3 {
-            pos = Some(self.slot_vec4(SLOT_POS, false));
+            pos = Some(self.slot_vec4(SLOT_POS));
             if self.slot_written(SLOT_PTS) {
                 psize = Some(self.shadow_value(SLOT_PTS, 0));
             }
@@ -618,8 +659,20 @@ impl Converter<'_, '_> {
                 .chain((0..8).map(|i| (SLOT_T0 + i, Usage::TexCoord, i as u8)))
             {
                 let val = if self.slot_written(slot) {
-                    let vals = self.slot_vec4(slot, usage == Usage::Color);
-                    self.vec4(vals)
+                    let mut vals = self.slot_vec4(slot);
+                    if usage == Usage::Color && vals.iter().all(|&x| x == vals[0]) {
+                        // One value in every component (a scalar instruction's result):
+                        // clamp it once.
+                        let zero = self.c_f32(0.0);
+                        let one = self.c_f32(1.0);
+                        vals = [self.op3(OpCode::FClamp, ScalarType::F32, vals[0], zero, one); 4];
+                        self.vec4(vals)
+                    } else if usage == Usage::Color {
+                        let v = self.vec4(vals);
+                        self.saturate_vec4(v)
+                    } else {
+                        self.vec4(vals)
+                    }
                 } else {
                     let k = usize::from(slot != SLOT_D0);
                     match defaults[k] {
@@ -665,7 +718,7 @@ impl Converter<'_, '_> {
                 let mask = if d.mask == 0 { 0xF } else { d.mask };
                 match (d.usage, d.index) {
                     (Usage::Position, 0) => {
-                        pos = Some(self.slot_vec4(d.reg, false));
+                        pos = Some(self.slot_vec4(d.reg));
                         continue;
                     }
                     (Usage::PointSize, 0) => {
@@ -745,7 +798,7 @@ impl Converter<'_, '_> {
         } else {
             for (i, slot) in colors.iter_mut().enumerate() {
                 if self.slot_written(i as u32) {
-                    *slot = Some(self.slot_vec4(i as u32, false));
+                    *slot = Some(self.slot_vec4(i as u32));
                 }
             }
         }

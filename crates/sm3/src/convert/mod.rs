@@ -6,7 +6,9 @@
 //!
 //! 1. the prescan: `def`/`defi`/`defb` values, `dcl`s, where each `label` starts, and
 //!    the checks that refuse what no Direct3D 9 device runs (a register past the model's
-//!    [`Limits`], flow control the model lacks);
+//!    [`Limits`], flow control the model lacks), and, for straight-line code, which
+//!    components of each instruction's result are read later (`liveness`: instructions
+//!    computing nothing that is read are skipped, write masks narrowed to what is read);
 //! 2. the conversion of `main`, from the first instruction to its `ret` (or the first
 //!    `label`, or the end). `call`/`callnz` inline the subroutine: Direct3D 9 subroutines
 //!    share every register with their caller and cannot recurse (calls nest at most
@@ -28,7 +30,7 @@
 //! varying locations and state layout are those of `docs/d3d9.md`, documented
 //! in the crate root.
 //!
-//! Work is split by concept: `registers` (source and destination operands, constants,
+//! Work is split by concept: `liveness` (dead code before conversion), `registers` (source and destination operands, constants,
 //! modifiers, predication, co-issue), `io` (inputs, outputs, varyings, built-ins), `alu`
 //! (arithmetic), `texture` (samplers and every texture instruction), `flow` (control
 //! flow, loops, calls) and `state` (specialization and push constants, the epilogue).
@@ -36,6 +38,7 @@
 mod alu;
 mod flow;
 mod io;
+mod liveness;
 pub(crate) mod prescan;
 mod registers;
 mod state;
@@ -181,6 +184,9 @@ pub(crate) struct Converter<'a, 's> {
     state: state::State,
     /// Values of temporaries not stored yet (see [`TmpValues`]).
     tmp_values: TmpValues,
+    /// Components extracted from results used whole as often as per component (samples):
+    /// removed at the end where nothing uses them.
+    spare_extracts: Vec<SsaDef>,
 }
 
 /// A temporary of the converter (a register component, an output shadow, a loop counter):
@@ -252,6 +258,7 @@ impl<'a, 's> Converter<'a, 's> {
             flow: flow::Flow::default(),
             state: state::State::default(),
             tmp_values: TmpValues::default(),
+            spare_extracts: Vec::new(),
         }
     }
 
@@ -399,6 +406,45 @@ impl<'a, 's> Converter<'a, 's> {
         self.code(op)
     }
 
+    /// A vector of `f32` components: the vector they were extracted from, in order, if so
+    /// (an output written straight from a sample or an input, a `dp4` of a whole input and
+    /// constant row, needs no rebuild); a constant vector if every component is a
+    /// constant; else a `CompositeConstruct`.
+    pub(crate) fn f32_vector(&mut self, v: &[SsaDef]) -> SsaDef {
+        let want = Type::vector(ScalarType::F32, v.len() as u8);
+        let source = |i: usize| -> Option<SsaDef> {
+            let op = self.b.get(*v.get(i)?)?;
+            let index = self.b.get(op.arg(1)?)?;
+            (op.opcode == OpCode::CompositeExtract
+                && index.opcode == OpCode::Constant
+                && index.lit(0) == Some(i as u64))
+            .then_some(op.arg(0)?)
+        };
+        if v.len() > 1 {
+            if let Some(src) = source(0) {
+                if (1..v.len()).all(|i| source(i) == Some(src))
+                    && self.b.get(src).is_some_and(|o| o.ty == want)
+                {
+                    return src;
+                }
+            }
+            // Constants (an unwritten output, a `def`'d register): one constant vector.
+            let mut lits = [0u64; 4];
+            let constant = v.len() <= 4
+                && v.iter().zip(&mut lits).all(|(x, l)| {
+                    let Some(op) = self.b.get(*x) else {
+                        return false;
+                    };
+                    *l = op.lit(0).unwrap_or(0);
+                    op.opcode == OpCode::Constant && op.ty == Type::scalar(ScalarType::F32)
+                });
+            if constant {
+                return self.b.add_constant(want, &lits[..v.len()]);
+            }
+        }
+        self.vector(ScalarType::F32, v)
+    }
+
     /// `Select` of two f32 values.
     #[inline]
     pub(crate) fn select_f(&mut self, c: SsaDef, a: SsaDef, b: SsaDef) -> SsaDef {
@@ -428,6 +474,7 @@ impl<'a, 's> Converter<'a, 's> {
             return Err(self.invalid(format!("main ends inside an open {open} block")));
         }
         self.epilogue()?;
+        self.remove_unused_entry_values();
         self.code(Op::new(OpCode::Return, Type::VOID).with_opt_ref(None));
         self.code(Op::new(OpCode::FunctionEnd, Type::VOID));
         self.finish_declarations()?;
@@ -480,6 +527,16 @@ impl<'a, 's> Converter<'a, 's> {
                 return Err(self.invalid(format!(
                     "more than {MAX_INSTRUCTIONS} instructions with subroutines inlined (limit)"
                 )));
+            }
+            match self.pre.liveness.mask(inst.index) {
+                // Nothing reads what it computes.
+                Some(0) => continue,
+                Some(m) => {
+                    if let Some(d) = inst.dst.as_mut() {
+                        d.write_mask.0 = m;
+                    }
+                }
+                None => {}
             }
             self.instruction(&inst)?;
         }

@@ -91,6 +91,11 @@ pub(crate) struct Prescan {
     pub depth: bool,
     /// Labels: (label number, token offset, instruction index) of each `label`.
     pub labels: Vec<(u32, u32, u32)>,
+    /// Which instructions of `main` compute something read later.
+    pub liveness: super::liveness::Liveness,
+    /// Per `c0`-`c7`, the components some source swizzle names (bit per component): a
+    /// `ps_1_x` row read in one component only is clamped as a scalar.
+    pub const_lanes: [u8; 8],
 }
 
 /// The `dcl_index` slot of a register file.
@@ -292,7 +297,9 @@ impl Walk<'_, '_> {
                 );
             }
             self.instruction(&inst)?;
+            self.p.liveness.record(self.shader.version, &inst);
         }
+        self.p.liveness.finish(self.shader.version);
         self.p.labels.sort_by_key(|l| l.0);
         if let Some(w) = self.p.labels.windows(2).find(|w| w[0].0 == w[1].0) {
             let (label, offset, index) = w[1];
@@ -492,6 +499,18 @@ impl Walk<'_, '_> {
             self.check(rel.register)?;
             if rel.register.ty == RegisterType::Address {
                 self.p.addr = true;
+            }
+        }
+        if s.register.ty == RegisterType::Const && s.relative.is_none() {
+            // Per-component instructions read the lanes they write; others may read all.
+            let mask = match inst.dst {
+                Some(d) if super::liveness::per_lane(inst.opcode) => d.write_mask.0 & 0xF,
+                _ => 0xF,
+            };
+            if let Some(lanes) = self.p.const_lanes.get_mut(s.register.index as usize) {
+                for l in (0..4).filter(|l| mask & (1 << l) != 0) {
+                    *lanes |= 1 << s.swizzle.lane(l);
+                }
             }
         }
         self.source_register(inst, s.register, s.relative.is_some(), rows)

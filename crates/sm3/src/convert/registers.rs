@@ -73,6 +73,13 @@ pub(crate) struct ConstantFiles {
     rows: smallvec::SmallVec<[super::EntryVec4<u32>; 16]>,
 }
 
+impl ConstantFiles {
+    /// The `c#` rows loaded at the entry of `main`.
+    pub(crate) fn entry_rows(&self) -> &[super::EntryVec4<u32>] {
+        &self.rows
+    }
+}
+
 /// How many `c#` rows are loaded once at the entry (a bound on the search for them).
 const MAX_CACHED_ROWS: usize = 64;
 
@@ -326,8 +333,7 @@ impl Converter<'_, '_> {
                 return Ok(self.c_f32(v));
             }
             self.consts.float_end = self.consts.float_end.max(index + 1);
-            let v = self.float_row_component(index, c);
-            return Ok(if clamp { self.clamp_unit(v) } else { v });
+            return Ok(self.float_row_component(index, c, clamp));
         };
         // c[index + rel]: the buffer read at a clamped index, zero past the file, and the
         // def'd registers' literals where the index names one. The index is computed once
@@ -434,26 +440,53 @@ impl Converter<'_, '_> {
 
     /// Component `c` of `c{index}` read from the buffer: the row is loaded whole, once, at
     /// the entry of `main` (the buffer is read-only), and each component extracted there
-    /// once.
-    fn float_row_component(&mut self, index: u32, c: u8) -> SsaDef {
+    /// once. With `clamp` (`ps_1_x`) the row is clamped to [-1, 1] there: as one vector, or
+    /// where the shader names one component of it only, that component as a scalar.
+    fn float_row_component(&mut self, index: u32, c: u8, clamp: bool) -> SsaDef {
         let c = usize::from(c & 3);
+        let lanes = self
+            .pre
+            .const_lanes
+            .get(index as usize)
+            .copied()
+            .unwrap_or(0xF);
+        let scalar_clamp = clamp && lanes.count_ones() < 2;
+        let clamp = clamp && !scalar_clamp;
         let desc = self.float_buffer();
         let at = match self.consts.rows.iter().position(|(r, ..)| *r == index) {
             Some(i) => i,
             None if self.consts.rows.len() < MAX_CACHED_ROWS => {
                 let row = self.c_u32(index);
-                let v = self.entry(
-                    Op::new(OpCode::BufferLoad, Type::vector(ScalarType::F32, 4))
+                let vec4 = Type::vector(ScalarType::F32, 4);
+                let mut v = self.entry(
+                    Op::new(OpCode::BufferLoad, vec4)
                         .with_ref(desc)
                         .with_ref(row)
                         .with_lit(16),
                 );
+                if clamp {
+                    let lo = u64::from((-1.0f32).to_bits());
+                    let lo = self.b.add_constant(vec4, &[lo; 4]);
+                    let hi = u64::from(1.0f32.to_bits());
+                    let hi = self.b.add_constant(vec4, &[hi; 4]);
+                    v = self.entry(
+                        Op::new(OpCode::FClamp, vec4)
+                            .with_ref(v)
+                            .with_ref(lo)
+                            .with_ref(hi),
+                    );
+                }
                 self.consts.rows.push((index, v, [None; 4]));
                 self.consts.rows.len() - 1
             }
             None => {
                 let row = self.c_u32(index);
-                return self.buffer_load_f32(desc, row, c as u8);
+                let v = self.buffer_load_f32(desc, row, c as u8);
+                return if clamp || scalar_clamp {
+                    self.clamp_unit(v)
+                } else {
+                    v
+                };
             }
         };
         let (_, v, comps) = self.consts.rows[at];
@@ -461,11 +494,21 @@ impl Converter<'_, '_> {
             return x;
         }
         let idx = self.c_u32(c as u32);
-        let x = self.entry(
+        let mut x = self.entry(
             Op::new(OpCode::CompositeExtract, ScalarType::F32)
                 .with_ref(v)
                 .with_ref(idx),
         );
+        if scalar_clamp {
+            let lo = self.c_f32(-1.0);
+            let hi = self.c_f32(1.0);
+            x = self.entry(
+                Op::new(OpCode::FClamp, ScalarType::F32)
+                    .with_ref(x)
+                    .with_ref(lo)
+                    .with_ref(hi),
+            );
+        }
         self.consts.rows[at].2[c] = Some(x);
         x
     }

@@ -425,6 +425,15 @@ fn vs_1_x_and_2_x_colour_outputs_are_saturated_and_3_0_are_not() {
         [1.0, 0.0, 0.5, 1.0],
         0.0,
     );
+    // A run-time value (one vector clamp).
+    let mut env = Env::default();
+    env.inputs.insert(0, [2.0, -1.0, 0.25, 1.0]);
+    let o = exec("vs_1_1\ndcl_position v0\nmov oPos, v0\nmov oD1, v0", &env);
+    close(
+        [o.at(11)[0], o.at(11)[1], o.at(11)[2], o.at(11)[3]],
+        [1.0, 0.0, 0.25, 1.0],
+        0.0,
+    );
     let text = "vs_3_0\ndcl_position o0\ndcl_color o1\ndef c0, 2, -1, 0.5, 1\nmov o1, c0";
     let o = exec(text, &Env::default());
     close(
@@ -514,6 +523,25 @@ fn ps_1_x_constants_are_clamped_and_results_shifted_and_saturated() {
     assert_eq!(
         ps(text, [0.0; 4], &[[5.0, -5.0, 0.25, 0.0]]),
         [2.0, -2.0, 0.75, 1.0]
+    );
+    // One component read: a scalar clamp (the same values).
+    let text = "ps_1_4\nmov r0, c1\nmov r0.y, c0.z";
+    let got = ps(
+        text,
+        [0.0; 4],
+        &[[5.0, -5.0, -0.25, 0.0], [2.0, 0.5, -3.0, 0.0]],
+    );
+    assert_eq!(got, [1.0, -0.25, -1.0, 0.0]);
+    let vector_clamps = |text: &str| {
+        convert_with(text, &Options::default())
+            .iter()
+            .filter(|(_, op)| op.opcode == dxspv_ir::OpCode::FClamp && !op.ty.is_scalar())
+            .count()
+    };
+    assert_eq!(
+        vector_clamps(text),
+        1,
+        "c1 clamped as a vector, c0.z as a scalar"
     );
     // ps_2_0 does not clamp.
     let text = "ps_2_0\ndef c1, 2, -3, 0.5, 1\nadd r0, c0, c1\nmov oC0, r0";
@@ -994,6 +1022,76 @@ fn malformed_flow_control_is_an_error() {
 }
 
 // -------------------------------------------------------------------------------------------
+// Dead code (`liveness`)
+// -------------------------------------------------------------------------------------------
+
+/// How many ops of `opcode` the raw IR of `text` has.
+fn count_ops(text: &str, opcode: dxspv_ir::OpCode) -> usize {
+    convert_with(text, &Options::default())
+        .iter()
+        .filter(|(_, op)| op.opcode == opcode)
+        .count()
+}
+
+#[test]
+fn writes_nothing_reads_are_not_converted() {
+    use dxspv_ir::OpCode as O;
+    // r0 is never read: no constant buffer, no load.
+    assert_eq!(count_ops("vs_1_1\nmov r0, c6", O::DclCbv), 0);
+    assert_eq!(count_ops("vs_1_1\nmov r0, c6\nmov oPos, r0", O::DclCbv), 1);
+    // t1 is never read (ps_1_x: only r0 is the colour): one texture, not two.
+    assert_eq!(
+        count_ops("ps_1_1\ntex t0\ntex t1\nmov r0, t0", O::DclSrv),
+        1
+    );
+    // ps_1_x: r0 is read at the end.
+    assert_eq!(count_ops("ps_1_1\ntex t0\nmov r0, t0", O::DclSrv), 1);
+    // Only the components read later are computed.
+    let text = "vs_2_0\ndcl_position v0\nadd r0, v0, v0\nmov oPos.x, r0.y";
+    assert_eq!(count_ops(text, O::FAdd), 1);
+    // Flow control: every instruction is converted.
+    assert_eq!(count_ops("vs_2_0\nmov r1, c5\nif b0\nendif", O::DclCbv), 2);
+    // A malformed instruction is refused even where nothing reads its result.
+    let e = error("ps_3_0\ntexldd r0, r1, r2, r3, r4");
+    assert!(e.to_string().contains("r2 is not a sampler"), "{e}");
+}
+
+#[test]
+fn dead_code_removal_keeps_what_later_code_reads() {
+    let c = [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]];
+    // A partial overwrite keeps the other components of the first write.
+    close(
+        vs("mov r0, c0\nmov r0.x, c1.y\nmov oT0, r0", &c),
+        [6.0, 2.0, 3.0, 4.0],
+        0.0,
+    );
+    // A swizzle reads other components than it writes.
+    close(
+        vs(
+            "mov r0, c1\nmov r1.xy, r0.wz\nmov r1.zw, c0\nmov oT0, r1",
+            &c,
+        ),
+        [8.0, 7.0, 3.0, 4.0],
+        0.0,
+    );
+    // A matrix instruction reads the registers after the one it names.
+    close(
+        vs(
+            "mov r1, c0\nmov r2, c1\nmov r3, c0\nmov r4, c1\nm4x4 oT0, c0, r1",
+            &c,
+        ),
+        [30.0, 70.0, 30.0, 70.0],
+        0.0,
+    );
+    // A dead write between a write and its read is skipped, the read sees the first.
+    close(
+        vs("mov r0, c0\nmov r1, c1\nmov r1, r0\nmov oT0, r1", &c),
+        [1.0, 2.0, 3.0, 4.0],
+        0.0,
+    );
+}
+
+// -------------------------------------------------------------------------------------------
 // Whole-IR snapshots
 // -------------------------------------------------------------------------------------------
 
@@ -1014,7 +1112,7 @@ fn snapshot_vs_2_0_arithmetic() {
     snapshot(
         "vs_2_0_arithmetic",
         "vs_2_0\ndcl_position v0\ndef c1, 0.5, 2, 0, 1\nrcp r0.x, v0.x\nrsq r0.y, v0.y\n\
-         log r0.z, v0.z\nexp r0.w, v0.w\npow r1.x, v0.x, c1.y\nlit r1, v0\ndst r2, v0, c1\n\
+         log r0.z, v0.z\nexp r0.w, v0.w\npow r1.x, v0.x, c1.y\nlit r1.yzw, v0\ndst r2, v0, c1\n\
          nrm r3, v0\nsincos r4.xy, v0.x, c2, c3\nsgn r5, v0, r6, r7\nlrp r6, c1.x, v0, r0\n\
          frc r7, v0\ncrs r8.xyz, v0, r1\nmov oPos, r0\nmov oT0, r1\nmov oT1, r2\n\
          mov oT2, r3\nmov oT3, r4\nmov oT4, r5\nmov oT5, r6\nmov oT6, r7\nmov oT7, r8",

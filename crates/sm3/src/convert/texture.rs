@@ -156,7 +156,7 @@ impl Converter<'_, '_> {
         for (i, p) in parts.iter_mut().enumerate().take(k) {
             *p = coord.get(i).copied().unwrap_or(zero);
         }
-        let c = self.vector(F, &parts[..k]);
+        let c = self.f32_vector(&parts[..k]);
         // Direct3D 9 shadow maps are 2D depth textures: the bit of a cube or volume sampler
         // changes nothing.
         let compare = self.opts.depth_compare_samplers & super::prescan::bit(n) != 0
@@ -207,6 +207,8 @@ impl Converter<'_, '_> {
         let mut out = [v; 4];
         for (i, o) in out.iter_mut().enumerate() {
             *o = self.extract(F, v, i as u32);
+            // Removed at the end if nothing reads it (the sample written out whole).
+            self.spare_extracts.push(*o);
         }
         Ok(out)
     }
@@ -489,8 +491,8 @@ impl Converter<'_, '_> {
                 let k = self.sampler(n)?.kind.coord_components() as usize;
                 let dx = self.src4(self.source(inst, 2)?)?;
                 let dy = self.src4(self.source(inst, 3)?)?;
-                let x = self.vector(F, &dx[..k]);
-                let y = self.vector(F, &dy[..k]);
+                let x = self.f32_vector(&dx[..k]);
+                let y = self.f32_vector(&dy[..k]);
                 lod = Lod::Grad(x, y);
             }
             _ => match inst.texld {
