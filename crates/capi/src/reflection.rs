@@ -461,6 +461,7 @@ mod tests {
                     comparison: true,
                     size: Some(64),
                     stride: None,
+                    sampler_feedback: None,
                 },
                 ResourceBinding {
                     class: RegisterClass::UavCounter,
@@ -475,6 +476,7 @@ mod tests {
                     comparison: false,
                     size: None,
                     stride: Some(4),
+                    sampler_feedback: None,
                 },
             ],
             push_data: vec![PushDataRange {
