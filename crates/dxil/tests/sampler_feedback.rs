@@ -150,7 +150,8 @@ fn explicit_lod_min_mip_records_the_clamped_level() {
         return;
     };
     assert!(
-        ir.text.contains("u32 %1 0 0 1 FeedbackImage2D FixedFormat   ;"),
+        ir.text
+            .contains("u32 %1 0 0 1 FeedbackImage2D FixedFormat   ;"),
         "{}",
         ir.text
     );
@@ -170,7 +171,11 @@ fn arrays_record_in_the_rounded_layer() {
     let Some(ir) = Ir::of("d3d12_sampler_feedback_cs_code_min_mip_level_array") else {
         return;
     };
-    assert!(ir.text.contains("FeedbackImage2DArray FixedFormat   ;"), "{}", ir.text);
+    assert!(
+        ir.text.contains("FeedbackImage2DArray FixedFormat   ;"),
+        "{}",
+        ir.text
+    );
     let [_, layer, coord, value, op] = ir.atomics().pop().unwrap();
     assert_eq!(op, "UMin");
     ir.check_region(&coord);
@@ -209,7 +214,8 @@ fn explicit_lod_mip_region_used_sets_the_bits_of_the_levels_touched() {
         return;
     };
     assert!(
-        ir.text.contains("FeedbackImage2D FixedFormat|MipRegionUsed   ;"),
+        ir.text
+            .contains("FeedbackImage2D FixedFormat|MipRegionUsed   ;"),
         "{}",
         ir.text
     );
