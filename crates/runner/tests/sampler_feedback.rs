@@ -1,0 +1,171 @@
+//! Runs the corpus's sampler feedback compute shaders (vkd3d-proton's
+//! `d3d12_sampler_feedback_cs_code_*`: `WriteSamplerFeedbackLevel` at the coordinate and level
+//! of the constant buffer `{float2 uv; float lod}`) on the Vulkan device (lavapipe) and reads
+//! the feedback maps back, emulated as `docs/sampler_feedback.md` says: an `R32ui` storage
+//! image with a texel per mip region of the paired texture's mip 0, cleared by the host to
+//! `0xffffffff` (`MIN_MIP`) or 0 (`MIP_REGION_USED`).
+//!
+//! The expected maps are derived by hand from Direct3D's definition: a sample at `uv` reads
+//! texel `floor(uv * size)` of mip 0, which lies in mip region `texel / region size`; a
+//! `MIN_MIP` map holds the most detailed mip sampled there (others stay "not sampled"); a
+//! `MIP_REGION_USED` map holds the set of mips sampled (a linear mip filter at a fractional
+//! level samples both neighbouring mips). The explicit level is clamped to the texture's mips.
+
+// Tests may unwrap, panic and print (production code may not: see the workspace lints).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+use dxspv_runner::case::Case;
+use dxspv_runner::exec::{missing_requirement, run_compute, Outcome};
+use dxspv_runner::vk::Gpu;
+use dxspv_testkit::Corpus;
+use serde_json::json;
+
+/// One dispatch of a corpus shader with a `width x height` texture of `mips` mips and a
+/// `map` (width, height) feedback map cleared to `clear`, sampling `uv` at `lod`; the map
+/// must then hold `written` at `texel` and `clear` elsewhere.
+struct Check {
+    shader: &'static str,
+    texture: (u32, u32, u32),
+    map: (u32, u32),
+    clear: u32,
+    uv: (f32, f32),
+    lod: f32,
+    texel: (u32, u32),
+    written: u32,
+}
+
+fn run(gpu: &Gpu, corpus: &Corpus, c: &Check) {
+    let path = format!("dxil/vkd3d-proton/{}.dxil", c.shader);
+    let Some(e) = corpus.entries.iter().find(|e| e.path == path) else {
+        return println!("{path} is not in the corpus: skipping");
+    };
+    let out = dxspv::compile(&corpus.read(e), &dxspv::Options::default())
+        .unwrap_or_else(|err| panic!("{path}: {err}"));
+    let mut entries = Vec::new();
+    for y in 0..c.map.1 {
+        for x in 0..c.map.0 {
+            let v = if (x, y) == c.texel {
+                c.written
+            } else {
+                c.clear
+            };
+            entries.push(json!({"x": x, "y": y, "value": format!("{v:#x}")}));
+        }
+    }
+    let case: Case = serde_json::from_value(json!({
+        "name": c.shader,
+        "shader": path,
+        "format": "dxil",
+        "model": "6_5",
+        "stage": "cs",
+        "dispatch": [1, 1, 1],
+        "root_constants": [{
+            "space": 0, "register": 0,
+            "values": [c.uv.0.to_bits(), c.uv.1.to_bits(), c.lod.to_bits()]
+        }],
+        "resources": [
+            {"kind": "srv", "space": 0, "register": 0, "view": "texture2d", "format": "R32_FLOAT",
+             "width": c.texture.0, "height": c.texture.1, "mip_levels": c.texture.2},
+            {"kind": "sampler", "space": 0, "register": 0,
+             "sampler": {"filter": "MIN_MAG_MIP_LINEAR"}},
+            {"kind": "uav", "space": 0, "register": 0, "view": "texture2d", "format": "R32_UINT",
+             "width": c.map.0, "height": c.map.1,
+             "initial": {"type": "u32", "fill": format!("{:#x}", c.clear)},
+             "expect": {"type": "u32", "entries": entries}}
+        ]
+    }))
+    .expect("case");
+    if let Some(why) = missing_requirement(gpu, &case.requires) {
+        return println!("skipping: {why}");
+    }
+    for r in case.runs() {
+        match run_compute(gpu, &case, r, &out.spirv, &out.reflection) {
+            Outcome::Ok => {}
+            Outcome::Skipped(why) => println!("{}: skipped: {why}", c.shader),
+            Outcome::Fail(why) => panic!("{} at uv {:?}, lod {}: {why}", c.shader, c.uv, c.lod),
+        }
+    }
+}
+
+#[test]
+fn feedback_maps_record_what_direct3d_records() {
+    let Some(corpus) = Corpus::open() else {
+        return;
+    };
+    let gpu = match Gpu::new() {
+        Ok(g) => g,
+        Err(e) => return println!("skipping: no Vulkan device: {e}"),
+    };
+    const MIN_MIP: &str = "d3d12_sampler_feedback_cs_code_min_mip_level_non_array";
+    const REGION_USED: &str = "d3d12_sampler_feedback_cs_code_level_used_region";
+    const NOT_SAMPLED: u32 = 0xffff_ffff;
+    let checks = [
+        // 64 x 64, 7 mips, 16 x 16 regions: a 4 x 4 map. uv (0.3, 0.6) is texel (19, 38) of
+        // mip 0, in region (1, 2); level 2 is sampled there.
+        Check {
+            shader: MIN_MIP,
+            texture: (64, 64, 7),
+            map: (4, 4),
+            clear: NOT_SAMPLED,
+            uv: (0.3, 0.6),
+            lod: 2.0,
+            texel: (1, 2),
+            written: 2,
+        },
+        // A level past the last mip samples the last mip (6).
+        Check {
+            shader: MIN_MIP,
+            texture: (64, 64, 7),
+            map: (4, 4),
+            clear: NOT_SAMPLED,
+            uv: (0.3, 0.6),
+            lod: 9.0,
+            texel: (1, 2),
+            written: 6,
+        },
+        // 100 x 60 (7 mips) with 16 x 16 regions: a ceil(100 / 16) x ceil(60 / 16) = 7 x 4
+        // map. uv (0.9, 0.5) is texel (90, 30), in region (5, 1) (not (6, 2), which scaling
+        // uv by the map's size would give); a negative level samples mip 0.
+        Check {
+            shader: MIN_MIP,
+            texture: (100, 60, 7),
+            map: (7, 4),
+            clear: NOT_SAMPLED,
+            uv: (0.9, 0.5),
+            lod: -1.5,
+            texel: (5, 1),
+            written: 0,
+        },
+        // MIP_REGION_USED, linear mip filter at level 1.5: mips 1 and 2 are sampled (bits
+        // 0b110). uv (0.99, 0.01) is texel (63, 0), in region (3, 0).
+        Check {
+            shader: REGION_USED,
+            texture: (64, 64, 7),
+            map: (4, 4),
+            clear: 0,
+            uv: (0.99, 0.01),
+            lod: 1.5,
+            texel: (3, 0),
+            written: 0b110,
+        },
+        // At a whole level only that mip is sampled: level 3, bit 3.
+        Check {
+            shader: REGION_USED,
+            texture: (64, 64, 7),
+            map: (4, 4),
+            clear: 0,
+            uv: (0.5, 0.5),
+            lod: 3.0,
+            texel: (2, 2),
+            written: 0b1000,
+        },
+    ];
+    for c in &checks {
+        run(&gpu, &corpus, c);
+    }
+}
