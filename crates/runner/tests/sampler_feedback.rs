@@ -37,6 +37,8 @@ struct Check {
     lod: f32,
     texel: (u32, u32),
     written: u32,
+    /// For the array shader: layers, the layer coordinate, and the layer written.
+    array: Option<(u32, f32, u32)>,
 }
 
 fn run(gpu: &Gpu, corpus: &Corpus, c: &Check) {
@@ -46,15 +48,23 @@ fn run(gpu: &Gpu, corpus: &Corpus, c: &Check) {
     };
     let out = dxspv::compile(&corpus.read(e), &dxspv::Options::default())
         .unwrap_or_else(|err| panic!("{path}: {err}"));
+    let (layers, layer, written_layer) = c.array.unwrap_or((1, 0.0, 0));
+    let view = if c.array.is_some() {
+        "texture2d_array"
+    } else {
+        "texture2d"
+    };
     let mut entries = Vec::new();
-    for y in 0..c.map.1 {
-        for x in 0..c.map.0 {
-            let v = if (x, y) == c.texel {
-                c.written
-            } else {
-                c.clear
-            };
-            entries.push(json!({"x": x, "y": y, "value": format!("{v:#x}")}));
+    for l in 0..layers {
+        for y in 0..c.map.1 {
+            for x in 0..c.map.0 {
+                let v = if (x, y, l) == (c.texel.0, c.texel.1, written_layer) {
+                    c.written
+                } else {
+                    c.clear
+                };
+                entries.push(json!({"x": x, "y": y, "layer": l, "value": format!("{v:#x}")}));
+            }
         }
     }
     let case: Case = serde_json::from_value(json!({
@@ -66,15 +76,16 @@ fn run(gpu: &Gpu, corpus: &Corpus, c: &Check) {
         "dispatch": [1, 1, 1],
         "root_constants": [{
             "space": 0, "register": 0,
-            "values": [c.uv.0.to_bits(), c.uv.1.to_bits(), c.lod.to_bits()]
+            "values": [c.uv.0.to_bits(), c.uv.1.to_bits(), c.lod.to_bits(), layer.to_bits()]
         }],
         "resources": [
-            {"kind": "srv", "space": 0, "register": 0, "view": "texture2d", "format": "R32_FLOAT",
-             "width": c.texture.0, "height": c.texture.1, "mip_levels": c.texture.2},
+            {"kind": "srv", "space": 0, "register": 0, "view": view, "format": "R32_FLOAT",
+             "width": c.texture.0, "height": c.texture.1, "mip_levels": c.texture.2,
+             "array_size": layers},
             {"kind": "sampler", "space": 0, "register": 0,
              "sampler": {"filter": "MIN_MAG_MIP_LINEAR"}},
-            {"kind": "uav", "space": 0, "register": 0, "view": "texture2d", "format": "R32_UINT",
-             "width": c.map.0, "height": c.map.1,
+            {"kind": "uav", "space": 0, "register": 0, "view": view, "format": "R32_UINT",
+             "width": c.map.0, "height": c.map.1, "array_size": layers,
              "initial": {"type": "u32", "fill": format!("{:#x}", c.clear)},
              "expect": {"type": "u32", "entries": entries}}
         ]
@@ -102,6 +113,7 @@ fn feedback_maps_record_what_direct3d_records() {
         Err(e) => return println!("skipping: no Vulkan device: {e}"),
     };
     const MIN_MIP: &str = "d3d12_sampler_feedback_cs_code_min_mip_level_non_array";
+    const MIN_MIP_ARRAY: &str = "d3d12_sampler_feedback_cs_code_min_mip_level_array";
     const REGION_USED: &str = "d3d12_sampler_feedback_cs_code_level_used_region";
     const NOT_SAMPLED: u32 = 0xffff_ffff;
     let checks = [
@@ -116,6 +128,7 @@ fn feedback_maps_record_what_direct3d_records() {
             lod: 2.0,
             texel: (1, 2),
             written: 2,
+            array: None,
         },
         // A level past the last mip samples the last mip (6).
         Check {
@@ -127,6 +140,7 @@ fn feedback_maps_record_what_direct3d_records() {
             lod: 9.0,
             texel: (1, 2),
             written: 6,
+            array: None,
         },
         // 100 x 60 (7 mips) with 16 x 16 regions: a ceil(100 / 16) x ceil(60 / 16) = 7 x 4
         // map. uv (0.9, 0.5) is texel (90, 30), in region (5, 1) (not (6, 2), which scaling
@@ -140,6 +154,7 @@ fn feedback_maps_record_what_direct3d_records() {
             lod: -1.5,
             texel: (5, 1),
             written: 0,
+            array: None,
         },
         // MIP_REGION_USED, linear mip filter at level 1.5: mips 1 and 2 are sampled (bits
         // 0b110). uv (0.99, 0.01) is texel (63, 0), in region (3, 0).
@@ -152,6 +167,7 @@ fn feedback_maps_record_what_direct3d_records() {
             lod: 1.5,
             texel: (3, 0),
             written: 0b110,
+            array: None,
         },
         // At a whole level only that mip is sampled: level 3, bit 3.
         Check {
@@ -163,6 +179,19 @@ fn feedback_maps_record_what_direct3d_records() {
             lod: 3.0,
             texel: (2, 2),
             written: 0b1000,
+            array: None,
+        },
+        // A 2D array of 3 layers: layer coordinate 1.6 rounds to layer 2.
+        Check {
+            shader: MIN_MIP_ARRAY,
+            texture: (64, 64, 7),
+            map: (4, 4),
+            clear: NOT_SAMPLED,
+            uv: (0.3, 0.6),
+            lod: 4.0,
+            texel: (1, 2),
+            written: 4,
+            array: Some((3, 1.6, 2)),
         },
     ];
     for c in &checks {
