@@ -181,6 +181,28 @@ fn sampler_feedback_maps_are_r32ui_storage_images_of_their_kind() {
 }
 
 #[test]
+fn a_feedback_map_that_is_not_a_fixed_format_u32_uav_is_refused() {
+    for dcl in [
+        "DclUav f32 %1 0 0 1 FeedbackImage2D FixedFormat",
+        "DclUav u32 %1 0 0 1 FeedbackImage2DArray MipRegionUsed",
+        "DclSrv u32 %1 0 0 1 FeedbackImage2D",
+    ] {
+        let ir = format!(
+            "%1 = EntryPoint %3 Compute\n%2 = SetCsWorkgroupSize %1 1 1 1\n%8 = {dcl}\n\
+             %3 = Function void\n%5 = Label None\n%6 = Return void null\n%7 = FunctionEnd\n"
+        );
+        let b = parse(&ir).expect("parse");
+        let err = emit_with_reflection(&b, &SpirvOptions::default())
+            .err()
+            .unwrap_or_else(|| panic!("{dcl} emitted"));
+        assert!(
+            err.to_string().contains("sampler feedback map"),
+            "{dcl}: {err}"
+        );
+    }
+}
+
+#[test]
 fn interface_variables_have_types_and_built_ins_their_system_values() {
     let r = reflect(
         include_str!("golden/interface_ps.ir"),
