@@ -1,6 +1,7 @@
-//! Runs the corpus's sampler feedback compute shaders (vkd3d-proton's
+//! Runs the corpus's sampler feedback shaders (vkd3d-proton's compute shaders
 //! `d3d12_sampler_feedback_cs_code_*`: `WriteSamplerFeedbackLevel` at the coordinate and level
-//! of the constant buffer `{float2 uv; float lod}`) on the Vulkan device (lavapipe) and reads
+//! of the constant buffer `{float2 uv; float lod}`; and its implicit-LOD pixel shaders, plain
+//! and biased) on the Vulkan device (lavapipe) and reads
 //! the feedback maps back, emulated as `docs/sampler_feedback.md` says: an `R32ui` storage
 //! image with a texel per mip region of the paired texture's mip 0, cleared by the host to
 //! `0xffffffff` (`MIN_MIP`) or 0 (`MIP_REGION_USED`).
@@ -21,6 +22,8 @@
 )]
 use dxspv_runner::case::Case;
 use dxspv_runner::exec::{missing_requirement, run_compute, Outcome};
+use dxspv_runner::graphics::case::GraphicsRun;
+use dxspv_runner::graphics::{execute, shaders::ShaderCache};
 use dxspv_runner::vk::Gpu;
 use dxspv_testkit::Corpus;
 use serde_json::json;
@@ -196,5 +199,83 @@ fn feedback_maps_record_what_direct3d_records() {
     ];
     for c in &checks {
         run(&gpu, &corpus, c);
+    }
+}
+
+#[test]
+fn an_implicit_lod_in_a_pixel_shader_records_the_level_its_derivatives_give() {
+    // vkd3d-proton's implicit-LOD pixel shader: pixel (x, y) writes feedback at
+    // uv = base + scale * (x, y) with the implicit level of `t0` (the constant buffer is
+    // `{float2 base; float scale}`). Over a 4 x 4 viewport, uv moves `scale` per pixel: with a
+    // 64 x 64 texture and scale 6 / 64 a pixel spans 6 texels, the level is log2(6) = 2.58, and
+    // a linear mip filter reads mips 2 and 3, so MIN_MIP records 2. The pixels' texels of mip
+    // 0 are 0, 6, 12, 18 on each axis: regions 0 and 1 of the 4 x 4 map (16 x 16 regions).
+    let Some(corpus) = Corpus::open() else {
+        return;
+    };
+    let gpu = match Gpu::new() {
+        Ok(g) => g,
+        Err(e) => return println!("skipping: no Vulkan device: {e}"),
+    };
+    let dir = "dxil/vkd3d-proton/d3d12_sampler_feedback_test_sampler_feedback_implicit_lod_inner";
+    let vs = format!("{dir}_vs_code.dxil");
+    let roots = [corpus.root.clone()];
+    let mut cache = ShaderCache::new(&roots);
+    // The biased variant adds the constant buffer's fourth word: a bias of 1 gives 3.58.
+    for (variant, bias, level) in [("non_bias", 0.0f32, 2u32), ("bias", 1.0, 3)] {
+        let ps = format!("{dir}_ps_code_{variant}.dxil");
+        if !corpus.entries.iter().any(|e| e.path == ps) {
+            println!("{ps} is not in the corpus: skipping");
+            continue;
+        }
+        let mut entries = Vec::new();
+        for y in 0..4u32 {
+            for x in 0..4u32 {
+                let v = if x <= 1 && y <= 1 { level } else { 0xffff_ffff };
+                entries.push(json!({"x": x, "y": y, "value": format!("{v:#x}")}));
+            }
+        }
+        let case: Case = serde_json::from_value(json!({
+            "name": format!("sampler_feedback_implicit_lod_ps_{variant}"),
+            "shader": ps,
+            "format": "dxil",
+            "model": "6_6",
+            "stage": "ps",
+            "vertex_shader": vs,
+            "draw": {
+                "topology": "triangle_list", "vertex_count": 3, "instance_count": 1,
+                "cull_mode": "none", "front_counter_clockwise": false
+            },
+            "viewport": {"x": 0, "y": 0, "width": 4, "height": 4, "min_depth": 0.0,
+                         "max_depth": 1.0},
+            "root_constants": [{
+                "space": 0, "register": 0,
+                "values": [0.0f32.to_bits(), 0.0f32.to_bits(), (6.0f32 / 64.0).to_bits(),
+                           bias.to_bits()]
+            }],
+            "resources": [
+                {"kind": "srv", "space": 0, "register": 0, "view": "texture2d",
+                 "format": "R32_FLOAT", "width": 64, "height": 64, "mip_levels": 7},
+                {"kind": "sampler", "space": 0, "register": 0,
+                 "sampler": {"filter": "MIN_MAG_MIP_LINEAR"}},
+                {"kind": "uav", "space": 0, "register": 0, "view": "texture2d",
+                 "format": "R32_UINT", "width": 4, "height": 4,
+                 "initial": {"type": "u32", "fill": "0xffffffff"},
+                 "expect": {"type": "u32", "entries": entries}}
+            ],
+            "render_targets": [
+                {"slot": 0, "format": "R32_FLOAT", "width": 4, "height": 4, "clear": null,
+                 "expect": null}
+            ]
+        }))
+        .expect("case");
+        for r in case.runs() {
+            let run = GraphicsRun::from_pixel_case(&case, r).expect("graphics run");
+            match execute(&gpu, &run, &mut cache) {
+                Outcome::Ok => {}
+                Outcome::Skipped(why) => println!("{variant}: skipped: {why}"),
+                Outcome::Fail(why) => panic!("{variant}: {why}"),
+            }
+        }
     }
 }
