@@ -27,6 +27,20 @@ const MIN_MIP: u32 = 0;
 /// `SAMPLER_FEEDBACK_MIP_REGION_USED`.
 const MIP_REGION_USED: u32 = 1;
 
+/// `vec2<f32>`: a coordinate, a size in texels.
+const F32X2: Type = Type::vector(ScalarType::F32, 2);
+/// `vec2<u32>`: an image size, a texel.
+const U32X2: Type = Type::vector(ScalarType::U32, 2);
+
+/// The result type of a 2D (array) image's `ImageQuerySize`: `{vec2<u32> size, u32 layers}`.
+fn size_query_type(c: &Converter<'_>) -> R<Type> {
+    Type::structure(&[
+        BasicType::vector(ScalarType::U32, 2),
+        BasicType::scalar(ScalarType::U32),
+    ])
+    .map_err(|e| c.type_error(e))
+}
+
 /// How a feedback write finds its level of detail.
 #[derive(Clone, Copy)]
 enum Lod {
@@ -92,70 +106,19 @@ impl<'s> Converter<'s> {
                  or Texture2DArray (FeedbackTexture2DArray)",
             ));
         }
-        let f32x2 = Type::vector(ScalarType::F32, 2);
-        let u32x2 = Type::vector(ScalarType::U32, 2);
-        let u = self.arg_def(args, 4)?;
-        let v = self.arg_def(args, 5)?;
+        let u = self.f32_def(args, 4)?;
+        let v = self.f32_def(args, 5)?;
         let coord = self.vector(ScalarType::F32, &[u, v]);
-
-        // The level of detail the sample would use.
-        let size_ty = Type::structure(&[
-            BasicType::vector(ScalarType::U32, 2),
-            BasicType::scalar(ScalarType::U32),
-        ])
-        .map_err(|e| self.type_error(e))?;
         let mip0 = self.c_u32(0);
-        let tex_size_q = self.code(
-            Op::new(OpCode::ImageQuerySize, size_ty)
+        let tex_q = self.code(
+            Op::new(OpCode::ImageQuerySize, size_query_type(self)?)
                 .with_ref(tex.desc)
                 .with_ref(mip0),
         );
-        let tex_size = self.extract(u32x2, tex_size_q, 0);
-        let tex_size_f = self.op1(OpCode::ConvertItoF, f32x2, tex_size);
-        let (lod, clamp) = match lod {
-            Lod::Implicit { clamp } => {
-                let lods = self.op3(OpCode::ImageComputeLod, f32x2, tex.desc, smp.desc, coord);
-                (self.extract(ScalarType::F32, lods, 0), Some(clamp))
-            }
-            Lod::Bias { bias, clamp } => {
-                let lods = self.op3(OpCode::ImageComputeLod, f32x2, tex.desc, smp.desc, coord);
-                let unclamped = self.extract(ScalarType::F32, lods, 1);
-                let b = self.f32_def(args, bias)?;
-                (
-                    self.op2(OpCode::FAdd, ScalarType::F32, unclamped, b),
-                    Some(clamp),
-                )
-            }
-            Lod::Level { lod } => (self.f32_def(args, lod)?, None),
-            Lod::Grad { ddx, clamp } => {
-                // log2 of the longer of the two gradients in mip 0's texels.
-                let mut side = [mip0; 2];
-                for (k, s) in side.iter_mut().enumerate() {
-                    let x = self.f32_def(args, ddx + 3 * k)?;
-                    let y = self.f32_def(args, ddx + 3 * k + 1)?;
-                    let g = self.vector(ScalarType::F32, &[x, y]);
-                    let texels = self.op2(OpCode::FMul, f32x2, g, tex_size_f);
-                    *s = self.op2(OpCode::FDot, ScalarType::F32, texels, texels);
-                }
-                let longest = self.op2(OpCode::FMax, ScalarType::F32, side[0], side[1]);
-                let log = self.op1(OpCode::FLog2, ScalarType::F32, longest);
-                let half = self.c_f32(0.5);
-                (
-                    self.op2(OpCode::FMul, ScalarType::F32, log, half),
-                    Some(clamp),
-                )
-            }
-        };
-        let lod = match clamp {
-            Some(i) => match self.arg_opt(args, i)? {
-                Some(c) if self.const_of(c) != Some(0) => {
-                    let c = self.f32_of(c);
-                    self.op2(OpCode::FMax, ScalarType::F32, lod, c)
-                }
-                _ => lod,
-            },
-            None => lod,
-        };
+        let tex_size = self.extract(U32X2, tex_q, 0);
+        let tex_size_f = self.op1(OpCode::ConvertItoF, F32X2, tex_size);
+        let lod = self.feedback_lod(lod, args, tex.desc, smp.desc, coord, tex_size_f)?;
+
         // The level sampled (rounded down; negative and NaN levels saturate to 0), within the
         // texture's mips.
         let mips = self.op1(OpCode::ImageQueryMips, ScalarType::U32, tex.desc);
@@ -164,42 +127,9 @@ impl<'s> Converter<'s> {
         let level = self.op1(OpCode::ConvertFtoI, ScalarType::U32, lod);
         let level = self.op2(OpCode::UMin, ScalarType::U32, level, last);
 
-        // The feedback texel: the mip region of mip 0 holding the coordinate. The region size
-        // is the power of two the host divided the texture's size by (the smallest power of
-        // two at least `ceil(size / map size)`), so the texel is the coordinate's texel of
-        // mip 0 shifted right by its log2.
-        let map_q = self.code(
-            Op::new(OpCode::ImageQuerySize, size_ty)
-                .with_ref(fb.desc)
-                .with_opt_ref(None),
-        );
-        let map_size = self.extract(u32x2, map_q, 0);
-        let one2 = self.b.add_constant(u32x2, &[1, 1]);
-        let map_last = self.op2(OpCode::ISub, u32x2, map_size, one2);
-        let round_up = self.op2(OpCode::IAdd, u32x2, tex_size, map_last);
-        let per_texel = self.op2(OpCode::UDiv, u32x2, round_up, map_size);
-        let below = self.op2(OpCode::ISub, u32x2, per_texel, one2);
-        let msb = self.op1(OpCode::UFindMsb, u32x2, below);
-        let shift = self.op2(OpCode::IAdd, u32x2, msb, one2);
-        let texel_f = self.op2(OpCode::FMul, f32x2, coord, tex_size_f);
-        let texel = self.op1(OpCode::ConvertFtoI, u32x2, texel_f);
-        let region = self.op2(OpCode::UShr, u32x2, texel, shift);
-        let region = self.op2(OpCode::UMin, u32x2, region, map_last);
-        let layer = if fd.kind == ResourceKind::FeedbackImage2DArray {
-            let c2 = self.f32_def(args, 6)?;
-            let nearest = self.code(
-                Op::new(OpCode::FRound, ScalarType::F32)
-                    .with_ref(c2)
-                    .with_lit(RoundMode::NearestEven.to_literal()),
-            );
-            let layer = self.op1(OpCode::ConvertFtoI, ScalarType::U32, nearest);
-            let layers = self.extract(ScalarType::U32, map_q, 1);
-            let last_layer = self.op2(OpCode::ISub, ScalarType::U32, layers, one);
-            Some(self.op2(OpCode::UMin, ScalarType::U32, layer, last_layer))
-        } else {
-            None
-        };
-
+        let layered = fd.kind == ResourceKind::FeedbackImage2DArray;
+        let (region, layer) =
+            self.feedback_texel(args, fb.desc, layered, coord, tex_size, tex_size_f)?;
         let (value, op) = if region_used {
             // Bit `level`, and with a fraction (a trilinear sample) the next level's bit.
             let bit = self.op2(OpCode::IShl, ScalarType::U32, one, level);
@@ -226,6 +156,114 @@ impl<'s> Converter<'s> {
                 .with_lit(op.to_literal()),
         );
         Ok(())
+    }
+
+    /// The level of detail a feedback write's sample would use (`f32`, before clamping to
+    /// the mips), raised to the write's clamp operand where it has one; `tex_size_f` is the
+    /// texture's mip 0 size as `vec2<f32>`.
+    fn feedback_lod(
+        &mut self,
+        lod: Lod,
+        args: &Args,
+        tex: SsaDef,
+        smp: SsaDef,
+        coord: SsaDef,
+        tex_size_f: SsaDef,
+    ) -> R<SsaDef> {
+        let (lod, clamp) = match lod {
+            Lod::Implicit { clamp } => {
+                let lods = self.op3(OpCode::ImageComputeLod, F32X2, tex, smp, coord);
+                (self.extract(ScalarType::F32, lods, 0), Some(clamp))
+            }
+            Lod::Bias { bias, clamp } => {
+                let lods = self.op3(OpCode::ImageComputeLod, F32X2, tex, smp, coord);
+                let unclamped = self.extract(ScalarType::F32, lods, 1);
+                let b = self.f32_def(args, bias)?;
+                (
+                    self.op2(OpCode::FAdd, ScalarType::F32, unclamped, b),
+                    Some(clamp),
+                )
+            }
+            Lod::Level { lod } => (self.f32_def(args, lod)?, None),
+            Lod::Grad { ddx, clamp } => {
+                // log2 of the longer of the two gradients in mip 0's texels.
+                let mut side = [coord; 2];
+                for (k, s) in side.iter_mut().enumerate() {
+                    let x = self.f32_def(args, ddx + 3 * k)?;
+                    let y = self.f32_def(args, ddx + 3 * k + 1)?;
+                    let g = self.vector(ScalarType::F32, &[x, y]);
+                    let texels = self.op2(OpCode::FMul, F32X2, g, tex_size_f);
+                    *s = self.op2(OpCode::FDot, ScalarType::F32, texels, texels);
+                }
+                let longest = self.op2(OpCode::FMax, ScalarType::F32, side[0], side[1]);
+                let log = self.op1(OpCode::FLog2, ScalarType::F32, longest);
+                let half = self.c_f32(0.5);
+                (
+                    self.op2(OpCode::FMul, ScalarType::F32, log, half),
+                    Some(clamp),
+                )
+            }
+        };
+        Ok(match clamp {
+            Some(i) => match self.arg_opt(args, i)? {
+                Some(c) if self.const_of(c) != Some(0) => {
+                    let c = self.f32_of(c);
+                    self.op2(OpCode::FMax, ScalarType::F32, lod, c)
+                }
+                _ => lod,
+            },
+            None => lod,
+        })
+    }
+
+    /// The feedback map texel a sample at `coord` records in: the mip region of mip 0 holding
+    /// it, clamped to the map `map`, and for arrays the layer argument rounded to nearest even
+    /// and clamped to the map's layers. The region size is the power of two the host divided
+    /// the texture's size by (the smallest power of two at least `ceil(size / map size)`), so
+    /// the region is the coordinate's texel of mip 0 shifted right by its log2.
+    fn feedback_texel(
+        &mut self,
+        args: &Args,
+        map: SsaDef,
+        layered: bool,
+        coord: SsaDef,
+        tex_size: SsaDef,
+        tex_size_f: SsaDef,
+    ) -> R<(SsaDef, Option<SsaDef>)> {
+        let map_q = self.code(
+            Op::new(OpCode::ImageQuerySize, size_query_type(self)?)
+                .with_ref(map)
+                .with_opt_ref(None),
+        );
+        let map_size = self.extract(U32X2, map_q, 0);
+        let one2 = self.b.add_constant(U32X2, &[1, 1]);
+        let map_last = self.op2(OpCode::ISub, U32X2, map_size, one2);
+        let round_up = self.op2(OpCode::IAdd, U32X2, tex_size, map_last);
+        let per_texel = self.op2(OpCode::UDiv, U32X2, round_up, map_size);
+        let below = self.op2(OpCode::ISub, U32X2, per_texel, one2);
+        let msb = self.op1(OpCode::UFindMsb, U32X2, below);
+        let shift = self.op2(OpCode::IAdd, U32X2, msb, one2);
+        let texel_f = self.op2(OpCode::FMul, F32X2, coord, tex_size_f);
+        let texel = self.op1(OpCode::ConvertFtoI, U32X2, texel_f);
+        let region = self.op2(OpCode::UShr, U32X2, texel, shift);
+        let region = self.op2(OpCode::UMin, U32X2, region, map_last);
+        if !layered {
+            return Ok((region, None));
+        }
+        let c2 = self.f32_def(args, 6)?;
+        let nearest = self.code(
+            Op::new(OpCode::FRound, ScalarType::F32)
+                .with_ref(c2)
+                .with_lit(RoundMode::NearestEven.to_literal()),
+        );
+        let layer = self.op1(OpCode::ConvertFtoI, ScalarType::U32, nearest);
+        let layers = self.extract(ScalarType::U32, map_q, 1);
+        let one = self.c_u32(1);
+        let last_layer = self.op2(OpCode::ISub, ScalarType::U32, layers, one);
+        Ok((
+            region,
+            Some(self.op2(OpCode::UMin, ScalarType::U32, layer, last_layer)),
+        ))
     }
 
     /// Whether declaration `d` is a `MIP_REGION_USED` feedback map (`false`: `MIN_MIP`); an
