@@ -26,7 +26,7 @@
  * added). A program compares `dxspv_abi_version()` with this constant at start-up; the Linux
  * soname is `libdxspv.so.<DXSPV_ABI_VERSION>`.
  */
-#define DXSPV_ABI_VERSION 2
+#define DXSPV_ABI_VERSION 3
 
 /**
  * The `location` of an interface variable that has none (a built-in).
@@ -234,6 +234,12 @@ typedef struct dxspv_image_info {
 } dxspv_image_info;
 
 /**
+ * What a sampler feedback map records (`dxspv_resource_binding::sampler_feedback`; see the
+ * repository's `docs/sampler_feedback.md` for its size, clear value and encoding).
+ */
+typedef uint32_t dxspv_sampler_feedback_kind;
+
+/**
  * One resource: where D3D declared it and where Vulkan expects it.
  */
 typedef struct dxspv_resource_binding {
@@ -290,6 +296,12 @@ typedef struct dxspv_resource_binding {
      * structure stride of a structured one); `DXSPV_NO_SIZE` for other resources.
      */
     uint32_t stride;
+    /**
+     * For sampler feedback maps (`FeedbackTexture2D*` UAVs, `R32_UINT` storage images): what
+     * the map records (`DXSPV_SAMPLER_FEEDBACK_*`), which decides how the host clears and
+     * decodes it; `DXSPV_SAMPLER_FEEDBACK_NONE` for other resources.
+     */
+    dxspv_sampler_feedback_kind sampler_feedback;
 } dxspv_resource_binding;
 
 /**
@@ -393,7 +405,8 @@ typedef uint32_t dxspv_shader_stage;
  * NULL when the count is 0; everything belongs to the result object it came from.
  *
  * Only the library allocates this struct, so later versions may add fields at its end
- * without an ABI change (ABI 2 added everything from `stage` on); the element structs of the arrays cannot grow that way (their size
+ * without an ABI change (ABI 2 added everything from `stage` on; ABI 3 added
+ * `dxspv_resource_binding::sampler_feedback`); the element structs of the arrays cannot grow that way (their size
  * is the array's stride), so a change to them changes `DXSPV_ABI_VERSION`.
  */
 typedef struct dxspv_reflection {
@@ -918,6 +931,23 @@ typedef struct dxspv_stage_times {
  * A boolean (built-ins such as `SV_IsFrontFace` only).
  */
 #define DXSPV_SCALAR_KIND_BOOL 3
+
+/**
+ * Not a sampler feedback map.
+ */
+#define DXSPV_SAMPLER_FEEDBACK_NONE 0
+
+/**
+ * `SAMPLER_FEEDBACK_MIN_MIP`: the most detailed mip sampled per region; cleared to
+ * `0xffffffff`, written by atomic unsigned minimum.
+ */
+#define DXSPV_SAMPLER_FEEDBACK_MIN_MIP 1
+
+/**
+ * `SAMPLER_FEEDBACK_MIP_REGION_USED`: bit `m` set when mip `m` was sampled in the region;
+ * cleared to 0, written by atomic or.
+ */
+#define DXSPV_SAMPLER_FEEDBACK_MIP_REGION_USED 2
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,4 +2,4 @@
 /// function's signature or a struct's layout changes incompatibly (never when functions are
 /// added). A program compares `dxspv_abi_version()` with this constant at start-up; the Linux
 /// soname is `libdxspv.so.<DXSPV_ABI_VERSION>`.
-pub const DXSPV_ABI_VERSION: u32 = 2;
+pub const DXSPV_ABI_VERSION: u32 = 3;

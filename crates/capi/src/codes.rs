@@ -12,7 +12,8 @@ use dxspv::ir::passes::options::MinPrecisionMode;
 use dxspv::ir::ShaderStage;
 use dxspv::sm3::{DynamicState, FloatEmulation, TextureType};
 use dxspv::spirv::{
-    DescriptorType, ImageDim, ImageFormat, RegisterClass, ScalarKind, SpecConstantKind, TargetEnv,
+    DescriptorType, ImageDim, ImageFormat, RegisterClass, SamplerFeedbackKind, ScalarKind,
+    SpecConstantKind, TargetEnv,
 };
 use dxspv::{Format, IrStage};
 use std::ffi::{c_char, CStr};
@@ -258,6 +259,28 @@ pub const DXSPV_SCALAR_KIND_SINT: dxspv_scalar_kind = 1;
 pub const DXSPV_SCALAR_KIND_UINT: dxspv_scalar_kind = 2;
 /// A boolean (built-ins such as `SV_IsFrontFace` only).
 pub const DXSPV_SCALAR_KIND_BOOL: dxspv_scalar_kind = 3;
+
+/// What a sampler feedback map records (`dxspv_resource_binding::sampler_feedback`; see the
+/// repository's `docs/sampler_feedback.md` for its size, clear value and encoding).
+pub type dxspv_sampler_feedback_kind = u32;
+/// Not a sampler feedback map.
+pub const DXSPV_SAMPLER_FEEDBACK_NONE: dxspv_sampler_feedback_kind = 0;
+/// `SAMPLER_FEEDBACK_MIN_MIP`: the most detailed mip sampled per region; cleared to
+/// `0xffffffff`, written by atomic unsigned minimum.
+pub const DXSPV_SAMPLER_FEEDBACK_MIN_MIP: dxspv_sampler_feedback_kind = 1;
+/// `SAMPLER_FEEDBACK_MIP_REGION_USED`: bit `m` set when mip `m` was sampled in the region;
+/// cleared to 0, written by atomic or.
+pub const DXSPV_SAMPLER_FEEDBACK_MIP_REGION_USED: dxspv_sampler_feedback_kind = 2;
+
+pub(crate) fn sampler_feedback_code(
+    kind: Option<SamplerFeedbackKind>,
+) -> dxspv_sampler_feedback_kind {
+    match kind {
+        None => DXSPV_SAMPLER_FEEDBACK_NONE,
+        Some(SamplerFeedbackKind::MinMip) => DXSPV_SAMPLER_FEEDBACK_MIN_MIP,
+        Some(SamplerFeedbackKind::MipRegionUsed) => DXSPV_SAMPLER_FEEDBACK_MIP_REGION_USED,
+    }
+}
 
 pub(crate) fn format_code(format: Format) -> dxspv_format {
     match format {

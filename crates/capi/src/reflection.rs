@@ -68,6 +68,10 @@ pub struct dxspv_resource_binding {
     /// For raw and structured buffers: the bytes per element (4 for a raw buffer, the
     /// structure stride of a structured one); `DXSPV_NO_SIZE` for other resources.
     pub stride: u32,
+    /// For sampler feedback maps (`FeedbackTexture2D*` UAVs, `R32_UINT` storage images): what
+    /// the map records (`DXSPV_SAMPLER_FEEDBACK_*`), which decides how the host clears and
+    /// decodes it; `DXSPV_SAMPLER_FEEDBACK_NONE` for other resources.
+    pub sampler_feedback: dxspv_sampler_feedback_kind,
 }
 
 /// One push constant range.
@@ -126,7 +130,8 @@ pub struct dxspv_interface_variable {
 /// NULL when the count is 0; everything belongs to the result object it came from.
 ///
 /// Only the library allocates this struct, so later versions may add fields at its end
-/// without an ABI change (ABI 2 added everything from `stage` on); the element structs of the arrays cannot grow that way (their size
+/// without an ABI change (ABI 2 added everything from `stage` on; ABI 3 added
+/// `dxspv_resource_binding::sampler_feedback`); the element structs of the arrays cannot grow that way (their size
 /// is the array's stride), so a change to them changes `DXSPV_ABI_VERSION`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -304,6 +309,7 @@ impl ReflectionStore {
                 comparison: res.comparison,
                 size: res.size.unwrap_or(DXSPV_NO_SIZE),
                 stride: res.stride.unwrap_or(DXSPV_NO_SIZE),
+                sampler_feedback: sampler_feedback_code(res.sampler_feedback),
             })
             .collect();
         // Every interface variable's array sizes in one buffer, filled before any pointer
@@ -418,7 +424,8 @@ mod tests {
     use dxspv::ir::ShaderStage;
     use dxspv::spirv::{
         DescriptorType, ImageDim, ImageFormat, PushDataRange, RegisterClass, ResourceBinding,
-        ScalarKind, SpecConstantInfo, SpecConstantKind, TargetEnv, WaveSizeRange,
+        SamplerFeedbackKind, ScalarKind, SpecConstantInfo, SpecConstantKind, TargetEnv,
+        WaveSizeRange,
     };
     use std::ffi::CStr;
 
@@ -461,6 +468,7 @@ mod tests {
                     comparison: true,
                     size: Some(64),
                     stride: None,
+                    sampler_feedback: Some(SamplerFeedbackKind::MipRegionUsed),
                 },
                 ResourceBinding {
                     class: RegisterClass::UavCounter,
@@ -475,6 +483,7 @@ mod tests {
                     comparison: false,
                     size: None,
                     stride: Some(4),
+                    sampler_feedback: None,
                 },
             ],
             push_data: vec![PushDataRange {
@@ -554,6 +563,13 @@ mod tests {
         assert_eq!(res[1].image.dim, DXSPV_IMAGE_DIM_NONE);
         assert_eq!((res[1].size, res[1].stride), (DXSPV_NO_SIZE, 4));
         assert!(!res[1].comparison);
+        assert_eq!(
+            (t.sampler_feedback, res[1].sampler_feedback),
+            (
+                DXSPV_SAMPLER_FEEDBACK_MIP_REGION_USED,
+                DXSPV_SAMPLER_FEEDBACK_NONE
+            )
+        );
         let p = slice(v.push_data, v.push_data_count);
         assert_eq!((p[0].offset, p[0].size), (16, 8));
         let c = slice(v.spec_constants, v.spec_constant_count);

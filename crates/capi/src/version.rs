@@ -76,6 +76,6 @@ mod tests {
             );
         }
         assert_eq!(format!("{a}.{b}.{c}"), text);
-        assert_eq!(dxspv_abi_version(), 2);
+        assert_eq!(dxspv_abi_version(), 3);
     }
 }

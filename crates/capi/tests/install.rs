@@ -330,7 +330,7 @@ fn installed_library_serves_c_and_cpp_programs() {
     );
     println!("{}", String::from_utf8_lossy(&install.stdout));
     for file in [
-        "lib/libdxspv.so.2",
+        "lib/libdxspv.so.3",
         "lib/libdxspv.so",
         "lib/libdxspv.a",
         "include/dxspv.h",
@@ -341,16 +341,16 @@ fn installed_library_serves_c_and_cpp_programs() {
     }
     assert_eq!(
         std::fs::read_link(prefix.join("lib/libdxspv.so")).unwrap(),
-        Path::new("libdxspv.so.2")
+        Path::new("libdxspv.so.3")
     );
     if have("readelf") {
         let dynamic = run_ok(
             Command::new("readelf")
                 .arg("-d")
-                .arg(prefix.join("lib/libdxspv.so.2")),
+                .arg(prefix.join("lib/libdxspv.so.3")),
         );
         assert!(
-            String::from_utf8_lossy(&dynamic.stdout).contains("Library soname: [libdxspv.so.2]")
+            String::from_utf8_lossy(&dynamic.stdout).contains("Library soname: [libdxspv.so.3]")
         );
     }
     let pkg_path = prefix.join("lib/pkgconfig");

@@ -172,7 +172,10 @@ fn interface(out: &mut String, vars: &[InterfaceVariable]) {
 ///   `sampled_type` (`float`, `int`, `uint`: the texel components). `comparison` is true for
 ///   a sampler the shader does depth comparisons with (a `SamplerComparisonState`).
 ///   `size` is a constant buffer's size in bytes, `stride` a raw or structured buffer's
-///   bytes per element (4 for raw); both `null` for other resources.
+///   bytes per element (4 for raw); both `null` for other resources. A sampler feedback
+///   map (a `FeedbackTexture2D*` UAV, an `R32ui` storage image) has `"sampler_feedback":
+///   "MinMip"` or `"MipRegionUsed"` after `stride`, saying how the host clears and decodes it
+///   (`docs/sampler_feedback.md`); other resources have no `sampler_feedback` key.
 /// - `push_data`: push constant ranges (`offset`, `size` in bytes). `spec_constants`: each
 ///   specialization constant's id, default value bits and `kind` (`User`, or
 ///   `SampleCount`: the render target sample count, which the host sets).
@@ -236,6 +239,9 @@ pub fn reflection_json(r: &Reflection) -> String {
         opt_u32(&mut out, res.size);
         out.push_str(", \"stride\": ");
         opt_u32(&mut out, res.stride);
+        if let Some(k) = res.sampler_feedback {
+            let _ = write!(out, ", \"sampler_feedback\": \"{k:?}\"");
+        }
         out.push('}');
     }
     out.push_str(if r.resources.is_empty() { "]" } else { "\n  ]" });
@@ -292,6 +298,7 @@ mod tests {
                     comparison: false,
                     size: None,
                     stride: Some(12),
+                    sampler_feedback: None,
                 },
                 ResourceBinding {
                     class: RegisterClass::Srv,
@@ -312,6 +319,7 @@ mod tests {
                     comparison: false,
                     size: None,
                     stride: None,
+                    sampler_feedback: None,
                 },
                 ResourceBinding {
                     class: RegisterClass::Sampler,
@@ -326,6 +334,7 @@ mod tests {
                     comparison: true,
                     size: None,
                     stride: None,
+                    sampler_feedback: None,
                 },
             ],
             push_data: vec![PushDataRange {
@@ -361,6 +370,18 @@ mod tests {
             }],
             wave_size: None,
         }
+    }
+
+    #[test]
+    fn a_sampler_feedback_map_says_its_kind() {
+        let mut r = sample();
+        r.resources[0].sampler_feedback = Some(crate::spirv::SamplerFeedbackKind::MipRegionUsed);
+        r.resources[1].sampler_feedback = Some(crate::spirv::SamplerFeedbackKind::MinMip);
+        let text = reflection_json(&r);
+        let j: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        assert_eq!(j["resources"][0]["sampler_feedback"], "MipRegionUsed");
+        assert_eq!(j["resources"][1]["sampler_feedback"], "MinMip");
+        assert!(j["resources"][2].get("sampler_feedback").is_none());
     }
 
     #[test]

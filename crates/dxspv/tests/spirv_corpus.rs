@@ -91,41 +91,6 @@ const REFUSED: &[(&str, &str, &str)] = &[
     // DXIL: libraries and driver extensions are out of scope; the rest waits for IR and
     // backend support of Shader Model 6 features (the sm6-ops work).
     (
-        "dxil/vkd3d-proton/d3d12_sampler_feedback_cs_code_level_used_region.dxil",
-        "sampler feedback",
-        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
-    ),
-    (
-        "dxil/vkd3d-proton/d3d12_sampler_feedback_cs_code_min_mip_level_array.dxil",
-        "sampler feedback",
-        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
-    ),
-    (
-        "dxil/vkd3d-proton/d3d12_sampler_feedback_cs_code_min_mip_level_non_array.dxil",
-        "sampler feedback",
-        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
-    ),
-    (
-        "dxil/vkd3d-proton/d3d12_sampler_feedback_test_sampler_feedback_grad_cs_code.dxil",
-        "sampler feedback",
-        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
-    ),
-    (
-        "dxil/vkd3d-proton/d3d12_sampler_feedback_test_sampler_feedback_implicit_lod_aniso_ps_code_bias.dxil",
-        "sampler feedback",
-        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
-    ),
-    (
-        "dxil/vkd3d-proton/d3d12_sampler_feedback_test_sampler_feedback_implicit_lod_inner_ps_code_bias.dxil",
-        "sampler feedback",
-        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
-    ),
-    (
-        "dxil/vkd3d-proton/d3d12_sampler_feedback_test_sampler_feedback_implicit_lod_inner_ps_code_non_bias.dxil",
-        "sampler feedback",
-        "sampler feedback (WriteSamplerFeedback*): no Vulkan equivalent in the IR yet",
-    ),
-    (
         "dxil/vkd3d-proton/mesh_shader_ms_derivatives_code_dxil.dxil",
         "derivatives in mesh and amplification shaders",
         "SM 6.6 mesh-shader derivatives: SPV_KHR_compute_shader_derivatives has mesh and task \

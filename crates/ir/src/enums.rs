@@ -734,6 +734,10 @@ literal_flags! {
         RasterizerOrdered = 1 << 3,
         /// The resource format matches the declared type exactly (needed for typed atomics).
         FixedFormat = 1 << 4,
+        /// On a sampler feedback map (`FeedbackImage2D*`): it records which mips each region
+        /// used (D3D's `SAMPLER_FEEDBACK_MIP_REGION_USED`, a bit per mip) rather than the
+        /// most detailed mip sampled (`SAMPLER_FEEDBACK_MIN_MIP`, without the flag).
+        MipRegionUsed = 1 << 5,
     }
 }
 

@@ -239,11 +239,16 @@ impl Op {
     /// does not fit the opcode's shape (the validator reports that case).
     #[inline]
     pub fn ref_count(&self) -> usize {
-        self.opcode
-            .info()
-            .ref_count(self.operands.len())
-            .unwrap_or(self.operands.len())
-            .min(self.operands.len())
+        // `OpInfo::ref_count` with its `None` read as "all", inlined: every op access asks.
+        let info = self.opcode.info();
+        let n = self.operands.len();
+        let (refs, lits) = (info.refs.len(), info.lits.len());
+        match n.checked_sub(refs + lits) {
+            Some(_) if info.var_lits.is_some() => refs,
+            Some(extra) if !info.ref_tail.is_empty() => refs + extra,
+            Some(0) => refs,
+            _ => n,
+        }
     }
 
     /// The reference operands (null ones included as `None`).

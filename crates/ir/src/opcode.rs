@@ -62,8 +62,8 @@
 //! - 64-bit atomics on shared memory, buffers and images (SM 6.6): the `*Atomic` ops on
 //!   `u64`/`i64`; `InterlockedCompareExchangeFloatBitwise`: a `CompareExchange` of the bits.
 //! - Handles (`CreateHandle*`, `AnnotateHandle`) are `DescriptorLoad`s of declarations.
-//! - `WriteSamplerFeedback*` has no op: Vulkan has no sampler feedback. The feedback maps can
-//!   be declared (`FeedbackImage2D*`), and the SPIR-V backend refuses them by name.
+//! - `WriteSamplerFeedback*`: emulated on `FeedbackImage2D*` maps (`u32`, `FixedFormat`): the
+//!   LOD clamped to `ImageQueryMips`, then `ImageAtomic` `UMin`/`Or` (docs/sampler_feedback.md).
 
 use crate::enums::ShaderStageMask;
 use std::fmt;

@@ -83,8 +83,8 @@ use dxspv_ir::Builder;
 pub use emit::SpirvError;
 pub use reflection::{
     d3d_system_value, DescriptorType, ImageDim, ImageFormat, ImageInfo, InterfaceVariable,
-    PushDataRange, Reflection, RegisterClass, ResourceBinding, ScalarKind, SpecConstantInfo,
-    SpecConstantKind, WaveSizeRange,
+    PushDataRange, Reflection, RegisterClass, ResourceBinding, SamplerFeedbackKind, ScalarKind,
+    SpecConstantInfo, SpecConstantKind, WaveSizeRange,
 };
 pub use target::{TargetEnv, UnknownTargetEnv};
 

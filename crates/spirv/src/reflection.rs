@@ -111,6 +111,19 @@ pub struct ImageInfo {
     pub sampled_type: ScalarKind,
 }
 
+/// What a sampler feedback map records (D3D's `D3D12_FEEDBACK_MAP_*` kinds), emulated as an
+/// `R32ui` storage image with a texel per mip region of the paired texture's mip 0; see
+/// `docs/sampler_feedback.md` for its size, clear value and encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SamplerFeedbackKind {
+    /// `SAMPLER_FEEDBACK_MIN_MIP`: the most detailed mip sampled in the region; cleared to
+    /// `0xffffffff` (nothing sampled), written by atomic unsigned minimum.
+    MinMip,
+    /// `SAMPLER_FEEDBACK_MIP_REGION_USED`: bit `m` set when mip `m` was sampled in the region;
+    /// cleared to 0, written by atomic or.
+    MipRegionUsed,
+}
+
 /// One resource binding: where D3D declared it and where Vulkan expects it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceBinding {
@@ -142,6 +155,9 @@ pub struct ResourceBinding {
     /// For raw and structured buffers: the bytes per element of the buffer's array (4 for a
     /// raw buffer, the structure stride of a structured one).
     pub stride: Option<u32>,
+    /// For sampler feedback maps (`FeedbackTexture2D*` UAVs, storage images of `R32ui`):
+    /// what the map records, which decides how the host clears and decodes it.
+    pub sampler_feedback: Option<SamplerFeedbackKind>,
 }
 
 impl ResourceBinding {

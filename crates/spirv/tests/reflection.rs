@@ -15,7 +15,7 @@ use dxspv_ir::text::parse;
 use dxspv_ir::ShaderStage;
 use dxspv_spirv::{
     emit_with_reflection, DescriptorType, ImageDim, ImageFormat, ImageInfo, Reflection,
-    RegisterClass, ScalarKind, SpirvOptions, TargetEnv,
+    RegisterClass, SamplerFeedbackKind, ScalarKind, SpirvOptions, TargetEnv,
 };
 
 fn reflect(ir: &str, opts: &SpirvOptions) -> Reflection {
@@ -131,6 +131,75 @@ fn images_have_their_shapes_and_comparison_samplers_are_found() {
         .resources
         .iter()
         .any(|x| x.image.is_some_and(|i| i.format == ImageFormat::R32ui)));
+}
+
+#[test]
+fn sampler_feedback_maps_are_r32ui_storage_images_of_their_kind() {
+    let r = reflect(
+        include_str!("golden/sampler_feedback_cs.ir"),
+        &SpirvOptions::default(),
+    );
+    let map = |register: u32| {
+        let res = r
+            .resources
+            .iter()
+            .find(|x| x.class == RegisterClass::Uav && x.register == register)
+            .expect("UAV");
+        (res.descriptor_type, res.image, res.sampler_feedback)
+    };
+    let image = |arrayed| {
+        Some(ImageInfo {
+            dim: ImageDim::Dim2D,
+            arrayed,
+            multisampled: false,
+            format: ImageFormat::R32ui,
+            sampled_type: ScalarKind::Uint,
+        })
+    };
+    assert_eq!(
+        map(0),
+        (
+            DescriptorType::StorageImage,
+            image(false),
+            Some(SamplerFeedbackKind::MinMip)
+        )
+    );
+    assert_eq!(
+        map(1),
+        (
+            DescriptorType::StorageImage,
+            image(true),
+            Some(SamplerFeedbackKind::MipRegionUsed)
+        )
+    );
+    // Other resources are no feedback maps.
+    let r = reflect(
+        include_str!("golden/image_storage_cs.ir"),
+        &SpirvOptions::default(),
+    );
+    assert!(r.resources.iter().all(|x| x.sampler_feedback.is_none()));
+}
+
+#[test]
+fn a_feedback_map_that_is_not_a_fixed_format_u32_uav_is_refused() {
+    for dcl in [
+        "DclUav f32 %1 0 0 1 FeedbackImage2D FixedFormat",
+        "DclUav u32 %1 0 0 1 FeedbackImage2DArray MipRegionUsed",
+        "DclSrv u32 %1 0 0 1 FeedbackImage2D",
+    ] {
+        let ir = format!(
+            "%1 = EntryPoint %3 Compute\n%2 = SetCsWorkgroupSize %1 1 1 1\n%8 = {dcl}\n\
+             %3 = Function void\n%5 = Label None\n%6 = Return void null\n%7 = FunctionEnd\n"
+        );
+        let b = parse(&ir).expect("parse");
+        let err = emit_with_reflection(&b, &SpirvOptions::default())
+            .err()
+            .unwrap_or_else(|| panic!("{dcl} emitted"));
+        assert!(
+            err.to_string().contains("sampler feedback map"),
+            "{dcl}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -469,6 +469,10 @@ pub mod code {
     pub const STORE_VERTEX_OUTPUT: u32 = 171;
     pub const STORE_PRIMITIVE_OUTPUT: u32 = 172;
     pub const DISPATCH_MESH: u32 = 173;
+    pub const WRITE_SAMPLER_FEEDBACK: u32 = 174;
+    pub const WRITE_SAMPLER_FEEDBACK_BIAS: u32 = 175;
+    pub const WRITE_SAMPLER_FEEDBACK_LEVEL: u32 = 176;
+    pub const WRITE_SAMPLER_FEEDBACK_GRAD: u32 = 177;
     pub const ANNOTATE_HANDLE: u32 = 216;
     pub const CREATE_HANDLE_FROM_BINDING: u32 = 217;
     pub const CREATE_HANDLE_FROM_HEAP: u32 = 218;
@@ -495,7 +499,6 @@ pub fn refusal(code: u32) -> &'static str {
         109 => "the cycle counter (CycleCounterLegacy)",
         141..=159 | 161 | 213 | 262..=289 => "ray tracing operations",
         160 => "DXIL library resources (CreateHandleForLib)",
-        174..=177 => "sampler feedback",
         178..=212 | 214 | 215 | 258 => "inline ray tracing (RayQuery)",
         238..=243 | 246..=253 => "work graph operations",
         303..=308 => "experimental operations (long vectors, cooperative vectors)",

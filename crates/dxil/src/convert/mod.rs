@@ -53,6 +53,7 @@ mod buffers;
 mod control_flow;
 pub mod dx_op;
 mod error;
+mod feedback;
 mod image;
 mod io;
 pub mod limits;
@@ -531,6 +532,9 @@ impl<'s> Converter<'s> {
             | C::TEXTURE_2DMS_GET_SAMPLE_POSITION
             | C::RENDER_TARGET_GET_SAMPLE_POSITION
             | C::RENDER_TARGET_GET_SAMPLE_COUNT => self.image_op(code, &args, inst),
+            C::WRITE_SAMPLER_FEEDBACK..=C::WRITE_SAMPLER_FEEDBACK_GRAD => {
+                self.sampler_feedback_op(code, &args)
+            }
             C::BARRIER
             | C::BARRIER_BY_MEMORY_TYPE
             | C::BARRIER_BY_MEMORY_HANDLE

@@ -122,6 +122,7 @@ impl<'s> Converter<'s> {
         } else {
             r.range_size.max(1)
         };
+        let mut feedback = UavFlags::empty();
         let (kind, elem, stride, as_raw) = match r.class {
             ResourceClass::Cbv => (ResourceKind::BufferTyped, ScalarType::U32, 0, false),
             ResourceClass::Sampler => (ResourceKind::BufferTyped, ScalarType::U32, 0, false),
@@ -129,8 +130,18 @@ impl<'s> Converter<'s> {
                 DxKind::RtAccelerationStructure => {
                     return Err(self.unsupported("inline ray tracing (RayQuery)"))
                 }
-                DxKind::FeedbackTexture2D | DxKind::FeedbackTexture2DArray => {
-                    return Err(self.unsupported("sampler feedback"))
+                DxKind::FeedbackTexture2D => {
+                    feedback = self.feedback_flags(r)?;
+                    (ResourceKind::FeedbackImage2D, ScalarType::U32, 0, false)
+                }
+                DxKind::FeedbackTexture2DArray => {
+                    feedback = self.feedback_flags(r)?;
+                    (
+                        ResourceKind::FeedbackImage2DArray,
+                        ScalarType::U32,
+                        0,
+                        false,
+                    )
                 }
                 DxKind::TBuffer => return Err(self.unsupported("texture buffers (tbuffer)")),
                 DxKind::StructuredBuffer => {
@@ -157,7 +168,7 @@ impl<'s> Converter<'s> {
                 }
             },
         };
-        let flags = UavFlags::empty()
+        let flags = feedback
             | if r.globally_coherent {
                 UavFlags::Coherent
             } else {
@@ -468,7 +479,9 @@ impl<'s> Converter<'s> {
                     return Err(self.unsupported("inline ray tracing (RayQuery)"))
                 }
                 DxKind::FeedbackTexture2D | DxKind::FeedbackTexture2DArray => {
-                    return Err(self.unsupported("sampler feedback"))
+                    return Err(self.unsupported(
+                        "sampler feedback maps from the descriptor heap (ResourceDescriptorHeap)",
+                    ))
                 }
                 _ => {}
             }

@@ -2003,3 +2003,68 @@ fn texture_store_sample_writes_a_sample_of_a_multisampled_uav() {
         .expect("a store");
     assert_eq!(store.arg(4), None);
 }
+
+/// A compute shader whose one resource is a UAV of DXIL kind `kind` with the tag list `tags`
+/// (none when empty) and, with `write`, a `WriteSamplerFeedbackLevel` that names its handle
+/// as feedback map, texture and sampler.
+fn feedback_shader(kind: i64, tags: &[i64], write: bool) -> Vec<u8> {
+    let mut a = Asm::new();
+    if write {
+        let h = a.uav_handle();
+        let x = a.f32(0.5);
+        let u = a.undef(F32);
+        a.dx_op(
+            "dx.op.writeSamplerFeedbackLevel",
+            VOID,
+            &[HANDLE, HANDLE, HANDLE, F32, F32, F32, F32, F32],
+            176,
+            &[h, h, h, x, x, u, u, x],
+        );
+    }
+    a.push(Inst::Ret, false);
+    let (_, main) = a.func("main", VOID, &[]);
+    let tags = if tags.is_empty() {
+        None
+    } else {
+        let t: Vec<_> = tags.iter().map(|&t| Some(a.md_i32(t))).collect();
+        Some(a.node(&t))
+    };
+    let res = a.uav(0, kind, tags);
+    compute_metadata(&mut a, "cs", Some(res), main);
+    let V::F(m) = main else { unreachable!() };
+    dxil_container(&a.bitcode(m), 6, 5)
+}
+
+#[test]
+fn feedback_maps_are_fixed_format_u32_uavs_of_their_kind() {
+    // FeedbackTexture2D (17) MinMip, FeedbackTexture2DArray (18) MipRegionUsed.
+    for (kind, tags, want) in [
+        (17, [2, 0], "u32 %1 0 0 1 FeedbackImage2D FixedFormat"),
+        (
+            18,
+            [2, 1],
+            "u32 %1 0 0 1 FeedbackImage2DArray FixedFormat|MipRegionUsed",
+        ),
+    ] {
+        let printed = text::print(&lower(&feedback_shader(kind, &tags, false)));
+        assert!(printed.contains(&format!("DclUav {want}")), "{printed}");
+    }
+}
+
+#[test]
+fn malformed_sampler_feedback_is_an_error_naming_it() {
+    let message = |bytes: Vec<u8>| convert_bytes(&bytes).unwrap_err().to_string();
+    let err = message(feedback_shader(17, &[], false));
+    assert!(err.contains("has no sampler feedback kind"), "{err}");
+    let err = message(feedback_shader(17, &[2, 7], false));
+    assert!(err.contains("sampler feedback kind 7"), "{err}");
+    // Feedback written to a raw buffer.
+    let err = message(feedback_shader(11, &[], true));
+    assert!(err.contains("not a feedback texture"), "{err}");
+    // A feedback map whose "texture" is the map itself.
+    let err = message(feedback_shader(17, &[2, 0], true));
+    assert!(
+        err.contains("paired resource is not a texture SRV"),
+        "{err}"
+    );
+}

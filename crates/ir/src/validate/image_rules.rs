@@ -125,11 +125,11 @@ impl Validator<'_> {
             }
         };
         let n = kind.coord_components();
-        let what = format!(
+        let what = format_args!(
             "{n} {} for {kind}",
             if float { "f32" } else { "32-bit integers" }
         );
-        self.want_type(def, op, coord, &what, |v, t| {
+        self.want_type(def, op, coord, what, |v, t| {
             v.basic_of(t, scalar_ok) && t.as_basic().is_some_and(|b| b.vec_size() == n)
         });
         if let Some(l) = find(&[TypeRule::TexelLayer, TypeRule::SampleLayer]) {

@@ -19,6 +19,7 @@ use super::types::{block_type_problem, TyKey, L_BLOCK, L_BLOCK_RO};
 use super::types::{layout_size, scalar_bits};
 use super::types::{L_BUFFER_BLOCK, L_BUFFER_BLOCK_RO};
 use super::{Emitter, Info};
+use crate::SamplerFeedbackKind;
 use crate::ScalarKind;
 use crate::{DescriptorType, ImageDim, ImageFormat, ImageInfo, RegisterClass, ResourceBinding};
 use dxspv_ir::{Op, OpFlags, ResourceKind, ScalarType, SsaDef, Type, UavFlags};
@@ -156,6 +157,7 @@ impl<'a> Emitter<'a> {
             None
         };
         let mut image = None;
+        let mut feedback = None;
         let (kind, sc, elem_ty, dtype) = match (class, rk) {
             (RegisterClass::Cbv, _) => {
                 let why = block_type_problem(&op.ty, true)
@@ -196,10 +198,46 @@ impl<'a> Emitter<'a> {
                 (ResKind::Ssbo, sc, st, DescriptorType::StorageBuffer)
             }
             (_, Some(k @ (ResourceKind::FeedbackImage2D | ResourceKind::FeedbackImage2DArray))) => {
-                return unsupported(
-                    def,
-                    op,
-                    format!("sampler feedback map ({k}): Vulkan has no sampler feedback"),
+                // A sampler feedback map (emulated: docs/sampler_feedback.md): an `R32ui`
+                // storage image, a texel per mip region, written by texel atomics.
+                if !uav
+                    || op.ty != Type::scalar(ScalarType::U32)
+                    || !flags.contains(UavFlags::FixedFormat)
+                {
+                    return malformed(
+                        def,
+                        op,
+                        format!("sampler feedback map ({k}) that is not a FixedFormat u32 UAV"),
+                    );
+                }
+                feedback = Some(if flags.contains(UavFlags::MipRegionUsed) {
+                    SamplerFeedbackKind::MipRegionUsed
+                } else {
+                    SamplerFeedbackKind::MinMip
+                });
+                let arrayed = k == ResourceKind::FeedbackImage2DArray;
+                image = Some(ImageInfo {
+                    dim: ImageDim::Dim2D,
+                    arrayed,
+                    multisampled: false,
+                    format: ImageFormat::R32ui,
+                    sampled_type: ScalarKind::Uint,
+                });
+                let u = self.module.u32_ty();
+                let t = self.module.ty_key(TyKey::Image([
+                    u,
+                    spirv::Dim::Dim2D as u32,
+                    0,
+                    arrayed as u32,
+                    0,
+                    2,
+                    spirv::ImageFormat::R32ui as u32,
+                ]));
+                (
+                    ResKind::Image(k),
+                    SC::UniformConstant,
+                    t,
+                    DescriptorType::StorageImage,
                 )
             }
             (_, Some(k)) => {
@@ -392,6 +430,7 @@ impl<'a> Emitter<'a> {
             comparison: false,
             size,
             stride,
+            sampler_feedback: feedback,
         });
         Ok(())
     }
@@ -591,6 +630,7 @@ mod tests {
             comparison: false,
             size: None,
             stride: None,
+            sampler_feedback: None,
         }
     }
 
