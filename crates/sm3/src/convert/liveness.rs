@@ -168,7 +168,7 @@ fn pure(op: Opcode) -> bool {
 
 /// Texture instructions (of any kind): they may read their destination register's number
 /// as a texture coordinate set.
-fn texture(op: Opcode) -> bool {
+pub(super) fn is_texture(op: Opcode) -> bool {
     use Opcode as O;
     matches!(
         op,
@@ -294,7 +294,7 @@ impl Liveness {
         // (`texkill` tests it; ps_1_x texture instructions read coordinate set `#`).
         if let Some(d) = &inst.dst {
             let slot = slot_of(v, d.register.ty, d.register.index);
-            if slot != NONE && (e.kind == Kind::Root || texture(inst.opcode) || !e.kills) {
+            if slot != NONE && (e.kind == Kind::Root || is_texture(inst.opcode) || !e.kills) {
                 e.reads[n.min(4)] = Read {
                     slot,
                     swizzle: 0,

@@ -572,28 +572,7 @@ impl<'a, 's> Converter<'a, 's> {
             | O::BreakP
             | O::Ret
             | O::Label => self.flow_control(inst),
-            O::Tex
-            | O::TexCoord
-            | O::TexKill
-            | O::TexBem
-            | O::TexBemL
-            | O::TexReg2Ar
-            | O::TexReg2Gb
-            | O::TexReg2Rgb
-            | O::TexM3x2Pad
-            | O::TexM3x2Tex
-            | O::TexM3x2Depth
-            | O::TexM3x3Pad
-            | O::TexM3x3Tex
-            | O::TexM3x3Spec
-            | O::TexM3x3VSpec
-            | O::TexM3x3
-            | O::TexDp3
-            | O::TexDp3Tex
-            | O::TexDepth
-            | O::TexLdd
-            | O::TexLdl
-            | O::Bem => self.texture(inst),
+            op if liveness::is_texture(op) => self.texture(inst),
             O::SetP => self.setp(inst),
             _ => self.alu(inst),
         }

@@ -1196,13 +1196,7 @@ impl<'a> Emitter<'a> {
             return Ok(false);
         };
         let key = [self.push_var, u32::MAX, 0, 0, 0];
-        let cached = self
-            .function_state
-            .loaded_vectors
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|&(_, v)| v);
-        let block = match cached {
+        let block = match self.loaded_vector(key) {
             Some(v) => v,
             None => {
                 let v = self.module.un(S::Load, self.push_struct, &[self.push_var]);

@@ -534,13 +534,7 @@ impl<'a> Emitter<'a> {
         let Some(key) = vector_key(base, prefix, ix, last) else {
             return Ok(false);
         };
-        let cached = self
-            .function_state
-            .loaded_vectors
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|&(_, v)| v);
-        let vec = match cached {
+        let vec = match self.loaded_vector(key) {
             Some(v) => v,
             None => {
                 if self.function_state.vector_loads == VectorLoads::WhenReused
@@ -592,6 +586,15 @@ impl<'a> Emitter<'a> {
     }
 
     /// Keeps `vec`, loaded from `key`, for the loads of the rest of the block.
+    /// The vector this block already loaded under `key`, if it is still remembered.
+    pub(super) fn loaded_vector(&self, key: VectorKey) -> Option<u32> {
+        self.function_state
+            .loaded_vectors
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, v)| v)
+    }
+
     pub(super) fn remember_vector(&mut self, key: VectorKey, vec: u32) {
         let list = &mut self.function_state.loaded_vectors;
         if list.len() >= LOADED_VECTORS {
