@@ -7,7 +7,7 @@
 //! only a few of the pipeline's lowerings, and such a walk costs as much as a small pass.
 
 use crate::op::Op;
-use crate::opcode::OpCode;
+use crate::opcode::{OpCode, Traits};
 use crate::types::{ScalarType, Type};
 
 /// A kind of op the builder counts ([`Census::count`]). An op is counted once for its opcode's
@@ -72,8 +72,8 @@ const fn opcode_kind(op: OpCode) -> u8 {
         | O::MaxValue => Counted::Legacy,
         O::SetFpMode => Counted::SetFpMode,
         O::Undef => Counted::Undef,
-        _ if op.is_scoped() => Counted::Scoped,
-        _ if op.is_conversion() => Counted::Conversion,
+        _ if op.const_info().traits.contains(Traits::SCOPED) => Counted::Scoped,
+        _ if op.const_info().traits.contains(Traits::CONVERSION) => Counted::Conversion,
         _ => return 0,
     };
     kind as u8

@@ -641,6 +641,12 @@ macro_rules! opcodes {
             traits: $traits,
         }),+];
 
+        /// The one copy of [`INFOS`] that lookups read at run time. A `const` is copied into
+        /// every code-generation unit that indexes it (six 22 KB copies of this table, each
+        /// first touched by a different pass, cost a cold compile a page fault apiece); a
+        /// `static` is one object.
+        static INFO_TABLE: &[OpInfo] = INFOS;
+
         impl OpCode {
             /// Every opcode, in code order.
             pub const ALL: &'static [OpCode] = &[$(OpCode::$name),+];
@@ -1305,7 +1311,13 @@ opcodes! {
 impl OpCode {
     /// The opcode's row of the table (an index into a static array).
     #[inline]
-    pub const fn info(self) -> &'static OpInfo {
+    pub fn info(self) -> &'static OpInfo {
+        &INFO_TABLE[self as usize]
+    }
+
+    /// [`OpCode::info`] for constant evaluation (tables computed at compile time), which
+    /// cannot read a `static`; run-time code calls `info`.
+    pub(crate) const fn const_info(self) -> &'static OpInfo {
         &INFOS[self as usize]
     }
 
@@ -1321,79 +1333,79 @@ impl OpCode {
 
     /// The opcode's effect and category flags.
     #[inline]
-    pub const fn traits(self) -> Traits {
+    pub fn traits(self) -> Traits {
         self.info().traits
     }
 
     /// [`Traits::REMOVABLE`]: no effect besides its result.
     #[inline]
-    pub const fn is_removable(self) -> bool {
+    pub fn is_removable(self) -> bool {
         self.traits().contains(Traits::REMOVABLE)
     }
 
     /// [`Traits::PURE`]: equal ops give equal values, so one may replace another.
     #[inline]
-    pub const fn is_pure(self) -> bool {
+    pub fn is_pure(self) -> bool {
         self.traits().contains(Traits::PURE)
     }
 
     /// [`Traits::COMMUTATIVE`]: swapping the two operands never changes the result.
     #[inline]
-    pub const fn is_commutative(self) -> bool {
+    pub fn is_commutative(self) -> bool {
         self.traits().contains(Traits::COMMUTATIVE)
     }
 
     /// [`Traits::TERMINATOR`]: ends a block.
     #[inline]
-    pub const fn is_terminator(self) -> bool {
+    pub fn is_terminator(self) -> bool {
         self.traits().contains(Traits::TERMINATOR)
     }
 
     /// [`Traits::CONTROL_FLOW`]: block-form control flow (labels, branches, phis).
     #[inline]
-    pub const fn is_control_flow(self) -> bool {
+    pub fn is_control_flow(self) -> bool {
         self.traits().contains(Traits::CONTROL_FLOW)
     }
 
     /// [`Traits::SCOPED`]: `Scoped*` control flow.
     #[inline]
-    pub const fn is_scoped(self) -> bool {
+    pub fn is_scoped(self) -> bool {
         self.traits().contains(Traits::SCOPED)
     }
 
     /// [`Traits::LOWER`]: must be gone before the backend.
     #[inline]
-    pub const fn must_be_lowered(self) -> bool {
+    pub fn must_be_lowered(self) -> bool {
         self.traits().contains(Traits::LOWER)
     }
 
     /// [`Traits::DCL`]: a `Dcl*` declaration that the ops accessing it name, not a value.
     #[inline]
-    pub const fn is_dcl(self) -> bool {
+    pub fn is_dcl(self) -> bool {
         self.traits().contains(Traits::DCL)
     }
 
     /// [`Traits::MODE`]: a mode setting of the entry point.
     #[inline]
-    pub const fn is_mode(self) -> bool {
+    pub fn is_mode(self) -> bool {
         self.traits().contains(Traits::MODE)
     }
 
     /// [`Traits::ANNOTATION`]: names another op (debug name, member name, semantic).
     #[inline]
-    pub const fn is_annotation(self) -> bool {
+    pub fn is_annotation(self) -> bool {
         self.traits().contains(Traits::ANNOTATION)
     }
 
     /// [`Traits::CONVERSION`]: converts its operand to the result type.
     #[inline]
-    pub const fn is_conversion(self) -> bool {
+    pub fn is_conversion(self) -> bool {
         self.traits().contains(Traits::CONVERSION)
     }
 
     /// [`Traits::NOT_A_VALUE`]: a function, block or entry point.
     #[inline]
-    pub const fn is_not_a_value(self) -> bool {
+    pub fn is_not_a_value(self) -> bool {
         self.traits().contains(Traits::NOT_A_VALUE)
     }
 

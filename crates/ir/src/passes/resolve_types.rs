@@ -30,7 +30,7 @@
 
 use crate::census::Counted;
 use crate::op::{Op, Operand, SsaDef};
-use crate::opcode::{Like, OpCode, ResultRule, TypeRule};
+use crate::opcode::{Like, OpCode, OpInfo, ResultRule, TypeRule};
 use crate::passes::error::PassError;
 use crate::passes::util::{
     coerce, conversion_opcode, insertion_point_after, lit_mask, phi_value, replace_and_remove,
@@ -190,7 +190,7 @@ const SAME_TYPE_OPERANDS: [bool; OpCode::ALL.len()] = {
     let mut table = [false; OpCode::ALL.len()];
     let mut k = 0;
     while k < OpCode::ALL.len() {
-        let info = OpCode::ALL[k].info();
+        let info = OpCode::ALL[k].const_info();
         let mut same = !info.refs.is_empty() && info.ref_tail.is_empty();
         let mut i = 0;
         while i < info.refs.len() {
@@ -681,7 +681,7 @@ fn reinterpret_operands(b: &mut Builder, def: SsaDef, var: &[u32]) -> Result<(),
     };
     let (opcode, result, n) = (op.opcode, op.ty, op.ref_count());
     for i in 0..n {
-        let Some(need) = operand_need(opcode, i) else {
+        let Some(need) = operand_need(opcode, opcode.info(), i) else {
             continue;
         };
         let Some(x) = b
@@ -859,11 +859,11 @@ impl Need {
 /// rule). Operands that take the result's type in an op whose operands all do are not here:
 /// steps 1 and 3 handle those.
 #[inline]
-const fn operand_need(opcode: OpCode, i: usize) -> Option<Need> {
+const fn operand_need(opcode: OpCode, info: &OpInfo, i: usize) -> Option<Need> {
     if matches!(opcode, OpCode::Cast) {
         return if i == 0 { Some(Need::CastFrom) } else { None };
     }
-    let Some(r) = opcode.info().ref_info(i) else {
+    let Some(r) = info.ref_info(i) else {
         return None;
     };
     Some(match r.ty {
@@ -897,7 +897,7 @@ const OPERANDS_OF_FIXED_KIND: [u8; OpCode::ALL.len()] = {
         let opcode = OpCode::ALL[k];
         let mut i = 0;
         while i < 8 {
-            if operand_need(opcode, i).is_some() {
+            if operand_need(opcode, opcode.const_info(), i).is_some() {
                 table[opcode as usize] |= 1 << i;
             }
             i += 1;
