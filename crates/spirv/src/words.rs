@@ -153,16 +153,61 @@ pub(crate) fn push_packed_str(buf: &mut Vec<u32>, lits: &[Operand]) -> bool {
 
 /// Bytes of the string packed in IR literal operands (up to the first zero byte).
 pub(crate) fn packed_str_len(lits: &[Operand]) -> usize {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut len = 0;
+    for o in lits {
+        // The lowest byte that is zero sets the high bit of its byte here (bytes above it may
+        // be flagged wrongly by the borrow, which does not matter for the lowest).
+        let zero = o.0.wrapping_sub(LOW) & !o.0 & HIGH;
+        if zero != 0 {
+            return len + (zero.trailing_zeros() / 8) as usize;
+        }
+        len += 8;
+    }
+    len
+}
+
+/// The string packed in IR literal operands, as [`dxspv_ir::op::decode_string`] decodes it,
+/// copied a literal at a time.
+pub(crate) fn decode_packed_str(lits: &[Operand]) -> String {
+    let len = packed_str_len(lits);
+    let mut bytes = Vec::with_capacity(len);
+    for o in lits {
+        let rest = len - bytes.len();
+        if rest == 0 {
+            break;
+        }
+        let b = o.0.to_le_bytes();
+        bytes.extend_from_slice(&b[..rest.min(8)]);
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+/// Whether the string packed in IR literal operands decodes to `s`
+/// (`decode_string(lits) == s`), compared without decoding when the string is plain ASCII.
+pub(crate) fn packed_str_eq(lits: &[Operand], s: &str) -> bool {
+    let want = s.as_bytes();
+    let mut at = 0;
     for o in lits {
         for b in o.0.to_le_bytes() {
             if b == 0 {
-                return len;
+                return at == want.len();
             }
-            len += 1;
+            if b >= 0x80 {
+                // Not ASCII: decoding may replace bytes, so compare what it gives.
+                return dxspv_ir::op::decode_string(lits) == s;
+            }
+            if want.get(at) != Some(&b) {
+                return false;
+            }
+            at += 1;
         }
     }
-    len
+    at == want.len()
 }
 
 /// Upper bound of the words [`push_packed_str`] (or the decoding fallback) appends for a
@@ -233,6 +278,68 @@ mod tests {
             assert_eq!(via_packed(s), Some(want), "{s:?}");
         }
         assert_eq!(via_packed("caf\u{e9}"), None);
+    }
+
+    #[test]
+    fn packed_strings_decode_and_compare_as_decode_string_does() {
+        let mut cases: Vec<Vec<Operand>> = Vec::new();
+        for s in [
+            "",
+            "a",
+            "abc",
+            "abcdefg",
+            "exactly8",
+            "nine char",
+            "cb0_Globals_1234",
+        ] {
+            let mut ops = dxspv_ir::Operands::new();
+            dxspv_ir::op::push_string(&mut ops, s);
+            cases.push(ops.to_vec());
+        }
+        // Bytes after a zero, no terminator at all, invalid UTF-8, and a truncated UTF-8
+        // sequence whose replacement has the length of the bytes it replaces.
+        cases.push(vec![
+            Operand(u64::from_le_bytes(*b"ab\0cdefg")),
+            Operand(0x4142),
+        ]);
+        cases.push(vec![Operand(u64::from_le_bytes(*b"abcdefgh"))]);
+        cases.push(vec![Operand(u64::from_le_bytes(*b"a\xffb\0\0\0\0\0"))]);
+        cases.push(vec![Operand(u64::from_le_bytes(
+            *b"\xf0\x9f\x98\0\0\0\0\0",
+        ))]);
+        cases.push(vec![Operand(u64::from_le_bytes(*b"caf\xc3\xa9\0\0\0"))]);
+        cases.push(vec![Operand(0x0080_0000_0000_0041)]);
+        cases.push(Vec::new());
+        for lits in &cases {
+            let want = dxspv_ir::op::decode_string(lits);
+            assert_eq!(decode_packed_str(lits), want, "{lits:?}");
+            assert_eq!(packed_str_len(lits), {
+                let mut n = 0;
+                'o: for o in lits {
+                    for b in o.0.to_le_bytes() {
+                        if b == 0 {
+                            break 'o;
+                        }
+                        n += 1;
+                    }
+                }
+                n
+            });
+            for s in [
+                "",
+                "a",
+                "ab",
+                "abc",
+                "exactly8",
+                "abcdefgh",
+                "\u{fffd}",
+                "caf\u{e9}",
+                "main",
+            ] {
+                assert_eq!(packed_str_eq(lits, s), want == s, "{lits:?} {s:?}");
+            }
+            assert!(packed_str_eq(lits, &want));
+        }
     }
 
     #[test]

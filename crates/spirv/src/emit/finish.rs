@@ -15,8 +15,8 @@ use super::resources::shared_binding;
 use super::{Emitter, Info};
 use crate::words::packed_str_words;
 use crate::words::{
-    begin, end, first_oversized_instruction, inst, packed_str_len, push_packed_str, push_str,
-    str_words,
+    begin, decode_packed_str, end, first_oversized_instruction, inst, packed_str_eq,
+    packed_str_len, push_packed_str, push_str, str_words,
 };
 use crate::SpirvModule;
 use dxspv_ir::{BuiltIn, Op};
@@ -34,6 +34,91 @@ pub(super) const MAX_PRIVATE_VARIABLES: usize = 65_535;
 /// SPIR-V's universal limit on the characters of a literal string (longer names are left
 /// out).
 pub(super) const MAX_STRING_BYTES: usize = 65_535;
+
+/// The name of capability `c` as `spirv::Capability`'s `Debug` writes it, for the
+/// capabilities the emitter declares (others are formatted), so that the reflection's names
+/// cost no formatting.
+fn capability_name(c: u32) -> Option<&'static str> {
+    macro_rules! names {
+        ($($n:ident),* $(,)?) => {
+            $(if c == spirv::Capability::$n as u32 {
+                return Some(stringify!($n));
+            })*
+        };
+    }
+    names!(
+        Shader,
+        VulkanMemoryModel,
+        DenormFlushToZero,
+        DenormPreserve,
+        RoundingModeRTE,
+        RoundingModeRTZ,
+        SignedZeroInfNanPreserve,
+        Geometry,
+        GeometryStreams,
+        Tessellation,
+        ClipDistance,
+        CullDistance,
+        DemoteToHelperInvocation,
+        DerivativeControl,
+        DrawParameters,
+        Float16,
+        Float64,
+        Int8,
+        Int16,
+        Int64,
+        Int64Atomics,
+        Image1D,
+        ImageBuffer,
+        ImageCubeArray,
+        ImageGatherExtended,
+        ImageMSArray,
+        ImageQuery,
+        InterpolationFunction,
+        MinLod,
+        MultiView,
+        MultiViewport,
+        RuntimeDescriptorArray,
+        SampleRateShading,
+        Sampled1D,
+        SampledBuffer,
+        SampledCubeArray,
+        ShaderLayer,
+        ShaderViewportIndex,
+        ShaderNonUniform,
+        SparseResidency,
+        StorageImageMultisample,
+        StorageImageReadWithoutFormat,
+        StorageImageWriteWithoutFormat,
+        TransformFeedback,
+        GroupNonUniform,
+        GroupNonUniformArithmetic,
+        GroupNonUniformBallot,
+        GroupNonUniformQuad,
+        GroupNonUniformShuffle,
+        GroupNonUniformVote,
+        UniformBufferArrayNonUniformIndexing,
+        StorageBufferArrayNonUniformIndexing,
+        UniformTexelBufferArrayNonUniformIndexing,
+        StorageTexelBufferArrayNonUniformIndexing,
+        StorageImageArrayNonUniformIndexing,
+        SampledImageArrayNonUniformIndexing,
+        FragmentShaderPixelInterlockEXT,
+        FragmentShaderSampleInterlockEXT,
+        StencilExportEXT,
+        ComputeDerivativeGroupLinearNV,
+        ComputeDerivativeGroupQuadsNV,
+        DotProduct,
+        DotProductInput4x8BitPacked,
+        FragmentBarycentricKHR,
+        FragmentFullyCoveredEXT,
+        FragmentShadingRateKHR,
+        Int64ImageEXT,
+        MeshShadingEXT,
+        ShaderViewportIndexLayerEXT,
+    );
+    None
+}
 
 impl<'a> Emitter<'a> {
     /// Writes the module: the push constant block, the hull shader entry point, the
@@ -165,10 +250,7 @@ impl<'a> Emitter<'a> {
                         };
                         // The entry function's name, when it is the entry point's, would only
                         // repeat `OpEntryPoint`.
-                        if slot.id == main
-                            && packed_str_len(op.literals()) == name.len()
-                            && dxspv_ir::op::decode_string(op.literals()) == name
-                        {
+                        if slot.id == main && packed_str_eq(op.literals(), name) {
                             continue;
                         }
                         // A name past SPIR-V's string limit is left out (names are optional).
@@ -200,8 +282,7 @@ impl<'a> Emitter<'a> {
                             continue;
                         };
                         let idx = op.lit(0).unwrap_or(0) as u32;
-                        let name =
-                            dxspv_ir::op::decode_string(op.literals().get(1..).unwrap_or(&[]));
+                        let name = decode_packed_str(op.literals().get(1..).unwrap_or(&[]));
                         info.semantic = Some((name, idx));
                     }
                     // `late` holds the two opcodes above only.
@@ -254,9 +335,12 @@ impl<'a> Emitter<'a> {
             .caps
             .0
             .iter()
-            .map(|&c| match spirv::Capability::from_u32(c) {
-                Some(c) => format!("{c:?}"),
-                None => c.to_string(),
+            .map(|&c| match capability_name(c) {
+                Some(n) => n.to_owned(),
+                None => match spirv::Capability::from_u32(c) {
+                    Some(c) => format!("{c:?}"),
+                    None => c.to_string(),
+                },
             })
             .collect();
         refl.extensions = self.module.exts.to_vec();
@@ -289,5 +373,23 @@ impl<'a> Emitter<'a> {
             self.names_words += 2 + packed_str_words(op.literals().len());
             self.late.push(def);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capability_names_are_those_debug_writes() {
+        let mut named = 0;
+        for c in 0..7000u32 {
+            if let Some(n) = capability_name(c) {
+                named += 1;
+                let cap = spirv::Capability::from_u32(c);
+                assert_eq!(cap.map(|c| format!("{c:?}")).as_deref(), Some(n), "{c}");
+            }
+        }
+        assert!(named >= 50, "{named}");
     }
 }
