@@ -23,11 +23,11 @@ impl Module {
         let Some(t) = self.scalar_ty(st) else {
             return 0;
         };
-        if let Some(&id) = self.consts.get(&(t, bits)) {
+        if let Some(id) = self.consts.get(&(t, bits)) {
             return id;
         }
         let id = self.id();
-        self.consts.insert((t, bits), id);
+        self.consts.insert_new((t, bits), id);
         let g = &mut self.sections.globals;
         if st == ScalarType::Bool {
             inst(
@@ -65,11 +65,11 @@ impl Module {
         let mut key = SmallVec::<[u32; 5]>::with_capacity(parts.len() + 1);
         key.push(ty);
         key.extend_from_slice(parts);
-        if let Some(&id) = self.composites.get(&key) {
+        if let Some(id) = self.composites.get(&key) {
             return id;
         }
         let id = self.id();
-        self.composites.insert(key, id);
+        self.composites.insert_new(key, id);
         let g = &mut self.sections.globals;
         let st = begin(g, S::ConstantComposite);
         g.push(ty);

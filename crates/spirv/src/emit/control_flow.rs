@@ -83,7 +83,7 @@ pub(super) struct PendingOutput {
 /// oldest is overwritten), so recording one never moves the others.
 #[derive(Clone, Copy, Default)]
 pub(super) struct RecentComponents {
-    /// The entries; a value of 0 marks an empty one.
+    /// The entries; a value of 0 marks an empty one (whose other fields mean nothing).
     entries: [Component; RECENT_COMPONENTS],
     /// Where the next entry goes.
     next: usize,
@@ -95,7 +95,10 @@ const RECENT_COMPONENTS: usize = 16;
 impl RecentComponents {
     /// Forgets every entry.
     pub(super) fn clear(&mut self) {
-        *self = Self::default();
+        for e in &mut self.entries {
+            e.value = 0;
+        }
+        self.next = 0;
     }
 
     /// Records `c`, forgetting the oldest entry when all are taken.

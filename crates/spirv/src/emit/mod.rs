@@ -6,7 +6,7 @@
 //! SPIR-V backend keeps its `Writer` apart from its `BlockContext`:
 //! - [`Module`] (`module.rs`): the SPIR-V module being built, knowing nothing of the IR —
 //!   section buffers, id allocation, capabilities and extensions, deduplicated types
-//!   (`types.rs`) and constants (`constants.rs`), execution modes.
+//!   (`types.rs`) and constants (`constants.rs`) in id tables (`dedup.rs`), execution modes.
 //! - [`FunctionState`] (`control_flow.rs`): the code being emitted — the merge its current
 //!   header declared, its open constructs, whether the current access is coherent.
 //! - [`Emitter`] itself: what each IR def is in SPIR-V ([`Slot`], [`Info`]) and what the
@@ -32,6 +32,7 @@ mod alu;
 mod atomics;
 mod constants;
 mod control_flow;
+mod dedup;
 mod dispatch;
 mod error;
 mod finish;
@@ -180,6 +181,7 @@ pub(crate) struct Emitter<'a> {
 
 impl<'a> Emitter<'a> {
     /// An emitter of the module `b` with the options `opts`.
+    #[inline]
     pub(crate) fn new(b: &'a Builder, opts: &'a SpirvOptions) -> Self {
         let bound = b.id_bound().max(1);
         Self {
@@ -263,6 +265,13 @@ impl<'a> Emitter<'a> {
     /// Reference operand `i` of `op`, which must be there.
     #[inline]
     fn arg(&self, def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
+        // A fixed reference operand is a reference whatever the op's shape (`Op::arg`), so
+        // it is read without working out the count of references.
+        if i < op.opcode.info().refs.len() {
+            if let Some(a) = op.operands.get(i).and_then(|o| o.def()) {
+                return Ok(a);
+            }
+        }
         match op.arg(i) {
             Some(a) => Ok(a),
             None => malformed(def, op, format!("operand {i} missing")),
@@ -314,9 +323,19 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The first `DebugName` of `def`.
+    /// The first `DebugName` of `def` (the one with the lowest id, as
+    /// [`dxspv_ir::text::debug_name`] finds it), decoded a literal at a time.
     fn debug_name(&self, def: SsaDef) -> Option<String> {
-        dxspv_ir::text::debug_name(self.b, def)
+        let mut first: Option<(SsaDef, &Op)> = None;
+        for u in self.b.uses(def) {
+            if u.operand != 0 || first.is_some_and(|(d, _)| d <= u.user) {
+                continue;
+            }
+            if let Some(op) = self.b.get(u.user).filter(|o| o.opcode == OpCode::DebugName) {
+                first = Some((u.user, op));
+            }
+        }
+        first.map(|(_, op)| crate::words::decode_packed_str(op.literals()))
     }
 
     /// True when `def`, a vector (or a scalar constant), is used only as the address (operand 1) of accesses whose

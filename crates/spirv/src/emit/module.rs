@@ -14,10 +14,10 @@
 //! the end. Instructions are written in place with [`crate::words`]: nothing is allocated
 //! per instruction.
 
+use super::dedup::IdTable;
 use super::types::TyKey;
 use crate::words::{begin, end, inst, Sections};
 use crate::TargetEnv;
-use dxspv_ir::small_map::SmallMap;
 use smallvec::SmallVec;
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
 
@@ -42,13 +42,13 @@ pub(super) struct Module {
     /// until declared.
     pub(super) basic: [u32; 128],
     /// Types other than scalars, vectors and pointers.
-    pub(super) types: SmallMap<TyKey, u32, 8>,
+    pub(super) types: IdTable<TyKey, 8>,
     /// Pointer types by `(storage class, pointee)`.
-    pub(super) ptrs: SmallMap<(u32, u32), u32, 16>,
+    pub(super) ptrs: IdTable<(u32, u32), 16>,
     /// Scalar constants by `(type, bits)`.
-    pub(super) consts: SmallMap<(u32, u64), u32, 16>,
+    pub(super) consts: IdTable<(u32, u64), 16>,
     /// Composite constants by type and constituents.
-    pub(super) composites: SmallMap<SmallVec<[u32; 5]>, u32, 8>,
+    pub(super) composites: IdTable<SmallVec<[u32; 5]>, 8>,
     /// The `GLSL.std.450` import id; 0 until an instruction needs it.
     pub(super) glsl: u32,
     /// `Private` variables declared so far (SPIR-V allows
@@ -71,6 +71,7 @@ impl CapSet {
 
 impl Module {
     /// An empty module for `target` whose own ids start at `first_id` (past the IR's ids).
+    #[inline]
     pub(super) fn new(first_id: u32, target: TargetEnv) -> Self {
         Self {
             sections: Sections::default(),
@@ -78,10 +79,10 @@ impl Module {
             exts: SmallVec::new(),
             next_id: first_id,
             basic: [0; 128],
-            types: SmallMap::default(),
-            ptrs: SmallMap::default(),
-            consts: SmallMap::default(),
-            composites: SmallMap::default(),
+            types: IdTable::default(),
+            ptrs: IdTable::default(),
+            consts: IdTable::default(),
+            composites: IdTable::default(),
             glsl: 0,
             private_vars: 0,
             modes: SmallVec::new(),
@@ -90,6 +91,7 @@ impl Module {
     }
 
     /// A fresh id.
+    #[inline]
     pub(super) fn id(&mut self) -> u32 {
         let i = self.next_id;
         self.next_id += 1;
@@ -154,6 +156,7 @@ impl Module {
     }
 
     /// Emits `result = op(args)` with a fresh id.
+    #[inline]
     pub(super) fn un(&mut self, op: S, ty: u32, args: &[u32]) -> u32 {
         let id = self.id();
         self.emit_to(op, ty, id, args);
@@ -161,6 +164,7 @@ impl Module {
     }
 
     /// Emits `id = op(args)` of type `ty`.
+    #[inline]
     pub(super) fn emit_to(&mut self, op: S, ty: u32, id: u32, args: &[u32]) {
         let f = &mut self.sections.functions;
         let st = begin(f, op);
@@ -181,6 +185,7 @@ impl Module {
     }
 
     /// Decorates `id` with `d` and its extra operands.
+    #[inline]
     pub(super) fn decorate(&mut self, id: u32, d: Decoration, extra: &[u32]) {
         let a = &mut self.sections.annotations;
         let st = begin(a, S::Decorate);

@@ -180,12 +180,17 @@ impl Module {
     /// The type for `key`, declared on first use. Scalars and vectors go through
     /// [`Self::basic_ty`] only, pointers through [`Self::ptr`].
     pub(super) fn ty_key(&mut self, key: TyKey) -> u32 {
-        if let Some(&id) = self.types.get(&key) {
-            return id;
+        self.ty_key_fresh(key).0
+    }
+
+    /// [`Self::ty_key`], and whether the type was declared just now.
+    pub(super) fn ty_key_fresh(&mut self, key: TyKey) -> (u32, bool) {
+        if let Some(id) = self.types.get(&key) {
+            return (id, false);
         }
         let id = self.declare_ty(&key);
-        self.types.insert(key, id);
-        id
+        self.types.insert_new(key, id);
+        (id, true)
     }
 
     /// Declares the type `key` (no deduplication).
@@ -348,8 +353,7 @@ impl Module {
                     ids.push(self.basic_ty(*m)?);
                 }
                 let key = TyKey::Struct(ids, if layout { L_EXPLICIT } else { L_NONE });
-                let fresh = self.types.get(&key).is_none();
-                let sid = self.ty_key(key);
+                let (sid, fresh) = self.ty_key_fresh(key);
                 if fresh && layout {
                     let mut off: u32 = 0;
                     for (i, m) in members.iter().enumerate() {
@@ -386,11 +390,11 @@ impl Module {
     /// The pointer type to `t` in storage class `sc`.
     pub(super) fn ptr(&mut self, sc: SC, t: u32) -> u32 {
         let key = (sc as u32, t);
-        if let Some(&id) = self.ptrs.get(&key) {
+        if let Some(id) = self.ptrs.get(&key) {
             return id;
         }
         let id = self.declare_ty(&TyKey::Ptr(key.0, key.1));
-        self.ptrs.insert(key, id);
+        self.ptrs.insert_new(key, id);
         id
     }
 
@@ -405,8 +409,7 @@ impl Module {
     /// A `Block` (or `BufferBlock`, by `flavour`) struct wrapping one member at offset 0.
     pub(super) fn block(&mut self, inner: u32, flavour: u8) -> u32 {
         let key = TyKey::Struct(smallvec::smallvec![inner], flavour);
-        let fresh = self.types.get(&key).is_none();
-        let id = self.ty_key(key);
+        let (id, fresh) = self.ty_key_fresh(key);
         if fresh {
             let d = if matches!(flavour, L_BUFFER_BLOCK | L_BUFFER_BLOCK_RO) {
                 Decoration::BufferBlock

@@ -1,0 +1,83 @@
+//! [`IdTable`]: the tables that deduplicate declarations (types, pointer types, constants)
+//! by key, giving the SPIR-V id declared for a key.
+//!
+//! A module declares a handful of types and constants, so the entries live inline and are
+//! searched linearly, which costs neither an allocation nor hashing. A declaration is looked
+//! up once: the caller declares what [`IdTable::get`] did not find and adds it with
+//! [`IdTable::insert_new`], which does not search again. Hostile programs can declare
+//! thousands: past [`INDEX_AT`] entries they move into a hash map, so lookups stay O(1).
+
+use dxspv_ir::fxhash::FxHashMap;
+use smallvec::SmallVec;
+use std::hash::Hash;
+
+/// Entries from which the table is a hash map.
+const INDEX_AT: usize = 16;
+
+/// Ids by key: inline entries while few, a hash map past [`INDEX_AT`].
+pub(super) struct IdTable<K, const N: usize> {
+    /// The entries while there are at most [`INDEX_AT`] (then empty).
+    entries: SmallVec<[(K, u32); N]>,
+    /// Every entry, once there are more than [`INDEX_AT`].
+    index: Option<FxHashMap<K, u32>>,
+}
+
+impl<K, const N: usize> Default for IdTable<K, N> {
+    fn default() -> Self {
+        IdTable {
+            entries: SmallVec::new(),
+            index: None,
+        }
+    }
+}
+
+impl<K: Eq + Hash, const N: usize> IdTable<K, N> {
+    /// The id of `key`.
+    #[inline]
+    pub(super) fn get(&self, key: &K) -> Option<u32> {
+        match &self.index {
+            None => self
+                .entries
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|&(_, id)| id),
+            Some(index) => index.get(key).copied(),
+        }
+    }
+
+    /// Adds `key` with `id`; `key` must not be in the table ([`Self::get`] found nothing).
+    #[inline]
+    pub(super) fn insert_new(&mut self, key: K, id: u32) {
+        match &mut self.index {
+            None => {
+                self.entries.push((key, id));
+                if self.entries.len() > INDEX_AT {
+                    self.index = Some(self.entries.drain(..).collect());
+                }
+            }
+            Some(index) => {
+                index.insert(key, id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_and_hashed_tables_find_every_key() {
+        let mut t: IdTable<(u32, u64), 4> = IdTable::default();
+        for i in 0..100u32 {
+            let key = (i % 7, u64::from(i) * 1_000_003);
+            assert_eq!(t.get(&key), None);
+            t.insert_new(key, i + 1);
+            for j in 0..=i {
+                assert_eq!(t.get(&(j % 7, u64::from(j) * 1_000_003)), Some(j + 1));
+            }
+            assert_eq!(t.get(&(99, 0)), None);
+            assert_eq!(t.index.is_some(), i as usize >= INDEX_AT);
+        }
+    }
+}
