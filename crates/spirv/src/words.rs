@@ -69,6 +69,20 @@ pub(crate) fn inst(buf: &mut Vec<u32>, op: Op, operands: &[u32]) {
     buf.extend_from_slice(operands);
 }
 
+/// Appends one instruction of fixed leading operands `fixed` and a short tail `tail` (the
+/// operands of an arithmetic or decoration), reserving once and copying the tail a word at a
+/// time: cheaper than a `memcpy` call for the few words such tails have.
+#[inline]
+pub(crate) fn inst_tail<const N: usize>(buf: &mut Vec<u32>, op: Op, fixed: [u32; N], tail: &[u32]) {
+    let words = 1 + N + tail.len();
+    buf.reserve(words);
+    buf.push(head(op as u32, words));
+    buf.extend_from_slice(&fixed);
+    for &w in tail {
+        buf.push(w);
+    }
+}
+
 /// Starts an instruction whose operands are pushed afterwards; close it with [`end`].
 #[inline]
 pub(crate) fn begin(buf: &mut Vec<u32>, op: Op) -> usize {

@@ -81,7 +81,14 @@ impl<'a> Emitter<'a> {
     /// decorated `NoContraction`.
     fn alu_begin(&mut self, def: SsaDef, op: &Op) -> R<Alu> {
         let id = def.id();
-        let ty = self.module.val_ty(def, op)?;
+        let result = op.ty.as_basic();
+        let ty = match result {
+            Some(b) => match self.module.basic_ty(b) {
+                Some(t) => t,
+                None => return unsupported(def, op, format!("type {}", op.ty)),
+            },
+            None => self.module.val_ty(def, op)?,
+        };
         let mut args = [0u32; 4];
         let refs = op.operands.get(..op.ref_count()).unwrap_or(&[]);
         for (slot, x) in args.iter_mut().zip(refs) {
@@ -89,10 +96,7 @@ impl<'a> Emitter<'a> {
                 *slot = self.v(x);
             }
         }
-        let basic = op
-            .ty
-            .as_basic()
-            .unwrap_or(BasicType::scalar(ScalarType::U32));
+        let basic = result.unwrap_or(BasicType::scalar(ScalarType::U32));
         if op.flags.contains(OpFlags::PRECISE) && basic.base().is_float() {
             self.module.decorate(id, Decoration::NoContraction, &[]);
         }
@@ -105,6 +109,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Writes `instr` of the first `n` operands as the result of `alu`.
+    #[inline]
     fn alu_write(&mut self, alu: &Alu, instr: Instr, n: usize) -> R<()> {
         let args = alu.args.get(..n).unwrap_or(&alu.args);
         match instr {

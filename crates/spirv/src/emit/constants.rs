@@ -62,14 +62,29 @@ impl Module {
 
     /// The `OpConstantComposite` of type `ty` with constituents `parts`.
     pub(super) fn const_composite(&mut self, ty: u32, parts: &[u32]) -> u32 {
-        let mut key = SmallVec::<[u32; 5]>::with_capacity(parts.len() + 1);
-        key.push(ty);
-        key.extend_from_slice(parts);
-        if let Some(id) = self.composites.get(&key) {
-            return id;
-        }
-        let id = self.id();
-        self.composites.insert_new(key, id);
+        let id = if parts.len() <= 4 {
+            // Up to four parts (vectors, small structs and arrays): a fixed-size key.
+            let mut key = [ty, 0, 0, 0, 0];
+            for (k, p) in key[1..].iter_mut().zip(parts) {
+                *k = *p;
+            }
+            if let Some(id) = self.composites.get(&key) {
+                return id;
+            }
+            let id = self.id();
+            self.composites.insert_new(key, id);
+            id
+        } else {
+            let mut key = SmallVec::<[u32; 8]>::with_capacity(parts.len() + 1);
+            key.push(ty);
+            key.extend_from_slice(parts);
+            if let Some(id) = self.long_composites.get(&key) {
+                return id;
+            }
+            let id = self.id();
+            self.long_composites.insert_new(key, id);
+            id
+        };
         let g = &mut self.sections.globals;
         let st = begin(g, S::ConstantComposite);
         g.push(ty);

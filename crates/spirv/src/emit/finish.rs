@@ -215,20 +215,13 @@ impl<'a> Emitter<'a> {
             // The interface: every module-scope variable (SPIR-V 1.4 on), or the inputs and
             // outputs (before).
             let all = target.interface_lists_all_globals();
-            let g = &self.module.sections.globals;
-            let mut i = 0;
-            while let Some(&w) = g.get(i) {
-                let len = (w >> 16) as usize;
-                if w & 0xffff == S::Variable as u32 {
-                    let io = g
-                        .get(i + 3)
-                        .is_some_and(|&sc| sc == SC::Input as u32 || sc == SC::Output as u32);
-                    if let Some(&id) = g.get(i + 2).filter(|_| all || io) {
-                        out.push(id);
-                    }
-                }
-                i += len.max(1);
-            }
+            out.extend(
+                self.module
+                    .global_vars
+                    .iter()
+                    .filter(|&&(_, io)| all || io)
+                    .map(|&(id, _)| id),
+            );
             end(&mut out, st);
         }
         for (m, args, n) in &self.module.modes {

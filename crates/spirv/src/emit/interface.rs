@@ -827,11 +827,7 @@ impl<'a> Emitter<'a> {
         }
         let p = self.module.ptr(SC::PushConstant, st);
         let var = self.push_var;
-        inst(
-            &mut self.module.sections.globals,
-            S::Variable,
-            &[p, var, SC::PushConstant as u32],
-        );
+        self.module.global_var(p, SC::PushConstant, var, None);
         Ok(())
     }
 

@@ -56,26 +56,37 @@ pub(super) struct Indices {
 /// scalars of one bit size (the access bit-casts between them and splits vectors over
 /// consecutive scalars). Other shapes are malformed IR, or not supported yet (64-bit values
 /// over 32-bit words).
+#[inline]
 pub(super) fn access_fits(def: SsaDef, op: &Op, value: &Type, at: &Type, what: &str) -> R<()> {
-    match (value.as_basic(), at.as_basic()) {
+    let fits = match (value.as_basic(), at.as_basic()) {
         (Some(v), Some(a)) => {
             let (vb, ab) = (v.base(), a.base());
             // Numbers of one bit size are cast; bools, descriptors and the like only meet
             // their own type.
-            if vb == ab
-                || (vb.is_numeric() && ab.is_numeric() && scalar_bits(vb) == scalar_bits(ab))
-            {
-                Ok(())
-            } else {
-                unsupported(def, op, format!("{what} {value} at {at}"))
-            }
+            vb == ab || (vb.is_numeric() && ab.is_numeric() && scalar_bits(vb) == scalar_bits(ab))
         }
-        _ if value == at => Ok(()),
-        _ => malformed(
+        _ => value == at,
+    };
+    if fits {
+        Ok(())
+    } else {
+        access_misfit(def, op, value, at, what)
+    }
+}
+
+/// The error of [`access_fits`]: a basic type that cannot be cast to the location's is not
+/// supported; any other mismatch is malformed IR.
+#[cold]
+#[inline(never)]
+fn access_misfit(def: SsaDef, op: &Op, value: &Type, at: &Type, what: &str) -> R<()> {
+    if value.as_basic().is_some() && at.as_basic().is_some() {
+        unsupported(def, op, format!("{what} {value} at {at}"))
+    } else {
+        malformed(
             def,
             op,
             format!("{what} {value} at {at}: the address must reach a location of that type"),
-        ),
+        )
     }
 }
 
@@ -717,7 +728,11 @@ impl<'a> Emitter<'a> {
             }
         };
         if n == m {
-            let v = conv(self, val, vb, pb)?;
+            let v = if vb.base() == pb.base() {
+                val
+            } else {
+                conv(self, val, vb, pb)?
+            };
             let f = &mut self.module.sections.functions;
             let st = begin(f, S::Store);
             f.extend_from_slice(&[ptr, v]);

@@ -107,6 +107,23 @@ thread_local! {
     static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
 }
 
+/// [`Emitter::arg`] of an operand that is not a fixed reference, or is missing: kept out of
+/// line so that the common case inlines.
+#[inline(never)]
+fn arg_slow(def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
+    match op.arg(i) {
+        Some(a) => Ok(a),
+        None => malformed(def, op, format!("operand {i} missing")),
+    }
+}
+
+/// The error of [`Emitter::lit`] for a missing literal.
+#[cold]
+#[inline(never)]
+fn lit_missing(def: SsaDef, op: &Op, i: usize) -> R<u64> {
+    malformed(def, op, format!("literal {i} missing"))
+}
+
 /// Counts from a first walk over the IR, for sizing buffers.
 #[derive(Default)]
 struct Census {
@@ -272,10 +289,7 @@ impl<'a> Emitter<'a> {
                 return Ok(a);
             }
         }
-        match op.arg(i) {
-            Some(a) => Ok(a),
-            None => malformed(def, op, format!("operand {i} missing")),
-        }
+        arg_slow(def, op, i)
     }
 
     /// Literal operand `i` of `op`, which must be there.
@@ -283,7 +297,7 @@ impl<'a> Emitter<'a> {
     fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
         match op.lit(i) {
             Some(a) => Ok(a),
-            None => malformed(def, op, format!("literal {i} missing")),
+            None => lit_missing(def, op, i),
         }
     }
 
@@ -347,44 +361,47 @@ impl<'a> Emitter<'a> {
         let mut any = false;
         for u in self.b.uses(def) {
             any = true;
+            // Only the address (operand 1) is taken apart.
+            if u.operand != 1 {
+                return false;
+            }
             let Some(user) = self.op_of(u.user) else {
                 return false;
             };
-            let ok = u.operand == 1
-                && match user.opcode {
-                    OpCode::CompositeExtract | OpCode::CompositeInsert => composite,
-                    OpCode::ScratchLoad
-                    | OpCode::ScratchStore
-                    | OpCode::LdsLoad
-                    | OpCode::LdsStore
-                    | OpCode::LdsAtomic
-                    | OpCode::ConstantLoad
-                    | OpCode::InputLoad
-                    | OpCode::OutputLoad
-                    | OpCode::OutputStore => true,
-                    // Through a block (constant, raw or structured buffer: a declaration of
-                    // an aggregate type), not a typed buffer, which takes the index as is.
-                    // A 64-bit atomic takes its word index apart in code (`word_index`).
-                    OpCode::BufferAtomic
-                        if [
-                            Some(user.ty),
-                            user.arg(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
-                        ]
-                        .into_iter()
-                        .flatten()
-                        .any(|t| t.as_basic().is_some_and(|t| scalar_bits(t.base()) == 64)) =>
-                    {
-                        false
-                    }
-                    OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
-                        .arg(0)
-                        .and_then(|d| self.op_of(d))
-                        .filter(|d| d.opcode == OpCode::DescriptorLoad)
-                        .and_then(|d| d.arg(0))
-                        .and_then(|d| self.op_of(d))
-                        .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
-                    _ => false,
-                };
+            let ok = match user.opcode {
+                OpCode::CompositeExtract | OpCode::CompositeInsert => composite,
+                OpCode::ScratchLoad
+                | OpCode::ScratchStore
+                | OpCode::LdsLoad
+                | OpCode::LdsStore
+                | OpCode::LdsAtomic
+                | OpCode::ConstantLoad
+                | OpCode::InputLoad
+                | OpCode::OutputLoad
+                | OpCode::OutputStore => true,
+                // Through a block (constant, raw or structured buffer: a declaration of
+                // an aggregate type), not a typed buffer, which takes the index as is.
+                // A 64-bit atomic takes its word index apart in code (`word_index`).
+                OpCode::BufferAtomic
+                    if [
+                        Some(user.ty),
+                        user.arg(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .any(|t| t.as_basic().is_some_and(|t| scalar_bits(t.base()) == 64)) =>
+                {
+                    false
+                }
+                OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
+                    .arg(0)
+                    .and_then(|d| self.op_of(d))
+                    .filter(|d| d.opcode == OpCode::DescriptorLoad)
+                    .and_then(|d| d.arg(0))
+                    .and_then(|d| self.op_of(d))
+                    .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
+                _ => false,
+            };
             if !ok {
                 return false;
             }

@@ -16,7 +16,7 @@
 
 use super::dedup::IdTable;
 use super::types::TyKey;
-use crate::words::{begin, end, inst, Sections};
+use crate::words::{inst, inst_tail, Sections};
 use crate::TargetEnv;
 use smallvec::SmallVec;
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
@@ -47,8 +47,14 @@ pub(super) struct Module {
     pub(super) ptrs: IdTable<(u32, u32), 16>,
     /// Scalar constants by `(type, bits)`.
     pub(super) consts: IdTable<(u32, u64), 16>,
-    /// Composite constants by type and constituents.
-    pub(super) composites: IdTable<SmallVec<[u32; 5]>, 8>,
+    /// Composite constants of at most four constituents by type and constituents (0 past
+    /// the last: no id is 0).
+    pub(super) composites: IdTable<[u32; 5], 8>,
+    /// Composite constants of more constituents by type and constituents.
+    pub(super) long_composites: IdTable<SmallVec<[u32; 8]>, 1>,
+    /// The module-scope variables in declaration order, each with whether it is an input or
+    /// output (for the entry point's interface, see [`Self::global_var`]).
+    pub(super) global_vars: SmallVec<[(u32, bool); 16]>,
     /// The `GLSL.std.450` import id; 0 until an instruction needs it.
     pub(super) glsl: u32,
     /// `Private` variables declared so far (SPIR-V allows
@@ -83,6 +89,8 @@ impl Module {
             ptrs: IdTable::default(),
             consts: IdTable::default(),
             composites: IdTable::default(),
+            long_composites: IdTable::default(),
+            global_vars: SmallVec::new(),
             glsl: 0,
             private_vars: 0,
             modes: SmallVec::new(),
@@ -166,42 +174,42 @@ impl Module {
     /// Emits `id = op(args)` of type `ty`.
     #[inline]
     pub(super) fn emit_to(&mut self, op: S, ty: u32, id: u32, args: &[u32]) {
-        let f = &mut self.sections.functions;
-        let st = begin(f, op);
-        f.push(ty);
-        f.push(id);
-        f.extend_from_slice(args);
-        end(f, st);
+        inst_tail(&mut self.sections.functions, op, [ty, id], args);
     }
 
     /// Emits `id = GLSL.std.450 gl(args)` of type `ty`.
+    #[inline]
     pub(super) fn ext_to(&mut self, gl: GLOp, ty: u32, id: u32, args: &[u32]) {
         let set = self.glsl();
-        let f = &mut self.sections.functions;
-        let st = begin(f, S::ExtInst);
-        f.extend_from_slice(&[ty, id, set, gl as u32]);
-        f.extend_from_slice(args);
-        end(f, st);
+        inst_tail(
+            &mut self.sections.functions,
+            S::ExtInst,
+            [ty, id, set, gl as u32],
+            args,
+        );
     }
 
     /// Decorates `id` with `d` and its extra operands.
     #[inline]
     pub(super) fn decorate(&mut self, id: u32, d: Decoration, extra: &[u32]) {
-        let a = &mut self.sections.annotations;
-        let st = begin(a, S::Decorate);
-        a.push(id);
-        a.push(d as u32);
-        a.extend_from_slice(extra);
-        end(a, st);
+        inst_tail(
+            &mut self.sections.annotations,
+            S::Decorate,
+            [id, d as u32],
+            extra,
+        );
     }
 
     /// Declares a module-scope variable. Every `OpVariable` in the globals section is listed
     /// in the entry point's interface (from SPIR-V 1.4; only `Input` and `Output` ones
-    /// before), which [`Emitter::finish`](super::Emitter::finish) collects.
+    /// before), which [`Emitter::finish`](super::Emitter::finish) writes from
+    /// [`Self::global_vars`]: every module-scope variable is declared here.
     pub(super) fn global_var(&mut self, ptr_ty: u32, sc: SC, id: u32, init: Option<u32>) {
         if sc == SC::Private {
             self.private_vars += 1;
         }
+        self.global_vars
+            .push((id, matches!(sc, SC::Input | SC::Output)));
         let g = &mut self.sections.globals;
         match init {
             Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
