@@ -19,13 +19,21 @@ use spirv::Op as S;
 
 impl Module {
     /// The scalar constant of type `st` with bit pattern `bits` (in its low bits).
+    #[inline]
     pub(super) fn const_scalar(&mut self, st: ScalarType, bits: u64) -> u32 {
         let Some(t) = self.scalar_ty(st) else {
             return 0;
         };
-        if let Some(id) = self.consts.get(&(t, bits)) {
-            return id;
+        match self.consts.get(&(t, bits)) {
+            Some(id) => id,
+            None => self.new_const_scalar(st, t, bits),
         }
+    }
+
+    /// Declares the scalar constant of [`Self::const_scalar`] (of SPIR-V type `t`), which
+    /// is not declared yet.
+    #[inline(never)]
+    fn new_const_scalar(&mut self, st: ScalarType, t: u32, bits: u64) -> u32 {
         let id = self.id();
         self.consts.insert_new((t, bits), id);
         let g = &mut self.sections.globals;

@@ -388,11 +388,18 @@ impl Module {
     }
 
     /// The pointer type to `t` in storage class `sc`.
+    #[inline]
     pub(super) fn ptr(&mut self, sc: SC, t: u32) -> u32 {
         let key = (sc as u32, t);
-        if let Some(id) = self.ptrs.get(&key) {
-            return id;
+        match self.ptrs.get(&key) {
+            Some(id) => id,
+            None => self.new_ptr(key),
         }
+    }
+
+    /// Declares the pointer type of [`Self::ptr`] for `key`, which is not declared yet.
+    #[inline(never)]
+    fn new_ptr(&mut self, key: (u32, u32)) -> u32 {
         let id = self.declare_ty(&TyKey::Ptr(key.0, key.1));
         self.ptrs.insert_new(key, id);
         id
