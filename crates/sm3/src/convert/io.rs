@@ -647,7 +647,10 @@ impl Converter<'_, '_> {
         let mut pos = None;
         let mut psize = None;
         if v.major < 3 {
-            pos = Some(self.slot_vec4(SLOT_POS));
+            // An unwritten oPos is the zero vector below (no scalar constants made for it).
+            if self.slot_written(SLOT_POS) {
+                pos = Some(self.slot_vec4(SLOT_POS));
+            }
             if self.slot_written(SLOT_PTS) {
                 psize = Some(self.shadow_value(SLOT_PTS, 0));
             }
@@ -764,18 +767,23 @@ impl Converter<'_, '_> {
                 self.output_store(d, val);
             }
         }
-        let pos = match pos {
-            Some(p) => p,
-            None => [self.c_f32(0.0); 4],
-        };
         let d = self.builtin_output(
             BuiltIn::Position,
             Type::vector(ScalarType::F32, 4),
             "POSITION",
         );
-        let pv = self.vec4(pos);
+        let pv = match pos {
+            Some(p) => self.vec4(p),
+            None => self
+                .b
+                .add_constant(Type::vector(ScalarType::F32, 4), &[0u64; 4]),
+        };
         self.output_store(d, pv);
         if self.opts.dynamic_state.contains(DynamicState::CLIP_PLANES) {
+            let pos = match pos {
+                Some(p) => p,
+                None => [self.c_f32(0.0); 4],
+            };
             self.clip_planes(pos)?;
         }
         self.point_size(psize)?;
@@ -789,8 +797,9 @@ impl Converter<'_, '_> {
         let mut colors: [Option<[SsaDef; 4]>; 4] = [None; 4];
         if v.major == 1 {
             // ps_1_x: the colour is r0.
-            let mut c = [self.c_f32(0.0); 4];
-            for (i, x) in c.iter_mut().enumerate() {
+            let t = self.temp(0, 0)?;
+            let mut c = [self.load_tmp(t, ScalarType::F32); 4];
+            for (i, x) in c.iter_mut().enumerate().skip(1) {
                 let t = self.temp(0, i as u8)?;
                 *x = self.load_tmp(t, ScalarType::F32);
             }

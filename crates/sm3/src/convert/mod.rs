@@ -54,6 +54,8 @@ mod tests;
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState, InstructionSite};
 use dxspv_ir::{Builder, Construct, DenormMode, Op, OpCode, RoundMode, ScalarType, SsaDef, Type};
 
+use smallvec::SmallVec;
+
 use crate::decode::{Instruction, Instructions, Shader};
 use crate::limits::Limits;
 use crate::opcode::Opcode;
@@ -205,12 +207,13 @@ pub(crate) struct Tmp(u32);
 /// be emitted, so straight-line code declares none.
 #[derive(Debug, Default)]
 pub(crate) struct TmpValues {
-    /// By temporary: its type and its `DclTmp`, once declared.
-    decls: Vec<(ScalarType, Option<SsaDef>)>,
+    /// By temporary: its type and its `DclTmp`, once declared. The three lists are inline
+    /// for the few temporaries most shaders have: no allocation per compile.
+    decls: SmallVec<[(ScalarType, Option<SsaDef>); 24]>,
     /// By temporary: its value, and whether the temporary lacks it (a store is due).
-    slots: Vec<Option<(SsaDef, bool)>>,
+    slots: SmallVec<[Option<(SsaDef, bool)>; 24]>,
     /// The temporaries with a slot.
-    live: Vec<Tmp>,
+    live: SmallVec<[Tmp; 24]>,
     /// A control-flow op was emitted: the code is past the entry block of `main`.
     left_entry: bool,
 }
