@@ -471,14 +471,31 @@ impl Converter<'_, '_> {
         }
     }
 
-    /// The shadow temporary of component `c` of output register `ty`/`index`.
-    pub(crate) fn output_shadow(&mut self, ty: RegisterType, index: u32, c: u8) -> R<Tmp> {
+    /// The shadow temporary of component `c` of output register `ty`/`index`. With
+    /// `overwrite` (the caller writes it before anything can read it), a shadow made here
+    /// starts without a value: its default would never be read.
+    pub(crate) fn output_shadow(
+        &mut self,
+        ty: RegisterType,
+        index: u32,
+        c: u8,
+        overwrite: bool,
+    ) -> R<Tmp> {
         let Some(slot) = out_slot(self.version, ty, index) else {
             return Err(self.invalid(format!(
                 "{} is not an output of this shader",
                 Register::new(ty, index)
             )));
         };
+        if overwrite {
+            if let Some(s) = self.io.shadows.get_mut(slot as usize) {
+                if s[c as usize & 3].is_none() {
+                    let t = self.tmp(ScalarType::F32);
+                    self.io.shadows[slot as usize][c as usize & 3] = Some(t);
+                    return Ok(t);
+                }
+            }
+        }
         self.slot_shadow(slot, c)
     }
 

@@ -467,8 +467,9 @@ impl<'a, 's> Converter<'a, 's> {
                 .with_lit(RoundMode::NearestEven.to_literal())
                 .with_lit(DenormMode::Flush.to_literal()),
         );
+        // The function gets no `DebugName`: the entry point's name ("main", given above)
+        // is the module's, and a function name equal to it would say nothing more.
         let main = self.code(Op::new(OpCode::Function, Type::VOID));
-        self.name(main, "main");
         self.prologue =
             self.code(Op::new(OpCode::Label, Type::VOID).with_lit(Construct::None.to_literal()));
         let it = self.shader.instructions();
