@@ -111,6 +111,17 @@ pub fn semantic_name(usage: Usage) -> &'static str {
     }
 }
 
+/// `x` clamped to [0, 1] as `NClamp` does it (NaN gives 0).
+fn saturate(x: f32) -> f32 {
+    if x >= 1.0 {
+        1.0
+    } else if x > 0.0 {
+        x
+    } else {
+        0.0
+    }
+}
+
 /// A varying output being assembled: its declaration, its components, usage and index.
 type LocationOut = (SsaDef, [Option<SsaDef>; 4], Usage, u8);
 
@@ -640,14 +651,7 @@ impl Converter<'_, '_> {
             let mut lits = [0u64; 4];
             for (i, l) in lits.iter_mut().enumerate() {
                 let x = f32::from_bits(op.lit(i).unwrap_or(0) as u32);
-                let y = if x >= 1.0 {
-                    1.0
-                } else if x > 0.0 {
-                    x
-                } else {
-                    0.0
-                };
-                *l = u64::from(y.to_bits());
+                *l = u64::from(saturate(x).to_bits());
             }
             return self.b.add_constant(ty, &lits);
         }
@@ -683,9 +687,17 @@ impl Converter<'_, '_> {
                     if usage == Usage::Color && vals.iter().all(|&x| x == vals[0]) {
                         // One value in every component (a scalar instruction's result):
                         // clamp it once.
-                        let zero = self.c_f32(0.0);
-                        let one = self.c_f32(1.0);
-                        vals = [self.op3(OpCode::FClamp, ScalarType::F32, vals[0], zero, one); 4];
+                        let clamped = match self.known(vals[0]) {
+                            // A constant (a `def`'d colour): clamped here, as `NClamp`
+                            // would (NaN gives 0).
+                            Some(x) => self.c_f32(saturate(x)),
+                            None => {
+                                let zero = self.c_f32(0.0);
+                                let one = self.c_f32(1.0);
+                                self.op3(OpCode::FClamp, ScalarType::F32, vals[0], zero, one)
+                            }
+                        };
+                        vals = [clamped; 4];
                         self.vec4(vals)
                     } else if usage == Usage::Color {
                         let v = self.vec4(vals);

@@ -10,6 +10,8 @@
 //! all of that, checks each register against the model's [`Limits`] and each flow-control
 //! instruction against the model, and records where each `label` starts.
 
+use smallvec::SmallVec;
+
 use crate::decode::{Declaration, Instruction, Payload, Shader, TextureType, Usage};
 use crate::limits::Limits;
 use crate::opcode::Opcode;
@@ -67,17 +69,17 @@ pub(crate) struct Prescan {
     pub bool_used: bool,
     /// `def c#` values (raw bits), sorted by register, the last definition of a register
     /// kept.
-    pub defs_f: Vec<(u32, [u32; 4])>,
+    pub defs_f: SmallVec<[(u32, [u32; 4]); 8]>,
     /// `defi i#` values.
-    pub defs_i: Vec<(u32, [i32; 4])>,
+    pub defs_i: SmallVec<[(u32, [i32; 4]); 2]>,
     /// `defb b#` values.
-    pub defs_b: Vec<(u32, bool)>,
+    pub defs_b: SmallVec<[(u32, bool); 2]>,
     /// Samplers used, bit per sampler.
     pub samplers: u32,
     /// Sampler types from `dcl_2d s#` and friends.
     pub sampler_dcl: [Option<TextureType>; 16],
     /// `dcl`s of inputs and outputs.
-    pub dcls: Vec<IoDcl>,
+    pub dcls: SmallVec<[IoDcl; 8]>,
     /// Per file (`Input`, `Output`, `Texture`), register (0-15) and component: 1 + the
     /// index in `dcls` of the last `dcl` covering it, 0 for none.
     pub dcl_index: [[[u32; 4]; 16]; 3],
@@ -606,7 +608,7 @@ pub(crate) fn bit(i: u32) -> u32 {
 
 /// Keeps the last entry of each run of equal keys of a list sorted by key (a stable sort
 /// keeps definitions in program order, so the last is the one Direct3D 9 keeps).
-fn dedup_last<T: Copy>(v: &mut Vec<(u32, T)>) {
+fn dedup_last<T: Copy, A: smallvec::Array<Item = (u32, T)>>(v: &mut SmallVec<A>) {
     let mut out = 0;
     for i in 0..v.len() {
         let next_same = v.get(i + 1).is_some_and(|n| n.0 == v[i].0);
@@ -624,9 +626,16 @@ mod tests {
 
     #[test]
     fn dedup_keeps_the_last_definition() {
-        let mut v = vec![(1, 'a'), (1, 'b'), (2, 'c'), (3, 'd'), (3, 'e'), (3, 'f')];
+        let mut v: SmallVec<[(u32, char); 2]> = SmallVec::from_vec(vec![
+            (1, 'a'),
+            (1, 'b'),
+            (2, 'c'),
+            (3, 'd'),
+            (3, 'e'),
+            (3, 'f'),
+        ]);
         dedup_last(&mut v);
-        assert_eq!(v, vec![(1, 'b'), (2, 'c'), (3, 'f')]);
+        assert_eq!(v.as_slice(), &[(1, 'b'), (2, 'c'), (3, 'f')]);
     }
 
     #[test]
