@@ -151,29 +151,35 @@ impl Converter<'_, '_> {
     ) -> R<[SsaDef; 4]> {
         let slot = self.sampler(n)?;
         let k = slot.kind.coord_components() as usize;
-        let zero = self.c_f32(0.0);
-        let mut parts = [zero; 3];
-        for (i, p) in parts.iter_mut().enumerate().take(k) {
-            *p = coord.get(i).copied().unwrap_or(zero);
+        // The constant 0 is made only where something takes it.
+        let mut zero_def = None;
+        let mut zero = |s: &mut Self| *zero_def.get_or_insert_with(|| s.c_f32(0.0));
+        let mut parts: smallvec::SmallVec<[SsaDef; 3]> = smallvec::SmallVec::new();
+        for i in 0..k.min(3) {
+            let p = match coord.get(i) {
+                Some(x) => *x,
+                None => zero(self),
+            };
+            parts.push(p);
         }
-        let c = self.f32_vector(&parts[..k]);
+        let c = self.f32_vector(&parts);
         // Direct3D 9 shadow maps are 2D depth textures: the bit of a cube or volume sampler
         // changes nothing.
         let compare = self.opts.depth_compare_samplers & super::prescan::bit(n) != 0
             && slot.kind == ResourceKind::Image2D;
-        let dref = if compare {
-            Some(dref.unwrap_or_else(|| coord.get(2).copied().unwrap_or(zero)))
-        } else {
-            None
+        let dref = match (compare, dref, coord.get(2)) {
+            (false, ..) => None,
+            (true, Some(d), _) | (true, None, Some(&d)) => Some(d),
+            (true, None, None) => Some(zero(self)),
         };
         let vertex = self.version.is_vertex();
         let (mut lod_index, mut bias, mut dx, mut dy) = (None, None, None, None);
         match lod {
-            Lod::Implicit if vertex => lod_index = Some(zero),
+            Lod::Implicit if vertex => lod_index = Some(zero(self)),
             Lod::Implicit => {}
             Lod::Bias(b) if vertex => {
                 let _ = b;
-                lod_index = Some(zero);
+                lod_index = Some(zero(self));
             }
             Lod::Bias(b) => bias = Some(b),
             Lod::Level(l) => lod_index = Some(l),
@@ -482,6 +488,35 @@ impl Converter<'_, '_> {
             return Err(self.invalid(format!("{} is not a sampler", s.register)));
         }
         let n = s.register.index;
+        if inst.opcode == Opcode::Tex && inst.texld == TexLoad::Plain {
+            // Only the components the sampler's coordinate takes (and the `z` a shadow
+            // sampler compares with) are read: no op for the others.
+            let kind = self.sampler_kind(n);
+            let compare = self.opts.depth_compare_samplers & super::prescan::bit(n) != 0
+                && kind == ResourceKind::Image2D;
+            let need = if compare {
+                3
+            } else {
+                (kind.coord_components() as usize).clamp(1, 3)
+            };
+            let l = self.src(self.source(inst, 0)?, (1u8 << need) - 1)?;
+            let mut c = [None; 3];
+            for (x, v) in c.iter_mut().zip(&l) {
+                *x = *v;
+            }
+            let c = match c {
+                [Some(x), Some(y), Some(z)] => smallvec::SmallVec::<[SsaDef; 3]>::from([x, y, z]),
+                [Some(x), Some(y), None] => smallvec::SmallVec::from_slice(&[x, y]),
+                [Some(x), None, None] => smallvec::SmallVec::from_slice(&[x]),
+                _ => return Err(self.invalid("missing source component")),
+            };
+            let r = self.sample(n, &c, Lod::Implicit, None)?;
+            let mut out: Lanes = [None; 4];
+            for (l, o) in out.iter_mut().enumerate() {
+                *o = Some(r[s.swizzle.lane(l) as usize]);
+            }
+            return self.write(inst, out);
+        }
         let coord = self.src4(self.source(inst, 0)?)?;
         let mut c = coord;
         let mut lod = Lod::Implicit;
