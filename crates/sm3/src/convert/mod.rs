@@ -127,14 +127,17 @@ pub fn convert(shader: &Shader<'_>, opts: &Options) -> Result<Builder, ConvertEr
     if shader.version.is_vertex() && opts.software_vertex_processing {
         limits.float_const = crate::Limit::exactly(8192);
     }
+    // The instructions of `main`, decoded once by the prescan and read again by the
+    // conversion.
+    let mut main_code = prescan::MainCode::new();
     let mut walk = prescan::Walk {
         shader,
         limits,
         p: prescan::Prescan::default(),
         at: At::default(),
     };
-    walk.run()?;
-    let mut c = Converter::new(shader, opts, limits, walk.p);
+    walk.run(&mut main_code)?;
+    let mut c = Converter::new(shader, opts, limits, walk.p, &main_code);
     c.run()?;
     Ok(c.b)
 }
@@ -164,6 +167,8 @@ pub(crate) struct Converter<'a, 's> {
     opts: &'a Options,
     version: Version,
     pre: prescan::Prescan,
+    /// The instructions of `main` (comments left out), as the prescan decoded them.
+    main_code: &'a [Instruction<'s>],
     limits: Limits,
     pub(crate) b: Builder,
     fe: FrontendState,
@@ -224,6 +229,7 @@ impl<'a, 's> Converter<'a, 's> {
         opts: &'a Options,
         limits: Limits,
         pre: prescan::Prescan,
+        main_code: &'a [Instruction<'s>],
     ) -> Self {
         // Fewer IR ops than tokens on most D3D9 shaders (the corpus: a median of 44 raw ops,
         // at most about one per token plus the prologue and epilogue), so the buffers start
@@ -247,6 +253,7 @@ impl<'a, 's> Converter<'a, 's> {
             opts,
             version: shader.version,
             pre,
+            main_code,
             limits,
             b,
             fe: FrontendState::default(),
@@ -472,8 +479,7 @@ impl<'a, 's> Converter<'a, 's> {
         let main = self.code(Op::new(OpCode::Function, Type::VOID));
         self.prologue =
             self.code(Op::new(OpCode::Label, Type::VOID).with_lit(Construct::None.to_literal()));
-        let it = self.shader.instructions();
-        self.walk(it, false)?;
+        self.walk_main()?;
         if let Some(open) = self.flow.open_block() {
             return Err(self.invalid(format!("main ends inside an open {open} block")));
         }
@@ -502,48 +508,81 @@ impl<'a, 's> Converter<'a, 's> {
         let mut first = true;
         while let Some(r) = it.next_into(&mut inst) {
             r?;
-            if inst.is_comment() {
-                continue;
+            if self.visit(&mut inst, subroutine, &mut first, base_depth)? {
+                break;
             }
-            self.at = site_of(&inst);
-            match inst.opcode {
-                Opcode::Label => {
-                    // The subroutine's own label starts its walk.
-                    if subroutine && first {
-                        first = false;
-                        continue;
-                    }
-                    break;
-                }
-                Opcode::Ret => {
-                    if self.flow.depth() != base_depth {
-                        return Err(self.unsupported(
-                            "ret inside flow control (Direct3D 9's ret ends the function)",
-                        ));
-                    }
-                    break;
-                }
-                _ => {}
-            }
-            first = false;
-            self.converted += 1;
-            if self.converted > MAX_INSTRUCTIONS {
-                return Err(self.invalid(format!(
-                    "more than {MAX_INSTRUCTIONS} instructions with subroutines inlined (limit)"
-                )));
-            }
-            match self.pre.liveness.mask(inst.index) {
-                // Nothing reads what it computes.
-                Some(0) => continue,
-                Some(m) => {
-                    if let Some(d) = inst.dst.as_mut() {
-                        d.write_mask.0 = m;
-                    }
-                }
-                None => {}
-            }
-            self.instruction(&inst)?;
         }
+        self.end_walk(base_depth)
+    }
+
+    /// [`Converter::walk`] over `main`, from the instructions the prescan decoded.
+    fn walk_main(&mut self) -> R<()> {
+        let base_depth = self.flow.depth();
+        let code = self.main_code;
+        let mut first = true;
+        for i in code {
+            let mut inst = i.clone();
+            if self.visit(&mut inst, false, &mut first, base_depth)? {
+                break;
+            }
+        }
+        self.end_walk(base_depth)
+    }
+
+    /// Converts one instruction of a walk; `true` where the function ends before it.
+    fn visit(
+        &mut self,
+        inst: &mut Instruction<'s>,
+        subroutine: bool,
+        first: &mut bool,
+        base_depth: usize,
+    ) -> R<bool> {
+        if inst.is_comment() {
+            return Ok(false);
+        }
+        self.at = site_of(inst);
+        match inst.opcode {
+            Opcode::Label => {
+                // The subroutine's own label starts its walk.
+                if subroutine && *first {
+                    *first = false;
+                    return Ok(false);
+                }
+                return Ok(true);
+            }
+            Opcode::Ret => {
+                if self.flow.depth() != base_depth {
+                    return Err(self.unsupported(
+                        "ret inside flow control (Direct3D 9's ret ends the function)",
+                    ));
+                }
+                return Ok(true);
+            }
+            _ => {}
+        }
+        *first = false;
+        self.converted += 1;
+        if self.converted > MAX_INSTRUCTIONS {
+            return Err(self.invalid(format!(
+                "more than {MAX_INSTRUCTIONS} instructions with subroutines inlined (limit)"
+            )));
+        }
+        match self.pre.liveness.mask(inst.index) {
+            // Nothing reads what it computes.
+            Some(0) => return Ok(false),
+            Some(m) => {
+                if let Some(d) = inst.dst.as_mut() {
+                    d.write_mask.0 = m;
+                }
+            }
+            None => {}
+        }
+        self.instruction(inst)?;
+        Ok(false)
+    }
+
+    /// The checks and the pending writes at the end of a walk.
+    fn end_walk(&mut self, base_depth: usize) -> R<()> {
         if self.flow.depth() != base_depth {
             return Err(self.invalid("the function ends inside an open flow-control block"));
         }

@@ -246,6 +246,10 @@ fn file_name(ty: RegisterType) -> &'static str {
 }
 
 /// The prescan walk.
+/// The instructions of `main` (comments left out) as the prescan decodes them, inline for
+/// the short programs most shaders are.
+pub(crate) type MainCode<'a> = SmallVec<[Instruction<'a>; 12]>;
+
 pub(crate) struct Walk<'s, 'a> {
     pub shader: &'s Shader<'a>,
     pub limits: Limits,
@@ -253,7 +257,7 @@ pub(crate) struct Walk<'s, 'a> {
     pub at: super::At,
 }
 
-impl Walk<'_, '_> {
+impl<'a> Walk<'_, 'a> {
     /// An error refusing a register or instruction the model does not have.
     #[cold]
     fn limit(&self, what: String) -> ConvertError {
@@ -284,9 +288,11 @@ impl Walk<'_, '_> {
     }
 
     /// Runs the walk over every instruction.
-    pub fn run(&mut self) -> R<()> {
+    pub fn run(&mut self, main_code: &mut MainCode<'a>) -> R<()> {
         let mut it = self.shader.instructions();
         let mut inst = Instruction::default();
+        // `main` runs to the first label (or its `ret`, which the conversion stops at).
+        let mut in_main = true;
         while let Some(r) = it.next_into(&mut inst) {
             r?;
             if inst.is_comment() {
@@ -300,6 +306,10 @@ impl Walk<'_, '_> {
             }
             self.instruction(&inst)?;
             self.p.liveness.record(self.shader.version, &inst);
+            in_main &= inst.opcode != Opcode::Label;
+            if in_main {
+                main_code.push(inst.clone());
+            }
         }
         self.p.liveness.finish(self.shader.version);
         self.p.labels.sort_by_key(|l| l.0);
