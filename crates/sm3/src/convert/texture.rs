@@ -139,6 +139,19 @@ impl Converter<'_, '_> {
         Ok(slot)
     }
 
+    /// How many leading coordinate components a plain sample of sampler `n` reads: those of
+    /// its texture type, and the `z` a shadow sampler compares with.
+    fn coordinate_components(&self, n: u32) -> usize {
+        let kind = self.sampler_kind(n);
+        let compare = self.opts.depth_compare_samplers & super::prescan::bit(n) != 0
+            && kind == ResourceKind::Image2D;
+        if compare {
+            3
+        } else {
+            (kind.coord_components() as usize).clamp(1, 3)
+        }
+    }
+
     /// Samples sampler `n` at `coord` (as many components as given; missing ones are 0,
     /// extra ones ignored). `dref` is the comparison value of a depth-compare sampler (the
     /// coordinate's `z` when `None`). Returns the four components.
@@ -221,8 +234,9 @@ impl Converter<'_, '_> {
 
     /// The texture coordinate set `n` as four values (`ps_1_x` texture instructions).
     fn coord_set(&mut self, n: u32) -> R<[SsaDef; 4]> {
-        let mut out = [self.c_f32(0.0); 4];
-        for (c, o) in out.iter_mut().enumerate() {
+        let x = self.texcoord(n, 0)?;
+        let mut out = [x; 4];
+        for (c, o) in out.iter_mut().enumerate().skip(1) {
             *o = self.texcoord(n, c as u8)?;
         }
         Ok(out)
@@ -316,12 +330,15 @@ impl Converter<'_, '_> {
                 // ps_1_4: texld r#, t#/r# samples stage #.
                 let m = self.stage_of(inst)?;
                 let s = *self.source(inst, 0)?;
-                let c = self.src(&s, 0x7)?;
-                let c = [
-                    c[0].unwrap_or(s_zero(self)),
-                    c[1].unwrap_or(s_zero(self)),
-                    c[2].unwrap_or(s_zero(self)),
-                ];
+                // The components the stage's coordinate takes (and the `z` a shadow
+                // sampler compares with).
+                let need = self.coordinate_components(m);
+                let c = self.src(&s, (1u8 << need) - 1)?;
+                let c: smallvec::SmallVec<[SsaDef; 3]> =
+                    c.iter().take(need).flatten().copied().collect();
+                if c.len() != need {
+                    return Err(self.invalid("missing source component"));
+                }
                 let r = self.sample(m, &c, Lod::Implicit, None)?;
                 self.write4(inst, r)
             }
@@ -491,25 +508,13 @@ impl Converter<'_, '_> {
         if inst.opcode == Opcode::Tex && inst.texld == TexLoad::Plain {
             // Only the components the sampler's coordinate takes (and the `z` a shadow
             // sampler compares with) are read: no op for the others.
-            let kind = self.sampler_kind(n);
-            let compare = self.opts.depth_compare_samplers & super::prescan::bit(n) != 0
-                && kind == ResourceKind::Image2D;
-            let need = if compare {
-                3
-            } else {
-                (kind.coord_components() as usize).clamp(1, 3)
-            };
+            let need = self.coordinate_components(n);
             let l = self.src(self.source(inst, 0)?, (1u8 << need) - 1)?;
-            let mut c = [None; 3];
-            for (x, v) in c.iter_mut().zip(&l) {
-                *x = *v;
+            let c: smallvec::SmallVec<[SsaDef; 3]> =
+                l.iter().take(need).flatten().copied().collect();
+            if c.len() != need {
+                return Err(self.invalid("missing source component"));
             }
-            let c = match c {
-                [Some(x), Some(y), Some(z)] => smallvec::SmallVec::<[SsaDef; 3]>::from([x, y, z]),
-                [Some(x), Some(y), None] => smallvec::SmallVec::from_slice(&[x, y]),
-                [Some(x), None, None] => smallvec::SmallVec::from_slice(&[x]),
-                _ => return Err(self.invalid("missing source component")),
-            };
             let r = self.sample(n, &c, Lod::Implicit, None)?;
             let mut out: Lanes = [None; 4];
             for (l, o) in out.iter_mut().enumerate() {
@@ -591,8 +596,4 @@ impl Converter<'_, '_> {
         self.b.set_operand(i, 0, dxspv_ir::Operand::from_def(e));
         Ok(())
     }
-}
-
-fn s_zero(c: &mut Converter<'_, '_>) -> SsaDef {
-    c.c_f32(0.0)
 }
