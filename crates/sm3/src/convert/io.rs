@@ -291,7 +291,10 @@ impl Converter<'_, '_> {
                     .with_lit(0)
                     .with_lit(0),
             );
-            self.name_parts(d, &[NamePart::S("v"), NamePart::N(u64::from(reg))]);
+            match super::INPUT_NAMES.get(reg as usize) {
+                Some(n) => self.name(d, n),
+                None => self.name_parts(d, &[NamePart::S("v"), NamePart::N(u64::from(reg))]),
+            }
             if let Some(dcl) = self.dcl_of(crate::RegisterType::Input, reg, c) {
                 self.semantic(d, dcl.usage, dcl.index);
             }
@@ -859,7 +862,10 @@ impl Converter<'_, '_> {
                     .with_lit(0)
                     .with_lit(0),
             );
-            self.name_parts(d, &[NamePart::S("oC"), NamePart::N(i as u64)]);
+            match super::COLOR_NAMES.get(i) {
+                Some(n) => self.name(d, n),
+                None => self.name_parts(d, &[NamePart::S("oC"), NamePart::N(i as u64)]),
+            }
             self.decl(
                 Op::new(OpCode::Semantic, Type::VOID)
                     .with_ref(d)

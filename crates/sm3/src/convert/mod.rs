@@ -142,6 +142,25 @@ pub fn convert(shader: &Shader<'_>, opts: &Options) -> Result<Builder, ConvertEr
     Ok(c.b)
 }
 
+/// Debug names of the registers the converter names, from static tables: a name costs no
+/// string building. Vertex inputs `v0`-`v15`.
+pub(crate) const INPUT_NAMES: [&str; 16] = [
+    "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14",
+    "v15",
+];
+/// Textures `t0`-`t15` (the image a sampler reads).
+pub(crate) const TEXTURE_NAMES: [&str; 16] = [
+    "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13", "t14",
+    "t15",
+];
+/// Samplers `s0`-`s15`.
+pub(crate) const SAMPLER_NAMES: [&str; 16] = [
+    "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+    "s15",
+];
+/// Pixel shader colour outputs `oC0`-`oC3`.
+pub(crate) const COLOR_NAMES: [&str; 4] = ["oC0", "oC1", "oC2", "oC3"];
+
 /// Where in the program the converter is, for error messages.
 pub(crate) type At = InstructionSite;
 

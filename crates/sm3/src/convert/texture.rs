@@ -110,7 +110,10 @@ impl Converter<'_, '_> {
                 .with_lit(kind.to_literal()),
         );
         use dxspv_ir::frontend::NamePart as P;
-        self.name_parts(t, &[P::S("t"), P::N(u64::from(n))]);
+        match super::TEXTURE_NAMES.get(n as usize) {
+            Some(x) => self.name(t, x),
+            None => self.name_parts(t, &[P::S("t"), P::N(u64::from(n))]),
+        }
         let s = self.decl(
             Op::new(OpCode::DclSampler, Type::VOID)
                 .with_ref(ep)
@@ -118,7 +121,10 @@ impl Converter<'_, '_> {
                 .with_lit(u64::from(n))
                 .with_lit(1),
         );
-        self.name_parts(s, &[P::S("s"), P::N(u64::from(n))]);
+        match super::SAMPLER_NAMES.get(n as usize) {
+            Some(x) => self.name(s, x),
+            None => self.name_parts(s, &[P::S("s"), P::N(u64::from(n))]),
+        }
         let zero = self.c_u32(0);
         let texture = self.entry(
             Op::new(OpCode::DescriptorLoad, ScalarType::Srv)
