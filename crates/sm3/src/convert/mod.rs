@@ -137,7 +137,7 @@ pub fn convert(shader: &Shader<'_>, opts: &Options) -> Result<Builder, ConvertEr
         at: At::default(),
     };
     walk.run(&mut main_code)?;
-    let mut c = Converter::new(shader, opts, limits, walk.p, &main_code);
+    let mut c = Converter::new(shader, opts, limits, &walk.p, &main_code);
     c.run()?;
     Ok(c.b)
 }
@@ -185,7 +185,7 @@ pub(crate) struct Converter<'a, 's> {
     shader: &'a Shader<'s>,
     opts: &'a Options,
     version: Version,
-    pre: prescan::Prescan,
+    pre: &'a prescan::Prescan,
     /// The instructions of `main` (comments left out), as the prescan decoded them.
     main_code: &'a [Instruction<'s>],
     limits: Limits,
@@ -247,7 +247,7 @@ impl<'a, 's> Converter<'a, 's> {
         shader: &'a Shader<'s>,
         opts: &'a Options,
         limits: Limits,
-        pre: prescan::Prescan,
+        pre: &'a prescan::Prescan,
         main_code: &'a [Instruction<'s>],
     ) -> Self {
         // Fewer IR ops than tokens on most D3D9 shaders (the corpus: a median of 44 raw ops,
