@@ -51,7 +51,7 @@ impl Converter<'_, '_> {
     // -------------------------------------------------------------------------------------
 
     /// The value of `d` if it is a scalar `f32` constant.
-    fn known(&self, d: SsaDef) -> Option<f32> {
+    pub(crate) fn known(&self, d: SsaDef) -> Option<f32> {
         let op = self.b.get(d)?;
         if op.opcode != OpCode::Constant || op.ty != dxspv_ir::Type::scalar(F) {
             return None;
@@ -158,7 +158,13 @@ impl Converter<'_, '_> {
         let mut out: Lanes = [None; 4];
         for l in 0..4 {
             if let (Some(x), Some(y)) = (a[l], b[l]) {
-                out[l] = Some(f(self, x, y));
+                // A lane with the operands of an earlier one (a replicated swizzle) has its
+                // result: `f` is a pure function of the operands.
+                let same = (0..l).find(|&k| a[k] == a[l] && b[k] == b[l]);
+                out[l] = Some(match same.and_then(|k| out[k]) {
+                    Some(r) => r,
+                    None => f(self, x, y),
+                });
             }
         }
         Ok(out)
@@ -176,7 +182,11 @@ impl Converter<'_, '_> {
         let mut out: Lanes = [None; 4];
         for l in 0..4 {
             if let (Some(x), Some(y), Some(z)) = (a[l], b[l], c[l]) {
-                out[l] = Some(f(self, x, y, z));
+                let same = (0..l).find(|&k| a[k] == a[l] && b[k] == b[l] && c[k] == c[l]);
+                out[l] = Some(match same.and_then(|k| out[k]) {
+                    Some(r) => r,
+                    None => f(self, x, y, z),
+                });
             }
         }
         Ok(out)
@@ -192,7 +202,11 @@ impl Converter<'_, '_> {
         let mut out: Lanes = [None; 4];
         for l in 0..4 {
             if let Some(x) = a[l] {
-                out[l] = Some(f(self, x));
+                let same = (0..l).find(|&k| a[k] == a[l]);
+                out[l] = Some(match same.and_then(|k| out[k]) {
+                    Some(r) => r,
+                    None => f(self, x),
+                });
             }
         }
         Ok(out)
@@ -259,11 +273,7 @@ impl Converter<'_, '_> {
                     s.code(dxspv_ir::Op::new(opc, F).with_ref(a).with_lit(mode))
                 })?
             }
-            O::Cmp => self.lanes3(inst, |s, a, b, c| {
-                let zero = s.c_f32(0.0);
-                let ge = s.op2(OpCode::FGe, ScalarType::Bool, a, zero);
-                s.select_f(ge, b, c)
-            })?,
+            O::Cmp => self.pick(inst, OpCode::FGe, 0.0)?,
             O::Cnd => self.cnd(inst)?,
             O::Lrp => self.lanes3(inst, |s, a, b, c| {
                 let d = s.op2(OpCode::FSub, F, b, c);
@@ -419,11 +429,42 @@ impl Converter<'_, '_> {
             // ps_1_1-1_3: a cnd co-issued on the colour components takes src1.
             return self.src(self.source(inst, 1)?, m);
         }
-        self.lanes3(inst, |s, a, b, c| {
-            let h = s.c_f32(0.5);
-            let gt = s.op2(OpCode::FGt, ScalarType::Bool, a, h);
-            s.select_f(gt, b, c)
-        })
+        self.pick(inst, OpCode::FGt, 0.5)
+    }
+
+    /// `cmp` and `cnd`: per lane, `src1` where `cmp(src0, k)` holds, else `src2`. The
+    /// condition of a lane whose `src0` an earlier lane has (a replicated swizzle, the
+    /// `r0.a` of `ps_1_x` `cnd`) is that lane's, and so is the whole result where all three
+    /// sources match.
+    fn pick(&mut self, inst: &Instruction<'_>, cmp: OpCode, k: f32) -> R<Lanes> {
+        let m = mask_of(inst);
+        let a = self.src(self.source(inst, 0)?, m)?;
+        let b = self.src(self.source(inst, 1)?, m)?;
+        let c = self.src(self.source(inst, 2)?, m)?;
+        let mut conds: Lanes = [None; 4];
+        let mut out: Lanes = [None; 4];
+        for l in 0..4 {
+            let (Some(x), Some(y), Some(z)) = (a[l], b[l], c[l]) else {
+                continue;
+            };
+            if let Some(r) = (0..l)
+                .find(|&j| a[j] == a[l] && b[j] == b[l] && c[j] == c[l])
+                .and_then(|j| out[j])
+            {
+                out[l] = Some(r);
+                continue;
+            }
+            let cond = match (0..l).find(|&j| a[j] == a[l]).and_then(|j| conds[j]) {
+                Some(cond) => cond,
+                None => {
+                    let kk = self.c_f32(k);
+                    self.op2(cmp, ScalarType::Bool, x, kk)
+                }
+            };
+            conds[l] = Some(cond);
+            out[l] = Some(self.select_f(cond, y, z));
+        }
+        Ok(out)
     }
 
     /// `vs_1_x` `expp`: (2^floor(w), w - floor(w), 2^w, 1).

@@ -111,6 +111,17 @@ pub fn semantic_name(usage: Usage) -> &'static str {
     }
 }
 
+/// `x` clamped to [0, 1] as `NClamp` does it (NaN gives 0).
+fn saturate(x: f32) -> f32 {
+    if x >= 1.0 {
+        1.0
+    } else if x > 0.0 {
+        x
+    } else {
+        0.0
+    }
+}
+
 /// A varying output being assembled: its declaration, its components, usage and index.
 type LocationOut = (SsaDef, [Option<SsaDef>; 4], Usage, u8);
 
@@ -280,7 +291,10 @@ impl Converter<'_, '_> {
                     .with_lit(0)
                     .with_lit(0),
             );
-            self.name_parts(d, &[NamePart::S("v"), NamePart::N(u64::from(reg))]);
+            match super::INPUT_NAMES.get(reg as usize) {
+                Some(n) => self.name(d, n),
+                None => self.name_parts(d, &[NamePart::S("v"), NamePart::N(u64::from(reg))]),
+            }
             if let Some(dcl) = self.dcl_of(crate::RegisterType::Input, reg, c) {
                 self.semantic(d, dcl.usage, dcl.index);
             }
@@ -471,14 +485,31 @@ impl Converter<'_, '_> {
         }
     }
 
-    /// The shadow temporary of component `c` of output register `ty`/`index`.
-    pub(crate) fn output_shadow(&mut self, ty: RegisterType, index: u32, c: u8) -> R<Tmp> {
+    /// The shadow temporary of component `c` of output register `ty`/`index`. With
+    /// `overwrite` (the caller writes it before anything can read it), a shadow made here
+    /// starts without a value: its default would never be read.
+    pub(crate) fn output_shadow(
+        &mut self,
+        ty: RegisterType,
+        index: u32,
+        c: u8,
+        overwrite: bool,
+    ) -> R<Tmp> {
         let Some(slot) = out_slot(self.version, ty, index) else {
             return Err(self.invalid(format!(
                 "{} is not an output of this shader",
                 Register::new(ty, index)
             )));
         };
+        if overwrite {
+            if let Some(s) = self.io.shadows.get_mut(slot as usize) {
+                if s[c as usize & 3].is_none() {
+                    let t = self.tmp(ScalarType::F32);
+                    self.io.shadows[slot as usize][c as usize & 3] = Some(t);
+                    return Ok(t);
+                }
+            }
+        }
         self.slot_shadow(slot, c)
     }
 
@@ -623,14 +654,7 @@ impl Converter<'_, '_> {
             let mut lits = [0u64; 4];
             for (i, l) in lits.iter_mut().enumerate() {
                 let x = f32::from_bits(op.lit(i).unwrap_or(0) as u32);
-                let y = if x >= 1.0 {
-                    1.0
-                } else if x > 0.0 {
-                    x
-                } else {
-                    0.0
-                };
-                *l = u64::from(y.to_bits());
+                *l = u64::from(saturate(x).to_bits());
             }
             return self.b.add_constant(ty, &lits);
         }
@@ -647,7 +671,10 @@ impl Converter<'_, '_> {
         let mut pos = None;
         let mut psize = None;
         if v.major < 3 {
-            pos = Some(self.slot_vec4(SLOT_POS));
+            // An unwritten oPos is the zero vector below (no scalar constants made for it).
+            if self.slot_written(SLOT_POS) {
+                pos = Some(self.slot_vec4(SLOT_POS));
+            }
             if self.slot_written(SLOT_PTS) {
                 psize = Some(self.shadow_value(SLOT_PTS, 0));
             }
@@ -663,9 +690,17 @@ impl Converter<'_, '_> {
                     if usage == Usage::Color && vals.iter().all(|&x| x == vals[0]) {
                         // One value in every component (a scalar instruction's result):
                         // clamp it once.
-                        let zero = self.c_f32(0.0);
-                        let one = self.c_f32(1.0);
-                        vals = [self.op3(OpCode::FClamp, ScalarType::F32, vals[0], zero, one); 4];
+                        let clamped = match self.known(vals[0]) {
+                            // A constant (a `def`'d colour): clamped here, as `NClamp`
+                            // would (NaN gives 0).
+                            Some(x) => self.c_f32(saturate(x)),
+                            None => {
+                                let zero = self.c_f32(0.0);
+                                let one = self.c_f32(1.0);
+                                self.op3(OpCode::FClamp, ScalarType::F32, vals[0], zero, one)
+                            }
+                        };
+                        vals = [clamped; 4];
                         self.vec4(vals)
                     } else if usage == Usage::Color {
                         let v = self.vec4(vals);
@@ -764,18 +799,23 @@ impl Converter<'_, '_> {
                 self.output_store(d, val);
             }
         }
-        let pos = match pos {
-            Some(p) => p,
-            None => [self.c_f32(0.0); 4],
-        };
         let d = self.builtin_output(
             BuiltIn::Position,
             Type::vector(ScalarType::F32, 4),
             "POSITION",
         );
-        let pv = self.vec4(pos);
+        let pv = match pos {
+            Some(p) => self.vec4(p),
+            None => self
+                .b
+                .add_constant(Type::vector(ScalarType::F32, 4), &[0u64; 4]),
+        };
         self.output_store(d, pv);
         if self.opts.dynamic_state.contains(DynamicState::CLIP_PLANES) {
+            let pos = match pos {
+                Some(p) => p,
+                None => [self.c_f32(0.0); 4],
+            };
             self.clip_planes(pos)?;
         }
         self.point_size(psize)?;
@@ -789,8 +829,9 @@ impl Converter<'_, '_> {
         let mut colors: [Option<[SsaDef; 4]>; 4] = [None; 4];
         if v.major == 1 {
             // ps_1_x: the colour is r0.
-            let mut c = [self.c_f32(0.0); 4];
-            for (i, x) in c.iter_mut().enumerate() {
+            let t = self.temp(0, 0)?;
+            let mut c = [self.load_tmp(t, ScalarType::F32); 4];
+            for (i, x) in c.iter_mut().enumerate().skip(1) {
                 let t = self.temp(0, i as u8)?;
                 *x = self.load_tmp(t, ScalarType::F32);
             }
@@ -821,7 +862,10 @@ impl Converter<'_, '_> {
                     .with_lit(0)
                     .with_lit(0),
             );
-            self.name_parts(d, &[NamePart::S("oC"), NamePart::N(i as u64)]);
+            match super::COLOR_NAMES.get(i) {
+                Some(n) => self.name(d, n),
+                None => self.name_parts(d, &[NamePart::S("oC"), NamePart::N(i as u64)]),
+            }
             self.decl(
                 Op::new(OpCode::Semantic, Type::VOID)
                     .with_ref(d)

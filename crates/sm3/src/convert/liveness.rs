@@ -25,6 +25,8 @@
 //! control, subroutines or co-issued instructions, where one backward walk does not give
 //! the order in which registers are read.
 
+use smallvec::SmallVec;
+
 use crate::decode::Instruction;
 use crate::opcode::Opcode;
 use crate::operand::SourceModifier;
@@ -83,13 +85,14 @@ struct Effect {
 /// The recorded effects of `main` and, once [`Liveness::finish`] ran, the result.
 #[derive(Debug, Default)]
 pub(crate) struct Liveness {
-    effects: Vec<Effect>,
+    /// Inline for the short programs most shaders are: no allocation per compile.
+    effects: SmallVec<[Effect; 16]>,
     /// The analysis does not apply (flow control, co-issue).
     off: bool,
     /// `main` ended (its `ret`): later instructions are not recorded.
     ended: bool,
     /// Per instruction index: 0xFF (convert as written), 0 (skip) or the write mask to use.
-    masks: Vec<u8>,
+    masks: SmallVec<[u8; 32]>,
 }
 
 /// The slot of register `ty`/`index` in a shader of `v`, if tracked.
@@ -243,14 +246,14 @@ impl Liveness {
             O::Nop | O::Phase | O::Dcl | O::Def | O::DefI | O::DefB | O::Comment | O::End => return,
             op if op.is_flow_control() => {
                 self.off = true;
-                self.effects = Vec::new();
+                self.effects = SmallVec::new();
                 return;
             }
             _ => {}
         }
         if inst.coissue {
             self.off = true;
-            self.effects = Vec::new();
+            self.effects = SmallVec::new();
             return;
         }
         let plain = inst
@@ -307,7 +310,7 @@ impl Liveness {
             // More registers than the record holds (no valid instruction names so many):
             // no analysis.
             self.off = true;
-            self.effects = Vec::new();
+            self.effects = SmallVec::new();
             return;
         }
         self.effects.push(e);
@@ -325,7 +328,8 @@ impl Liveness {
             live[0] = 0xF;
         }
         let ps1_tex = v.is_pixel() && v.major == 1 && v.minor < 4;
-        let mut masks = vec![0xFFu8; effects.last().map_or(0, |e| e.index as usize + 1)];
+        let mut masks: SmallVec<[u8; 32]> =
+            SmallVec::from_elem(0xFF, effects.last().map_or(0, |e| e.index as usize + 1));
         let mut any = false;
         for e in effects.iter().rev() {
             // The components of the result that are used: a root's whole write mask.

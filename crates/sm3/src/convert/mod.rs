@@ -54,6 +54,8 @@ mod tests;
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState, InstructionSite};
 use dxspv_ir::{Builder, Construct, DenormMode, Op, OpCode, RoundMode, ScalarType, SsaDef, Type};
 
+use smallvec::SmallVec;
+
 use crate::decode::{Instruction, Instructions, Shader};
 use crate::limits::Limits;
 use crate::opcode::Opcode;
@@ -125,17 +127,39 @@ pub fn convert(shader: &Shader<'_>, opts: &Options) -> Result<Builder, ConvertEr
     if shader.version.is_vertex() && opts.software_vertex_processing {
         limits.float_const = crate::Limit::exactly(8192);
     }
+    // The instructions of `main`, decoded once by the prescan and read again by the
+    // conversion.
+    let mut main_code = prescan::MainCode::new();
     let mut walk = prescan::Walk {
         shader,
         limits,
         p: prescan::Prescan::default(),
         at: At::default(),
     };
-    walk.run()?;
-    let mut c = Converter::new(shader, opts, limits, walk.p);
+    walk.run(&mut main_code)?;
+    let mut c = Converter::new(shader, opts, limits, &walk.p, &main_code);
     c.run()?;
     Ok(c.b)
 }
+
+/// Debug names of the registers the converter names, from static tables: a name costs no
+/// string building. Vertex inputs `v0`-`v15`.
+pub(crate) const INPUT_NAMES: [&str; 16] = [
+    "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14",
+    "v15",
+];
+/// Textures `t0`-`t15` (the image a sampler reads).
+pub(crate) const TEXTURE_NAMES: [&str; 16] = [
+    "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13", "t14",
+    "t15",
+];
+/// Samplers `s0`-`s15`.
+pub(crate) const SAMPLER_NAMES: [&str; 16] = [
+    "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+    "s15",
+];
+/// Pixel shader colour outputs `oC0`-`oC3`.
+pub(crate) const COLOR_NAMES: [&str; 4] = ["oC0", "oC1", "oC2", "oC3"];
 
 /// Where in the program the converter is, for error messages.
 pub(crate) type At = InstructionSite;
@@ -161,7 +185,9 @@ pub(crate) struct Converter<'a, 's> {
     shader: &'a Shader<'s>,
     opts: &'a Options,
     version: Version,
-    pre: prescan::Prescan,
+    pre: &'a prescan::Prescan,
+    /// The instructions of `main` (comments left out), as the prescan decoded them.
+    main_code: &'a [Instruction<'s>],
     limits: Limits,
     pub(crate) b: Builder,
     fe: FrontendState,
@@ -205,12 +231,13 @@ pub(crate) struct Tmp(u32);
 /// be emitted, so straight-line code declares none.
 #[derive(Debug, Default)]
 pub(crate) struct TmpValues {
-    /// By temporary: its type and its `DclTmp`, once declared.
-    decls: Vec<(ScalarType, Option<SsaDef>)>,
+    /// By temporary: its type and its `DclTmp`, once declared. The three lists are inline
+    /// for the few temporaries most shaders have: no allocation per compile.
+    decls: SmallVec<[(ScalarType, Option<SsaDef>); 24]>,
     /// By temporary: its value, and whether the temporary lacks it (a store is due).
-    slots: Vec<Option<(SsaDef, bool)>>,
+    slots: SmallVec<[Option<(SsaDef, bool)>; 24]>,
     /// The temporaries with a slot.
-    live: Vec<Tmp>,
+    live: SmallVec<[Tmp; 24]>,
     /// A control-flow op was emitted: the code is past the entry block of `main`.
     left_entry: bool,
 }
@@ -220,7 +247,8 @@ impl<'a, 's> Converter<'a, 's> {
         shader: &'a Shader<'s>,
         opts: &'a Options,
         limits: Limits,
-        pre: prescan::Prescan,
+        pre: &'a prescan::Prescan,
+        main_code: &'a [Instruction<'s>],
     ) -> Self {
         // Fewer IR ops than tokens on most D3D9 shaders (the corpus: a median of 44 raw ops,
         // at most about one per token plus the prologue and epilogue), so the buffers start
@@ -244,6 +272,7 @@ impl<'a, 's> Converter<'a, 's> {
             opts,
             version: shader.version,
             pre,
+            main_code,
             limits,
             b,
             fe: FrontendState::default(),
@@ -464,12 +493,12 @@ impl<'a, 's> Converter<'a, 's> {
                 .with_lit(RoundMode::NearestEven.to_literal())
                 .with_lit(DenormMode::Flush.to_literal()),
         );
+        // The function gets no `DebugName`: the entry point's name ("main", given above)
+        // is the module's, and a function name equal to it would say nothing more.
         let main = self.code(Op::new(OpCode::Function, Type::VOID));
-        self.name(main, "main");
         self.prologue =
             self.code(Op::new(OpCode::Label, Type::VOID).with_lit(Construct::None.to_literal()));
-        let it = self.shader.instructions();
-        self.walk(it, false)?;
+        self.walk_main()?;
         if let Some(open) = self.flow.open_block() {
             return Err(self.invalid(format!("main ends inside an open {open} block")));
         }
@@ -498,48 +527,81 @@ impl<'a, 's> Converter<'a, 's> {
         let mut first = true;
         while let Some(r) = it.next_into(&mut inst) {
             r?;
-            if inst.is_comment() {
-                continue;
+            if self.visit(&mut inst, subroutine, &mut first, base_depth)? {
+                break;
             }
-            self.at = site_of(&inst);
-            match inst.opcode {
-                Opcode::Label => {
-                    // The subroutine's own label starts its walk.
-                    if subroutine && first {
-                        first = false;
-                        continue;
-                    }
-                    break;
-                }
-                Opcode::Ret => {
-                    if self.flow.depth() != base_depth {
-                        return Err(self.unsupported(
-                            "ret inside flow control (Direct3D 9's ret ends the function)",
-                        ));
-                    }
-                    break;
-                }
-                _ => {}
-            }
-            first = false;
-            self.converted += 1;
-            if self.converted > MAX_INSTRUCTIONS {
-                return Err(self.invalid(format!(
-                    "more than {MAX_INSTRUCTIONS} instructions with subroutines inlined (limit)"
-                )));
-            }
-            match self.pre.liveness.mask(inst.index) {
-                // Nothing reads what it computes.
-                Some(0) => continue,
-                Some(m) => {
-                    if let Some(d) = inst.dst.as_mut() {
-                        d.write_mask.0 = m;
-                    }
-                }
-                None => {}
-            }
-            self.instruction(&inst)?;
         }
+        self.end_walk(base_depth)
+    }
+
+    /// [`Converter::walk`] over `main`, from the instructions the prescan decoded.
+    fn walk_main(&mut self) -> R<()> {
+        let base_depth = self.flow.depth();
+        let code = self.main_code;
+        let mut first = true;
+        for i in code {
+            let mut inst = i.clone();
+            if self.visit(&mut inst, false, &mut first, base_depth)? {
+                break;
+            }
+        }
+        self.end_walk(base_depth)
+    }
+
+    /// Converts one instruction of a walk; `true` where the function ends before it.
+    fn visit(
+        &mut self,
+        inst: &mut Instruction<'s>,
+        subroutine: bool,
+        first: &mut bool,
+        base_depth: usize,
+    ) -> R<bool> {
+        if inst.is_comment() {
+            return Ok(false);
+        }
+        self.at = site_of(inst);
+        match inst.opcode {
+            Opcode::Label => {
+                // The subroutine's own label starts its walk.
+                if subroutine && *first {
+                    *first = false;
+                    return Ok(false);
+                }
+                return Ok(true);
+            }
+            Opcode::Ret => {
+                if self.flow.depth() != base_depth {
+                    return Err(self.unsupported(
+                        "ret inside flow control (Direct3D 9's ret ends the function)",
+                    ));
+                }
+                return Ok(true);
+            }
+            _ => {}
+        }
+        *first = false;
+        self.converted += 1;
+        if self.converted > MAX_INSTRUCTIONS {
+            return Err(self.invalid(format!(
+                "more than {MAX_INSTRUCTIONS} instructions with subroutines inlined (limit)"
+            )));
+        }
+        match self.pre.liveness.mask(inst.index) {
+            // Nothing reads what it computes.
+            Some(0) => return Ok(false),
+            Some(m) => {
+                if let Some(d) = inst.dst.as_mut() {
+                    d.write_mask.0 = m;
+                }
+            }
+            None => {}
+        }
+        self.instruction(inst)?;
+        Ok(false)
+    }
+
+    /// The checks and the pending writes at the end of a walk.
+    fn end_walk(&mut self, base_depth: usize) -> R<()> {
         if self.flow.depth() != base_depth {
             return Err(self.invalid("the function ends inside an open flow-control block"));
         }

@@ -10,6 +10,8 @@
 //! all of that, checks each register against the model's [`Limits`] and each flow-control
 //! instruction against the model, and records where each `label` starts.
 
+use smallvec::SmallVec;
+
 use crate::decode::{Declaration, Instruction, Payload, Shader, TextureType, Usage};
 use crate::limits::Limits;
 use crate::opcode::Opcode;
@@ -67,17 +69,17 @@ pub(crate) struct Prescan {
     pub bool_used: bool,
     /// `def c#` values (raw bits), sorted by register, the last definition of a register
     /// kept.
-    pub defs_f: Vec<(u32, [u32; 4])>,
+    pub defs_f: SmallVec<[(u32, [u32; 4]); 8]>,
     /// `defi i#` values.
-    pub defs_i: Vec<(u32, [i32; 4])>,
+    pub defs_i: SmallVec<[(u32, [i32; 4]); 2]>,
     /// `defb b#` values.
-    pub defs_b: Vec<(u32, bool)>,
+    pub defs_b: SmallVec<[(u32, bool); 2]>,
     /// Samplers used, bit per sampler.
     pub samplers: u32,
     /// Sampler types from `dcl_2d s#` and friends.
     pub sampler_dcl: [Option<TextureType>; 16],
     /// `dcl`s of inputs and outputs.
-    pub dcls: Vec<IoDcl>,
+    pub dcls: SmallVec<[IoDcl; 8]>,
     /// Per file (`Input`, `Output`, `Texture`), register (0-15) and component: 1 + the
     /// index in `dcls` of the last `dcl` covering it, 0 for none.
     pub dcl_index: [[[u32; 4]; 16]; 3],
@@ -244,6 +246,10 @@ fn file_name(ty: RegisterType) -> &'static str {
 }
 
 /// The prescan walk.
+/// The instructions of `main` (comments left out) as the prescan decodes them, inline for
+/// the short programs most shaders are.
+pub(crate) type MainCode<'a> = SmallVec<[Instruction<'a>; 12]>;
+
 pub(crate) struct Walk<'s, 'a> {
     pub shader: &'s Shader<'a>,
     pub limits: Limits,
@@ -251,7 +257,7 @@ pub(crate) struct Walk<'s, 'a> {
     pub at: super::At,
 }
 
-impl Walk<'_, '_> {
+impl<'a> Walk<'_, 'a> {
     /// An error refusing a register or instruction the model does not have.
     #[cold]
     fn limit(&self, what: String) -> ConvertError {
@@ -282,9 +288,11 @@ impl Walk<'_, '_> {
     }
 
     /// Runs the walk over every instruction.
-    pub fn run(&mut self) -> R<()> {
+    pub fn run(&mut self, main_code: &mut MainCode<'a>) -> R<()> {
         let mut it = self.shader.instructions();
         let mut inst = Instruction::default();
+        // `main` runs to the first label (or its `ret`, which the conversion stops at).
+        let mut in_main = true;
         while let Some(r) = it.next_into(&mut inst) {
             r?;
             if inst.is_comment() {
@@ -298,6 +306,10 @@ impl Walk<'_, '_> {
             }
             self.instruction(&inst)?;
             self.p.liveness.record(self.shader.version, &inst);
+            in_main &= inst.opcode != Opcode::Label;
+            if in_main {
+                main_code.push(inst.clone());
+            }
         }
         self.p.liveness.finish(self.shader.version);
         self.p.labels.sort_by_key(|l| l.0);
@@ -606,7 +618,7 @@ pub(crate) fn bit(i: u32) -> u32 {
 
 /// Keeps the last entry of each run of equal keys of a list sorted by key (a stable sort
 /// keeps definitions in program order, so the last is the one Direct3D 9 keeps).
-fn dedup_last<T: Copy>(v: &mut Vec<(u32, T)>) {
+fn dedup_last<T: Copy, A: smallvec::Array<Item = (u32, T)>>(v: &mut SmallVec<A>) {
     let mut out = 0;
     for i in 0..v.len() {
         let next_same = v.get(i + 1).is_some_and(|n| n.0 == v[i].0);
@@ -624,9 +636,16 @@ mod tests {
 
     #[test]
     fn dedup_keeps_the_last_definition() {
-        let mut v = vec![(1, 'a'), (1, 'b'), (2, 'c'), (3, 'd'), (3, 'e'), (3, 'f')];
+        let mut v: SmallVec<[(u32, char); 2]> = SmallVec::from_vec(vec![
+            (1, 'a'),
+            (1, 'b'),
+            (2, 'c'),
+            (3, 'd'),
+            (3, 'e'),
+            (3, 'f'),
+        ]);
         dedup_last(&mut v);
-        assert_eq!(v, vec![(1, 'b'), (2, 'c'), (3, 'f')]);
+        assert_eq!(v.as_slice(), &[(1, 'b'), (2, 'c'), (3, 'f')]);
     }
 
     #[test]

@@ -119,6 +119,21 @@ impl Converter<'_, '_> {
         }
     }
 
+    /// The `f32` temporary of component `c` of `r{n}` for a write that replaces it before
+    /// anything reads it: a temporary first met here starts without a value (no zero).
+    fn temp_for_write(&mut self, n: u32, c: u8) -> R<Tmp> {
+        let i = (n as usize) * 4 + (c as usize & 3);
+        match self.regs.temps.get(i) {
+            Some(Some(t)) => Ok(*t),
+            Some(None) => {
+                let t = self.tmp(ScalarType::F32);
+                self.regs.temps[i] = Some(t);
+                Ok(t)
+            }
+            None => Err(self.invalid(format!("r{n} is out of range"))),
+        }
+    }
+
     /// The `f32` temporary of component `c` of the `ps_1_1`-`ps_1_3` texture register
     /// `t{n}`: it starts as texture coordinate set `n` (so reading a `t#` no texture
     /// instruction wrote gives its coordinate).
@@ -698,6 +713,9 @@ impl Converter<'_, '_> {
             }
         }
         let pred = inst.predicate;
+        // An unpredicated write in the entry block replaces what the register held, and
+        // nothing can have read it yet (a co-issued partner may: not while one is held).
+        let overwrite = pred.is_none() && !self.regs.hold && !self.tmp_values.left_entry;
         for l in 0..4u8 {
             if mask & (1 << l) == 0 {
                 continue;
@@ -705,7 +723,7 @@ impl Converter<'_, '_> {
             let Some(mut v) = vals[l as usize] else {
                 continue;
             };
-            let target = self.dst_target(&d, l)?;
+            let target = self.dst_target(&d, l, overwrite)?;
             if let Some(p) = &pred {
                 let pt = self.pred(p.swizzle.lane(l as usize));
                 let mut cond = self.load_tmp(pt, ScalarType::Bool);
@@ -720,18 +738,21 @@ impl Converter<'_, '_> {
         Ok(())
     }
 
-    /// Where component `l` of a destination goes.
-    fn dst_target(&mut self, d: &Destination, l: u8) -> R<Target> {
+    /// Where component `l` of a destination goes. With `overwrite` (the write replaces the
+    /// component before anything can read it), a register or output first met here gets no
+    /// initial value: its default would never be read.
+    fn dst_target(&mut self, d: &Destination, l: u8, overwrite: bool) -> R<Target> {
         use RegisterType as T;
         let r = d.register;
         Ok(match r.ty {
+            T::Temp if overwrite => Target::Tmp(self.temp_for_write(r.index, l)?),
             T::Temp => Target::Tmp(self.temp(r.index, l)?),
             T::Texture if self.version.major == 1 && self.version.minor < 4 => {
                 Target::Tmp(self.texreg(r.index, l)?)
             }
             T::RastOut | T::AttrOut | T::TexCrdOut | T::Output | T::ColorOut | T::DepthOut => {
                 match &d.relative {
-                    None => Target::Tmp(self.output_shadow(r.ty, r.index, l)?),
+                    None => Target::Tmp(self.output_shadow(r.ty, r.index, l, overwrite)?),
                     Some(rel) => {
                         let idx = self.relative_value(rel)?;
                         Target::Indexed(r, idx, l)

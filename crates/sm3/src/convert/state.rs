@@ -43,8 +43,10 @@ impl Converter<'_, '_> {
         d
     }
 
-    /// The push data member at `offset` of type `ty` (declared once).
-    fn push_member(&mut self, offset: u32, ty: Type, name: &str) -> SsaDef {
+    /// The push data member at `offset` of type `ty` (declared once). Members get no
+    /// `DebugName`: a push member has no SPIR-V id of its own, so a name would name nothing
+    /// (the member names are those of [`crate::options::push`]).
+    fn push_member(&mut self, offset: u32, ty: Type) -> SsaDef {
         if let Some((_, d)) = self.state.push.iter().find(|(o, _)| *o == offset) {
             return *d;
         }
@@ -60,14 +62,13 @@ impl Converter<'_, '_> {
                 .with_lit(u64::from(offset))
                 .with_lit(stage.to_literal()),
         );
-        self.name(d, name);
         self.state.push.push((offset, d));
         d
     }
 
     /// Loads an `f32` push member.
-    fn push_f32(&mut self, offset: u32, name: &str) -> SsaDef {
-        let d = self.push_member(offset, ScalarType::F32.into(), name);
+    fn push_f32(&mut self, offset: u32) -> SsaDef {
+        let d = self.push_member(offset, ScalarType::F32.into());
         self.code(
             Op::new(OpCode::PushDataLoad, ScalarType::F32)
                 .with_ref(d)
@@ -182,10 +183,10 @@ impl Converter<'_, '_> {
     pub(crate) fn point_size(&mut self, written: Option<SsaDef>) -> R<()> {
         let size = match written {
             Some(v) => v,
-            None => self.push_f32(push::POINT_SIZE, "point_size"),
+            None => self.push_f32(push::POINT_SIZE),
         };
-        let lo = self.push_f32(push::POINT_SIZE_MIN, "point_size_min");
-        let hi = self.push_f32(push::POINT_SIZE_MAX, "point_size_max");
+        let lo = self.push_f32(push::POINT_SIZE_MIN);
+        let hi = self.push_f32(push::POINT_SIZE_MAX);
         let s = self.op2(OpCode::FMax, ScalarType::F32, size, lo);
         let s = self.op2(OpCode::FMin, ScalarType::F32, s, hi);
         let d = self.builtin_output(BuiltIn::PointSize, ScalarType::F32.into(), "PSIZE");
@@ -219,9 +220,9 @@ impl Converter<'_, '_> {
         let fog_in = self.fog_input()?;
         // Table fog from the depth.
         let z = self.frag_coord_comp(2);
-        let start = self.push_f32(push::FOG_START, "fog_start");
-        let end = self.push_f32(push::FOG_END, "fog_end");
-        let density = self.push_f32(push::FOG_DENSITY, "fog_density");
+        let start = self.push_f32(push::FOG_START);
+        let end = self.push_f32(push::FOG_END);
+        let density = self.push_f32(push::FOG_DENSITY);
         let range = self.op2(OpCode::FSub, f32t, end, start);
         let dist = self.op2(OpCode::FSub, f32t, end, z);
         let linear = self.op2(OpCode::FDiv, f32t, dist, range);
@@ -246,11 +247,7 @@ impl Converter<'_, '_> {
         let one = self.c_f32(1.0);
         let f = self.op3(OpCode::FClamp, f32t, f, zero, one);
         let fog_color = {
-            let d = self.push_member(
-                push::FOG_COLOR,
-                Type::vector(ScalarType::F32, 3),
-                "fog_color",
-            );
+            let d = self.push_member(push::FOG_COLOR, Type::vector(ScalarType::F32, 3));
             self.code(
                 Op::new(OpCode::PushDataLoad, Type::vector(ScalarType::F32, 3))
                     .with_ref(d)
@@ -292,7 +289,7 @@ impl Converter<'_, '_> {
         let iff = self.cf(Op::new(OpCode::ScopedIf, Type::VOID)
             .with_opt_ref(None)
             .with_ref(enabled));
-        let r = self.push_f32(push::ALPHA_REF, "alpha_ref");
+        let r = self.push_f32(push::ALPHA_REF);
         let b = ScalarType::Bool;
         let u = ScalarType::U32;
         // D3DCMPFUNC - 1 is a mask of the outcomes that pass: 1 less, 2 equal, 4 greater

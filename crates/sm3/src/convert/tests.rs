@@ -1226,3 +1226,17 @@ fn inlined_code_is_limited_and_big_shaders_convert_in_linear_time() {
     convert_with(&text, &Options::default());
     assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
 }
+
+#[test]
+fn register_name_tables_spell_prefix_and_number() {
+    for (table, prefix) in [
+        (&super::INPUT_NAMES[..], "v"),
+        (&super::TEXTURE_NAMES[..], "t"),
+        (&super::SAMPLER_NAMES[..], "s"),
+        (&super::COLOR_NAMES[..], "oC"),
+    ] {
+        for (i, name) in table.iter().enumerate() {
+            assert_eq!(*name, format!("{prefix}{i}"));
+        }
+    }
+}

@@ -110,7 +110,10 @@ impl Converter<'_, '_> {
                 .with_lit(kind.to_literal()),
         );
         use dxspv_ir::frontend::NamePart as P;
-        self.name_parts(t, &[P::S("t"), P::N(u64::from(n))]);
+        match super::TEXTURE_NAMES.get(n as usize) {
+            Some(x) => self.name(t, x),
+            None => self.name_parts(t, &[P::S("t"), P::N(u64::from(n))]),
+        }
         let s = self.decl(
             Op::new(OpCode::DclSampler, Type::VOID)
                 .with_ref(ep)
@@ -118,7 +121,10 @@ impl Converter<'_, '_> {
                 .with_lit(u64::from(n))
                 .with_lit(1),
         );
-        self.name_parts(s, &[P::S("s"), P::N(u64::from(n))]);
+        match super::SAMPLER_NAMES.get(n as usize) {
+            Some(x) => self.name(s, x),
+            None => self.name_parts(s, &[P::S("s"), P::N(u64::from(n))]),
+        }
         let zero = self.c_u32(0);
         let texture = self.entry(
             Op::new(OpCode::DescriptorLoad, ScalarType::Srv)
@@ -139,6 +145,19 @@ impl Converter<'_, '_> {
         Ok(slot)
     }
 
+    /// How many leading coordinate components a plain sample of sampler `n` reads: those of
+    /// its texture type, and the `z` a shadow sampler compares with.
+    fn coordinate_components(&self, n: u32) -> usize {
+        let kind = self.sampler_kind(n);
+        let compare = self.opts.depth_compare_samplers & super::prescan::bit(n) != 0
+            && kind == ResourceKind::Image2D;
+        if compare {
+            3
+        } else {
+            (kind.coord_components() as usize).clamp(1, 3)
+        }
+    }
+
     /// Samples sampler `n` at `coord` (as many components as given; missing ones are 0,
     /// extra ones ignored). `dref` is the comparison value of a depth-compare sampler (the
     /// coordinate's `z` when `None`). Returns the four components.
@@ -151,29 +170,35 @@ impl Converter<'_, '_> {
     ) -> R<[SsaDef; 4]> {
         let slot = self.sampler(n)?;
         let k = slot.kind.coord_components() as usize;
-        let zero = self.c_f32(0.0);
-        let mut parts = [zero; 3];
-        for (i, p) in parts.iter_mut().enumerate().take(k) {
-            *p = coord.get(i).copied().unwrap_or(zero);
+        // The constant 0 is made only where something takes it.
+        let mut zero_def = None;
+        let mut zero = |s: &mut Self| *zero_def.get_or_insert_with(|| s.c_f32(0.0));
+        let mut parts: smallvec::SmallVec<[SsaDef; 3]> = smallvec::SmallVec::new();
+        for i in 0..k.min(3) {
+            let p = match coord.get(i) {
+                Some(x) => *x,
+                None => zero(self),
+            };
+            parts.push(p);
         }
-        let c = self.f32_vector(&parts[..k]);
+        let c = self.f32_vector(&parts);
         // Direct3D 9 shadow maps are 2D depth textures: the bit of a cube or volume sampler
         // changes nothing.
         let compare = self.opts.depth_compare_samplers & super::prescan::bit(n) != 0
             && slot.kind == ResourceKind::Image2D;
-        let dref = if compare {
-            Some(dref.unwrap_or_else(|| coord.get(2).copied().unwrap_or(zero)))
-        } else {
-            None
+        let dref = match (compare, dref, coord.get(2)) {
+            (false, ..) => None,
+            (true, Some(d), _) | (true, None, Some(&d)) => Some(d),
+            (true, None, None) => Some(zero(self)),
         };
         let vertex = self.version.is_vertex();
         let (mut lod_index, mut bias, mut dx, mut dy) = (None, None, None, None);
         match lod {
-            Lod::Implicit if vertex => lod_index = Some(zero),
+            Lod::Implicit if vertex => lod_index = Some(zero(self)),
             Lod::Implicit => {}
             Lod::Bias(b) if vertex => {
                 let _ = b;
-                lod_index = Some(zero);
+                lod_index = Some(zero(self));
             }
             Lod::Bias(b) => bias = Some(b),
             Lod::Level(l) => lod_index = Some(l),
@@ -215,8 +240,9 @@ impl Converter<'_, '_> {
 
     /// The texture coordinate set `n` as four values (`ps_1_x` texture instructions).
     fn coord_set(&mut self, n: u32) -> R<[SsaDef; 4]> {
-        let mut out = [self.c_f32(0.0); 4];
-        for (c, o) in out.iter_mut().enumerate() {
+        let x = self.texcoord(n, 0)?;
+        let mut out = [x; 4];
+        for (c, o) in out.iter_mut().enumerate().skip(1) {
             *o = self.texcoord(n, c as u8)?;
         }
         Ok(out)
@@ -310,12 +336,15 @@ impl Converter<'_, '_> {
                 // ps_1_4: texld r#, t#/r# samples stage #.
                 let m = self.stage_of(inst)?;
                 let s = *self.source(inst, 0)?;
-                let c = self.src(&s, 0x7)?;
-                let c = [
-                    c[0].unwrap_or(s_zero(self)),
-                    c[1].unwrap_or(s_zero(self)),
-                    c[2].unwrap_or(s_zero(self)),
-                ];
+                // The components the stage's coordinate takes (and the `z` a shadow
+                // sampler compares with).
+                let need = self.coordinate_components(m);
+                let c = self.src(&s, (1u8 << need) - 1)?;
+                let c: smallvec::SmallVec<[SsaDef; 3]> =
+                    c.iter().take(need).flatten().copied().collect();
+                if c.len() != need {
+                    return Err(self.invalid("missing source component"));
+                }
                 let r = self.sample(m, &c, Lod::Implicit, None)?;
                 self.write4(inst, r)
             }
@@ -482,6 +511,23 @@ impl Converter<'_, '_> {
             return Err(self.invalid(format!("{} is not a sampler", s.register)));
         }
         let n = s.register.index;
+        if inst.opcode == Opcode::Tex && inst.texld == TexLoad::Plain {
+            // Only the components the sampler's coordinate takes (and the `z` a shadow
+            // sampler compares with) are read: no op for the others.
+            let need = self.coordinate_components(n);
+            let l = self.src(self.source(inst, 0)?, (1u8 << need) - 1)?;
+            let c: smallvec::SmallVec<[SsaDef; 3]> =
+                l.iter().take(need).flatten().copied().collect();
+            if c.len() != need {
+                return Err(self.invalid("missing source component"));
+            }
+            let r = self.sample(n, &c, Lod::Implicit, None)?;
+            let mut out: Lanes = [None; 4];
+            for (l, o) in out.iter_mut().enumerate() {
+                *o = Some(r[s.swizzle.lane(l) as usize]);
+            }
+            return self.write(inst, out);
+        }
         let coord = self.src4(self.source(inst, 0)?)?;
         let mut c = coord;
         let mut lod = Lod::Implicit;
@@ -556,8 +602,4 @@ impl Converter<'_, '_> {
         self.b.set_operand(i, 0, dxspv_ir::Operand::from_def(e));
         Ok(())
     }
-}
-
-fn s_zero(c: &mut Converter<'_, '_>) -> SsaDef {
-    c.c_f32(0.0)
 }
