@@ -581,12 +581,10 @@ impl<'a> Cursor<'a> {
                     format!("{count} operands cannot fit in the rest of the bitcode"),
                 ));
             }
-            record.ops.reserve(count as usize);
-            for _ in 0..count {
-                match self.bits.read_vbr(6) {
-                    Ok(v) => record.ops.push(v),
-                    Err(e) => return Err(self.bit_error(e)),
-                }
+            record.ops.resize(count as usize, 0);
+            if let Err(e) = self.bits.read_vbr6_into(&mut record.ops) {
+                record.ops.clear();
+                return Err(self.bit_error(e));
             }
             return Ok(());
         }
