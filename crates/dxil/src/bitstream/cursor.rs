@@ -143,12 +143,11 @@ impl Record<'_> {
     /// The operands from `start` on, as bytes (each must fit in `u8`), or `None`.
     pub fn bytes_from(&self, start: usize, out: &mut Vec<u8>) -> bool {
         out.clear();
-        for &v in self.ops.get(start..).unwrap_or_default() {
-            match u8::try_from(v) {
-                Ok(b) => out.push(b),
-                Err(_) => return false,
-            }
+        let ops = self.ops.get(start..).unwrap_or_default();
+        if ops.iter().fold(0, |acc, &v| acc | v) > u64::from(u8::MAX) {
+            return false;
         }
+        out.extend(ops.iter().map(|&v| v as u8));
         true
     }
 }
@@ -253,31 +252,62 @@ impl<'a> Cursor<'a> {
     /// Reads the next entry. Abbreviation definitions and `BLOCKINFO` blocks are consumed
     /// here. At the top level, the end of the data (or only zero padding left) is
     /// [`Entry::EndOfStream`].
+    #[inline]
     pub fn advance(&mut self) -> Result<Entry, Error> {
+        // Inside a block most entries are records: those return without leaving the caller.
+        if !self.frames.is_empty() {
+            self.entry_bit = self.bits.position();
+            let id = self.read(self.width)?;
+            if id > DEFINE_ABBREV {
+                return Ok(Entry::Record(id as u32));
+            }
+            if let Some(entry) = self.control_entry(id)? {
+                return Ok(entry);
+            }
+        }
+        self.advance_slow()
+    }
+
+    /// [`Cursor::advance`] from the top level, or after an entry it consumed.
+    #[inline(never)]
+    fn advance_slow(&mut self) -> Result<Entry, Error> {
         loop {
             if self.frames.is_empty() && self.only_padding_left() {
                 return Ok(Entry::EndOfStream);
             }
             self.entry_bit = self.bits.position();
             let id = self.read(self.width)?;
-            match id {
-                END_BLOCK => {
-                    self.end_block()?;
-                    return Ok(Entry::EndBlock);
+            if id > DEFINE_ABBREV {
+                return Ok(Entry::Record(id as u32));
+            }
+            if let Some(entry) = self.control_entry(id)? {
+                return Ok(entry);
+            }
+        }
+    }
+
+    /// The entry of a control abbreviation id (0 to 2), or `None` when it was consumed
+    /// here (`DEFINE_ABBREV`, a `BLOCKINFO` block).
+    #[inline(never)]
+    fn control_entry(&mut self, id: u64) -> Result<Option<Entry>, Error> {
+        match id {
+            END_BLOCK => {
+                self.end_block()?;
+                Ok(Some(Entry::EndBlock))
+            }
+            ENTER_SUBBLOCK => {
+                let block_id = self.vbr(8)?;
+                let block_id = u32::try_from(block_id)
+                    .map_err(|_| self.err(format!("block id {block_id} does not fit 32 bits")))?;
+                if block_id == block::BLOCKINFO {
+                    self.read_blockinfo_block()?;
+                    return Ok(None);
                 }
-                ENTER_SUBBLOCK => {
-                    let block_id = self.vbr(8)?;
-                    let block_id = u32::try_from(block_id).map_err(|_| {
-                        self.err(format!("block id {block_id} does not fit 32 bits"))
-                    })?;
-                    if block_id == block::BLOCKINFO {
-                        self.read_blockinfo_block()?;
-                        continue;
-                    }
-                    return Ok(Entry::SubBlock(block_id));
-                }
-                DEFINE_ABBREV => self.define_abbrev()?,
-                _ => return Ok(Entry::Record(id as u32)),
+                Ok(Some(Entry::SubBlock(block_id)))
+            }
+            _ => {
+                self.define_abbrev()?;
+                Ok(None)
             }
         }
     }
