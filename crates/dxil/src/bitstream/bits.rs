@@ -208,19 +208,23 @@ impl<'a> BitReader<'a> {
     #[inline]
     pub fn read_vbr6_into(&mut self, out: &mut [u64]) -> Result<(), BitError> {
         let mut window = 0u64;
-        // Bits of `window` that are data, from `pos` on.
+        // Bits of `window` that are data, from `pos` on; `pos` is written back to
+        // `self.pos` before any other read and at the end.
         let mut avail = 0u64;
+        let mut pos = self.pos;
         for slot in out.iter_mut() {
             if avail < 12 {
-                let byte = (self.pos >> 3) as usize;
+                let byte = (pos >> 3) as usize;
                 match self.data.get(byte..).and_then(|s| s.first_chunk::<8>()) {
                     Some(chunk) => {
-                        let shift = self.pos & 7;
+                        let shift = pos & 7;
                         window = u64::from_le_bytes(*chunk) >> shift;
                         avail = 64 - shift;
                     }
                     None => {
+                        self.pos = pos;
                         *slot = self.read_vbr(6)?;
+                        pos = self.pos;
                         continue;
                     }
                 }
@@ -230,7 +234,7 @@ impl<'a> BitReader<'a> {
                 *slot = first;
                 window >>= 6;
                 avail -= 6;
-                self.pos += 6;
+                pos += 6;
                 continue;
             }
             let second = (window >> 6) & 63;
@@ -238,12 +242,15 @@ impl<'a> BitReader<'a> {
                 *slot = (first & 31) | (second << 5);
                 window >>= 12;
                 avail -= 12;
-                self.pos += 12;
+                pos += 12;
                 continue;
             }
+            self.pos = pos;
             *slot = self.read_vbr(6)?;
+            pos = self.pos;
             avail = 0;
         }
+        self.pos = pos;
         Ok(())
     }
 

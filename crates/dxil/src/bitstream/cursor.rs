@@ -593,7 +593,6 @@ impl<'a> Cursor<'a> {
 
     /// Reads the record announced by [`Entry::Record`] into `record`.
     pub fn read_record(&mut self, abbrev_id: u32, record: &mut Record<'a>) -> Result<(), Error> {
-        record.ops.clear();
         record.blob = &[];
         record.abbrev = abbrev_id;
         record.bit = self.entry_bit;
@@ -611,6 +610,8 @@ impl<'a> Cursor<'a> {
                     format!("{count} operands cannot fit in the rest of the bitcode"),
                 ));
             }
+            // Every slot is overwritten: only grown slots are zeroed first.
+            record.ops.truncate(count as usize);
             record.ops.resize(count as usize, 0);
             if let Err(e) = self.bits.read_vbr6_into(&mut record.ops) {
                 record.ops.clear();
@@ -618,6 +619,7 @@ impl<'a> Cursor<'a> {
             }
             return Ok(());
         }
+        record.ops.clear();
         let Some((from_blockinfo, abbrev)) = self.abbrev(abbrev_id) else {
             return Err(self.err(format!("undefined abbreviation id {abbrev_id}")));
         };
