@@ -134,6 +134,15 @@ impl Record<'_> {
         Record::default()
     }
 
+    /// An empty buffer with room for `operands` operands, so that it does not grow while a
+    /// stream of small records is read.
+    pub fn with_capacity(operands: usize) -> Self {
+        Record {
+            ops: Vec::with_capacity(operands),
+            ..Record::default()
+        }
+    }
+
     /// Operand `i`, if present.
     #[inline]
     pub fn op(&self, i: usize) -> Option<u64> {

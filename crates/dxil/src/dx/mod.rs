@@ -219,7 +219,10 @@ impl<'m> Reader<'m> {
     /// A string operand.
     pub fn string(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<String, Error> {
         match r.and_then(|id| self.m.metadata.get(id)) {
-            Some(MetadataNode::String(s)) => Ok(self.m.text(*s).into_owned()),
+            Some(MetadataNode::String(s)) => Ok(match std::str::from_utf8(self.m.str(*s)) {
+                Ok(text) => text.to_owned(),
+                Err(_) => self.m.text(*s).into_owned(),
+            }),
             _ => Err(md_error(context, "is not a string")),
         }
     }

@@ -127,14 +127,15 @@ impl Metadata {
     }
 
     /// Reserves room for the entries of a scope whose records take `bits` bits (DXIL
-    /// modules average one entry per 200 to 400 bits of bitcode), so the buffers rarely
-    /// grow.
+    /// modules average one entry per 100 to 400 bits of bitcode: the kind names take much
+    /// of a small module's metadata block), so the buffers rarely grow.
     pub(crate) fn reserve_for_bits(&mut self, bits: u64) {
-        let n = usize::try_from(bits / 128).unwrap_or(0);
+        let n = usize::try_from(bits / 96).unwrap_or(0);
         self.nodes.reserve(n);
         self.operands.reserve(4 * n);
         self.node_bits.reserve(n);
         self.value_checks.reserve(n / 2);
+        self.named_bits.reserve(n / 4);
     }
 
     /// Id of the first entry.
