@@ -229,17 +229,20 @@ impl<'a> BitReader<'a> {
                     }
                 }
             }
-            // One chunk or two, chosen without a branch (names mix both kinds of value).
             let first = window & 63;
-            let continued = first >> 5;
+            if first & 32 == 0 {
+                *slot = first;
+                window >>= 6;
+                avail -= 6;
+                pos += 6;
+                continue;
+            }
             let second = (window >> 6) & 63;
-            if continued & (second >> 5) == 0 {
-                let two = (first & 31) | (second << 5);
-                *slot = if continued == 0 { first } else { two };
-                let used = 6 + 6 * continued;
-                window >>= used;
-                avail -= used;
-                pos += used;
+            if second & 32 == 0 {
+                *slot = (first & 31) | (second << 5);
+                window >>= 12;
+                avail -= 12;
+                pos += 12;
                 continue;
             }
             self.pos = pos;
