@@ -25,6 +25,18 @@ impl BitError {
     }
 }
 
+/// `57 / width` for widths 1 to 32: the whole fields of `width` bits one 8-byte load holds
+/// from any bit offset (a table, so an array read starts without a division).
+const FIELDS_PER_LOAD: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut width = 1;
+    while width < 64 {
+        table[width] = (57 / width) as u8;
+        width += 1;
+    }
+    table
+};
+
 /// A position in a byte slice, read as a bit stream.
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
@@ -149,7 +161,7 @@ impl<'a> BitReader<'a> {
         }
         out.reserve(count as usize);
         let mask = (1u64 << width) - 1;
-        let per_load = u64::from(57 / width);
+        let per_load = u64::from(FIELDS_PER_LOAD[(width & 63) as usize]);
         let mut left = count;
         while left > 0 {
             let window = self.word_at((self.pos >> 3) as usize) >> (self.pos & 7);

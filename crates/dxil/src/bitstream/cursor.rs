@@ -613,7 +613,9 @@ impl<'a> Cursor<'a> {
             if count > MAX_RECORD_OPERANDS {
                 return Err(self.limit("operands in one record", MAX_RECORD_OPERANDS as usize));
             }
-            if count > self.bits.remaining() / 6 {
+            // `count * 6 > remaining` is `count > remaining / 6` without a division
+            // (`count` is bounded above, so the product fits).
+            if count * 6 > self.bits.remaining() {
                 return Err(Error::malformed(
                     self.location().with_record(record.code),
                     format!("{count} operands cannot fit in the rest of the bitcode"),
@@ -711,7 +713,9 @@ fn read_abbreviated<'a>(
                 if count.saturating_add(record.ops.len() as u64) > MAX_RECORD_OPERANDS {
                     return Err(RecordError::Limit);
                 }
-                if count > bits.remaining() / elt.min_bits().max(1) {
+                // `count > remaining / width` without a division (a product that
+                // overflows is too many elements either way).
+                if count.saturating_mul(elt.min_bits().max(1)) > bits.remaining() {
                     return Err(RecordError::Message(format!(
                         "array of {count} elements cannot fit in the rest of the bitcode"
                     )));
