@@ -135,7 +135,6 @@ impl Metadata {
         self.operands.reserve(4 * n);
         self.node_bits.reserve(n);
         self.value_checks.reserve(n / 2);
-        self.named_bits.reserve(n / 4);
     }
 
     /// Id of the first entry.
@@ -308,6 +307,9 @@ pub(crate) fn read_block<'a>(
 ) -> Result<(), Error> {
     let mut name: Option<Str> = None;
     sink.metadata.reserve_for_bits(cursor.bits_left_in_block());
+    if sink.named.is_some() {
+        sink.metadata.named_bits.reserve(16);
+    }
     loop {
         let abbrev = match cursor.advance()? {
             Entry::EndBlock => break,
