@@ -25,6 +25,18 @@ impl BitError {
     }
 }
 
+/// `57 / width` for widths 1 to 32: the whole fields of `width` bits one 8-byte load holds
+/// from any bit offset (a table, so an array read starts without a division).
+const FIELDS_PER_LOAD: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut width = 1;
+    while width < 64 {
+        table[width] = (57 / width) as u8;
+        width += 1;
+    }
+    table
+};
+
 /// A position in a byte slice, read as a bit stream.
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
@@ -149,7 +161,7 @@ impl<'a> BitReader<'a> {
         }
         out.reserve(count as usize);
         let mask = (1u64 << width) - 1;
-        let per_load = u64::from(57 / width);
+        let per_load = u64::from(FIELDS_PER_LOAD[(width & 63) as usize]);
         let mut left = count;
         while left > 0 {
             let window = self.word_at((self.pos >> 3) as usize) >> (self.pos & 7);
@@ -199,6 +211,59 @@ impl<'a> BitReader<'a> {
             }
         }
         self.read_vbr_slow(width)
+    }
+
+    /// Fills `out` with consecutive 6-bit VBR values (the operands of an unabbreviated
+    /// record). Values of one or two chunks (below 1024: characters, type and value ids) are
+    /// taken from an 8-byte window loaded once per 57 or more bits; longer ones, and the
+    /// last bytes of the data, go through [`BitReader::read_vbr`].
+    #[inline]
+    pub fn read_vbr6_into(&mut self, out: &mut [u64]) -> Result<(), BitError> {
+        let mut window = 0u64;
+        // Bits of `window` that are data, from `pos` on; `pos` is written back to
+        // `self.pos` before any other read and at the end.
+        let mut avail = 0u64;
+        let mut pos = self.pos;
+        for slot in out.iter_mut() {
+            if avail < 12 {
+                let byte = (pos >> 3) as usize;
+                match self.data.get(byte..).and_then(|s| s.first_chunk::<8>()) {
+                    Some(chunk) => {
+                        let shift = pos & 7;
+                        window = u64::from_le_bytes(*chunk) >> shift;
+                        avail = 64 - shift;
+                    }
+                    None => {
+                        self.pos = pos;
+                        *slot = self.read_vbr(6)?;
+                        pos = self.pos;
+                        continue;
+                    }
+                }
+            }
+            let first = window & 63;
+            if first & 32 == 0 {
+                *slot = first;
+                window >>= 6;
+                avail -= 6;
+                pos += 6;
+                continue;
+            }
+            let second = (window >> 6) & 63;
+            if second & 32 == 0 {
+                *slot = (first & 31) | (second << 5);
+                window >>= 12;
+                avail -= 12;
+                pos += 12;
+                continue;
+            }
+            self.pos = pos;
+            *slot = self.read_vbr(6)?;
+            pos = self.pos;
+            avail = 0;
+        }
+        self.pos = pos;
+        Ok(())
     }
 
     /// [`BitReader::read_vbr`] one chunk at a time, with overflow checks.
@@ -304,6 +369,45 @@ mod tests {
         assert_eq!(r.read_vbr(6), Ok(0x1F));
         assert_eq!(r.read_vbr(6), Ok(100));
         assert_eq!(r.position(), 18);
+    }
+
+    #[test]
+    fn vbr6_runs_read_the_same_values_as_single_reads() {
+        // Values of one, two and more chunks, through the window and past its reloads,
+        // up to the last bits of the data.
+        let values: Vec<u64> = (0..200u64)
+            .map(|i| match i % 7 {
+                0 => i % 32,
+                1 | 2 => 32 + i * 5,
+                3 => 1000 + i * 977,
+                4 => u64::MAX - i,
+                _ => i * 3 % 1024,
+            })
+            .collect();
+        for lead in [0u32, 1, 5, 7, 13] {
+            let mut w = crate::testing::BitWriter::new();
+            w.fixed(0, lead);
+            for &v in &values {
+                w.vbr(v, 6);
+            }
+            let bytes = w.finish();
+            let mut r = BitReader::new(&bytes);
+            r.seek(u64::from(lead)).unwrap();
+            let mut got = vec![0u64; values.len()];
+            r.read_vbr6_into(&mut got).unwrap();
+            assert_eq!(got, values, "after {lead} bits");
+            let mut one = BitReader::new(&bytes);
+            one.seek(u64::from(lead)).unwrap();
+            for _ in &values {
+                one.read_vbr(6).unwrap();
+            }
+            assert_eq!(r.position(), one.position());
+            // One value more runs past the end.
+            let mut r = BitReader::new(&bytes);
+            r.seek(u64::from(lead)).unwrap();
+            let mut more = vec![0u64; values.len() + 40];
+            assert_eq!(r.read_vbr6_into(&mut more), Err(BitError::Eof));
+        }
     }
 
     #[test]

@@ -134,6 +134,15 @@ impl Record<'_> {
         Record::default()
     }
 
+    /// An empty buffer with room for `operands` operands, so that it does not grow while a
+    /// stream of small records is read.
+    pub fn with_capacity(operands: usize) -> Self {
+        Record {
+            ops: Vec::with_capacity(operands),
+            ..Record::default()
+        }
+    }
+
     /// Operand `i`, if present.
     #[inline]
     pub fn op(&self, i: usize) -> Option<u64> {
@@ -143,12 +152,11 @@ impl Record<'_> {
     /// The operands from `start` on, as bytes (each must fit in `u8`), or `None`.
     pub fn bytes_from(&self, start: usize, out: &mut Vec<u8>) -> bool {
         out.clear();
-        for &v in self.ops.get(start..).unwrap_or_default() {
-            match u8::try_from(v) {
-                Ok(b) => out.push(b),
-                Err(_) => return false,
-            }
+        let ops = self.ops.get(start..).unwrap_or_default();
+        if ops.iter().fold(0, |acc, &v| acc | v) > u64::from(u8::MAX) {
+            return false;
         }
+        out.extend(ops.iter().map(|&v| v as u8));
         true
     }
 }
@@ -253,31 +261,62 @@ impl<'a> Cursor<'a> {
     /// Reads the next entry. Abbreviation definitions and `BLOCKINFO` blocks are consumed
     /// here. At the top level, the end of the data (or only zero padding left) is
     /// [`Entry::EndOfStream`].
+    #[inline]
     pub fn advance(&mut self) -> Result<Entry, Error> {
+        // Inside a block most entries are records: those return without leaving the caller.
+        if !self.frames.is_empty() {
+            self.entry_bit = self.bits.position();
+            let id = self.read(self.width)?;
+            if id > DEFINE_ABBREV {
+                return Ok(Entry::Record(id as u32));
+            }
+            if let Some(entry) = self.control_entry(id)? {
+                return Ok(entry);
+            }
+        }
+        self.advance_slow()
+    }
+
+    /// [`Cursor::advance`] from the top level, or after an entry it consumed.
+    #[inline(never)]
+    fn advance_slow(&mut self) -> Result<Entry, Error> {
         loop {
             if self.frames.is_empty() && self.only_padding_left() {
                 return Ok(Entry::EndOfStream);
             }
             self.entry_bit = self.bits.position();
             let id = self.read(self.width)?;
-            match id {
-                END_BLOCK => {
-                    self.end_block()?;
-                    return Ok(Entry::EndBlock);
+            if id > DEFINE_ABBREV {
+                return Ok(Entry::Record(id as u32));
+            }
+            if let Some(entry) = self.control_entry(id)? {
+                return Ok(entry);
+            }
+        }
+    }
+
+    /// The entry of a control abbreviation id (0 to 2), or `None` when it was consumed
+    /// here (`DEFINE_ABBREV`, a `BLOCKINFO` block).
+    #[inline(never)]
+    fn control_entry(&mut self, id: u64) -> Result<Option<Entry>, Error> {
+        match id {
+            END_BLOCK => {
+                self.end_block()?;
+                Ok(Some(Entry::EndBlock))
+            }
+            ENTER_SUBBLOCK => {
+                let block_id = self.vbr(8)?;
+                let block_id = u32::try_from(block_id)
+                    .map_err(|_| self.err(format!("block id {block_id} does not fit 32 bits")))?;
+                if block_id == block::BLOCKINFO {
+                    self.read_blockinfo_block()?;
+                    return Ok(None);
                 }
-                ENTER_SUBBLOCK => {
-                    let block_id = self.vbr(8)?;
-                    let block_id = u32::try_from(block_id).map_err(|_| {
-                        self.err(format!("block id {block_id} does not fit 32 bits"))
-                    })?;
-                    if block_id == block::BLOCKINFO {
-                        self.read_blockinfo_block()?;
-                        continue;
-                    }
-                    return Ok(Entry::SubBlock(block_id));
-                }
-                DEFINE_ABBREV => self.define_abbrev()?,
-                _ => return Ok(Entry::Record(id as u32)),
+                Ok(Some(Entry::SubBlock(block_id)))
+            }
+            _ => {
+                self.define_abbrev()?;
+                Ok(None)
             }
         }
     }
@@ -563,7 +602,6 @@ impl<'a> Cursor<'a> {
 
     /// Reads the record announced by [`Entry::Record`] into `record`.
     pub fn read_record(&mut self, abbrev_id: u32, record: &mut Record<'a>) -> Result<(), Error> {
-        record.ops.clear();
         record.blob = &[];
         record.abbrev = abbrev_id;
         record.bit = self.entry_bit;
@@ -575,21 +613,24 @@ impl<'a> Cursor<'a> {
             if count > MAX_RECORD_OPERANDS {
                 return Err(self.limit("operands in one record", MAX_RECORD_OPERANDS as usize));
             }
-            if count > self.bits.remaining() / 6 {
+            // `count * 6 > remaining` is `count > remaining / 6` without a division
+            // (`count` is bounded above, so the product fits).
+            if count * 6 > self.bits.remaining() {
                 return Err(Error::malformed(
                     self.location().with_record(record.code),
                     format!("{count} operands cannot fit in the rest of the bitcode"),
                 ));
             }
-            record.ops.reserve(count as usize);
-            for _ in 0..count {
-                match self.bits.read_vbr(6) {
-                    Ok(v) => record.ops.push(v),
-                    Err(e) => return Err(self.bit_error(e)),
-                }
+            // Every slot is overwritten: only grown slots are zeroed first.
+            record.ops.truncate(count as usize);
+            record.ops.resize(count as usize, 0);
+            if let Err(e) = self.bits.read_vbr6_into(&mut record.ops) {
+                record.ops.clear();
+                return Err(self.bit_error(e));
             }
             return Ok(());
         }
+        record.ops.clear();
         let Some((from_blockinfo, abbrev)) = self.abbrev(abbrev_id) else {
             return Err(self.err(format!("undefined abbreviation id {abbrev_id}")));
         };
@@ -672,7 +713,9 @@ fn read_abbreviated<'a>(
                 if count.saturating_add(record.ops.len() as u64) > MAX_RECORD_OPERANDS {
                     return Err(RecordError::Limit);
                 }
-                if count > bits.remaining() / elt.min_bits().max(1) {
+                // `count > remaining / width` without a division (a product that
+                // overflows is too many elements either way).
+                if count.saturating_mul(elt.min_bits().max(1)) > bits.remaining() {
                     return Err(RecordError::Message(format!(
                         "array of {count} elements cannot fit in the rest of the bitcode"
                     )));

@@ -147,7 +147,17 @@ impl<'m> Reader<'m> {
     pub fn tuple(&self, id: MetadataId, context: &Ctx<'_>) -> Result<Ops, Error> {
         match self.m.metadata.get(id) {
             Some(MetadataNode::Tuple { operands, .. }) => {
-                Ok(self.m.metadata.operands(*operands).collect())
+                // Tuples of up to 12 operands (all of DXIL's records) fill the inline buffer
+                // directly.
+                let raw = self.m.metadata.raw(*operands);
+                let mut inline: [MetadataRef; 12] = [None; 12];
+                if raw.len() > inline.len() {
+                    return Ok(self.m.metadata.operands(*operands).collect());
+                }
+                for (slot, &v) in inline.iter_mut().zip(raw) {
+                    *slot = v.checked_sub(1).map(|id| MetadataId(id as u32));
+                }
+                Ok(Ops::from_buf_and_len(inline, raw.len()))
             }
             _ => Err(md_error(context, format!("!{} is not a tuple", id.0))),
         }
@@ -183,9 +193,12 @@ impl<'m> Reader<'m> {
 
     /// An integer constant operand (sign-extended).
     pub fn int(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<i64, Error> {
-        let (_, v) = self.value(r, context)?;
+        let Some(MetadataNode::Value { value, .. }) = r.and_then(|id| self.m.metadata.get(id))
+        else {
+            return Err(md_error(context, "is not a value"));
+        };
         self.m
-            .constant_int(None, v)
+            .constant_int(None, *value)
             .ok_or_else(|| md_error(context, "is not an integer constant"))
     }
 
@@ -219,7 +232,10 @@ impl<'m> Reader<'m> {
     /// A string operand.
     pub fn string(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<String, Error> {
         match r.and_then(|id| self.m.metadata.get(id)) {
-            Some(MetadataNode::String(s)) => Ok(self.m.text(*s).into_owned()),
+            Some(MetadataNode::String(s)) => Ok(match std::str::from_utf8(self.m.str(*s)) {
+                Ok(text) => text.to_owned(),
+                Err(_) => self.m.text(*s).into_owned(),
+            }),
             _ => Err(md_error(context, "is not a string")),
         }
     }

@@ -9,6 +9,7 @@ use crate::dx::enums::{ComponentType, InterpolationMode, SemanticKind};
 use crate::dx::{md_error, Ctx, Reader};
 use crate::error::Error;
 use crate::module::MetadataRef;
+use smallvec::SmallVec;
 
 /// One signature element.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,7 +23,7 @@ pub struct SignatureElement {
     /// System value.
     pub semantic_kind: SemanticKind,
     /// Semantic index of each row.
-    pub semantic_indices: Vec<u32>,
+    pub semantic_indices: SmallVec<[u32; 4]>,
     /// Interpolation mode.
     pub interpolation: InterpolationMode,
     /// Rows.
@@ -40,7 +41,7 @@ pub struct SignatureElement {
     /// Components the shader uses (tag 3), as a mask; `None` when the record has no tag.
     pub usage_mask: Option<u32>,
     /// Every `(tag, value)` of the extension list, known or not.
-    pub tags: Vec<(u32, MetadataRef)>,
+    pub tags: SmallVec<[(u32, MetadataRef); 4]>,
 }
 
 /// The three signatures of an entry point.
@@ -101,8 +102,8 @@ fn read_element(
         Some(list) => list
             .into_iter()
             .map(|i| r.u32(i, &field(4, "semantic index")))
-            .collect::<Result<Vec<_>, _>>()?,
-        None => Vec::new(),
+            .collect::<Result<SmallVec<_>, _>>()?,
+        None => SmallVec::new(),
     };
     let mut element = SignatureElement {
         id: r.u32(ops[0], &field(0, "id"))?,
@@ -129,7 +130,7 @@ fn read_element(
         output_stream: 0,
         dynamic_index_mask: 0,
         usage_mask: None,
-        tags: Vec::new(),
+        tags: SmallVec::new(),
     };
     if let Some(tags) = r.optional_tuple(ops.get(10).copied().flatten(), &field(10, "tags"))? {
         if !tags.len().is_multiple_of(2) {

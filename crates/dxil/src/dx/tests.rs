@@ -209,7 +209,7 @@ fn amplification_entry_with_signature_and_resources() {
     assert_eq!(out.name, "TEXCOORD");
     assert_eq!(out.component_type, ComponentType::F32);
     assert_eq!(out.semantic_kind, SemanticKind::Arbitrary);
-    assert_eq!(out.semantic_indices, vec![0, 1]);
+    assert_eq!(out.semantic_indices.as_slice(), &[0, 1]);
     assert_eq!(out.interpolation, InterpolationMode::Linear);
     assert_eq!(
         (out.rows, out.cols, out.start_row, out.start_col),

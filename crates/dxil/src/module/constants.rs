@@ -336,8 +336,9 @@ pub(crate) fn read_block<'a>(
     let first = constants.items.len();
     let hint = constants.reserve_for_bits(cursor.bits_left_in_block());
     scope.local.reserve(hint);
-    let mut pending: Vec<Pending> = Vec::with_capacity(hint / 4);
-    let mut expected: Vec<Expected> = Vec::with_capacity(hint / 2);
+    // Aggregates and forward references are rare in DXIL: these grow only when used.
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut expected: Vec<Expected> = Vec::new();
     let mut current = types
         .iter()
         .find(|(_, t)| matches!(t, Type::Integer { width: 32 }))

@@ -127,10 +127,10 @@ impl Metadata {
     }
 
     /// Reserves room for the entries of a scope whose records take `bits` bits (DXIL
-    /// modules average one entry per 200 to 400 bits of bitcode), so the buffers rarely
-    /// grow.
+    /// modules average one entry per 100 to 400 bits of bitcode: the kind names take much
+    /// of a small module's metadata block), so the buffers rarely grow.
     pub(crate) fn reserve_for_bits(&mut self, bits: u64) {
-        let n = usize::try_from(bits / 128).unwrap_or(0);
+        let n = usize::try_from(bits / 96).unwrap_or(0);
         self.nodes.reserve(n);
         self.operands.reserve(4 * n);
         self.node_bits.reserve(n);
@@ -307,6 +307,9 @@ pub(crate) fn read_block<'a>(
 ) -> Result<(), Error> {
     let mut name: Option<Str> = None;
     sink.metadata.reserve_for_bits(cursor.bits_left_in_block());
+    if sink.named.is_some() {
+        sink.metadata.named_bits.reserve(16);
+    }
     loop {
         let abbrev = match cursor.advance()? {
             Entry::EndBlock => break,

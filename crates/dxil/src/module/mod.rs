@@ -461,9 +461,25 @@ impl Module {
         body: Option<&'m FunctionBody>,
         id: ValueId,
     ) -> Option<&'m Constant> {
-        match self.value(body, id)? {
-            Value::Constant(c) => Some(c),
-            _ => None,
+        let info = self.value_info(body, id)?;
+        self.constant_of(body, id, info)
+    }
+
+    /// [`Module::constant`] of a value whose [`ValueInfo`] is at hand.
+    #[inline]
+    fn constant_of<'m>(
+        &'m self,
+        body: Option<&'m FunctionBody>,
+        id: ValueId,
+        info: ValueInfo,
+    ) -> Option<&'m Constant> {
+        let ValueKind::Constant(i) = info.kind else {
+            return None;
+        };
+        if id.index() >= self.values.len() {
+            body?.constants.get(i)
+        } else {
+            self.constants.get(i)
         }
     }
 
@@ -472,7 +488,7 @@ impl Module {
     pub fn constant_int(&self, body: Option<&FunctionBody>, id: ValueId) -> Option<i64> {
         let info = self.value_info(body, id)?;
         self.types.int_width(info.ty)?;
-        match self.constant(body, id)? {
+        match self.constant_of(body, id, info)? {
             Constant::Integer(v) => Some(*v),
             Constant::Null => Some(0),
             _ => None,

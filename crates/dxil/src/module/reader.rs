@@ -21,7 +21,8 @@ pub(crate) fn read_module(bitcode: &[u8]) -> Result<Module, Error> {
         });
     }
     let mut cursor = open(bitcode)?;
-    let mut record = Record::new();
+    // Room for the longest records of a typical module (the data layout string, calls).
+    let mut record = Record::with_capacity(128);
     let mut module = Module::default();
     // Sized from DXIL modules' typical proportions, so the tables rarely grow.
     module.strings.reserve_for_bitcode(bitcode.len());

@@ -53,15 +53,12 @@ impl Strings {
     /// Stores record operands that are each one byte (a name or string record's characters)
     /// straight into the buffer; `None`, storing nothing, when one does not fit in `u8`.
     pub(crate) fn add_ops(&mut self, ops: &[u64]) -> Option<Str> {
-        let start = self.bytes.len();
-        self.bytes.reserve(ops.len());
-        for &v in ops {
-            let Ok(b) = u8::try_from(v) else {
-                self.bytes.truncate(start);
-                return None;
-            };
-            self.bytes.push(b);
+        // One pass to check (no early exit, so it vectorizes), one to copy.
+        if ops.iter().fold(0, |acc, &v| acc | v) > u64::from(u8::MAX) {
+            return None;
         }
+        let start = self.bytes.len();
+        self.bytes.extend(ops.iter().map(|&v| v as u8));
         Some(Str {
             start: start as u32,
             len: ops.len() as u32,
