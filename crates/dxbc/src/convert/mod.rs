@@ -218,6 +218,11 @@ pub(crate) struct Converter<'a, 's> {
     srvs: SmallMap<u32, Binding, 4>,
     uavs: SmallMap<u32, Binding, 4>,
     samplers: SmallMap<u32, Binding, 4>,
+    /// The `DescriptorLoad`s of the current stretch of straight-line code, by declaration,
+    /// index and `NonUniform` flag: a resource read again in the same block reuses its
+    /// descriptor (what CSE would make of it) instead of loading it again. Cleared where
+    /// control flow begins or ends (see [`FrontendBuilder::code`] below).
+    descriptors: Vec<((SsaDef, SsaDef, bool), SsaDef)>,
     lds: SmallMap<u32, (SsaDef, u32), 2>,
     counters: SmallMap<u32, SsaDef, 2>,
     rov: bool,
@@ -292,6 +297,7 @@ impl<'a, 's> Converter<'a, 's> {
             srvs: SmallMap::default(),
             uavs: SmallMap::default(),
             samplers: SmallMap::default(),
+            descriptors: Vec::new(),
             lds: SmallMap::default(),
             counters: SmallMap::default(),
             rov: false,
@@ -1007,8 +1013,13 @@ impl FrontendBuilder for Converter<'_, '_> {
     /// Appends a code op, tracking whether the function's last op is a `Return`.
     #[inline(always)]
     fn code(&mut self, op: Op) -> SsaDef {
-        if !self.temp_dirty.is_empty() && starts_or_ends_block(op.opcode) {
-            self.flush_temps(op.opcode);
+        if (!self.temp_dirty.is_empty() || !self.descriptors.is_empty())
+            && starts_or_ends_block(op.opcode)
+        {
+            if !self.temp_dirty.is_empty() {
+                self.flush_temps(op.opcode);
+            }
+            self.descriptors.clear();
         }
         self.last_return = op.opcode == OpCode::Return;
         // Register arrays are what DXBC indexes with immediates (the converter's own extracts

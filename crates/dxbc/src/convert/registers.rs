@@ -243,6 +243,17 @@ impl Converter<'_, '_> {
             return v;
         }
         if from == S::Unknown {
+            // An untyped immediate read as a 32-bit type is that type's constant of the same
+            // bits: what type resolution makes of `ConsumeAs` of it, made here at no cost.
+            if matches!(to, S::U32 | S::I32 | S::F32) {
+                if let Some(bits) = self.b.get(v).and_then(|op| {
+                    (op.opcode == OpCode::Constant && op.ty == Type::scalar(S::Unknown))
+                        .then(|| op.lit(0))
+                        .flatten()
+                }) {
+                    return self.constant(to, bits);
+                }
+            }
             return self.op1(OpCode::ConsumeAs, to, v);
         }
         if from == S::Bool {

@@ -362,13 +362,19 @@ impl<'a> Converter<'a, '_> {
             Class::Uav => ScalarType::Uav,
             Class::Sampler => ScalarType::Sampler,
         };
+        let key = (b.decl, index, op.non_uniform);
+        if let Some(&(_, d)) = self.descriptors.iter().find(|(k, _)| *k == key) {
+            return Ok((d, b));
+        }
         let mut dl = Op::new(OpCode::DescriptorLoad, ty)
             .with_ref(b.decl)
             .with_ref(index);
         if op.non_uniform {
             dl = dl.with_flags(OpFlags::NON_UNIFORM);
         }
-        Ok((self.code(dl), b))
+        let d = self.code(dl);
+        self.descriptors.push((key, d));
+        Ok((d, b))
     }
 
     /// Marks a typed UAV as accessed with atomics (`FixedFormat`).
