@@ -163,6 +163,9 @@ pub(crate) struct IndexRange {
     count: u32,
 }
 
+/// A constant buffer read: descriptor, address and the type read as.
+pub(crate) type CbRead = (SsaDef, Option<SsaDef>, ScalarType);
+
 /// The conversion state. Submodules add `impl Converter` blocks for their concern.
 pub(crate) struct Converter<'a, 's> {
     shader: &'a Shader<'s>,
@@ -223,6 +226,13 @@ pub(crate) struct Converter<'a, 's> {
     /// descriptor (what CSE would make of it) instead of loading it again. Cleared where
     /// control flow begins or ends (see [`FrontendBuilder::code`] below).
     descriptors: Vec<((SsaDef, SsaDef, bool), SsaDef)>,
+    /// The constant buffer reads of the current stretch of straight-line code, by descriptor,
+    /// address and the type read as (the `BufferLoad` itself under `f32`): a constant buffer
+    /// does not change while a shader runs, so a component read again in the same block
+    /// reuses the value. Cleared with `descriptors` (each entry's descriptor is one of them).
+    cb_loads: Vec<(CbRead, SsaDef)>,
+    /// Constant address vectors made so far.
+    addresses: registers::AddressCache,
     lds: SmallMap<u32, (SsaDef, u32), 2>,
     counters: SmallMap<u32, SsaDef, 2>,
     rov: bool,
@@ -298,6 +308,8 @@ impl<'a, 's> Converter<'a, 's> {
             uavs: SmallMap::default(),
             samplers: SmallMap::default(),
             descriptors: Vec::new(),
+            cb_loads: Vec::new(),
+            addresses: registers::AddressCache::default(),
             lds: SmallMap::default(),
             counters: SmallMap::default(),
             rov: false,
@@ -1020,6 +1032,7 @@ impl FrontendBuilder for Converter<'_, '_> {
                 self.flush_temps(op.opcode);
             }
             self.descriptors.clear();
+            self.cb_loads.clear();
         }
         self.last_return = op.opcode == OpCode::Return;
         // Register arrays are what DXBC indexes with immediates (the converter's own extracts

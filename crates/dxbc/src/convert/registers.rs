@@ -27,6 +27,50 @@ pub(crate) enum Ix {
     D(SsaDef),
 }
 
+/// Entries of an [`AddressCache`] (a power of two).
+const ADDRESS_SLOTS: usize = 32;
+
+/// The constant `vecN<u32>` addresses made so far (`cb0[3].y` is `(3, 1)`), direct-mapped: the
+/// builder would return the same constant, after hashing its whole type and literals. A slot
+/// holds one address; a collision evicts, never returns a wrong def. Constants are never
+/// removed during conversion, so a remembered def stays the builder's constant.
+#[derive(Clone, Debug)]
+pub(crate) struct AddressCache {
+    slots: [Option<([u32; 4], u8, SsaDef)>; ADDRESS_SLOTS],
+}
+
+impl Default for AddressCache {
+    fn default() -> Self {
+        AddressCache {
+            slots: [None; ADDRESS_SLOTS],
+        }
+    }
+}
+
+impl AddressCache {
+    fn slot(key: [u32; 4], n: usize) -> usize {
+        let folded = key.iter().fold(n as u64, |h, &k| {
+            (h ^ u64::from(k)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        });
+        (folded >> 59) as usize & (ADDRESS_SLOTS - 1)
+    }
+
+    /// The remembered constant for the first `n` words of `key`.
+    fn get(&self, key: [u32; 4], n: usize) -> Option<SsaDef> {
+        match self.slots.get(Self::slot(key, n)) {
+            Some(&Some((k, m, d))) if k == key && m as usize == n => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Remembers `d` as the constant for the first `n` words of `key`.
+    fn put(&mut self, key: [u32; 4], n: usize, d: SsaDef) {
+        if let Some(e) = self.slots.get_mut(Self::slot(key, n)) {
+            *e = Some((key, n as u8, d));
+        }
+    }
+}
+
 /// The source component each destination lane reads.
 pub(crate) fn swizzle_of(op: &Operand) -> [u8; 4] {
     match op.components {
@@ -301,17 +345,22 @@ impl Converter<'_, '_> {
             [Ix::D(d)] => Some(*d),
             _ => {
                 if parts.iter().all(|p| matches!(p, Ix::C(_))) {
-                    let mut lits = [0u64; 4];
-                    for (l, p) in lits.iter_mut().zip(parts) {
+                    let mut key = [0u32; 4];
+                    for (l, p) in key.iter_mut().zip(parts) {
                         if let Ix::C(c) = p {
-                            *l = *c as u64;
+                            *l = *c;
                         }
                     }
                     let n = parts.len().min(4);
-                    return Some(
-                        self.b
-                            .add_constant(Type::vector(ScalarType::U32, n as u8), &lits[..n]),
-                    );
+                    if let Some(d) = self.addresses.get(key, n) {
+                        return Some(d);
+                    }
+                    let lits = key.map(u64::from);
+                    let d = self
+                        .b
+                        .add_constant(Type::vector(ScalarType::U32, n as u8), &lits[..n]);
+                    self.addresses.put(key, n, d);
+                    return Some(d);
                 }
                 let mut defs = [None; 4];
                 for (slot, p) in defs.iter_mut().zip(parts) {

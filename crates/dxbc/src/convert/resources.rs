@@ -445,13 +445,34 @@ impl<'a> Converter<'a, '_> {
         let mut out: Lanes = [None; 4];
         for c in lanes(comps) {
             let addr = self.address(&[elem, Ix::C(c as u32)]);
-            let v = self.code(
-                Op::new(OpCode::BufferLoad, ScalarType::F32)
-                    .with_ref(desc)
-                    .with_opt_ref(addr)
-                    .with_lit(4),
-            );
-            out[c] = Some(self.coerce(v, ScalarType::F32, ty));
+            let find = |c: &Self, ty| {
+                c.cb_loads
+                    .iter()
+                    .find(|(k, _)| *k == (desc, addr, ty))
+                    .map(|&(_, v)| v)
+            };
+            if let Some(v) = find(self, ty) {
+                out[c] = Some(v);
+                continue;
+            }
+            let v = match find(self, ScalarType::F32) {
+                Some(v) => v,
+                None => {
+                    let v = self.code(
+                        Op::new(OpCode::BufferLoad, ScalarType::F32)
+                            .with_ref(desc)
+                            .with_opt_ref(addr)
+                            .with_lit(4),
+                    );
+                    self.cb_loads.push(((desc, addr, ScalarType::F32), v));
+                    v
+                }
+            };
+            let typed = self.coerce(v, ScalarType::F32, ty);
+            if typed != v {
+                self.cb_loads.push(((desc, addr, ty), typed));
+            }
+            out[c] = Some(typed);
         }
         Ok(out)
     }
