@@ -10,7 +10,7 @@ use dxspv_ir::{DerivativeMode, Op, OpCode, OpFlags, RoundMode, ScalarType, SsaDe
 
 use super::registers::{dst_mask, min_ty, swizzle_of, Lanes};
 use super::{lanes, Converter, R};
-use crate::operand::{Operand, OperandType};
+use crate::operand::{Components, Operand, OperandType};
 use crate::{Instruction, Opcode};
 
 /// The lane value, or an error if a source lane is missing.
@@ -291,6 +291,21 @@ impl Converter<'_, '_> {
             ScalarType::Unknown
         };
         let mask = dst_mask(dst);
+        if ty == ScalarType::Unknown && src.ty == OperandType::Immediate32 {
+            if let Some(t) = self.output_lanes_type(dst) {
+                let sw = swizzle_of(src);
+                let one = src.components == Components::One;
+                let mut bits = [0u32; 4];
+                for l in lanes(mask) {
+                    bits[l] = src.imm[if one { 0 } else { sw[l] as usize & 3 }];
+                }
+                if self.store_output_bits(dst, &bits)? {
+                    return Ok(());
+                }
+                let vals = self.load_src(src, t, mask)?;
+                return self.store_dst(dst, &vals, t);
+            }
+        }
         let vals = self.load_src(src, ty, mask)?;
         if ty == ScalarType::Unknown {
             if self.store_output_untyped(dst, &vals)? {
