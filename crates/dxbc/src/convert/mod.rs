@@ -29,6 +29,7 @@
 //! uses the defaults.
 
 mod alu;
+mod block_cache;
 mod class_linkage;
 mod control_flow;
 mod hull;
@@ -225,12 +226,12 @@ pub(crate) struct Converter<'a, 's> {
     /// index and `NonUniform` flag: a resource read again in the same block reuses its
     /// descriptor (what CSE would make of it) instead of loading it again. Cleared where
     /// control flow begins or ends (see [`FrontendBuilder::code`] below).
-    descriptors: Vec<((SsaDef, SsaDef, bool), SsaDef)>,
+    descriptors: block_cache::BlockCache<(SsaDef, SsaDef, bool), 8>,
     /// The constant buffer reads of the current stretch of straight-line code, by descriptor,
     /// address and the type read as (the `BufferLoad` itself under `f32`): a constant buffer
     /// does not change while a shader runs, so a component read again in the same block
     /// reuses the value. Cleared with `descriptors` (each entry's descriptor is one of them).
-    cb_loads: Vec<(CbRead, SsaDef)>,
+    cb_loads: block_cache::BlockCache<CbRead, 16>,
     /// Constant address vectors made so far.
     addresses: registers::AddressCache,
     lds: SmallMap<u32, (SsaDef, u32), 2>,
@@ -307,8 +308,8 @@ impl<'a, 's> Converter<'a, 's> {
             srvs: SmallMap::default(),
             uavs: SmallMap::default(),
             samplers: SmallMap::default(),
-            descriptors: Vec::new(),
-            cb_loads: Vec::new(),
+            descriptors: Default::default(),
+            cb_loads: Default::default(),
             addresses: registers::AddressCache::default(),
             lds: SmallMap::default(),
             counters: SmallMap::default(),

@@ -363,7 +363,7 @@ impl<'a> Converter<'a, '_> {
             Class::Sampler => ScalarType::Sampler,
         };
         let key = (b.decl, index, op.non_uniform);
-        if let Some(&(_, d)) = self.descriptors.iter().find(|(k, _)| *k == key) {
+        if let Some(d) = self.descriptors.get(key) {
             return Ok((d, b));
         }
         let mut dl = Op::new(OpCode::DescriptorLoad, ty)
@@ -373,7 +373,7 @@ impl<'a> Converter<'a, '_> {
             dl = dl.with_flags(OpFlags::NON_UNIFORM);
         }
         let d = self.code(dl);
-        self.descriptors.push((key, d));
+        self.descriptors.put(key, d);
         Ok((d, b))
     }
 
@@ -445,17 +445,11 @@ impl<'a> Converter<'a, '_> {
         let mut out: Lanes = [None; 4];
         for c in lanes(comps) {
             let addr = self.address(&[elem, Ix::C(c as u32)]);
-            let find = |c: &Self, ty| {
-                c.cb_loads
-                    .iter()
-                    .find(|(k, _)| *k == (desc, addr, ty))
-                    .map(|&(_, v)| v)
-            };
-            if let Some(v) = find(self, ty) {
+            if let Some(v) = self.cb_loads.get((desc, addr, ty)) {
                 out[c] = Some(v);
                 continue;
             }
-            let v = match find(self, ScalarType::F32) {
+            let v = match self.cb_loads.get((desc, addr, ScalarType::F32)) {
                 Some(v) => v,
                 None => {
                     let v = self.code(
@@ -464,13 +458,13 @@ impl<'a> Converter<'a, '_> {
                             .with_opt_ref(addr)
                             .with_lit(4),
                     );
-                    self.cb_loads.push(((desc, addr, ScalarType::F32), v));
+                    self.cb_loads.put((desc, addr, ScalarType::F32), v);
                     v
                 }
             };
             let typed = self.coerce(v, ScalarType::F32, ty);
             if typed != v {
-                self.cb_loads.push(((desc, addr, ty), typed));
+                self.cb_loads.put((desc, addr, ty), typed);
             }
             out[c] = Some(typed);
         }
