@@ -763,15 +763,38 @@ impl Converter<'_, '_> {
         Ok(self.address(&parts[..n]))
     }
 
+    /// Loads a slot as `ty`. An input component read again in the same block reuses its
+    /// value (inputs do not change while a shader runs), as constant buffer reads do.
     fn slot_load(&mut self, slot: &IoSlot, vertex: Option<Ix>, ty: ScalarType) -> R<SsaDef> {
         let addr = self.slot_address(slot, vertex)?;
-        let opc = if slot.output {
-            OpCode::OutputLoad
-        } else {
-            OpCode::InputLoad
+        if slot.output {
+            let v = self.code(
+                Op::new(OpCode::OutputLoad, slot.ty)
+                    .with_ref(slot.decl)
+                    .with_opt_ref(addr),
+            );
+            return Ok(self.coerce(v, slot.ty, ty));
+        }
+        if let Some(v) = self.input_loads.get((slot.decl, addr, ty)) {
+            return Ok(v);
+        }
+        let v = match self.input_loads.get((slot.decl, addr, slot.ty)) {
+            Some(v) => v,
+            None => {
+                let v = self.code(
+                    Op::new(OpCode::InputLoad, slot.ty)
+                        .with_ref(slot.decl)
+                        .with_opt_ref(addr),
+                );
+                self.input_loads.put((slot.decl, addr, slot.ty), v);
+                v
+            }
         };
-        let v = self.code(Op::new(opc, slot.ty).with_ref(slot.decl).with_opt_ref(addr));
-        Ok(self.coerce(v, slot.ty, ty))
+        let typed = self.coerce(v, slot.ty, ty);
+        if typed != v {
+            self.input_loads.put((slot.decl, addr, ty), typed);
+        }
+        Ok(typed)
     }
 
     fn slot_store(

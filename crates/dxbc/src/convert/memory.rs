@@ -81,19 +81,35 @@ impl Converter<'_, '_> {
         Ok(t)
     }
 
-    /// The dword index of a byte offset.
+    /// The dword index of a byte offset (a constant for a constant offset, as constant
+    /// folding would make it).
     fn dword(&mut self, bytes: SsaDef) -> SsaDef {
+        if let Some(b) = self.u32_constant(bytes) {
+            return self.c_u32(b >> 2);
+        }
         let two = self.c_u32(2);
         self.op2(OpCode::UShr, ScalarType::U32, bytes, two)
     }
 
-    /// `base + c` for a dynamic base.
+    /// `base + c` (a constant for a constant base, as constant folding would make it).
     fn plus(&mut self, base: SsaDef, c: u32) -> SsaDef {
         if c == 0 {
             return base;
         }
+        if let Some(b) = self.u32_constant(base) {
+            return self.c_u32(b.wrapping_add(c));
+        }
         let k = self.c_u32(c);
         self.op2(OpCode::IAdd, ScalarType::U32, base, k)
+    }
+
+    /// The value of `d` if it is a `u32` scalar constant.
+    fn u32_constant(&self, d: SsaDef) -> Option<u32> {
+        let op = self.b.get(d)?;
+        if op.opcode != OpCode::Constant || op.ty != Type::scalar(ScalarType::U32) {
+            return None;
+        }
+        op.lit(0).map(|v| v as u32)
     }
 
     /// Address of dword `c` past `(structure, dword)` or `dword`.

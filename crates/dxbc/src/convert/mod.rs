@@ -164,7 +164,7 @@ pub(crate) struct IndexRange {
     count: u32,
 }
 
-/// A constant buffer read: descriptor, address and the type read as.
+/// A constant buffer or input read: descriptor or declaration, address and the type read as.
 pub(crate) type CbRead = (SsaDef, Option<SsaDef>, ScalarType);
 
 /// The conversion state. Submodules add `impl Converter` blocks for their concern.
@@ -232,6 +232,10 @@ pub(crate) struct Converter<'a, 's> {
     /// does not change while a shader runs, so a component read again in the same block
     /// reuses the value. Cleared with `descriptors` (each entry's descriptor is one of them).
     cb_loads: block_cache::BlockCache<CbRead, 16>,
+    /// The input reads of the current stretch of straight-line code, by declaration, address
+    /// and the type read as (the `InputLoad` itself under the declaration's type): inputs do
+    /// not change while a shader runs. Cleared where control flow begins or ends.
+    input_loads: block_cache::BlockCache<CbRead, 16>,
     /// Constant address vectors made so far.
     addresses: registers::AddressCache,
     lds: SmallMap<u32, (SsaDef, u32), 2>,
@@ -310,6 +314,7 @@ impl<'a, 's> Converter<'a, 's> {
             samplers: SmallMap::default(),
             descriptors: Default::default(),
             cb_loads: Default::default(),
+            input_loads: Default::default(),
             addresses: registers::AddressCache::default(),
             lds: SmallMap::default(),
             counters: SmallMap::default(),
@@ -1026,7 +1031,9 @@ impl FrontendBuilder for Converter<'_, '_> {
     /// Appends a code op, tracking whether the function's last op is a `Return`.
     #[inline(always)]
     fn code(&mut self, op: Op) -> SsaDef {
-        if (!self.temp_dirty.is_empty() || !self.descriptors.is_empty())
+        if (!self.temp_dirty.is_empty()
+            || !self.descriptors.is_empty()
+            || !self.input_loads.is_empty())
             && starts_or_ends_block(op.opcode)
         {
             if !self.temp_dirty.is_empty() {
@@ -1034,6 +1041,7 @@ impl FrontendBuilder for Converter<'_, '_> {
             }
             self.descriptors.clear();
             self.cb_loads.clear();
+            self.input_loads.clear();
         }
         self.last_return = op.opcode == OpCode::Return;
         // Register arrays are what DXBC indexes with immediates (the converter's own extracts

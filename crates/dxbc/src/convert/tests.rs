@@ -1674,6 +1674,13 @@ fn raw_structured_and_tgsm_memory_with_atomics() {
                 ],
             ),
             inst(O::BufInfo, 0, &[], &[r(1, 4), src(T::Resource, 0, XXXX)]),
+            // A byte offset in a register: its dword index is computed.
+            inst(
+                O::LdRaw,
+                0,
+                &[],
+                &[r(1, 8), rs(0, XXXX), src(T::Resource, 0, XXXX)],
+            ),
             inst(O::Sync, 1 | 2, &[], &[]),
             inst(O::Sync, 8, &[], &[]),
             ret(),
@@ -1683,6 +1690,9 @@ fn raw_structured_and_tgsm_memory_with_atomics() {
         &t,
         &[
             "UShr u32",
+            // l(16) is dword 4: the constant offset's dwords z and w are made at once.
+            "Constant u32 6",
+            "Constant u32 7",
             "BufferLoad u32",
             "BufferStore %",
             "LdsAtomic void # # # Add",
