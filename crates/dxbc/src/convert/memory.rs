@@ -103,15 +103,6 @@ impl Converter<'_, '_> {
         self.op2(OpCode::IAdd, ScalarType::U32, base, k)
     }
 
-    /// The value of `d` if it is a `u32` scalar constant.
-    fn u32_constant(&self, d: SsaDef) -> Option<u32> {
-        let op = self.b.get(d)?;
-        if op.opcode != OpCode::Constant || op.ty != Type::scalar(ScalarType::U32) {
-            return None;
-        }
-        op.lit(0).map(|v| v as u32)
-    }
-
     /// Address of dword `c` past `(structure, dword)` or `dword`.
     fn mem_address(&mut self, structure: Option<SsaDef>, dword: SsaDef, c: u32) -> Option<SsaDef> {
         let dw = self.plus(dword, c);

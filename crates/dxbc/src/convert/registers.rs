@@ -344,13 +344,20 @@ impl Converter<'_, '_> {
             [Ix::C(c)] => Some(self.c_u32(*c)),
             [Ix::D(d)] => Some(*d),
             _ => {
-                if parts.iter().all(|p| matches!(p, Ix::C(_))) {
-                    let mut key = [0u32; 4];
-                    for (l, p) in key.iter_mut().zip(parts) {
-                        if let Ix::C(c) = p {
-                            *l = *c;
-                        }
+                // A part that is a `u32` constant counts as constant: a vector of constants
+                // is what constant folding makes of their `CompositeConstruct`.
+                let mut key = [0u32; 4];
+                let mut all_constant = true;
+                for (l, p) in key.iter_mut().zip(parts) {
+                    match *p {
+                        Ix::C(c) => *l = c,
+                        Ix::D(d) => match self.u32_constant(d) {
+                            Some(c) => *l = c,
+                            None => all_constant = false,
+                        },
                     }
+                }
+                if all_constant {
                     let n = parts.len().min(4);
                     if let Some(d) = self.addresses.get(key, n) {
                         return Some(d);
@@ -374,6 +381,15 @@ impl Converter<'_, '_> {
                 Some(self.vector(ScalarType::U32, &defs))
             }
         }
+    }
+
+    /// The value of `d` if it is a `u32` scalar constant.
+    pub(crate) fn u32_constant(&self, d: SsaDef) -> Option<u32> {
+        let op = self.b.get(d)?;
+        if op.opcode != OpCode::Constant || op.ty != Type::scalar(ScalarType::U32) {
+            return None;
+        }
+        op.lit(0).map(|v| v as u32)
     }
 
     /// The value of one operand index: its immediate plus its relative register, if any.

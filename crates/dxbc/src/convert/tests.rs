@@ -1693,6 +1693,9 @@ fn raw_structured_and_tgsm_memory_with_atomics() {
             // l(16) is dword 4: the constant offset's dwords z and w are made at once.
             "Constant u32 6",
             "Constant u32 7",
+            // Structure 1, byte 8 (dword 2) and the next dword: constant addresses.
+            "Constant vec2<u32> 1 2",
+            "Constant vec2<u32> 1 3",
             "BufferLoad u32",
             "BufferStore %",
             "LdsAtomic void # # # Add",
