@@ -1184,6 +1184,7 @@ fn integer_and_bit_instructions() {
         &[
             temps(3),
             inst(O::Ishl, 0, &[], &[r(0, 1), rs(1, XXXX), imm1(33)]),
+            inst(O::Ushr, 0, &[], &[r(0, 1), rs(1, XXXX), rs(1, XXXX)]),
             inst(
                 O::Udiv,
                 0,
@@ -1206,6 +1207,12 @@ fn integer_and_bit_instructions() {
             inst(O::FirstBitShi, 0, &[], &[r(1, 2), rs(0, XXXX)]),
             inst(O::FirstBitLo, 0, &[], &[r(1, 4), rs(0, XXXX)]),
             inst(O::Ubfe, 0, &[], &[r(1, 8), imm1(4), imm1(8), rs(0, XXXX)]),
+            inst(
+                O::Ubfe,
+                0,
+                &[],
+                &[r(1, 8), rs(0, XXXX), rs(0, XXXX), rs(0, XXXX)],
+            ),
             inst(O::Ibfe, 0, &[], &[r(0, 8), imm1(4), imm1(8), rs(0, XXXX)]),
             inst(
                 O::Bfi,
@@ -1253,6 +1260,17 @@ fn integer_and_bit_instructions() {
             "IMul i32",
         ],
     );
+    // The constant count 33 is masked to 1 at once; a register count is masked in the IR.
+    let id_of = |needle: &str| {
+        t.lines()
+            .find(|l| l.contains(needle))
+            .and_then(|l| l.split_whitespace().next())
+            .map(str::to_owned)
+    };
+    let one = id_of("= Constant u32 1").expect("constant 1");
+    let shl = t.lines().find(|l| l.contains("IShl u32")).expect("ishl");
+    assert!(shl.ends_with(&format!(" {one}")), "{shl}\n{t}");
+    has(&t, &["Constant u32 31", "IAnd u32", "UShr u32"]);
 }
 
 #[test]
