@@ -12,8 +12,8 @@ pub(crate) struct BlockCache<K: Copy + Eq, const N: usize> {
     entries: [Option<(K, SsaDef)>; N],
     /// The slot the next insertion takes.
     next: usize,
-    /// Whether any slot holds an entry.
-    used: bool,
+    /// How many slots (from the first) hold an entry.
+    len: usize,
 }
 
 impl<K: Copy + Eq, const N: usize> Default for BlockCache<K, N> {
@@ -21,7 +21,7 @@ impl<K: Copy + Eq, const N: usize> Default for BlockCache<K, N> {
         BlockCache {
             entries: [None; N],
             next: 0,
-            used: false,
+            len: 0,
         }
     }
 }
@@ -30,10 +30,8 @@ impl<K: Copy + Eq, const N: usize> BlockCache<K, N> {
     /// The value remembered under `key`.
     #[inline]
     pub(crate) fn get(&self, key: K) -> Option<SsaDef> {
-        if !self.used {
-            return None;
-        }
         self.entries
+            .get(..self.len)?
             .iter()
             .flatten()
             .find(|(k, _)| *k == key)
@@ -47,23 +45,20 @@ impl<K: Copy + Eq, const N: usize> BlockCache<K, N> {
             *e = Some((key, value));
         }
         self.next = (self.next + 1) % N.max(1);
-        self.used = true;
+        self.len = (self.len + 1).min(N);
     }
 
     /// Whether nothing is remembered.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        !self.used
+        self.len == 0
     }
 
     /// Forgets everything (the block ended).
     #[inline]
     pub(crate) fn clear(&mut self) {
-        if self.used {
-            self.entries = [None; N];
-            self.next = 0;
-            self.used = false;
-        }
+        self.next = 0;
+        self.len = 0;
     }
 }
 

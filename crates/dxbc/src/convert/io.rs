@@ -778,7 +778,12 @@ impl Converter<'_, '_> {
         if let Some(v) = self.input_loads.get((slot.decl, addr, ty)) {
             return Ok(v);
         }
-        let v = match self.input_loads.get((slot.decl, addr, slot.ty)) {
+        let raw = if ty == slot.ty {
+            None
+        } else {
+            self.input_loads.get((slot.decl, addr, slot.ty))
+        };
+        let v = match raw {
             Some(v) => v,
             None => {
                 let v = self.code(

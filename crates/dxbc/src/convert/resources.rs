@@ -449,7 +449,12 @@ impl<'a> Converter<'a, '_> {
                 out[c] = Some(v);
                 continue;
             }
-            let v = match self.cb_loads.get((desc, addr, ScalarType::F32)) {
+            let raw = if ty == ScalarType::F32 {
+                None
+            } else {
+                self.cb_loads.get((desc, addr, ScalarType::F32))
+            };
+            let v = match raw {
                 Some(v) => v,
                 None => {
                     let v = self.code(
