@@ -236,8 +236,38 @@ pub struct IrOutput {
 /// # Ok::<(), dxspv::Error>(())
 /// ```
 pub fn compile(bytes: &[u8], opts: &Options) -> Result<Output, Error> {
-    let ir = to_ir_timed(bytes, IrStage::Lowered, opts)?;
-    emit(&ir.builder, ir.times, ir.warnings, opts, Naming::D3d)
+    let mut laps = Laps::start();
+    let ir = to_ir_laps(bytes, IrStage::Lowered, opts, &mut laps)?;
+    emit(ir.builder, laps, ir.warnings, opts, Naming::D3d)
+}
+
+/// Stage timing from one chain of clock readings: each stage ends where the next begins, so
+/// a translation reads the clock once per stage and its stages add up to the whole of it
+/// (what happens between two stages, such as releasing a stage's input, counts in the stage
+/// before).
+pub(crate) struct Laps {
+    /// The stage times so far.
+    pub(crate) times: StageTimes,
+    /// The last reading.
+    last: Instant,
+}
+
+impl Laps {
+    /// Starts the chain.
+    pub(crate) fn start() -> Self {
+        Laps {
+            times: StageTimes::default(),
+            last: Instant::now(),
+        }
+    }
+
+    /// The time since the last reading (or the start); reads the clock once.
+    pub(crate) fn lap(&mut self) -> std::time::Duration {
+        let now = Instant::now();
+        let d = now.saturating_duration_since(self.last);
+        self.last = now;
+        d
+    }
 }
 
 /// How errors after the frontend name the op at fault.
@@ -262,22 +292,23 @@ impl Naming {
     }
 }
 
-/// The last stage of [`compile`] and [`compile_ir_text`]: lowered IR to SPIR-V, timed.
+/// The last stage of [`compile`] and [`compile_ir_text`]: lowered IR to SPIR-V, timed (with
+/// the release of the IR, which is no longer needed).
 fn emit(
-    builder: &ir::Builder,
-    mut times: StageTimes,
+    builder: ir::Builder,
+    mut laps: Laps,
     warnings: Vec<Warning>,
     opts: &Options,
     naming: Naming,
 ) -> Result<Output, Error> {
-    let t = Instant::now();
     let module =
-        spirv::emit_with_reflection(builder, &opts.spirv).map_err(|e| naming.name(e, builder))?;
-    times.spirv = t.elapsed();
+        spirv::emit_with_reflection(&builder, &opts.spirv).map_err(|e| naming.name(e, &builder))?;
+    drop(builder);
+    laps.times.spirv = laps.lap();
     Ok(Output {
         spirv: module.words,
         reflection: module.reflection,
-        times,
+        times: laps.times,
         warnings,
     })
 }
@@ -309,11 +340,9 @@ fn emit(
 /// # Ok::<(), dxspv::Error>(())
 /// ```
 pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
-    let t = Instant::now();
+    let laps = Laps::start();
     let builder = ir::text::parse(text)?;
-    let mut out = compile_ir_named(builder, IrStage::Raw, opts, Naming::IrIds)?;
-    out.times.parse = t.elapsed();
-    Ok(out)
+    compile_ir_laps(builder, IrStage::Raw, opts, Naming::IrIds, laps)
 }
 
 /// Compiles IR held in a [`ir::Builder`] to SPIR-V: the second half of [`compile`], for IR
@@ -357,18 +386,18 @@ pub fn compile_ir_text(text: &str, opts: &Options) -> Result<Output, Error> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn compile_ir(builder: ir::Builder, stage: IrStage, opts: &Options) -> Result<Output, Error> {
-    compile_ir_named(builder, stage, opts, Naming::D3d)
+    compile_ir_laps(builder, stage, opts, Naming::D3d, Laps::start())
 }
 
-/// [`compile_ir`], naming the op at fault in errors as `naming` says.
-fn compile_ir_named(
+/// [`compile_ir`], naming the op at fault in errors as `naming` says, its validation counted
+/// as parse time from the start of `laps`.
+fn compile_ir_laps(
     mut builder: ir::Builder,
     stage: IrStage,
     opts: &Options,
     naming: Naming,
+    mut laps: Laps,
 ) -> Result<Output, Error> {
-    let mut times = StageTimes::default();
-    let t = Instant::now();
     let level = match stage {
         // Raw IR may be scoped, structured or unstructured block form (`structurize` takes it).
         IrStage::Raw => ir::Level::Unstructured,
@@ -382,15 +411,14 @@ fn compile_ir_named(
             errors,
         }));
     }
-    times.parse = t.elapsed();
-    let t = Instant::now();
+    laps.times.parse = laps.lap();
     if stage == IrStage::Raw {
         ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)
             .map_err(|e| naming.name(e, &builder))?;
     }
     apply_stream_output(&mut builder, opts).map_err(|e| naming.name(e, &builder))?;
-    times.passes = t.elapsed();
-    emit(&builder, times, Vec::new(), opts, naming)
+    laps.times.passes = laps.lap();
+    emit(builder, laps, Vec::new(), opts, naming)
 }
 
 /// Which IR [`to_ir`] returns.
@@ -403,6 +431,10 @@ pub enum IrStage {
 }
 
 /// Time spent in each stage of a translation.
+///
+/// The stages are timed end to end, each from where the one before ended, so they add up to
+/// the whole translation: format detection counts as parsing, releasing the parsed shader as
+/// conversion and releasing the IR as SPIR-V emission.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StageTimes {
     /// Container and program parsing.
@@ -423,20 +455,29 @@ pub fn to_ir(bytes: &[u8], stage: IrStage, opts: &Options) -> Result<ir::Builder
 
 /// [`to_ir`], also reporting the time spent per stage and the warnings.
 pub fn to_ir_timed(bytes: &[u8], stage: IrStage, opts: &Options) -> Result<IrOutput, Error> {
+    let mut laps = Laps::start();
+    to_ir_laps(bytes, stage, opts, &mut laps)
+}
+
+/// [`to_ir_timed`], timing its stages in the chain of `laps`.
+fn to_ir_laps(
+    bytes: &[u8],
+    stage: IrStage,
+    opts: &Options,
+    laps: &mut Laps,
+) -> Result<IrOutput, Error> {
     let frontend = frontend_for(detect_format(bytes))?;
-    let mut times = StageTimes::default();
     let mut warnings = Vec::new();
-    let mut builder = frontend.to_raw_ir(bytes, opts, &mut times, &mut warnings)?;
+    let mut builder = frontend.to_raw_ir(bytes, opts, laps, &mut warnings)?;
     if stage == IrStage::Lowered {
-        let t = Instant::now();
         ir::passes::pipeline::run_pipeline(&mut builder, &opts.passes)
             .map_err(|e| Error::from(e).named_in(&builder))?;
         apply_stream_output(&mut builder, opts).map_err(|e| e.named_in(&builder))?;
-        times.passes = t.elapsed();
+        laps.times.passes = laps.lap();
     }
     Ok(IrOutput {
         builder,
-        times,
+        times: laps.times,
         warnings,
     })
 }
@@ -574,6 +615,28 @@ mod tests {
             assert_eq!(out.spirv.len(), direct.spirv.len(), "{stage:?}");
             dxspv_testkit::assert_spirv_valid(&format!("{stage:?}"), &out.spirv);
             assert_eq!(out.reflection, direct.reflection, "{stage:?}");
+        }
+    }
+
+    #[test]
+    fn stage_times_are_laps_of_one_chain_inside_the_call() {
+        let bytes = tiny_compute_shader();
+        let opts = Options::default();
+        for _ in 0..3 {
+            let start = Instant::now();
+            let out = compile(&bytes, &opts).unwrap();
+            let outside = start.elapsed();
+            let t = out.times;
+            // Every stage did work, and the laps never overlap: together they fit in the call.
+            for (name, d) in [
+                ("parse", t.parse),
+                ("convert", t.convert),
+                ("passes", t.passes),
+                ("spirv", t.spirv),
+            ] {
+                assert!(d > std::time::Duration::ZERO, "{name}");
+            }
+            assert!(t.parse + t.convert + t.passes + t.spirv <= outside);
         }
     }
 

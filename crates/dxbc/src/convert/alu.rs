@@ -10,7 +10,7 @@ use dxspv_ir::{DerivativeMode, Op, OpCode, OpFlags, RoundMode, ScalarType, SsaDe
 
 use super::registers::{dst_mask, min_ty, swizzle_of, Lanes};
 use super::{lanes, Converter, R};
-use crate::operand::{Operand, OperandType};
+use crate::operand::{Components, Operand, OperandType};
 use crate::{Instruction, Opcode};
 
 /// The lane value, or an error if a source lane is missing.
@@ -266,10 +266,17 @@ impl Converter<'_, '_> {
         let mask = dst_mask(dst);
         let a = self.load_src(self.operand(inst, 1)?, ty, mask)?;
         let b = self.load_src(self.operand(inst, 2)?, ScalarType::U32, mask)?;
-        let m = self.c_u32(31);
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
-            let cnt = self.op2(OpCode::IAnd, ScalarType::U32, self.lane(&b, l)?, m);
+            let count = self.lane(&b, l)?;
+            // A constant count is masked at once (what constant folding made of the `IAnd`).
+            let cnt = match self.u32_constant(count) {
+                Some(c) => self.c_u32(c & 31),
+                None => {
+                    let m = self.c_u32(31);
+                    self.op2(OpCode::IAnd, ScalarType::U32, count, m)
+                }
+            };
             out[l] = Some(self.op2(opc, ty, self.lane(&a, l)?, cnt));
         }
         self.store_dst(dst, &out, ty)
@@ -291,6 +298,21 @@ impl Converter<'_, '_> {
             ScalarType::Unknown
         };
         let mask = dst_mask(dst);
+        if ty == ScalarType::Unknown && src.ty == OperandType::Immediate32 {
+            if let Some(t) = self.output_lanes_type(dst) {
+                let sw = swizzle_of(src);
+                let one = src.components == Components::One;
+                let mut bits = [0u32; 4];
+                for l in lanes(mask) {
+                    bits[l] = src.imm[if one { 0 } else { sw[l] as usize & 3 }];
+                }
+                if self.store_output_bits(dst, &bits)? {
+                    return Ok(());
+                }
+                let vals = self.load_src(src, t, mask)?;
+                return self.store_dst(dst, &vals, t);
+            }
+        }
         let vals = self.load_src(src, ty, mask)?;
         if ty == ScalarType::Unknown {
             if self.store_output_untyped(dst, &vals)? {
@@ -596,6 +618,12 @@ impl Converter<'_, '_> {
 
     /// Bit field width and offset with D3D's 5-bit masking: `(offset, min(width, 32 - offset))`.
     fn bitfield(&mut self, w: SsaDef, o: SsaDef) -> (SsaDef, SsaDef) {
+        // Constant width and offset: the constants folding would make.
+        if let (Some(w), Some(o)) = (self.u32_constant(w), self.u32_constant(o)) {
+            let (w, o) = (w & 31, o & 31);
+            let cnt = self.c_u32(w.min(32 - o));
+            return (self.c_u32(o), cnt);
+        }
         let m = self.c_u32(31);
         let c32 = self.c_u32(32);
         let w = self.op2(OpCode::IAnd, ScalarType::U32, w, m);

@@ -763,15 +763,43 @@ impl Converter<'_, '_> {
         Ok(self.address(&parts[..n]))
     }
 
+    /// Loads a slot as `ty`. An input component read again in the same block reuses its
+    /// value (inputs do not change while a shader runs), as constant buffer reads do.
     fn slot_load(&mut self, slot: &IoSlot, vertex: Option<Ix>, ty: ScalarType) -> R<SsaDef> {
         let addr = self.slot_address(slot, vertex)?;
-        let opc = if slot.output {
-            OpCode::OutputLoad
+        if slot.output {
+            let v = self.code(
+                Op::new(OpCode::OutputLoad, slot.ty)
+                    .with_ref(slot.decl)
+                    .with_opt_ref(addr),
+            );
+            return Ok(self.coerce(v, slot.ty, ty));
+        }
+        if let Some(v) = self.input_loads.get((slot.decl, addr, ty)) {
+            return Ok(v);
+        }
+        let raw = if ty == slot.ty {
+            None
         } else {
-            OpCode::InputLoad
+            self.input_loads.get((slot.decl, addr, slot.ty))
         };
-        let v = self.code(Op::new(opc, slot.ty).with_ref(slot.decl).with_opt_ref(addr));
-        Ok(self.coerce(v, slot.ty, ty))
+        let v = match raw {
+            Some(v) => v,
+            None => {
+                let v = self.code(
+                    Op::new(OpCode::InputLoad, slot.ty)
+                        .with_ref(slot.decl)
+                        .with_opt_ref(addr),
+                );
+                self.input_loads.put((slot.decl, addr, slot.ty), v);
+                v
+            }
+        };
+        let typed = self.coerce(v, slot.ty, ty);
+        if typed != v {
+            self.input_loads.put((slot.decl, addr, ty), typed);
+        }
+        Ok(typed)
     }
 
     fn slot_store(
@@ -799,6 +827,35 @@ impl Converter<'_, '_> {
                 .with_ref(v),
         );
         Ok(())
+    }
+
+    /// The one type of the output components an untyped `mov` to `dst` writes, when that is
+    /// a 32-bit type (`u32`, `i32`, `f32`) and every written component is declared: a `mov`
+    /// of an immediate there may make the immediate of that type at once, which is what
+    /// storing it untyped converts it to (the same bits). `None` otherwise, and in geometry
+    /// shaders, whose streams may declare a register with different types.
+    pub(crate) fn output_lanes_type(&self, dst: &Operand) -> Option<ScalarType> {
+        use ScalarType as S;
+        if dst.ty != OperandType::Output
+            || self.is_stage(Stage::Geometry)
+            || self.special_builtin(dst.ty).is_some()
+        {
+            return None;
+        }
+        let r = match dst.indices() {
+            [i] if i.relative.is_none() => u32::try_from(i.imm).ok()?,
+            _ => return None,
+        };
+        let file = self.io_file_of(dst.ty).ok()?;
+        let mut ty = None;
+        for l in lanes(dst_mask(dst)) {
+            let slot = self.lookup(file, self.stream, r, l as u8)?;
+            if !slot.output || ty.is_some_and(|t| t != slot.ty) {
+                return None;
+            }
+            ty = Some(slot.ty);
+        }
+        ty.filter(|t| matches!(t, S::U32 | S::I32 | S::F32))
     }
 
     /// [`Self::store_whole`] for an untyped `mov` to an output register: each lane converted
@@ -831,37 +888,25 @@ impl Converter<'_, '_> {
         vals: &Lanes,
         ty: Option<ScalarType>,
     ) -> R<bool> {
-        let n = mask.count_ones() as u8;
-        if n < 2 || self.is_stage(Stage::Hull) || self.is_stage(Stage::Geometry) {
+        if lanes(mask).any(|l| vals[l].is_none()) {
             return Ok(false);
         }
-        let mut decl = None;
-        let mut parts = [None; 4];
-        for (k, l) in lanes(mask).enumerate() {
-            let (Some(slot), Some(v)) = (self.lookup(file, self.stream, r, l as u8), vals[l])
-            else {
-                return Ok(false);
-            };
-            let plain = slot.output
-                && !slot.arrayed
-                && slot.index.is_none()
-                && slot.comp == Some(k as u8)
-                && !matches!(
-                    slot.builtin,
-                    Some(BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner)
-                );
-            if !plain || decl.is_some_and(|(d, t)| d != slot.decl || t != slot.ty) {
-                return Ok(false);
-            }
-            decl = Some((slot.decl, slot.ty));
-            parts[k] = Some(v);
-        }
-        let Some((decl, sty)) = decl else {
+        let Some((decl, sty, n)) = self.whole_decl(file, r, mask) else {
             return Ok(false);
         };
+        let mut parts = [None; 4];
+        for (k, l) in lanes(mask).enumerate() {
+            parts[k] = vals[l];
+        }
         let vty = Type::vector(sty, n);
-        if self.b.get(decl).map(|op| op.ty) != Some(vty) {
-            return Ok(false);
+        if let Some(c) = self.constant_vector(&parts, n, ty, sty) {
+            self.code(
+                Op::new(OpCode::OutputStore, Type::VOID)
+                    .with_ref(decl)
+                    .with_opt_ref(None)
+                    .with_ref(c),
+            );
+            return Ok(true);
         }
         let mut op = Op::new(OpCode::CompositeConstruct, vty);
         for &v in parts.iter().take(n as usize).flatten() {
@@ -877,6 +922,101 @@ impl Converter<'_, '_> {
                 .with_ref(v),
         );
         Ok(true)
+    }
+
+    /// The declaration, its scalar type and the component count when the lanes `mask` of
+    /// output register `r` are exactly the components of one plain vector declaration, in
+    /// order, outside hull and geometry shaders (see [`Self::store_whole`]).
+    fn whole_decl(&self, file: IoFile, r: u32, mask: u8) -> Option<(SsaDef, ScalarType, u8)> {
+        let n = mask.count_ones() as u8;
+        if n < 2 || self.is_stage(Stage::Hull) || self.is_stage(Stage::Geometry) {
+            return None;
+        }
+        let mut decl = None;
+        for (k, l) in lanes(mask).enumerate() {
+            let slot = self.lookup(file, self.stream, r, l as u8)?;
+            let plain = slot.output
+                && !slot.arrayed
+                && slot.index.is_none()
+                && slot.comp == Some(k as u8)
+                && !matches!(
+                    slot.builtin,
+                    Some(BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner)
+                );
+            if !plain || decl.is_some_and(|(d, t)| d != slot.decl || t != slot.ty) {
+                return None;
+            }
+            decl = Some((slot.decl, slot.ty));
+        }
+        let (decl, sty) = decl?;
+        (self.b.get(decl).map(|op| op.ty) == Some(Type::vector(sty, n))).then_some((decl, sty, n))
+    }
+
+    /// [`Self::store_whole`] of the 32-bit immediate `bits` (lane `l` written with `bits[l]`)
+    /// to the output register `dst` of type [`Self::output_lanes_type`]: the vector constant
+    /// an untyped `mov` of the immediate would store, made at once. False (nothing written)
+    /// where the store is not whole.
+    pub(crate) fn store_output_bits(&mut self, dst: &Operand, bits: &[u32; 4]) -> R<bool> {
+        let r = match dst.indices() {
+            [i] if i.relative.is_none() => i.imm,
+            _ => return Ok(false),
+        };
+        let (Ok(r), Ok(file)) = (u32::try_from(r), self.io_file_of(dst.ty)) else {
+            return Ok(false);
+        };
+        let mask = dst_mask(dst);
+        let Some((decl, sty, n)) = self.whole_decl(file, r, mask) else {
+            return Ok(false);
+        };
+        let mut lits = [0u64; 4];
+        for (lit, l) in lits.iter_mut().zip(lanes(mask)) {
+            *lit = u64::from(bits[l]);
+        }
+        let c = self
+            .b
+            .add_constant(Type::vector(sty, n), &lits[..usize::from(n).min(4)]);
+        self.code(
+            Op::new(OpCode::OutputStore, Type::VOID)
+                .with_ref(decl)
+                .with_opt_ref(None)
+                .with_ref(c),
+        );
+        Ok(true)
+    }
+
+    /// The `vecN<sty>` constant of `parts` (the first `n`, values of type `ty`, `None`: each
+    /// its own def's type) when each is a 32-bit constant that [`Self::coerce`] would keep
+    /// or give the same bits as `sty`: what constant folding makes of the `CompositeConstruct`,
+    /// without the scalar constants it leaves behind. `None` where that does not hold.
+    fn constant_vector(
+        &mut self,
+        parts: &Lanes,
+        n: u8,
+        ty: Option<ScalarType>,
+        sty: ScalarType,
+    ) -> Option<SsaDef> {
+        use ScalarType as S;
+        if !matches!(sty, S::U32 | S::I32 | S::F32) {
+            return None;
+        }
+        let mut lits = [0u64; 4];
+        for (lit, v) in lits.iter_mut().zip(parts.iter().take(n as usize)) {
+            let op = self.b.get((*v)?)?;
+            let own = if op.ty == Type::scalar(sty) {
+                sty
+            } else if op.ty == Type::scalar(S::Unknown) {
+                S::Unknown
+            } else {
+                return None;
+            };
+            let from = ty.unwrap_or(own);
+            if op.opcode != OpCode::Constant || !(from == S::Unknown || from == sty) {
+                return None;
+            }
+            *lit = op.lit(0)?;
+        }
+        let n = usize::from(n).min(4);
+        Some(self.b.add_constant(Type::vector(sty, n as u8), &lits[..n]))
     }
 
     /// The vertex index and register index of an I/O operand.

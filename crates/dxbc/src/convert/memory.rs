@@ -81,16 +81,23 @@ impl Converter<'_, '_> {
         Ok(t)
     }
 
-    /// The dword index of a byte offset.
+    /// The dword index of a byte offset (a constant for a constant offset, as constant
+    /// folding would make it).
     fn dword(&mut self, bytes: SsaDef) -> SsaDef {
+        if let Some(b) = self.u32_constant(bytes) {
+            return self.c_u32(b >> 2);
+        }
         let two = self.c_u32(2);
         self.op2(OpCode::UShr, ScalarType::U32, bytes, two)
     }
 
-    /// `base + c` for a dynamic base.
+    /// `base + c` (a constant for a constant base, as constant folding would make it).
     fn plus(&mut self, base: SsaDef, c: u32) -> SsaDef {
         if c == 0 {
             return base;
+        }
+        if let Some(b) = self.u32_constant(base) {
+            return self.c_u32(b.wrapping_add(c));
         }
         let k = self.c_u32(c);
         self.op2(OpCode::IAdd, ScalarType::U32, base, k)

@@ -29,6 +29,7 @@
 //! uses the defaults.
 
 mod alu;
+mod block_cache;
 mod class_linkage;
 mod control_flow;
 mod hull;
@@ -163,6 +164,9 @@ pub(crate) struct IndexRange {
     count: u32,
 }
 
+/// A constant buffer or input read: descriptor or declaration, address and the type read as.
+pub(crate) type CbRead = (SsaDef, Option<SsaDef>, ScalarType);
+
 /// The conversion state. Submodules add `impl Converter` blocks for their concern.
 pub(crate) struct Converter<'a, 's> {
     shader: &'a Shader<'s>,
@@ -218,6 +222,22 @@ pub(crate) struct Converter<'a, 's> {
     srvs: SmallMap<u32, Binding, 4>,
     uavs: SmallMap<u32, Binding, 4>,
     samplers: SmallMap<u32, Binding, 4>,
+    /// The `DescriptorLoad`s of the current stretch of straight-line code, by declaration,
+    /// index and `NonUniform` flag: a resource read again in the same block reuses its
+    /// descriptor (what CSE would make of it) instead of loading it again. Cleared where
+    /// control flow begins or ends (see [`FrontendBuilder::code`] below).
+    descriptors: block_cache::BlockCache<(SsaDef, SsaDef, bool), 8>,
+    /// The constant buffer reads of the current stretch of straight-line code, by descriptor,
+    /// address and the type read as (the `BufferLoad` itself under `f32`): a constant buffer
+    /// does not change while a shader runs, so a component read again in the same block
+    /// reuses the value. Cleared with `descriptors` (each entry's descriptor is one of them).
+    cb_loads: block_cache::BlockCache<CbRead, 16>,
+    /// The input reads of the current stretch of straight-line code, by declaration, address
+    /// and the type read as (the `InputLoad` itself under the declaration's type): inputs do
+    /// not change while a shader runs. Cleared where control flow begins or ends.
+    input_loads: block_cache::BlockCache<CbRead, 16>,
+    /// Constant address vectors made so far.
+    addresses: registers::AddressCache,
     lds: SmallMap<u32, (SsaDef, u32), 2>,
     counters: SmallMap<u32, SsaDef, 2>,
     rov: bool,
@@ -292,6 +312,10 @@ impl<'a, 's> Converter<'a, 's> {
             srvs: SmallMap::default(),
             uavs: SmallMap::default(),
             samplers: SmallMap::default(),
+            descriptors: Default::default(),
+            cb_loads: Default::default(),
+            input_loads: Default::default(),
+            addresses: registers::AddressCache::default(),
             lds: SmallMap::default(),
             counters: SmallMap::default(),
             rov: false,
@@ -1007,8 +1031,17 @@ impl FrontendBuilder for Converter<'_, '_> {
     /// Appends a code op, tracking whether the function's last op is a `Return`.
     #[inline(always)]
     fn code(&mut self, op: Op) -> SsaDef {
-        if !self.temp_dirty.is_empty() && starts_or_ends_block(op.opcode) {
-            self.flush_temps(op.opcode);
+        if (!self.temp_dirty.is_empty()
+            || !self.descriptors.is_empty()
+            || !self.input_loads.is_empty())
+            && starts_or_ends_block(op.opcode)
+        {
+            if !self.temp_dirty.is_empty() {
+                self.flush_temps(op.opcode);
+            }
+            self.descriptors.clear();
+            self.cb_loads.clear();
+            self.input_loads.clear();
         }
         self.last_return = op.opcode == OpCode::Return;
         // Register arrays are what DXBC indexes with immediates (the converter's own extracts

@@ -27,6 +27,50 @@ pub(crate) enum Ix {
     D(SsaDef),
 }
 
+/// Entries of an [`AddressCache`] (a power of two).
+const ADDRESS_SLOTS: usize = 32;
+
+/// The constant `vecN<u32>` addresses made so far (`cb0[3].y` is `(3, 1)`), direct-mapped: the
+/// builder would return the same constant, after hashing its whole type and literals. A slot
+/// holds one address; a collision evicts, never returns a wrong def. Constants are never
+/// removed during conversion, so a remembered def stays the builder's constant.
+#[derive(Clone, Debug)]
+pub(crate) struct AddressCache {
+    slots: [Option<([u32; 4], u8, SsaDef)>; ADDRESS_SLOTS],
+}
+
+impl Default for AddressCache {
+    fn default() -> Self {
+        AddressCache {
+            slots: [None; ADDRESS_SLOTS],
+        }
+    }
+}
+
+impl AddressCache {
+    fn slot(key: [u32; 4], n: usize) -> usize {
+        let folded = key.iter().fold(n as u64, |h, &k| {
+            (h ^ u64::from(k)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        });
+        (folded >> 59) as usize & (ADDRESS_SLOTS - 1)
+    }
+
+    /// The remembered constant for the first `n` words of `key`.
+    fn get(&self, key: [u32; 4], n: usize) -> Option<SsaDef> {
+        match self.slots.get(Self::slot(key, n)) {
+            Some(&Some((k, m, d))) if k == key && m as usize == n => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Remembers `d` as the constant for the first `n` words of `key`.
+    fn put(&mut self, key: [u32; 4], n: usize, d: SsaDef) {
+        if let Some(e) = self.slots.get_mut(Self::slot(key, n)) {
+            *e = Some((key, n as u8, d));
+        }
+    }
+}
+
 /// The source component each destination lane reads.
 pub(crate) fn swizzle_of(op: &Operand) -> [u8; 4] {
     match op.components {
@@ -243,6 +287,17 @@ impl Converter<'_, '_> {
             return v;
         }
         if from == S::Unknown {
+            // An untyped immediate read as a 32-bit type is that type's constant of the same
+            // bits: what type resolution makes of `ConsumeAs` of it, made here at no cost.
+            if matches!(to, S::U32 | S::I32 | S::F32) {
+                if let Some(bits) = self.b.get(v).and_then(|op| {
+                    (op.opcode == OpCode::Constant && op.ty == Type::scalar(S::Unknown))
+                        .then(|| op.lit(0))
+                        .flatten()
+                }) {
+                    return self.constant(to, bits);
+                }
+            }
             return self.op1(OpCode::ConsumeAs, to, v);
         }
         if from == S::Bool {
@@ -289,18 +344,30 @@ impl Converter<'_, '_> {
             [Ix::C(c)] => Some(self.c_u32(*c)),
             [Ix::D(d)] => Some(*d),
             _ => {
-                if parts.iter().all(|p| matches!(p, Ix::C(_))) {
-                    let mut lits = [0u64; 4];
-                    for (l, p) in lits.iter_mut().zip(parts) {
-                        if let Ix::C(c) = p {
-                            *l = *c as u64;
-                        }
+                // A part that is a `u32` constant counts as constant: a vector of constants
+                // is what constant folding makes of their `CompositeConstruct`.
+                let mut key = [0u32; 4];
+                let mut all_constant = true;
+                for (l, p) in key.iter_mut().zip(parts) {
+                    match *p {
+                        Ix::C(c) => *l = c,
+                        Ix::D(d) => match self.u32_constant(d) {
+                            Some(c) => *l = c,
+                            None => all_constant = false,
+                        },
                     }
+                }
+                if all_constant {
                     let n = parts.len().min(4);
-                    return Some(
-                        self.b
-                            .add_constant(Type::vector(ScalarType::U32, n as u8), &lits[..n]),
-                    );
+                    if let Some(d) = self.addresses.get(key, n) {
+                        return Some(d);
+                    }
+                    let lits = key.map(u64::from);
+                    let d = self
+                        .b
+                        .add_constant(Type::vector(ScalarType::U32, n as u8), &lits[..n]);
+                    self.addresses.put(key, n, d);
+                    return Some(d);
                 }
                 let mut defs = [None; 4];
                 for (slot, p) in defs.iter_mut().zip(parts) {
@@ -314,6 +381,15 @@ impl Converter<'_, '_> {
                 Some(self.vector(ScalarType::U32, &defs))
             }
         }
+    }
+
+    /// The value of `d` if it is a `u32` scalar constant.
+    pub(crate) fn u32_constant(&self, d: SsaDef) -> Option<u32> {
+        let op = self.b.get(d)?;
+        if op.opcode != OpCode::Constant || op.ty != Type::scalar(ScalarType::U32) {
+            return None;
+        }
+        op.lit(0).map(|v| v as u32)
     }
 
     /// The value of one operand index: its immediate plus its relative register, if any.

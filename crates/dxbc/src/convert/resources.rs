@@ -362,13 +362,19 @@ impl<'a> Converter<'a, '_> {
             Class::Uav => ScalarType::Uav,
             Class::Sampler => ScalarType::Sampler,
         };
+        let key = (b.decl, index, op.non_uniform);
+        if let Some(d) = self.descriptors.get(key) {
+            return Ok((d, b));
+        }
         let mut dl = Op::new(OpCode::DescriptorLoad, ty)
             .with_ref(b.decl)
             .with_ref(index);
         if op.non_uniform {
             dl = dl.with_flags(OpFlags::NON_UNIFORM);
         }
-        Ok((self.code(dl), b))
+        let d = self.code(dl);
+        self.descriptors.put(key, d);
+        Ok((d, b))
     }
 
     /// Marks a typed UAV as accessed with atomics (`FixedFormat`).
@@ -439,13 +445,33 @@ impl<'a> Converter<'a, '_> {
         let mut out: Lanes = [None; 4];
         for c in lanes(comps) {
             let addr = self.address(&[elem, Ix::C(c as u32)]);
-            let v = self.code(
-                Op::new(OpCode::BufferLoad, ScalarType::F32)
-                    .with_ref(desc)
-                    .with_opt_ref(addr)
-                    .with_lit(4),
-            );
-            out[c] = Some(self.coerce(v, ScalarType::F32, ty));
+            if let Some(v) = self.cb_loads.get((desc, addr, ty)) {
+                out[c] = Some(v);
+                continue;
+            }
+            let raw = if ty == ScalarType::F32 {
+                None
+            } else {
+                self.cb_loads.get((desc, addr, ScalarType::F32))
+            };
+            let v = match raw {
+                Some(v) => v,
+                None => {
+                    let v = self.code(
+                        Op::new(OpCode::BufferLoad, ScalarType::F32)
+                            .with_ref(desc)
+                            .with_opt_ref(addr)
+                            .with_lit(4),
+                    );
+                    self.cb_loads.put((desc, addr, ScalarType::F32), v);
+                    v
+                }
+            };
+            let typed = self.coerce(v, ScalarType::F32, ty);
+            if typed != v {
+                self.cb_loads.put((desc, addr, ty), typed);
+            }
+            out[c] = Some(typed);
         }
         Ok(out)
     }

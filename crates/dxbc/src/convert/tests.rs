@@ -1184,6 +1184,7 @@ fn integer_and_bit_instructions() {
         &[
             temps(3),
             inst(O::Ishl, 0, &[], &[r(0, 1), rs(1, XXXX), imm1(33)]),
+            inst(O::Ushr, 0, &[], &[r(0, 1), rs(1, XXXX), rs(1, XXXX)]),
             inst(
                 O::Udiv,
                 0,
@@ -1206,6 +1207,12 @@ fn integer_and_bit_instructions() {
             inst(O::FirstBitShi, 0, &[], &[r(1, 2), rs(0, XXXX)]),
             inst(O::FirstBitLo, 0, &[], &[r(1, 4), rs(0, XXXX)]),
             inst(O::Ubfe, 0, &[], &[r(1, 8), imm1(4), imm1(8), rs(0, XXXX)]),
+            inst(
+                O::Ubfe,
+                0,
+                &[],
+                &[r(1, 8), rs(0, XXXX), rs(0, XXXX), rs(0, XXXX)],
+            ),
             inst(O::Ibfe, 0, &[], &[r(0, 8), imm1(4), imm1(8), rs(0, XXXX)]),
             inst(
                 O::Bfi,
@@ -1253,6 +1260,17 @@ fn integer_and_bit_instructions() {
             "IMul i32",
         ],
     );
+    // The constant count 33 is masked to 1 at once; a register count is masked in the IR.
+    let id_of = |needle: &str| {
+        t.lines()
+            .find(|l| l.contains(needle))
+            .and_then(|l| l.split_whitespace().next())
+            .map(str::to_owned)
+    };
+    let one = id_of("= Constant u32 1").expect("constant 1");
+    let shl = t.lines().find(|l| l.contains("IShl u32")).expect("ishl");
+    assert!(shl.ends_with(&format!(" {one}")), "{shl}\n{t}");
+    has(&t, &["Constant u32 31", "IAnd u32", "UShr u32"]);
 }
 
 #[test]
@@ -1674,6 +1692,13 @@ fn raw_structured_and_tgsm_memory_with_atomics() {
                 ],
             ),
             inst(O::BufInfo, 0, &[], &[r(1, 4), src(T::Resource, 0, XXXX)]),
+            // A byte offset in a register: its dword index is computed.
+            inst(
+                O::LdRaw,
+                0,
+                &[],
+                &[r(1, 8), rs(0, XXXX), src(T::Resource, 0, XXXX)],
+            ),
             inst(O::Sync, 1 | 2, &[], &[]),
             inst(O::Sync, 8, &[], &[]),
             ret(),
@@ -1683,6 +1708,12 @@ fn raw_structured_and_tgsm_memory_with_atomics() {
         &t,
         &[
             "UShr u32",
+            // l(16) is dword 4: the constant offset's dwords z and w are made at once.
+            "Constant u32 6",
+            "Constant u32 7",
+            // Structure 1, byte 8 (dword 2) and the next dword: constant addresses.
+            "Constant vec2<u32> 1 2",
+            "Constant vec2<u32> 1 3",
             "BufferLoad u32",
             "BufferStore %",
             "LdsAtomic void # # # Add",
@@ -2318,6 +2349,39 @@ fn a_whole_output_vector_is_one_store() {
             ],
         )],
     );
+    // The immediates are stored as constants of the outputs' type (the same bits: 1, 2, 3, 4
+    // are f32 denormals), the whole vector as one vector constant: nothing untyped is left
+    // for type resolution or constant folding.
+    has(
+        &t,
+        &[
+            "= Constant vec4<f32> 1e-45 3e-45 4e-45 6e-45",
+            "= OutputStore # null #",
+        ],
+    );
+    assert!(!t.contains("CompositeConstruct"), "{t}");
+    assert!(!t.contains("unknown") && !t.contains("ConsumeAs"), "{t}");
+    let stores = t.lines().filter(|l| l.contains("OutputStore")).count();
+    assert_eq!(stores, 5, "{t}");
+
+    // From a register the whole vector is built from its components.
+    let t = ir_sig(
+        VS,
+        0,
+        &[
+            temps(1),
+            inst(O::DclOutput, 0, &[], &[o(1, 0xf)]),
+            inst(
+                O::Add,
+                0,
+                &[],
+                &[r(0, 0xf), imm4([1, 2, 3, 4]), imm4([1, 2, 3, 4])],
+            ),
+            inst(O::Mov, 0, &[], &[o(1, 0xf), rs(0, XYZW)]),
+            ret(),
+        ],
+        &[(b"OSGN", &[("TEXCOORD", 0, 0, 3, 1, 0xf, 0)])],
+    );
     has(
         &t,
         &[
@@ -2325,6 +2389,42 @@ fn a_whole_output_vector_is_one_store() {
             "= OutputStore # null #",
         ],
     );
-    let stores = t.lines().filter(|l| l.contains("OutputStore")).count();
-    assert_eq!(stores, 5, "{t}");
+}
+
+#[test]
+fn a_constant_buffer_read_again_in_a_block_reuses_the_value() {
+    let cb = |c: u32| {
+        operand(
+            T::ConstantBuffer,
+            Sel::Swz([c; 4]),
+            &[Idx::Imm(2), Idx::Imm(1)],
+            None,
+        )
+    };
+    let dcl = operand(
+        T::ConstantBuffer,
+        Sel::Swz(XYZW),
+        &[Idx::Imm(2), Idx::Imm(8)],
+        None,
+    );
+    let t = ir(
+        PS,
+        &[
+            inst(O::DclConstantBuffer, 1, &[], &[dcl]),
+            temps(1),
+            // cb2[1].x three times and cb2[1].y once in one block: one descriptor, two loads.
+            inst(O::Iadd, 0, &[], &[r(0, 1), cb(0), cb(0)]),
+            inst(O::Iadd, 0, &[], &[r(0, 2), cb(0), cb(1)]),
+            inst(O::If, 1 << 7, &[], &[rs(0, XXXX)]),
+            // Another block: loaded again.
+            inst(O::Iadd, 0, &[], &[r(0, 4), cb(0), rs(0, [1, 1, 1, 1])]),
+            inst(O::EndIf, 0, &[], &[]),
+            ret(),
+        ],
+    );
+    let count = |what: &str| t.lines().filter(|l| l.contains(what)).count();
+    assert_eq!(count("DescriptorLoad cbv"), 2, "{t}");
+    assert_eq!(count("BufferLoad f32"), 3, "{t}");
+    // The u32 reading of a loaded value is made once per block too.
+    assert_eq!(count("Cast u32"), 3, "{t}");
 }

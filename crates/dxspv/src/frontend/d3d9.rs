@@ -1,9 +1,8 @@
 //! The SM 1.x–3.0 frontend: `dxspv-sm3` behind the [`Frontend`] seam.
 
 use super::Frontend;
-use crate::{sm3, Error, Options, StageTimes, Warning};
+use crate::{sm3, Error, Laps, Options, Warning};
 use dxspv_ir::Builder;
-use std::time::Instant;
 
 /// Direct3D 9 token streams (`vs_1_1` … `ps_3_0`).
 pub(crate) struct D3d9;
@@ -13,16 +12,15 @@ impl Frontend for D3d9 {
         &self,
         bytes: &[u8],
         opts: &Options,
-        times: &mut StageTimes,
+        laps: &mut Laps,
         warnings: &mut Vec<Warning>,
     ) -> Result<Builder, Error> {
-        let t = Instant::now();
         let shader = sm3::Shader::parse(bytes)?;
         warnings.extend(shader.warnings.iter().cloned().map(Warning::D3d9));
-        times.parse = t.elapsed();
-        let t = Instant::now();
+        laps.times.parse = laps.lap();
         let builder = sm3::convert(&shader, &opts.d3d9)?;
-        times.convert = t.elapsed();
+        drop(shader);
+        laps.times.convert = laps.lap();
         Ok(builder)
     }
 

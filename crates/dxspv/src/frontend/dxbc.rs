@@ -1,9 +1,8 @@
 //! The SM 4.0–5.1 frontend: `dxspv-dxbc` behind the [`Frontend`] seam.
 
 use super::Frontend;
-use crate::{dxbc, Error, Options, StageTimes, Warning};
+use crate::{dxbc, Error, Laps, Options, Warning};
 use dxspv_ir::Builder;
-use std::time::Instant;
 
 /// DXBC containers holding `SHDR`/`SHEX` programs.
 pub(crate) struct Dxbc;
@@ -13,22 +12,21 @@ impl Frontend for Dxbc {
         &self,
         bytes: &[u8],
         opts: &Options,
-        times: &mut StageTimes,
+        laps: &mut Laps,
         warnings: &mut Vec<Warning>,
     ) -> Result<Builder, Error> {
-        let t = Instant::now();
         let parse_opts = dxbc::ParseOptions {
             verify_checksum: opts.verify_checksum,
         };
         let shader = dxbc::Shader::parse_with(bytes, &parse_opts)?;
         warnings.extend(shader.warnings.iter().cloned().map(Warning::Container));
-        times.parse = t.elapsed();
-        let t = Instant::now();
+        laps.times.parse = laps.lap();
         let convert_opts = dxbc::ConvertOptions {
             class_linkage: &opts.class_linkage,
         };
         let builder = dxbc::convert_with(&shader, &convert_opts)?;
-        times.convert = t.elapsed();
+        drop(shader);
+        laps.times.convert = laps.lap();
         Ok(builder)
     }
 

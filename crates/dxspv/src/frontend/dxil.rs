@@ -3,9 +3,8 @@
 
 use super::Frontend;
 use crate::dxbc::dxbc_container::ParseOptions;
-use crate::{Error, Options, StageTimes, Warning};
+use crate::{Error, Laps, Options, Warning};
 use dxspv_ir::Builder;
-use std::time::Instant;
 
 /// DXBC-style containers holding a `DXIL` part (LLVM 3.7 bitcode).
 pub(crate) struct Dxil;
@@ -15,10 +14,9 @@ impl Frontend for Dxil {
         &self,
         bytes: &[u8],
         opts: &Options,
-        times: &mut StageTimes,
+        laps: &mut Laps,
         warnings: &mut Vec<Warning>,
     ) -> Result<Builder, Error> {
-        let t = Instant::now();
         let parse_opts = ParseOptions {
             verify_checksum: opts.verify_checksum,
         };
@@ -31,10 +29,10 @@ impl Frontend for Dxil {
                 .cloned()
                 .map(Warning::Container),
         );
-        times.parse = t.elapsed();
-        let t = Instant::now();
+        laps.times.parse = laps.lap();
         let builder = dxspv_dxil::convert(&shader)?;
-        times.convert = t.elapsed();
+        drop(shader);
+        laps.times.convert = laps.lap();
         Ok(builder)
     }
 

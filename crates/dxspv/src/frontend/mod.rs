@@ -16,18 +16,19 @@ mod d3d9;
 mod dxbc;
 mod dxil;
 
-use crate::{Error, Format, Options, StageTimes, Warning};
+use crate::{Error, Format, Laps, Options, Warning};
 use dxspv_ir::Builder;
 
 /// A shader frontend: bytes of one format to raw IR, or to text.
 pub(crate) trait Frontend: Sync {
-    /// Reads `bytes` and converts them to raw IR. Parse and convert times go to `times`,
+    /// Reads `bytes` and converts them to raw IR. Parse and convert times go to `laps` (each
+    /// stage ended with one [`Laps::lap`], the parsed input released before conversion's),
     /// non-fatal findings to `warnings`.
     fn to_raw_ir(
         &self,
         bytes: &[u8],
         opts: &Options,
-        times: &mut StageTimes,
+        laps: &mut Laps,
         warnings: &mut Vec<Warning>,
     ) -> Result<Builder, Error>;
 
