@@ -48,6 +48,8 @@ struct Classes {
     parent: Vec<u32>,
     def_mask: Vec<u32>,
     use_mask: Vec<u32>,
+    /// The op each variable was made for, in program order.
+    defs: Vec<SsaDef>,
 }
 
 impl Classes {
@@ -55,13 +57,15 @@ impl Classes {
         self.parent.clear();
         self.def_mask.clear();
         self.use_mask.clear();
+        self.defs.clear();
     }
 
-    fn add(&mut self) -> u32 {
+    fn add(&mut self, def: SsaDef) -> u32 {
         let id = self.parent.len() as u32;
         self.parent.push(id);
         self.def_mask.push(0);
         self.use_mask.push(0);
+        self.defs.push(def);
         id
     }
 
@@ -280,7 +284,8 @@ pub struct Scratch {
     /// Per def id: its type variable, or `NONE`.
     var: Vec<u32>,
     classes: Classes,
-    /// The ops in program order, for the fix-up scan (which inserts ops as it goes).
+    /// The ops the fix-up scan has a rule for, in program order, listed by step 1 (the scan
+    /// inserts ops as it goes).
     ops: Vec<SsaDef>,
     /// Ops with an untyped operand of a fixed kind (see [`operand_need`]), found by step 1.
     needs: Vec<SsaDef>,
@@ -297,7 +302,7 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
     if !assign_type_variables(b, var, classes) {
         return Ok(false);
     }
-    record_edges(b, var, classes, needs);
+    record_edges(b, var, classes, needs, ops);
     choose_types(b, var, classes);
     fix_up(b, var, ops)?;
     reinterpret_fixed_operands(b, var, needs)?;
@@ -314,21 +319,34 @@ fn assign_type_variables(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes)
     var.clear();
     var.resize(b.id_bound(), NONE);
     classes.clear();
-    let mut consume = false;
-    for (def, op) in b.iter() {
+    // The census counts the ops with an `Unknown` type: the walk ends at the last of them.
+    let mut left = census.count(Counted::UnknownType);
+    let mut ops = b.iter();
+    while left > 0 {
+        let Some((def, op)) = ops.next() else {
+            break;
+        };
         if op.ty.has_unknown() {
-            var[def.index()] = classes.add();
+            var[def.index()] = classes.add(def);
+            left -= 1;
         }
-        consume |= op.opcode == OpCode::ConsumeAs;
     }
-    consume || !classes.parent.is_empty()
+    census.has(Counted::ConsumeAs) || !classes.parent.is_empty()
 }
 
 /// Step 1: every value-flow edge joins two type variables or hints a typed end to one; ops
 /// with an untyped operand of a fixed kind are collected in `needs` for
-/// [`reinterpret_fixed_operands`].
-fn record_edges(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes, needs: &mut Vec<SsaDef>) {
+/// [`reinterpret_fixed_operands`], and the ops the fix-up scan has a rule for
+/// ([`fix_up_kind`]) in `ops`, in program order.
+fn record_edges(
+    b: &Builder,
+    var: &mut Vec<u32>,
+    classes: &mut Classes,
+    needs: &mut Vec<SsaDef>,
+    ops: &mut Vec<SsaDef>,
+) {
     needs.clear();
+    ops.clear();
     let mut scan = Scan { b, var, classes };
     let mut function: Option<SsaDef> = None;
     for (def, op) in b.iter() {
@@ -336,14 +354,21 @@ fn record_edges(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes, needs: &
         // kind.
         let mut fixed = OPERANDS_OF_FIXED_KIND[op.opcode as usize];
         let mut untyped_fixed = false;
-        while fixed != 0 && !untyped_fixed {
-            untyped_fixed = op
-                .arg(fixed.trailing_zeros() as usize)
-                .is_some_and(|x| scan.var_of(x).is_some());
-            fixed &= fixed - 1;
+        if fixed != 0 {
+            let refs = &op.operands[..op.ref_count()];
+            while fixed != 0 && !untyped_fixed {
+                untyped_fixed = refs
+                    .get(fixed.trailing_zeros() as usize)
+                    .and_then(|r| r.def())
+                    .is_some_and(|x| scan.var_of(x).is_some());
+                fixed &= fixed - 1;
+            }
         }
         if untyped_fixed {
             needs.push(def);
+        }
+        if fix_up_kind(op.opcode) {
+            ops.push(def);
         }
         scan.op_edges(def, op, &mut function, untyped_fixed);
     }
@@ -362,11 +387,14 @@ impl Scan<'_, '_> {
     ) {
         let b = self.b;
         let d = Some(def);
-        let a = |i| op.arg(i);
+        // `op.arg`, with the reference count looked up once.
+        let nrefs = op.ref_count();
+        let refs = &op.operands[..nrefs];
+        let a = |i: usize| refs.get(i).and_then(|r| r.def());
         match op.opcode {
             OpCode::Function => *function = d,
             OpCode::Phi => {
-                for i in (1..op.ref_count()).step_by(2) {
+                for i in (1..nrefs).step_by(2) {
                     self.flow(a(i), d);
                 }
             }
@@ -375,7 +403,7 @@ impl Scan<'_, '_> {
                 self.flow(a(2), d);
             }
             OpCode::CompositeConstruct if !op.ty.is_struct() => {
-                for i in 0..op.ref_count() {
+                for i in 0..nrefs {
                     self.flow(a(i), d);
                 }
             }
@@ -438,7 +466,7 @@ impl Scan<'_, '_> {
             OpCode::FunctionCall => {
                 self.flow(a(0), d);
                 if let Some(f) = a(0).and_then(|f| b.get(f)) {
-                    for i in 1..op.ref_count() {
+                    for i in 1..nrefs {
                         self.flow(a(i), f.arg(i - 1));
                     }
                 }
@@ -453,7 +481,7 @@ impl Scan<'_, '_> {
             // The selector has the case values' type.
             OpCode::Switch => self.flow(a(2), a(0)),
             code if same_type_operands(code) => {
-                for i in 0..op.ref_count() {
+                for i in 0..nrefs {
                     self.flow(a(i), d);
                 }
             }
@@ -471,11 +499,11 @@ impl Scan<'_, '_> {
 /// scalars of its members' types. The ops made after this have ids past `var`, so `var`
 /// still tells which operands were untyped before.
 fn choose_types(b: &mut Builder, var: &[u32], classes: &mut Classes) {
-    for (i, &v) in var.iter().enumerate() {
-        if v == NONE {
+    for k in 0..classes.defs.len() {
+        let Some(&def) = classes.defs.get(k) else {
             continue;
-        }
-        let Some(def) = SsaDef::new(i as u32) else {
+        };
+        let Some(&v) = var.get(def.index()) else {
             continue;
         };
         let Some(ty) = b.get(def).map(|op| op.ty) else {
@@ -487,10 +515,9 @@ fn choose_types(b: &mut Builder, var: &[u32], classes: &mut Classes) {
 }
 
 /// Step 3: every edge made consistent, in one scan over the ops as they were before it (it
-/// inserts conversions as it goes); `ConsumeAs` lowered.
-fn fix_up(b: &mut Builder, var: &mut Vec<u32>, ops: &mut Vec<SsaDef>) -> Result<(), PassError> {
-    ops.clear();
-    ops.extend(b.iter().map(|(d, _)| d));
+/// inserts conversions as it goes); `ConsumeAs` lowered. `ops` are the ops of
+/// [`fix_up_kind`] in program order, from step 1 (step 2 adds and removes none).
+fn fix_up(b: &mut Builder, var: &mut Vec<u32>, ops: &[SsaDef]) -> Result<(), PassError> {
     let mut function: Option<SsaDef> = None;
     for &def in ops.iter() {
         let Some(op) = b.get(def) else {
@@ -502,7 +529,13 @@ fn fix_up(b: &mut Builder, var: &mut Vec<u32>, ops: &mut Vec<SsaDef>) -> Result<
         } else if op.opcode == OpCode::Function {
             function = Some(def);
         } else if needs_fix_up(op.opcode) {
-            let op = op.clone();
+            // A copy (the fix-up changes the program): the operands are `Copy` words.
+            let op = Op {
+                opcode: op.opcode,
+                flags: op.flags,
+                ty: op.ty,
+                operands: crate::op::Operands::from_slice(&op.operands),
+            };
             fix_up_op(b, var, def, &op, function)?;
         }
     }
@@ -519,10 +552,12 @@ fn fix_same_type_operands(
     ty: Type,
     n: usize,
 ) -> Result<(), PassError> {
-    // Operand `i` is read before fixing it; fixing changes only that operand.
+    // Operand `i` is read before fixing it; fixing changes only that operand. `n` is the
+    // op's reference count, so operand `i` is its `arg(i)`.
     for i in 0..n {
         if b.get(def)
-            .and_then(|o| o.arg(i))
+            .and_then(|o| o.operands.get(i))
+            .and_then(|r| r.def())
             .is_some_and(|x| was_unknown(var, x))
         {
             fix_operand(b, def, i, ty)?;
@@ -914,6 +949,13 @@ fn is_compare(opcode: OpCode) -> bool {
     info.result == ResultRule::Bool
         && info.refs.len() == 2
         && info.refs.get(1).is_some_and(|r| r.like != Like::Free)
+}
+
+/// True for the opcodes the fix-up scan does anything for: [`same_type_operands`], `Function`
+/// (which it tracks) and [`needs_fix_up`]. Step 1 lists only these ops for it.
+#[inline]
+fn fix_up_kind(opcode: OpCode) -> bool {
+    same_type_operands(opcode) || opcode == OpCode::Function || needs_fix_up(opcode)
 }
 
 /// Opcodes the fix-up scan handles besides [`same_type_operands`]: exactly those `fix_up_op`
