@@ -19,7 +19,7 @@ use crate::opcode::OpCode;
 use crate::passes::error::PassError;
 use crate::passes::util::replace_and_remove;
 use crate::Builder;
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 /// Runs CSE; returns whether anything was replaced.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
@@ -311,27 +311,28 @@ impl Table {
         // pairs ordered.
         let nrefs = op.ref_count();
         let start = self.operands.len();
-        for (i, o) in op.operands.iter().enumerate() {
-            let mut v = o.0;
-            if i < nrefs {
-                if let Some(&c) = usize::try_from(v).ok().and_then(|i| self.canon.get(i)) {
-                    if c != 0 {
-                        v = u64::from(c);
+        let canon = &self.canon;
+        self.operands
+            .extend(op.operands.iter().enumerate().map(|(i, o)| {
+                let mut v = o.0;
+                if i < nrefs {
+                    if let Some(&c) = usize::try_from(v).ok().and_then(|i| canon.get(i)) {
+                        if c != 0 {
+                            v = u64::from(c);
+                        }
                     }
                 }
-            }
-            self.operands.push(Operand(v));
-        }
+                Operand(v)
+            }));
         let key = &mut self.operands[start..];
         if op.opcode.is_commutative() && key.len() == 2 && key[0].0 > key[1].0 {
             key.swap(0, 1);
         }
         let mut h = FxHasher::default();
         // The type is compared in place but not hashed: hashing it costs more than the rare
-        // collision of equal operands with different types.
-        op.opcode.hash(&mut h);
-        op.flags.hash(&mut h);
-        h.write_usize(key.len());
+        // collision of equal operands with different types. Opcode, flags and operand count
+        // go in as one word.
+        h.write_u64(op.opcode as u64 | u64::from(op.flags.0) << 16 | (key.len() as u64) << 24);
         for o in key.iter() {
             h.write_u64(o.0);
         }
