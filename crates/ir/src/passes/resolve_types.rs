@@ -16,7 +16,9 @@
 //!    (union-find) or records the typed end as a *hint* on the variable: a *definition hint*
 //!    when the typed value flows into the variable, a *use hint* when the variable flows into a
 //!    typed place (`ConsumeAs T`, a store to a typed declaration, an operand of typed
-//!    arithmetic).
+//!    arithmetic). When every variable is a constant that only `ConsumeAs` reads (DXBC's untyped
+//!    immediate moves, the common case), those reads are the only such edges: they are found
+//!    through the constants' uses, without the edges of every op.
 //! 2. Each class takes its single definition type if there is one, else its single use type,
 //!    else — ambiguous or unconstrained — the unsigned integer of the common bit size (`u32`
 //!    in practice), per the spec's "promoted to `u32` in case the type is ambiguous".
@@ -347,6 +349,32 @@ fn record_edges(
 ) {
     needs.clear();
     ops.clear();
+    if only_consumed_constants(b, classes) {
+        // Every variable is a constant that only `ConsumeAs` reads (DXBC's untyped immediate
+        // moves): those reads are the only edges that touch a variable, each a use hint, found
+        // through the constants' uses instead of the edges of every op. No op has an untyped
+        // operand of a fixed kind (a `ConsumeAs` operand is none).
+        let mut scan = Scan { b, var, classes };
+        for k in 0..scan.classes.defs.len() {
+            let Some(&c) = scan.classes.defs.get(k) else {
+                continue;
+            };
+            let Some(v) = scan.var_of(c) else {
+                continue;
+            };
+            for u in b.uses(c) {
+                if let Some(t) = b.get(u.user).and_then(|o| uniform_base(&o.ty)) {
+                    scan.hint(v, t, false);
+                }
+            }
+        }
+        ops.extend(
+            b.iter()
+                .filter(|(_, op)| fix_up_kind(op.opcode))
+                .map(|(d, _)| d),
+        );
+        return;
+    }
     let mut scan = Scan { b, var, classes };
     let mut function: Option<SsaDef> = None;
     for (def, op) in b.iter() {
@@ -373,6 +401,23 @@ fn record_edges(
         scan.op_edges(def, op, &mut function, untyped_fixed);
     }
 }
+
+/// True if every type variable is a `Constant` whose only uses are the operand of a
+/// `ConsumeAs` (an untyped immediate a typed op reads): then no edge of step 1 but those
+/// reads' hints touches a variable (a constant has no operands, and no other op refers to
+/// these).
+fn only_consumed_constants(b: &Builder, classes: &Classes) -> bool {
+    classes.defs.iter().all(|&c| {
+        b.get(c).is_some_and(|op| op.opcode == OpCode::Constant)
+            && b.uses(c).all(|u| {
+                u.operand == 0 && b.get(u.user).is_some_and(|o| o.opcode == OpCode::ConsumeAs)
+            })
+    })
+}
+
+// The shortcut of [`record_edges`] collects no `needs`: a `ConsumeAs` operand is of no fixed
+// kind.
+const _: () = assert!(OPERANDS_OF_FIXED_KIND[OpCode::ConsumeAs as usize] == 0);
 
 impl Scan<'_, '_> {
     /// The edges of one op (step 1); `function` is the function it is in (set here when the
