@@ -1000,13 +1000,25 @@ fn is_compare(opcode: OpCode) -> bool {
 /// (which it tracks) and [`needs_fix_up`]. Step 1 lists only these ops for it.
 #[inline]
 fn fix_up_kind(opcode: OpCode) -> bool {
-    same_type_operands(opcode) || opcode == OpCode::Function || needs_fix_up(opcode)
+    FIX_UP_KIND[opcode as usize]
 }
+
+/// [`fix_up_kind`] per opcode.
+const FIX_UP_KIND: [bool; OpCode::ALL.len()] = {
+    let mut table = [false; OpCode::ALL.len()];
+    let mut k = 0;
+    while k < OpCode::ALL.len() {
+        let op = OpCode::ALL[k];
+        table[k] = SAME_TYPE_OPERANDS[k] || needs_fix_up(op);
+        k += 1;
+    }
+    table
+};
 
 /// Opcodes the fix-up scan handles besides [`same_type_operands`]: exactly those `fix_up_op`
 /// has an arm for (a filter that saves cloning every other op; the arms are this pass's
 /// algorithm, not facts about the opcodes).
-fn needs_fix_up(opcode: OpCode) -> bool {
+const fn needs_fix_up(opcode: OpCode) -> bool {
     use OpCode as O;
     matches!(
         opcode,
@@ -1124,7 +1136,11 @@ fn fix_stored(
         return Ok(());
     };
     if vty.is_basic() {
-        fix_operand(b, store, vi, vty.with_base(base))?;
+        let want = vty.with_base(base);
+        // Already of the destination's type (most stores): what `fix_operand` finds first.
+        if want != vty {
+            fix_operand(b, store, vi, want)?;
+        }
     }
     Ok(())
 }
