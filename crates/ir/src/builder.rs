@@ -723,10 +723,25 @@ impl Builder {
         let id = self.ops.len() as u32;
         self.census.add(op.opcode, &op.ty);
         self.loose_constants |= op.opcode == OpCode::Constant;
+        // A new op's node block is new too: its reference operands are linked straight from
+        // `op`, before it moves into `ops` (what `link_operands` does for a fresh op).
+        let n = op.ref_count();
+        let mut m = Meta::default();
+        if n > 0 {
+            m.nodes = self.nodes.len() as u32;
+            m.nrefs = n as u32;
+            m.cap = n as u32;
+        }
+        self.meta.push(m);
+        if let Some(refs) = op.operands.get(..n) {
+            link_new(&mut self.meta, &mut self.nodes, id, refs);
+        }
         self.ops.push(Some(op));
-        self.meta.push(Meta::default());
+        if self.ops.len() < self.meta.len() {
+            // A forward reference got its slot early (see `link_operands`).
+            self.ops.resize_with(self.meta.len(), || None);
+        }
         self.live += 1;
-        self.link_operands(id);
         id
     }
 
@@ -886,6 +901,24 @@ impl Builder {
     }
 }
 
+/// Links the reference operands `refs` of the new op `id` into the use lists of their defs,
+/// with nodes appended to `nodes` (the op's block starts at the current end).
+#[inline(always)]
+fn link_new(meta: &mut Vec<Meta>, nodes: &mut Vec<UseNode>, id: u32, refs: &[Operand]) {
+    let start = nodes.len() as u32;
+    for (i, r) in refs.iter().enumerate() {
+        let def = r.def().map_or(NIL, |d| d.id());
+        let next = push_use(meta, nodes, def, start + i as u32);
+        nodes.push(UseNode {
+            def,
+            user: id,
+            operand: i as u32,
+            prev: NIL,
+            next,
+        });
+    }
+}
+
 /// Makes `node` the head of `def`'s use list (nothing for NIL) and returns the old head, the
 /// node's `next`; `node` itself is written by the caller. A `def` past the end (a forward
 /// reference) gets its slot first.
@@ -895,7 +928,7 @@ fn push_use(meta: &mut Vec<Meta>, nodes: &mut [UseNode], def: u32, node: u32) ->
         return NIL;
     }
     if def as usize >= meta.len() {
-        meta.resize(def as usize + 1, Meta::default());
+        grow_meta(meta, def);
     }
     let m = &mut meta[def as usize];
     let head = m.first_use;
@@ -906,6 +939,13 @@ fn push_use(meta: &mut Vec<Meta>, nodes: &mut [UseNode], def: u32, node: u32) ->
         }
     }
     head
+}
+
+/// Gives the forward reference `def` its slot in `meta` (parsers, deserializers).
+#[cold]
+#[inline(never)]
+fn grow_meta(meta: &mut Vec<Meta>, def: u32) {
+    meta.resize(def as usize + 1, Meta::default());
 }
 
 /// The one panic of the IR crate: [`Builder::op`] was given a def that is not in the
