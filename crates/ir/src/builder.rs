@@ -5,6 +5,9 @@
 //! O(1). Every reference operand owns a node in an intrusive use list of the def it refers to, so
 //! use iteration is O(1) per step and rewriting an op or replacing all uses of a def costs only
 //! the operands and uses involved — never a scan of the program.
+//!
+//! A dropped builder leaves its emptied tables to the next [`Builder::with_capacities`] on the
+//! same thread, so a compile of a small shader allocates none of them.
 
 use crate::census::Census;
 use crate::op::{Op, Operand, SsaDef};
@@ -47,8 +50,7 @@ pub struct Use {
     pub operand: usize,
 }
 
-/// One slot of [`ConstTable`]: a type and its literals, with the def last made for them
-/// (`None`: an empty slot).
+/// One key of [`ConstTable`]: a type and its literals, with the def last made for them.
 #[derive(Clone, Copy, Debug)]
 struct ConstEntry {
     hash: u64,
@@ -57,43 +59,38 @@ struct ConstEntry {
     /// [`ConstTable::values`].
     lit: u64,
     len: u32,
-    def: Option<SsaDef>,
-}
-
-impl ConstEntry {
-    const EMPTY: ConstEntry = ConstEntry {
-        hash: 0,
-        ty: Type::VOID,
-        lit: 0,
-        len: 0,
-        def: None,
-    };
+    def: SsaDef,
 }
 
 /// The constants made by [`Builder::add_constant`]: a map from (type, literals) to the def last
-/// made for them, open-addressed (linear probing), with multi-literal keys stored in one shared
-/// buffer: no allocation per key, and one-literal keys hash and compare as a few words.
+/// made for them, open-addressed (linear probing) over a compact slot array, with the keys in
+/// one `Vec` and multi-literal keys in one shared buffer: no allocation per key, one-literal
+/// keys hash and compare as a few words, and emptying the table clears only `u32` slots.
 #[derive(Clone, Debug, Default)]
 struct ConstTable {
-    /// Power-of-two sized (or empty), at most half full.
-    slots: Vec<ConstEntry>,
-    len: usize,
+    /// Entry index + 1 per slot (0: empty); power-of-two sized (or empty), at most half full.
+    slots: Vec<u32>,
+    entries: Vec<ConstEntry>,
     values: Vec<u64>,
 }
 
 /// Where a key is, or where it would go, in a [`ConstTable`].
 enum ConstSlot {
+    /// The index of the key's entry.
     Found(usize),
+    /// The empty slot where the key would go.
     Vacant(usize),
 }
 
 impl ConstTable {
-    fn with_capacity(n: usize) -> Self {
-        let mut t = ConstTable::default();
+    /// Empties the table, with room for `n` keys (none allocated for 0).
+    fn reset(&mut self, n: usize) {
+        self.slots.clear();
         if n > 0 {
-            t.slots = vec![ConstEntry::EMPTY; (n * 2).next_power_of_two().max(16)];
+            self.slots.resize((n * 2).next_power_of_two().max(16), 0);
         }
-        t
+        self.entries.clear();
+        self.values.clear();
     }
 
     #[inline]
@@ -125,8 +122,8 @@ impl ConstTable {
         }
     }
 
-    /// The slot holding the key, or the empty slot where it would be inserted (a table
-    /// without slots gets some first).
+    /// The entry of the key, or the empty slot where it would be inserted (a table without
+    /// slots gets some first).
     #[inline]
     fn find(&mut self, hash: u64, ty: &Type, values: &[u64]) -> ConstSlot {
         if self.slots.is_empty() {
@@ -136,9 +133,14 @@ impl ConstTable {
         let mut pos = hash as usize & mask;
         loop {
             match self.slots.get(pos) {
-                Some(e) if e.def.is_some() => {
-                    if self.matches(e, hash, ty, values) {
-                        return ConstSlot::Found(pos);
+                Some(&s) if s != 0 => {
+                    let i = s as usize - 1;
+                    if self
+                        .entries
+                        .get(i)
+                        .is_some_and(|e| self.matches(e, hash, ty, values))
+                    {
+                        return ConstSlot::Found(i);
                     }
                 }
                 _ => return ConstSlot::Vacant(pos),
@@ -157,17 +159,17 @@ impl ConstTable {
                 start
             }
         };
+        self.entries.push(ConstEntry {
+            hash,
+            ty,
+            lit,
+            len: values.len() as u32,
+            def,
+        });
         if let Some(slot) = self.slots.get_mut(pos) {
-            *slot = ConstEntry {
-                hash,
-                ty,
-                lit,
-                len: values.len() as u32,
-                def: Some(def),
-            };
+            *slot = self.entries.len() as u32;
         }
-        self.len += 1;
-        if self.len * 2 > self.slots.len() {
+        if self.entries.len() * 2 > self.slots.len() {
             self.grow();
         }
     }
@@ -176,15 +178,37 @@ impl ConstTable {
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(16);
         let mask = size - 1;
-        let old = std::mem::replace(&mut self.slots, vec![ConstEntry::EMPTY; size]);
-        for e in old.into_iter().filter(|e| e.def.is_some()) {
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        for (i, e) in self.entries.iter().enumerate() {
             let mut pos = e.hash as usize & mask;
-            while self.slots[pos].def.is_some() {
+            while self.slots[pos] != 0 {
                 pos = (pos + 1) & mask;
             }
-            self.slots[pos] = e;
+            self.slots[pos] = i as u32 + 1;
         }
     }
+}
+
+/// The buffers of a dropped [`Builder`], kept per thread for the next
+/// [`Builder::with_capacities`]: a compile then allocates and frees none of the builder's
+/// tables once they have grown to its size. Nothing of the old program survives: every
+/// buffer is emptied before it is kept.
+#[derive(Default)]
+struct Spare {
+    ops: Vec<Option<Op>>,
+    meta: Vec<Meta>,
+    nodes: Vec<UseNode>,
+    constants: ConstTable,
+}
+
+/// Largest op capacity whose buffers are kept for reuse (about 2.5 MB): a huge program's tables
+/// are freed rather than held by the thread.
+const SPARE_MAX_OPS: usize = 1 << 14;
+
+thread_local! {
+    /// The buffers of the last builder dropped on this thread (see [`Spare`]).
+    static SPARE: std::cell::Cell<Option<Spare>> = const { std::cell::Cell::new(None) };
 }
 
 /// The container of a program's ops: adds, inserts, rewrites, removes and traverses them.
@@ -215,6 +239,27 @@ impl Default for Builder {
     }
 }
 
+impl Drop for Builder {
+    /// Keeps the emptied buffers for this thread's next [`Builder::with_capacities`] (see
+    /// [`Spare`]).
+    fn drop(&mut self) {
+        if self.ops.capacity() > SPARE_MAX_OPS || self.nodes.capacity() > 2 * SPARE_MAX_OPS {
+            return;
+        }
+        let mut spare = Spare {
+            ops: std::mem::take(&mut self.ops),
+            meta: std::mem::take(&mut self.meta),
+            nodes: std::mem::take(&mut self.nodes),
+            constants: std::mem::take(&mut self.constants),
+        };
+        spare.ops.clear();
+        spare.meta.clear();
+        spare.nodes.clear();
+        // A thread being torn down keeps nothing.
+        let _ = SPARE.try_with(|s| s.set(Some(spare)));
+    }
+}
+
 impl Builder {
     /// An empty program.
     pub fn new() -> Self {
@@ -241,12 +286,26 @@ impl Builder {
     /// distinct constants made through [`Builder::add_constant`], so that building a program of
     /// about that size does not regrow its tables.
     pub fn with_capacities(ops: usize, uses: usize, constants: usize) -> Self {
-        let mut o = Vec::with_capacity(ops + 1);
+        let spare = SPARE.try_with(|s| s.take()).ok().flatten();
+        let (mut o, mut m, mut nodes, mut table) = match spare {
+            Some(s) => {
+                let Spare {
+                    ops,
+                    meta,
+                    nodes,
+                    constants,
+                } = s;
+                (ops, meta, nodes, constants)
+            }
+            None => Default::default(),
+        };
+        o.reserve(ops + 1);
         o.push(None);
-        let mut m = Vec::with_capacity(ops + 1);
+        m.reserve(ops + 1);
         m.push(Meta::default());
-        let mut nodes = Vec::with_capacity(uses + 1);
+        nodes.reserve(uses + 1);
         nodes.push(UseNode::default());
+        table.reset(constants);
         Builder {
             ops: o,
             meta: m,
@@ -255,7 +314,7 @@ impl Builder {
             tail: NIL,
             decl_tail: NIL,
             live: 0,
-            constants: ConstTable::with_capacity(constants),
+            constants: table,
             census: Census::default(),
             loose_constants: false,
         }
@@ -369,8 +428,8 @@ impl Builder {
     pub fn add_constant(&mut self, ty: Type, values: &[u64]) -> SsaDef {
         let hash = ConstTable::hash(&ty, values);
         let slot = self.constants.find(hash, &ty, values);
-        if let ConstSlot::Found(pos) = slot {
-            if let Some(def) = self.constants.slots.get(pos).and_then(|e| e.def) {
+        if let ConstSlot::Found(i) = slot {
+            if let Some(def) = self.constants.entries.get(i).map(|e| e.def) {
                 if let Some(op) = self.get(def) {
                     if op.opcode == OpCode::Constant
                         && op.ty == ty
@@ -389,9 +448,9 @@ impl Builder {
         self.loose_constants = loose;
         match slot {
             // The key's last constant was removed or changed: this one replaces it.
-            ConstSlot::Found(pos) => {
-                if let Some(e) = self.constants.slots.get_mut(pos) {
-                    e.def = Some(def);
+            ConstSlot::Found(i) => {
+                if let Some(e) = self.constants.entries.get_mut(i) {
+                    e.def = def;
                 }
             }
             ConstSlot::Vacant(pos) => self.constants.insert(pos, hash, ty, values, def),
@@ -664,10 +723,25 @@ impl Builder {
         let id = self.ops.len() as u32;
         self.census.add(op.opcode, &op.ty);
         self.loose_constants |= op.opcode == OpCode::Constant;
+        // A new op's node block is new too: its reference operands are linked straight from
+        // `op`, before it moves into `ops` (what `link_operands` does for a fresh op).
+        let n = op.ref_count();
+        let mut m = Meta::default();
+        if n > 0 {
+            m.nodes = self.nodes.len() as u32;
+            m.nrefs = n as u32;
+            m.cap = n as u32;
+        }
+        self.meta.push(m);
+        if let Some(refs) = op.operands.get(..n) {
+            link_new(&mut self.meta, &mut self.nodes, id, refs);
+        }
         self.ops.push(Some(op));
-        self.meta.push(Meta::default());
+        if self.ops.len() < self.meta.len() {
+            // A forward reference got its slot early (see `link_operands`).
+            self.ops.resize_with(self.meta.len(), || None);
+        }
         self.live += 1;
-        self.link_operands(id);
         id
     }
 
@@ -827,6 +901,24 @@ impl Builder {
     }
 }
 
+/// Links the reference operands `refs` of the new op `id` into the use lists of their defs,
+/// with nodes appended to `nodes` (the op's block starts at the current end).
+#[inline(always)]
+fn link_new(meta: &mut Vec<Meta>, nodes: &mut Vec<UseNode>, id: u32, refs: &[Operand]) {
+    let start = nodes.len() as u32;
+    for (i, r) in refs.iter().enumerate() {
+        let def = r.def().map_or(NIL, |d| d.id());
+        let next = push_use(meta, nodes, def, start + i as u32);
+        nodes.push(UseNode {
+            def,
+            user: id,
+            operand: i as u32,
+            prev: NIL,
+            next,
+        });
+    }
+}
+
 /// Makes `node` the head of `def`'s use list (nothing for NIL) and returns the old head, the
 /// node's `next`; `node` itself is written by the caller. A `def` past the end (a forward
 /// reference) gets its slot first.
@@ -836,7 +928,7 @@ fn push_use(meta: &mut Vec<Meta>, nodes: &mut [UseNode], def: u32, node: u32) ->
         return NIL;
     }
     if def as usize >= meta.len() {
-        meta.resize(def as usize + 1, Meta::default());
+        grow_meta(meta, def);
     }
     let m = &mut meta[def as usize];
     let head = m.first_use;
@@ -847,6 +939,13 @@ fn push_use(meta: &mut Vec<Meta>, nodes: &mut [UseNode], def: u32, node: u32) ->
         }
     }
     head
+}
+
+/// Gives the forward reference `def` its slot in `meta` (parsers, deserializers).
+#[cold]
+#[inline(never)]
+fn grow_meta(meta: &mut Vec<Meta>, def: u32) {
+    meta.resize(def as usize + 1, Meta::default());
 }
 
 /// The one panic of the IR crate: [`Builder::op`] was given a def that is not in the
@@ -1019,6 +1118,39 @@ mod tests {
         }
         assert_eq!(b.uses(c).count(), 0);
         assert_eq!(b.uses(d).count(), 20_000);
+    }
+
+    #[test]
+    fn a_builder_after_a_dropped_one_starts_empty() {
+        // The second builder gets the first one's buffers (same thread): nothing of the first
+        // program may show, and constants are made anew.
+        let (first_c, first_v) = {
+            let mut b = Builder::with_capacities(8, 8, 4);
+            for i in 0..40u64 {
+                b.add_scalar_constant(ScalarType::U32, i);
+            }
+            let c = b.add_constant(Type::vector(ScalarType::F32, 2), &[1, 2]);
+            let v = b.add(
+                Op::new(OpCode::FAdd, ScalarType::F32)
+                    .with_ref(c)
+                    .with_ref(c),
+            );
+            (c, v)
+        };
+        let mut b = Builder::with_capacities(4, 4, 2);
+        assert!(b.is_empty());
+        assert_eq!(b.id_bound(), 1);
+        assert!(b.first().is_none() && b.last().is_none());
+        assert!(!b.contains(first_c) && !b.contains(first_v));
+        assert!(!b.has_uses(first_c));
+        let c = b.add_constant(Type::vector(ScalarType::F32, 2), &[1, 2]);
+        assert_eq!(c.id(), 1);
+        assert_eq!(b.add_constant(Type::vector(ScalarType::F32, 2), &[1, 2]), c);
+        let z = b.add_scalar_constant(ScalarType::U32, 0);
+        assert_ne!(z, c);
+        assert_eq!(b.len(), 2);
+        assert_eq!(b.census(), &crate::Census::of(b.iter().map(|(_, op)| op)));
+        assert_eq!(b.iter().count(), 2);
     }
 
     #[test]

@@ -34,12 +34,17 @@ pub enum Counted {
     UnknownType,
     /// Ops whose result type has a min-precision scalar ([`Type::has_min_precision`]).
     MinPrecisionType,
+    /// `Label`: blocks. As many as `Function`s means every function is one block, with no
+    /// branch, phi or construct (what CSE and `cfg_cleanup` need no CFG for).
+    Label,
+    /// `Function`.
+    Function,
 }
 
 /// Slots of [`Census::counts`]: slot 0 takes the opcodes of no kind. A power of two above the
 /// last kind, so that a kind masked to it needs no bounds check.
 const SLOTS: usize = 16;
-const _: () = assert!((Counted::MinPrecisionType as usize) < SLOTS);
+const _: () = assert!((Counted::Function as usize) < SLOTS);
 
 /// Entries of [`OPCODE_KIND`]: every 10-bit opcode code, so that a masked discriminant needs
 /// no bounds check.
@@ -72,6 +77,8 @@ const fn opcode_kind(op: OpCode) -> u8 {
         | O::MaxValue => Counted::Legacy,
         O::SetFpMode => Counted::SetFpMode,
         O::Undef => Counted::Undef,
+        O::Label => Counted::Label,
+        O::Function => Counted::Function,
         _ if op.const_info().traits.contains(Traits::SCOPED) => Counted::Scoped,
         _ if op.const_info().traits.contains(Traits::CONVERSION) => Counted::Conversion,
         _ => return 0,

@@ -173,6 +173,38 @@ impl fmt::Debug for OpFlags {
     }
 }
 
+/// [`REF_SHAPES`] flag: a variadic literal tail follows the fixed literals.
+const SHAPE_VAR_LITS: u32 = 1 << 16;
+/// [`REF_SHAPES`] flag: a repeated group of references follows the fixed ones.
+const SHAPE_REF_TAIL: u32 = 1 << 17;
+
+/// The operand shape of each opcode (by discriminant) for [`Op::ref_count`], from the opcode
+/// table: fixed references in bits 0–7, fixed references plus fixed literals in bits 8–15,
+/// then [`SHAPE_VAR_LITS`] and [`SHAPE_REF_TAIL`]. 256 entries (every discriminant is below),
+/// so a masked index needs no bounds check.
+static REF_SHAPES: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut k = 0;
+    while k < OpCode::ALL.len() {
+        let op = OpCode::ALL[k];
+        let info = op.const_info();
+        let refs = info.refs.len() as u32;
+        let fixed = refs + info.lits.len() as u32;
+        assert!(fixed < 256);
+        let mut shape = refs | fixed << 8;
+        if info.var_lits.is_some() {
+            shape |= SHAPE_VAR_LITS;
+        }
+        if !info.ref_tail.is_empty() {
+            shape |= SHAPE_REF_TAIL;
+        }
+        table[op as usize] = shape;
+        k += 1;
+    }
+    table
+};
+const _: () = assert!(OpCode::ALL.len() <= 256);
+
 /// Inline operand storage: most ops have at most four operands.
 pub type Operands = SmallVec<[Operand; 4]>;
 
@@ -239,13 +271,15 @@ impl Op {
     /// does not fit the opcode's shape (the validator reports that case).
     #[inline]
     pub fn ref_count(&self) -> usize {
-        // `OpInfo::ref_count` with its `None` read as "all", inlined: every op access asks.
-        let info = self.opcode.info();
+        // `OpInfo::ref_count` with its `None` read as "all", inlined: every op access asks,
+        // so the shape comes from one word of a small table rather than the opcode's row.
+        let shape = REF_SHAPES[self.opcode as usize & (REF_SHAPES.len() - 1)];
         let n = self.operands.len();
-        let (refs, lits) = (info.refs.len(), info.lits.len());
-        match n.checked_sub(refs + lits) {
-            Some(_) if info.var_lits.is_some() => refs,
-            Some(extra) if !info.ref_tail.is_empty() => refs + extra,
+        let refs = (shape & 0xff) as usize;
+        let fixed = (shape >> 8 & 0xff) as usize;
+        match n.checked_sub(fixed) {
+            Some(_) if shape & SHAPE_VAR_LITS != 0 => refs,
+            Some(extra) if shape & SHAPE_REF_TAIL != 0 => refs + extra,
             Some(0) => refs,
             _ => n,
         }
@@ -349,6 +383,22 @@ mod tests {
         assert_eq!(decode_string(&ops), "bad \u{fffd} utf-8, long enough");
         let unterminated = [Operand(u64::from_le_bytes(*b"abcdefgh"))];
         assert_eq!(decode_string(&unterminated), "abcdefgh");
+    }
+
+    #[test]
+    fn reference_counts_follow_the_opcode_table() {
+        // `Op::ref_count` reads a packed copy of the table: it must agree with
+        // `OpInfo::ref_count` (its `None`, a count that does not fit, read as "all").
+        for &code in OpCode::ALL {
+            for n in 0..12 {
+                let mut op = Op::new(code, ScalarType::Void);
+                for _ in 0..n {
+                    op.operands.push(Operand(0));
+                }
+                let want = code.info().ref_count(n).unwrap_or(n);
+                assert_eq!(op.ref_count(), want, "{code:?} with {n} operands");
+            }
+        }
     }
 
     #[test]

@@ -644,8 +644,17 @@ macro_rules! opcodes {
         /// The one copy of [`INFOS`] that lookups read at run time. A `const` is copied into
         /// every code-generation unit that indexes it (six 22 KB copies of this table, each
         /// first touched by a different pass, cost a cold compile a page fault apiece); a
-        /// `static` is one object.
-        static INFO_TABLE: &[OpInfo] = INFOS;
+        /// `static` is one object. An array, not a slice: indexed by an opcode, whose codes
+        /// are dense, it needs no bounds check and no length load.
+        static INFO_TABLE: [OpInfo; INFOS.len()] = {
+            let mut table = [INFOS[0]; INFOS.len()];
+            let mut i = 0;
+            while i < INFOS.len() {
+                table[i] = INFOS[i];
+                i += 1;
+            }
+            table
+        };
 
         impl OpCode {
             /// Every opcode, in code order.

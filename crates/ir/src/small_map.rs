@@ -53,29 +53,38 @@ impl<K: Clone + Eq + Hash, V, const N: usize> SmallMap<K, V, N> {
 
     /// Sets the value of `key`, replacing an old one.
     pub fn insert(&mut self, key: K, value: V) {
+        let i = self.entries.len();
+        if let Some(index) = &mut self.index {
+            // One hash and probe: the index's entry for the key.
+            match index.entry(key) {
+                std::collections::hash_map::Entry::Occupied(o) => {
+                    if let Some(e) = self.entries.get_mut(*o.get()) {
+                        e.1 = value;
+                    }
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    let key = v.key().clone();
+                    v.insert(i);
+                    self.entries.push((key, value));
+                }
+            }
+            return;
+        }
         if let Some(i) = self.position(&key) {
             if let Some(e) = self.entries.get_mut(i) {
                 e.1 = value;
             }
             return;
         }
-        let i = self.entries.len();
-        if let Some(index) = &mut self.index {
-            index.insert(key.clone(), i);
-        }
         self.entries.push((key, value));
-        match &mut self.index {
-            Some(_) => {}
-            None if self.entries.len() > INDEX_AT => {
-                let index = self
-                    .entries
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (k, _))| (k.clone(), i))
-                    .collect();
-                self.index = Some(index);
-            }
-            None => {}
+        if self.entries.len() > INDEX_AT {
+            let index = self
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect();
+            self.index = Some(index);
         }
     }
 

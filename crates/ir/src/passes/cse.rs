@@ -19,7 +19,7 @@ use crate::opcode::OpCode;
 use crate::passes::error::PassError;
 use crate::passes::util::replace_and_remove;
 use crate::Builder;
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 /// Runs CSE; returns whether anything was replaced.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
@@ -65,6 +65,10 @@ pub struct State {
     /// `None`: `cfg` and `dom` are out of date; `Some(true)`: they describe the program;
     /// `Some(false)`: the program is not in block form.
     built: Option<bool>,
+    /// With `built == Some(false)`: every function is one block, found by
+    /// [`one_block_per_function`] (no CFG was built; the straight-line walk numbers exactly
+    /// what the dominator-tree walk would).
+    one_block: bool,
     table: Table,
     stack: Vec<(BlockId, usize, bool)>,
 }
@@ -80,6 +84,7 @@ impl State {
     /// the optimisation loop that needs the same CFG ([`crate::passes::cfg_cleanup::run_in_cfg`]).
     /// The state is out of date afterwards.
     pub fn cfg_buffer(&mut self) -> (&mut Cfg, bool) {
+        self.one_block = false;
         let valid = self.built.take() == Some(true);
         (&mut self.cfg, valid)
     }
@@ -88,6 +93,7 @@ impl State {
     /// keeping every buffer.
     pub fn invalidate(&mut self) {
         self.built = None;
+        self.one_block = false;
         self.table.replace.clear();
     }
 
@@ -98,6 +104,15 @@ impl State {
         std::mem::swap(&mut self.cfg, cfg);
         self.dom.rebuild(&self.cfg);
         self.built = Some(true);
+        self.one_block = false;
+    }
+
+    /// True if the last run found every function to be a single block with no branch, phi
+    /// or construct (so it built no CFG): then `cfg_cleanup` has nothing to do either (no
+    /// empty block to bypass, no unreachable block, no phi). Read before
+    /// [`State::cfg_buffer`], which ends it.
+    pub fn one_block_per_function(&self) -> bool {
+        self.built == Some(false) && self.one_block
     }
 
     /// The values the last run merged duplicates into (each once per duplicate; empty before
@@ -114,13 +129,18 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
         cfg,
         dom,
         built,
+        one_block,
         table,
         stack,
     } = state;
     let in_blocks = match *built {
         Some(x) => x,
         None => {
-            let ok = cfg.rebuild(b).is_ok();
+            // One block per function (most small shaders): the straight-line walk below
+            // numbers the same ops in the same order as the dominator-tree walk, without a
+            // CFG or dominator tree to build.
+            *one_block = one_block_per_function(b);
+            let ok = !*one_block && cfg.rebuild(b).is_ok();
             if ok {
                 dom.rebuild(cfg);
             }
@@ -172,8 +192,13 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
             }
         }
     } else {
-        // Not in block form (e.g. scoped control flow): number per straight-line region.
-        let mut cur = b.first();
+        // Not in block form (e.g. scoped control flow), or one block per function: number
+        // per straight-line region (declarations are not numbered here).
+        let mut cur = if *one_block {
+            b.first_code()
+        } else {
+            b.first()
+        };
         while let Some(def) = cur {
             cur = b.next(def);
             let op = b.op(def);
@@ -194,6 +219,46 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
         replace_and_remove(b, old, new);
     }
     Ok(changed)
+}
+
+/// True if the code of `b` is functions of exactly one block each, `Label None` first, then
+/// code up to one terminator that is no branch, and no phi and no code outside a function: a
+/// program [`Cfg::rebuild`] accepts with one block per function and no edge, found with a walk
+/// that costs much less than building the CFG. The label count is checked first (from the
+/// census), so programs with more blocks than functions are not walked.
+fn one_block_per_function(b: &Builder) -> bool {
+    use crate::enums::Construct;
+    #[derive(PartialEq)]
+    enum At {
+        Outside,
+        Entry,
+        InBlock,
+        Ended,
+    }
+    let census = b.census();
+    if census.count(Counted::Label) != census.count(Counted::Function)
+        || census.has(Counted::Scoped)
+    {
+        return false;
+    }
+    let Some(first) = b.first_code() else {
+        return true;
+    };
+    let mut at = At::Outside;
+    for (_, op) in b.iter_from(first) {
+        let code = op.opcode;
+        at = match (code, at) {
+            (OpCode::Function, At::Outside) => At::Entry,
+            (OpCode::FunctionEnd, At::Ended) => At::Outside,
+            (OpCode::Label, At::Entry) if op.construct() == Some(Construct::None) => At::InBlock,
+            (OpCode::Phi, _) => return false,
+            (_, at) if code.is_declarative() => at,
+            (_, At::InBlock) if code.is_terminator() && !code.is_control_flow() => At::Ended,
+            (_, At::InBlock) if !code.is_control_flow() => At::InBlock,
+            _ => return false,
+        };
+    }
+    at == At::Outside
 }
 
 /// One op in the value-numbering table. Opcode, flags and type are read from the builder
@@ -246,27 +311,28 @@ impl Table {
         // pairs ordered.
         let nrefs = op.ref_count();
         let start = self.operands.len();
-        for (i, o) in op.operands.iter().enumerate() {
-            let mut v = o.0;
-            if i < nrefs {
-                if let Some(&c) = usize::try_from(v).ok().and_then(|i| self.canon.get(i)) {
-                    if c != 0 {
-                        v = u64::from(c);
+        let canon = &self.canon;
+        self.operands
+            .extend(op.operands.iter().enumerate().map(|(i, o)| {
+                let mut v = o.0;
+                if i < nrefs {
+                    if let Some(&c) = usize::try_from(v).ok().and_then(|i| canon.get(i)) {
+                        if c != 0 {
+                            v = u64::from(c);
+                        }
                     }
                 }
-            }
-            self.operands.push(Operand(v));
-        }
+                Operand(v)
+            }));
         let key = &mut self.operands[start..];
         if op.opcode.is_commutative() && key.len() == 2 && key[0].0 > key[1].0 {
             key.swap(0, 1);
         }
         let mut h = FxHasher::default();
         // The type is compared in place but not hashed: hashing it costs more than the rare
-        // collision of equal operands with different types.
-        op.opcode.hash(&mut h);
-        op.flags.hash(&mut h);
-        h.write_usize(key.len());
+        // collision of equal operands with different types. Opcode, flags and operand count
+        // go in as one word.
+        h.write_u64(op.opcode as u64 | u64::from(op.flags.0) << 16 | (key.len() as u64) << 24);
         for o in key.iter() {
             h.write_u64(o.0);
         }
@@ -318,6 +384,87 @@ impl Table {
                 self.slots[e.slot as usize] = 0;
                 self.operands.truncate(e.ops_start as usize);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{parse, print};
+
+    const ONE_BLOCK: &str = "\
+%1 = EntryPoint %10 Pixel
+%2 = DclInput f32 %1 0 0 None
+%3 = DclOutput vec2<f32> %1 0 0 0
+%4 = Constant f32 2.0
+%10 = Function void
+%11 = Label None
+%12 = InputLoad f32 %2 null
+%13 = FMul f32 %12 %4
+%14 = FMul f32 %4 %12
+%15 = FAdd f32 %13 %14
+%16 = FAdd f32 %14 %13
+%17 = CompositeConstruct vec2<f32> %15 %16
+%18 = OutputStore %3 null %17
+%19 = Return void null
+%20 = FunctionEnd
+";
+
+    /// CSE of `text` as the pipeline runs it (finding its own CFG or none), and with a CFG
+    /// adopted first (the dominator-tree walk): the printed results, and whether the first
+    /// run found one block per function.
+    fn both_walks(text: &str) -> (String, String, bool) {
+        let mut fast = parse(text).unwrap();
+        let mut state = State::default();
+        run_with_state(&mut fast, &mut state).unwrap();
+        let one_block = state.one_block_per_function();
+        let mut slow = parse(text).unwrap();
+        let mut state = State::default();
+        let mut cfg = Cfg::build(&slow).unwrap();
+        state.adopt_cfg(&mut cfg);
+        run_with_state(&mut slow, &mut state).unwrap();
+        assert!(!state.one_block_per_function());
+        (print(&fast), print(&slow), one_block)
+    }
+
+    #[test]
+    fn one_block_functions_number_like_the_dominator_tree_walk() {
+        let (fast, slow, one_block) = both_walks(ONE_BLOCK);
+        assert!(one_block);
+        assert_eq!(fast, slow);
+        // The commutative duplicates and then their sums merged.
+        assert!(!fast.contains("%14 ="), "{fast}");
+        assert!(!fast.contains("%16 ="), "{fast}");
+        assert!(
+            fast.contains("%17 = CompositeConstruct vec2<f32> %15 %15"),
+            "{fast}"
+        );
+    }
+
+    #[test]
+    fn programs_with_branches_or_more_blocks_build_a_cfg() {
+        let two_blocks = ONE_BLOCK.replace(
+            "%19 = Return void null",
+            "%21 = Branch %22\n%22 = Label None\n%19 = Return void null",
+        );
+        let (fast, slow, one_block) = both_walks(&two_blocks);
+        assert!(!one_block);
+        assert_eq!(fast, slow);
+        // Code after the terminator, before the next label: not one block.
+        let stray = ONE_BLOCK.replace(
+            "%20 = FunctionEnd",
+            "%21 = FAdd f32 %15 %15\n%20 = FunctionEnd",
+        );
+        let b = parse(&stray).unwrap();
+        assert!(!one_block_per_function(&b));
+        // The program itself is one block.
+        let b = parse(ONE_BLOCK).unwrap();
+        assert!(one_block_per_function(&b));
+        let census_ok =
+            parse(&ONE_BLOCK.replace("%11 = Label None", "%11 = Label None\n%21 = Phi f32"));
+        if let Ok(b) = census_ok {
+            assert!(!one_block_per_function(&b));
         }
     }
 }

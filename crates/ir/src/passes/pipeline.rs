@@ -318,9 +318,15 @@ pub fn run_pipeline_with(
 
     // Cleanup.
     // The loop changed no block, label or terminator: CSE's CFG is still the program's.
+    // CSE found one block per function (and built no CFG): no block to bypass or remove, no
+    // phi to fix, so cfg_cleanup would find nothing.
+    let one_block = cse_state.one_block_per_function();
     let (cfg, valid) = cse_state.cfg_buffer();
     if opts.cfg_cleanup
         && r.run("cfg_cleanup", Lowered, |b| {
+            if one_block {
+                return Ok(false);
+            }
             cfg_cleanup::run_in_cfg(b, cfg, valid)
         })?
         && opts.dce

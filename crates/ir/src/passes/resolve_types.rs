@@ -16,7 +16,9 @@
 //!    (union-find) or records the typed end as a *hint* on the variable: a *definition hint*
 //!    when the typed value flows into the variable, a *use hint* when the variable flows into a
 //!    typed place (`ConsumeAs T`, a store to a typed declaration, an operand of typed
-//!    arithmetic).
+//!    arithmetic). When every variable is a constant that only `ConsumeAs` reads (DXBC's untyped
+//!    immediate moves, the common case), those reads are the only such edges: they are found
+//!    through the constants' uses, without the edges of every op.
 //! 2. Each class takes its single definition type if there is one, else its single use type,
 //!    else — ambiguous or unconstrained — the unsigned integer of the common bit size (`u32`
 //!    in practice), per the spec's "promoted to `u32` in case the type is ambiguous".
@@ -48,6 +50,8 @@ struct Classes {
     parent: Vec<u32>,
     def_mask: Vec<u32>,
     use_mask: Vec<u32>,
+    /// The op each variable was made for, in program order.
+    defs: Vec<SsaDef>,
 }
 
 impl Classes {
@@ -55,13 +59,15 @@ impl Classes {
         self.parent.clear();
         self.def_mask.clear();
         self.use_mask.clear();
+        self.defs.clear();
     }
 
-    fn add(&mut self) -> u32 {
+    fn add(&mut self, def: SsaDef) -> u32 {
         let id = self.parent.len() as u32;
         self.parent.push(id);
         self.def_mask.push(0);
         self.use_mask.push(0);
+        self.defs.push(def);
         id
     }
 
@@ -280,7 +286,8 @@ pub struct Scratch {
     /// Per def id: its type variable, or `NONE`.
     var: Vec<u32>,
     classes: Classes,
-    /// The ops in program order, for the fix-up scan (which inserts ops as it goes).
+    /// The ops the fix-up scan has a rule for, in program order, listed by step 1 (the scan
+    /// inserts ops as it goes).
     ops: Vec<SsaDef>,
     /// Ops with an untyped operand of a fixed kind (see [`operand_need`]), found by step 1.
     needs: Vec<SsaDef>,
@@ -297,7 +304,7 @@ pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, 
     if !assign_type_variables(b, var, classes) {
         return Ok(false);
     }
-    record_edges(b, var, classes, needs);
+    record_edges(b, var, classes, needs, ops);
     choose_types(b, var, classes);
     fix_up(b, var, ops)?;
     reinterpret_fixed_operands(b, var, needs)?;
@@ -314,21 +321,60 @@ fn assign_type_variables(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes)
     var.clear();
     var.resize(b.id_bound(), NONE);
     classes.clear();
-    let mut consume = false;
-    for (def, op) in b.iter() {
+    // The census counts the ops with an `Unknown` type: the walk ends at the last of them.
+    let mut left = census.count(Counted::UnknownType);
+    let mut ops = b.iter();
+    while left > 0 {
+        let Some((def, op)) = ops.next() else {
+            break;
+        };
         if op.ty.has_unknown() {
-            var[def.index()] = classes.add();
+            var[def.index()] = classes.add(def);
+            left -= 1;
         }
-        consume |= op.opcode == OpCode::ConsumeAs;
     }
-    consume || !classes.parent.is_empty()
+    census.has(Counted::ConsumeAs) || !classes.parent.is_empty()
 }
 
 /// Step 1: every value-flow edge joins two type variables or hints a typed end to one; ops
 /// with an untyped operand of a fixed kind are collected in `needs` for
-/// [`reinterpret_fixed_operands`].
-fn record_edges(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes, needs: &mut Vec<SsaDef>) {
+/// [`reinterpret_fixed_operands`], and the ops the fix-up scan has a rule for
+/// ([`fix_up_kind`]) in `ops`, in program order.
+fn record_edges(
+    b: &Builder,
+    var: &mut Vec<u32>,
+    classes: &mut Classes,
+    needs: &mut Vec<SsaDef>,
+    ops: &mut Vec<SsaDef>,
+) {
     needs.clear();
+    ops.clear();
+    if only_consumed_constants(b, classes) {
+        // Every variable is a constant that only `ConsumeAs` reads (DXBC's untyped immediate
+        // moves): those reads are the only edges that touch a variable, each a use hint, found
+        // through the constants' uses instead of the edges of every op. No op has an untyped
+        // operand of a fixed kind (a `ConsumeAs` operand is none).
+        let mut scan = Scan { b, var, classes };
+        for k in 0..scan.classes.defs.len() {
+            let Some(&c) = scan.classes.defs.get(k) else {
+                continue;
+            };
+            let Some(v) = scan.var_of(c) else {
+                continue;
+            };
+            for u in b.uses(c) {
+                if let Some(t) = b.get(u.user).and_then(|o| uniform_base(&o.ty)) {
+                    scan.hint(v, t, false);
+                }
+            }
+        }
+        ops.extend(
+            b.iter()
+                .filter(|(_, op)| fix_up_kind(op.opcode))
+                .map(|(d, _)| d),
+        );
+        return;
+    }
     let mut scan = Scan { b, var, classes };
     let mut function: Option<SsaDef> = None;
     for (def, op) in b.iter() {
@@ -336,18 +382,42 @@ fn record_edges(b: &Builder, var: &mut Vec<u32>, classes: &mut Classes, needs: &
         // kind.
         let mut fixed = OPERANDS_OF_FIXED_KIND[op.opcode as usize];
         let mut untyped_fixed = false;
-        while fixed != 0 && !untyped_fixed {
-            untyped_fixed = op
-                .arg(fixed.trailing_zeros() as usize)
-                .is_some_and(|x| scan.var_of(x).is_some());
-            fixed &= fixed - 1;
+        if fixed != 0 {
+            let refs = &op.operands[..op.ref_count()];
+            while fixed != 0 && !untyped_fixed {
+                untyped_fixed = refs
+                    .get(fixed.trailing_zeros() as usize)
+                    .and_then(|r| r.def())
+                    .is_some_and(|x| scan.var_of(x).is_some());
+                fixed &= fixed - 1;
+            }
         }
         if untyped_fixed {
             needs.push(def);
         }
+        if fix_up_kind(op.opcode) {
+            ops.push(def);
+        }
         scan.op_edges(def, op, &mut function, untyped_fixed);
     }
 }
+
+/// True if every type variable is a `Constant` whose only uses are the operand of a
+/// `ConsumeAs` (an untyped immediate a typed op reads): then no edge of step 1 but those
+/// reads' hints touches a variable (a constant has no operands, and no other op refers to
+/// these).
+fn only_consumed_constants(b: &Builder, classes: &Classes) -> bool {
+    classes.defs.iter().all(|&c| {
+        b.get(c).is_some_and(|op| op.opcode == OpCode::Constant)
+            && b.uses(c).all(|u| {
+                u.operand == 0 && b.get(u.user).is_some_and(|o| o.opcode == OpCode::ConsumeAs)
+            })
+    })
+}
+
+// The shortcut of [`record_edges`] collects no `needs`: a `ConsumeAs` operand is of no fixed
+// kind.
+const _: () = assert!(OPERANDS_OF_FIXED_KIND[OpCode::ConsumeAs as usize] == 0);
 
 impl Scan<'_, '_> {
     /// The edges of one op (step 1); `function` is the function it is in (set here when the
@@ -362,11 +432,14 @@ impl Scan<'_, '_> {
     ) {
         let b = self.b;
         let d = Some(def);
-        let a = |i| op.arg(i);
+        // `op.arg`, with the reference count looked up once.
+        let nrefs = op.ref_count();
+        let refs = &op.operands[..nrefs];
+        let a = |i: usize| refs.get(i).and_then(|r| r.def());
         match op.opcode {
             OpCode::Function => *function = d,
             OpCode::Phi => {
-                for i in (1..op.ref_count()).step_by(2) {
+                for i in (1..nrefs).step_by(2) {
                     self.flow(a(i), d);
                 }
             }
@@ -375,7 +448,7 @@ impl Scan<'_, '_> {
                 self.flow(a(2), d);
             }
             OpCode::CompositeConstruct if !op.ty.is_struct() => {
-                for i in 0..op.ref_count() {
+                for i in 0..nrefs {
                     self.flow(a(i), d);
                 }
             }
@@ -438,7 +511,7 @@ impl Scan<'_, '_> {
             OpCode::FunctionCall => {
                 self.flow(a(0), d);
                 if let Some(f) = a(0).and_then(|f| b.get(f)) {
-                    for i in 1..op.ref_count() {
+                    for i in 1..nrefs {
                         self.flow(a(i), f.arg(i - 1));
                     }
                 }
@@ -453,7 +526,7 @@ impl Scan<'_, '_> {
             // The selector has the case values' type.
             OpCode::Switch => self.flow(a(2), a(0)),
             code if same_type_operands(code) => {
-                for i in 0..op.ref_count() {
+                for i in 0..nrefs {
                     self.flow(a(i), d);
                 }
             }
@@ -471,11 +544,11 @@ impl Scan<'_, '_> {
 /// scalars of its members' types. The ops made after this have ids past `var`, so `var`
 /// still tells which operands were untyped before.
 fn choose_types(b: &mut Builder, var: &[u32], classes: &mut Classes) {
-    for (i, &v) in var.iter().enumerate() {
-        if v == NONE {
+    for k in 0..classes.defs.len() {
+        let Some(&def) = classes.defs.get(k) else {
             continue;
-        }
-        let Some(def) = SsaDef::new(i as u32) else {
+        };
+        let Some(&v) = var.get(def.index()) else {
             continue;
         };
         let Some(ty) = b.get(def).map(|op| op.ty) else {
@@ -487,10 +560,9 @@ fn choose_types(b: &mut Builder, var: &[u32], classes: &mut Classes) {
 }
 
 /// Step 3: every edge made consistent, in one scan over the ops as they were before it (it
-/// inserts conversions as it goes); `ConsumeAs` lowered.
-fn fix_up(b: &mut Builder, var: &mut Vec<u32>, ops: &mut Vec<SsaDef>) -> Result<(), PassError> {
-    ops.clear();
-    ops.extend(b.iter().map(|(d, _)| d));
+/// inserts conversions as it goes); `ConsumeAs` lowered. `ops` are the ops of
+/// [`fix_up_kind`] in program order, from step 1 (step 2 adds and removes none).
+fn fix_up(b: &mut Builder, var: &mut Vec<u32>, ops: &[SsaDef]) -> Result<(), PassError> {
     let mut function: Option<SsaDef> = None;
     for &def in ops.iter() {
         let Some(op) = b.get(def) else {
@@ -502,7 +574,13 @@ fn fix_up(b: &mut Builder, var: &mut Vec<u32>, ops: &mut Vec<SsaDef>) -> Result<
         } else if op.opcode == OpCode::Function {
             function = Some(def);
         } else if needs_fix_up(op.opcode) {
-            let op = op.clone();
+            // A copy (the fix-up changes the program): the operands are `Copy` words.
+            let op = Op {
+                opcode: op.opcode,
+                flags: op.flags,
+                ty: op.ty,
+                operands: crate::op::Operands::from_slice(&op.operands),
+            };
             fix_up_op(b, var, def, &op, function)?;
         }
     }
@@ -519,10 +597,12 @@ fn fix_same_type_operands(
     ty: Type,
     n: usize,
 ) -> Result<(), PassError> {
-    // Operand `i` is read before fixing it; fixing changes only that operand.
+    // Operand `i` is read before fixing it; fixing changes only that operand. `n` is the
+    // op's reference count, so operand `i` is its `arg(i)`.
     for i in 0..n {
         if b.get(def)
-            .and_then(|o| o.arg(i))
+            .and_then(|o| o.operands.get(i))
+            .and_then(|r| r.def())
             .is_some_and(|x| was_unknown(var, x))
         {
             fix_operand(b, def, i, ty)?;
@@ -916,10 +996,29 @@ fn is_compare(opcode: OpCode) -> bool {
         && info.refs.get(1).is_some_and(|r| r.like != Like::Free)
 }
 
+/// True for the opcodes the fix-up scan does anything for: [`same_type_operands`], `Function`
+/// (which it tracks) and [`needs_fix_up`]. Step 1 lists only these ops for it.
+#[inline]
+fn fix_up_kind(opcode: OpCode) -> bool {
+    FIX_UP_KIND[opcode as usize]
+}
+
+/// [`fix_up_kind`] per opcode.
+const FIX_UP_KIND: [bool; OpCode::ALL.len()] = {
+    let mut table = [false; OpCode::ALL.len()];
+    let mut k = 0;
+    while k < OpCode::ALL.len() {
+        let op = OpCode::ALL[k];
+        table[k] = SAME_TYPE_OPERANDS[k] || needs_fix_up(op);
+        k += 1;
+    }
+    table
+};
+
 /// Opcodes the fix-up scan handles besides [`same_type_operands`]: exactly those `fix_up_op`
 /// has an arm for (a filter that saves cloning every other op; the arms are this pass's
 /// algorithm, not facts about the opcodes).
-fn needs_fix_up(opcode: OpCode) -> bool {
+const fn needs_fix_up(opcode: OpCode) -> bool {
     use OpCode as O;
     matches!(
         opcode,
@@ -1037,7 +1136,11 @@ fn fix_stored(
         return Ok(());
     };
     if vty.is_basic() {
-        fix_operand(b, store, vi, vty.with_base(base))?;
+        let want = vty.with_base(base);
+        // Already of the destination's type (most stores): what `fix_operand` finds first.
+        if want != vty {
+            fix_operand(b, store, vi, want)?;
+        }
     }
     Ok(())
 }

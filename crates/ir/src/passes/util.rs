@@ -22,12 +22,23 @@ impl FpModes {
     /// Collects the `SetFpMode` declarations of a program.
     pub fn collect(b: &Builder) -> Self {
         let mut m = FpModes::default();
-        // The walk ends at the last of them (the census says how many there are).
+        // The walk ends at the last of them (the census says how many there are). It goes
+        // backwards from the last declaration: frontends declare the modes after their
+        // resources and constants, and the flags of several modes combine in any order.
         let mut left = b.census().count(Counted::SetFpMode);
         if left == 0 {
             return m;
         }
-        for (_, op) in b.declarations() {
+        let last_decl = match b.first_code() {
+            Some(code) => b.prev(code),
+            None => b.last(),
+        };
+        let mut cur = last_decl;
+        while let Some(def) = cur {
+            cur = b.prev(def);
+            let Some(op) = b.get(def) else {
+                continue;
+            };
             if op.opcode == OpCode::SetFpMode {
                 if let Some(slot) = op.ty.base_type().and_then(|t| m.slot(t)) {
                     *slot |= op.flags;

@@ -1,7 +1,7 @@
 //! Tests of type resolution that look at the types of operands (the file tests in
 //! `tests/filetests/resolve_types/` compare printed programs).
 
-use super::run;
+use super::{run, Scratch};
 
 /// Used as `f32` and as `i32`: ambiguous, so the value becomes `u32` and each use a `Cast`.
 #[test]
@@ -394,4 +394,74 @@ fn untyped_constant_index_is_not_folded_out_of_range() {
     let index = extract.arg(1).and_then(|x| b.get(x)).expect("index");
     assert_ne!(index.opcode, crate::OpCode::Constant);
     assert_eq!(index.ty.to_string(), "u32");
+}
+
+/// Untyped constants only `ConsumeAs` reads take the shortcut of step 1; the result is the
+/// one the edges of every op give (forced here by a debug name, a use of another kind), and
+/// the fix-up scan still converts a typed value stored to an output of another type.
+#[test]
+fn constants_only_consumed_resolve_like_the_full_scan() {
+    let input = "
+%1 = EntryPoint %10 Pixel
+%2 = DclOutput vec2<f32> %1 0 0 0
+%3 = Constant unknown 0
+%4 = Constant u32 0
+%5 = Constant u32 1
+%6 = Constant unknown 7
+%10 = Function void
+%11 = Label None
+%12 = ConsumeAs u32 %3
+%13 = ConsumeAs f32 %3
+%14 = ConsumeAs i32 %6
+%15 = IAdd u32 %12 %5
+%16 = OutputStore %2 %4 %13
+%17 = OutputStore %2 %5 %15
+%18 = IAdd i32 %14 %14
+%19 = Return void null
+%20 = FunctionEnd
+";
+    let named = input.replace(
+        "%10 = Function void",
+        "%9 = DebugName %3 \"imm\"\n%10 = Function void",
+    );
+    let mut b = crate::text::parse(input).expect("parse");
+    let classes = {
+        let mut s = Scratch::default();
+        assert!(super::assign_type_variables(&b, &mut s.var, &mut s.classes));
+        assert!(super::only_consumed_constants(&b, &s.classes));
+        s.classes.defs.clone()
+    };
+    assert_eq!(classes.len(), 2);
+    let fast = crate::text::print(&resolved(input));
+    let b_named = crate::text::parse(&named).expect("parse");
+    {
+        let mut s = Scratch::default();
+        assert!(super::assign_type_variables(
+            &b_named,
+            &mut s.var,
+            &mut s.classes
+        ));
+        assert!(!super::only_consumed_constants(&b_named, &s.classes));
+    }
+    let full = crate::text::print(&resolved(&named));
+    let full: String = full
+        .lines()
+        .filter(|l| !l.contains("DebugName"))
+        .map(|l| format!("{}\n", l.trim_end_matches("   ; imm")))
+        .collect();
+    assert_eq!(fast, full);
+    // Read as u32 and f32: ambiguous, so u32; the f32 read becomes an f32 constant. Read
+    // only as i32: i32. The u32 sum stored to the float output is converted.
+    run(&mut b).expect("resolve");
+    assert_eq!(operand_type(&b, crate::OpCode::IAdd, 0), "u32");
+    assert!(fast.contains("%3 = Constant u32 0"), "{fast}");
+    assert!(fast.contains("%6 = Constant i32 7"), "{fast}");
+    assert!(!fast.contains("ConsumeAs"), "{fast}");
+    let (_, store) = b
+        .iter()
+        .filter(|(_, o)| o.opcode == crate::OpCode::OutputStore)
+        .nth(1)
+        .expect("second store");
+    let stored = store.arg(2).and_then(|x| b.get(x)).expect("stored value");
+    assert_eq!(stored.ty.to_string(), "f32", "{fast}");
 }
