@@ -575,19 +575,31 @@ impl<'a> Instructions<'a> {
 
 impl<'a> Instructions<'a> {
     /// [`Self::next_into`] for a pass that needs the operands and payload of declarations
-    /// only (the converter's prescan): any other instruction comes back with its opcode,
-    /// offset, length and index, but without operands, modifiers or payload, and its tokens
-    /// past the opcode token unread (a later full decode reports what is wrong with them).
-    /// Declarations, custom data and every instruction whose length is not in its opcode
-    /// token are decoded in full.
+    /// only: any other instruction comes back with its opcode, offset, length and index, but
+    /// without operands, modifiers or payload, and its tokens past the opcode token unread (a
+    /// later full decode reports what is wrong with them). Declarations, custom data and every
+    /// instruction whose length is not in its opcode token are decoded in full.
     pub fn next_declaration_into(
         &mut self,
         inst: &mut Instruction<'a>,
     ) -> Option<Result<(), Error>> {
+        self.next_selected_into(inst, Opcode::is_declaration)
+    }
+
+    /// [`Self::next_declaration_into`] with the choice of what is decoded in full: the
+    /// instructions for which `decode` is true (the converter's prescan reads a handful of
+    /// declarations), custom data and every instruction whose length is not in its opcode
+    /// token; the others come back bare, as [`Self::next_declaration_into`] returns code.
+    #[inline]
+    pub fn next_selected_into(
+        &mut self,
+        inst: &mut Instruction<'a>,
+        decode: impl Fn(Opcode) -> bool,
+    ) -> Option<Result<(), Error>> {
         if self.done || self.pos >= self.tokens.len() {
             return None;
         }
-        let Some((opcode, len)) = self.skippable_at(self.pos) else {
+        let Some((opcode, len)) = self.skippable_at(self.pos, decode) else {
             return self.next_into(inst);
         };
         inst.opcode = opcode;
@@ -602,21 +614,33 @@ impl<'a> Instructions<'a> {
         Some(Ok(()))
     }
 
-    /// The opcode and length of the instruction at token `start`, when it is no declaration
-    /// and its opcode token alone gives a valid length.
-    fn skippable_at(&self, start: usize) -> Option<(Opcode, u32)> {
+    /// The opcode and length of the instruction at token `start`, when `decode` does not ask
+    /// for it and its opcode token alone gives a valid length (not custom data, whose length
+    /// is in the next token, nor a declaration in its long form).
+    #[inline]
+    fn skippable_at(&self, start: usize, decode: impl Fn(Opcode) -> bool) -> Option<(Opcode, u32)> {
         let tok0 = self.tokens.get(start)?;
         let opcode = Opcode::from_raw(tok0 & 0x7ff)?;
         let extended = tok0 & 0x8000_0000 != 0;
-        if opcode.is_declaration()
-            || opcode == Opcode::CustomData
-            || (opcode == Opcode::InterfaceCall && extended)
-        {
+        if decode(opcode) || opcode == Opcode::CustomData || (extended && has_long_form(opcode)) {
             return None;
         }
         let len = (tok0 >> 24) & 0x7f;
         (len != 0 && len as usize <= self.tokens.len() - start).then_some((opcode, len))
     }
+}
+
+/// Whether an instruction with the extended bit set keeps its real length in the token after
+/// the opcode token (declarations whose size can exceed 127 tokens, and `fcall`).
+fn has_long_form(opcode: Opcode) -> bool {
+    matches!(
+        opcode,
+        Opcode::DclFunctionBody
+            | Opcode::DclFunctionTable
+            | Opcode::DclInterface
+            | Opcode::InterfaceCall
+            | Opcode::DclThreadGroup
+    )
 }
 
 fn enum_field<T>(
@@ -698,14 +722,7 @@ pub(crate) fn decode_instruction<'a>(
     let mut body = start + 1;
     // Declarations whose size can exceed 127 tokens store the real length in
     // the next word, flagged by the extended bit (or a zero length field).
-    let long_form = matches!(
-        opcode,
-        Opcode::DclFunctionBody
-            | Opcode::DclFunctionTable
-            | Opcode::DclInterface
-            | Opcode::InterfaceCall
-            | Opcode::DclThreadGroup
-    ) && extended;
+    let long_form = has_long_form(opcode) && extended;
     if len == 0 || long_form {
         len = tokens
             .get(start + 1)

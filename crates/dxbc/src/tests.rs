@@ -999,3 +999,52 @@ fn declaration_only_decoding_reports_a_bad_length() {
     assert!(first.is_err());
     assert!(insts.next_declaration_into(&mut inst).is_none());
 }
+
+#[test]
+fn selected_decoding_skips_unselected_declarations() {
+    use OperandType as T;
+    let body = vec![
+        inst(Opcode::DclTemps, 0, &[], &[vec![2]]),
+        inst(
+            Opcode::DclIndexRange,
+            0,
+            &[],
+            &[dst(T::Input, 1, 0xf), vec![3]],
+        ),
+        inst(Opcode::Ret, 0, &[], &[]),
+    ];
+    let bytes = program(PS, 5, 0, &body);
+    let full = decode_all(&bytes).expect("decodes");
+    let program = Program::parse(&bytes).expect("parses");
+    let mut insts = program.instructions();
+    let mut inst = Instruction::default();
+    let mut seen = Vec::new();
+    while let Some(r) = insts.next_selected_into(&mut inst, |o| o == Opcode::DclIndexRange) {
+        r.expect("decodes");
+        seen.push((
+            inst.opcode,
+            inst.offset,
+            inst.len,
+            inst.index,
+            inst.operands().len(),
+            inst.payload == Payload::None,
+        ));
+    }
+    // `dcl_temps` comes back bare (no payload), the index range in full.
+    assert_eq!(
+        seen,
+        vec![
+            (Opcode::DclTemps, full[0].offset, full[0].len, 0, 0, true),
+            (
+                Opcode::DclIndexRange,
+                full[1].offset,
+                full[1].len,
+                1,
+                1,
+                false
+            ),
+            (Opcode::Ret, full[2].offset, full[2].len, 2, 0, true),
+        ]
+    );
+    assert_eq!(full[0].payload, Payload::Temps(2));
+}

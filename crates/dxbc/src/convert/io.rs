@@ -768,11 +768,10 @@ impl Converter<'_, '_> {
     fn slot_load(&mut self, slot: &IoSlot, vertex: Option<Ix>, ty: ScalarType) -> R<SsaDef> {
         let addr = self.slot_address(slot, vertex)?;
         if slot.output {
-            let v = self.code(
-                Op::new(OpCode::OutputLoad, slot.ty)
-                    .with_ref(slot.decl)
-                    .with_opt_ref(addr),
-            );
+            let op = Op::new(OpCode::OutputLoad, slot.ty)
+                .with_ref(slot.decl)
+                .with_opt_ref(addr);
+            let v = self.code_slot(slot, op);
             return Ok(self.coerce(v, slot.ty, ty));
         }
         if let Some(v) = self.input_loads.get((slot.decl, addr, ty)) {
@@ -786,11 +785,10 @@ impl Converter<'_, '_> {
         let v = match raw {
             Some(v) => v,
             None => {
-                let v = self.code(
-                    Op::new(OpCode::InputLoad, slot.ty)
-                        .with_ref(slot.decl)
-                        .with_opt_ref(addr),
-                );
+                let op = Op::new(OpCode::InputLoad, slot.ty)
+                    .with_ref(slot.decl)
+                    .with_opt_ref(addr);
+                let v = self.code_slot(slot, op);
                 self.input_loads.put((slot.decl, addr, slot.ty), v);
                 v
             }
@@ -820,13 +818,24 @@ impl Converter<'_, '_> {
             let m = self.c_f32(max);
             v = self.op2(OpCode::FMin, ScalarType::F32, v, m);
         }
-        self.code(
-            Op::new(OpCode::OutputStore, Type::VOID)
-                .with_ref(slot.decl)
-                .with_opt_ref(addr)
-                .with_ref(v),
-        );
+        let op = Op::new(OpCode::OutputStore, Type::VOID)
+            .with_ref(slot.decl)
+            .with_opt_ref(addr)
+            .with_ref(v);
+        self.code_slot(slot, op);
         Ok(())
+    }
+
+    /// Appends an access to `slot` addressed by [`Self::slot_address`]: only a per-vertex
+    /// index comes from the program and is checked; the component and built-in array index
+    /// come from the declaration, in range by construction.
+    #[inline(always)]
+    fn code_slot(&mut self, slot: &IoSlot, op: Op) -> SsaDef {
+        if slot.arrayed {
+            self.code(op)
+        } else {
+            self.code_in_range(op)
+        }
     }
 
     /// The one type of the output components an untyped `mov` to `dst` writes, when that is

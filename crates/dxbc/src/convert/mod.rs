@@ -115,8 +115,10 @@ pub fn convert_with(
     options: &ConvertOptions<'_>,
 ) -> Result<Builder, ConvertError> {
     let mut c = Converter::new(shader, *options);
-    c.prescan()?;
-    c.run()?;
+    // One instruction buffer for both walks.
+    let mut inst = Instruction::default();
+    c.prescan(&mut inst)?;
+    c.run(&mut inst)?;
     c.finish()?;
     Ok(c.b)
 }
@@ -468,14 +470,13 @@ impl<'a, 's> Converter<'a, 's> {
     // ---------------------------------------------------------------------------------------
 
     /// First walk: facts declarations need before they are seen.
-    fn prescan(&mut self) -> R<()> {
+    fn prescan(&mut self, inst: &mut Instruction<'s>) -> R<()> {
         let mut insts = self.shader.program.instructions();
-        let mut inst = Instruction::default();
-        // Only declarations are taken apart here (the code is decoded by `run`); every
-        // opcode matched below with operands or a payload is a declaration.
-        while let Some(r) = insts.next_declaration_into(&mut inst) {
+        // Only the declarations read below are taken apart here (everything is decoded by
+        // `run`, which reports what is wrong with the rest).
+        while let Some(r) = insts.next_selected_into(inst, prescan_reads) {
             r?;
-            self.set_at(&inst);
+            self.set_at(inst);
             match (inst.opcode, &inst.payload) {
                 (Opcode::DclIndexRange, Payload::IndexRange { count }) => {
                     let Some(op) = inst.operands().first() else {
@@ -509,7 +510,7 @@ impl<'a, 's> Converter<'a, 's> {
                 (Opcode::HsForkPhase | Opcode::HsJoinPhase, _) => self.hs.in_patch_phase = true,
                 (Opcode::Label, _) => self.shared_temps = true,
                 (Opcode::DclFunctionTable | Opcode::DclInterface, _) => {
-                    self.prescan_class_linkage(&inst)?;
+                    self.prescan_class_linkage(inst)?;
                 }
                 (
                     _,
@@ -606,22 +607,21 @@ impl<'a, 's> Converter<'a, 's> {
     }
 
     /// Second walk: converts every instruction.
-    fn run(&mut self) -> R<()> {
+    fn run(&mut self, inst: &mut Instruction<'s>) -> R<()> {
         if self.stage != Stage::Hull {
             self.ensure_function()?;
         }
         let mut insts = self.shader.program.instructions();
-        let mut inst = Instruction::default();
-        while let Some(r) = insts.next_into(&mut inst) {
+        while let Some(r) = insts.next_into(inst) {
             r?;
-            self.set_at(&inst);
+            self.set_at(inst);
             if inst.index >= limits::MAX_INSTRUCTIONS {
                 return Err(self.invalid(format!(
                     "more than {} instructions (limit)",
                     limits::MAX_INSTRUCTIONS
                 )));
             }
-            self.instruction(&inst)?;
+            self.instruction(inst)?;
             if let Some(e) = self.bad_address.take() {
                 return Err(e);
             }
@@ -1031,6 +1031,27 @@ impl FrontendBuilder for Converter<'_, '_> {
     /// Appends a code op, tracking whether the function's last op is a `Return`.
     #[inline(always)]
     fn code(&mut self, op: Op) -> SsaDef {
+        // Register arrays are what DXBC indexes with immediates (the converter's own extracts
+        // and inserts pick swizzle components, always in range).
+        if op.opcode.addresses_operand_type()
+            && !matches!(
+                op.opcode,
+                OpCode::CompositeExtract | OpCode::CompositeInsert
+            )
+            && self.bad_address.is_none()
+        {
+            self.check_address(&op);
+        }
+        self.code_in_range(op)
+    }
+}
+
+impl Converter<'_, '_> {
+    /// [`FrontendBuilder::code`] for an op whose address, if it has one, the converter made
+    /// itself from declarations (an I/O slot's component or built-in array index): in range
+    /// by construction, so not checked again.
+    #[inline(always)]
+    pub(crate) fn code_in_range(&mut self, op: Op) -> SsaDef {
         if (!self.temp_dirty.is_empty()
             || !self.descriptors.is_empty()
             || !self.input_loads.is_empty())
@@ -1044,19 +1065,29 @@ impl FrontendBuilder for Converter<'_, '_> {
             self.input_loads.clear();
         }
         self.last_return = op.opcode == OpCode::Return;
-        // Register arrays are what DXBC indexes with immediates (the converter's own extracts
-        // and inserts pick swizzle components, always in range).
-        if op.opcode.addresses_operand_type()
-            && !matches!(
-                op.opcode,
-                OpCode::CompositeExtract | OpCode::CompositeInsert
-            )
-            && self.bad_address.is_none()
-        {
-            self.check_address(&op);
-        }
         self.b.add(op)
     }
+}
+
+/// Whether the prescan reads the operands or payload of an instruction with this opcode (it
+/// sees the opcodes of all).
+fn prescan_reads(opcode: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        opcode,
+        O::DclIndexRange
+            | O::DclGsInputPrimitive
+            | O::DclInputControlPointCount
+            | O::DclOutputControlPointCount
+            | O::DclFunctionTable
+            | O::DclInterface
+            | O::DclUnorderedAccessViewTyped
+            | O::DclUnorderedAccessViewRaw
+            | O::DclUnorderedAccessViewStructured
+            | O::DclInputPs
+            | O::DclInputPsSiv
+            | O::DclInputPsSgv
+    )
 }
 
 /// True for the ops at which a stretch of straight-line code ends: scoped and block-form
