@@ -325,17 +325,16 @@ pub(crate) fn decode_operand(
         }
         _ => {}
     }
-    for i in 0..index_count as usize {
+    // Each index is written in place (`*out` above reset them all to immediate 0).
+    for (i, index) in op.indices.iter_mut().enumerate().take(index_count as usize) {
         let rep = (tok >> (22 + 3 * i as u32)) & 7;
-        let mut index = Index::default();
         match rep {
-            0 => index.imm = c.next()? as u64,
+            0 | 3 => index.imm = c.next()? as u64,
             1 | 4 => {
                 let hi = c.next()? as u64;
                 let lo = c.next()? as u64;
                 index.imm = (hi << 32) | lo;
             }
-            3 => index.imm = c.next()? as u64,
             2 => {}
             _ => return Err(Fail::at(at, DecodeErrorKind::BadIndexRepresentation(rep))),
         }
@@ -355,9 +354,6 @@ pub(crate) fn decode_operand(
                 index_count: rel.index_count,
                 indices,
             });
-        }
-        if let Some(slot) = op.indices.get_mut(i) {
-            *slot = index;
         }
     }
     Ok(())
