@@ -189,13 +189,9 @@ pub(crate) struct Converter<'a, 's> {
     label_fns: SmallMap<u32, SsaDef, 2>,
     pending_calls: Vec<(SsaDef, u32)>,
     // Registers.
-    temps: Vec<Option<SsaDef>>,
-    /// The value each `r#` component (index `4 * reg + component`, as in `temps`) was last
-    /// given in the current stretch of straight-line code, not yet written as a `TmpStore`:
-    /// loads there take the value itself, and the stores are written only where control flow
-    /// begins or ends (see [`Self::flush_temps`]). Unused while `shared_temps`.
-    temp_vals: Vec<Option<SsaDef>>,
-    /// The indices of `temp_vals` that hold a value.
+    /// Each `r#` component (index `4 * reg + component`), sized by `dcl_temps`.
+    temps: Vec<registers::TempSlot>,
+    /// The indices of `temps` whose `value` is set.
     temp_dirty: Vec<u32>,
     /// Whether `r#` live in module-scope scratch instead of `DclTmp`s: in a program with
     /// subroutines (`label`), whose registers are shared by every function, while a `DclTmp`
@@ -292,7 +288,6 @@ impl<'a, 's> Converter<'a, 's> {
             label_fns: SmallMap::default(),
             pending_calls: Vec::new(),
             temps: Vec::new(),
-            temp_vals: Vec::new(),
             temp_dirty: Vec::new(),
             shared_temps: false,
             itemps: SmallMap::default(),

@@ -18,6 +18,18 @@ pub(crate) type Lanes = [Option<SsaDef>; 4];
 /// Most temporary registers a shader may declare.
 use super::limits::{MAX_INDEXABLE_TEMP_ELEMENTS, MAX_TEMPS};
 
+/// One `r#` component.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TempSlot {
+    /// Its `DclTmp` (or `DclScratch`), made on first use.
+    decl: Option<SsaDef>,
+    /// The value it was last given in the current stretch of straight-line code, not yet
+    /// written as a `TmpStore`: loads there take the value itself, and the stores are written
+    /// only where control flow begins or ends (see [`Converter::flush_temps`]). Unused while
+    /// the registers are shared by subroutines.
+    value: Option<SsaDef>,
+}
+
 /// One part of an address: a constant or a dynamic `u32` value.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Ix {
@@ -133,8 +145,7 @@ impl Converter<'_, '_> {
         }
         let want = n as usize * 4;
         if self.temps.len() < want {
-            self.temps.resize(want, None);
-            self.temp_vals.resize(want, None);
+            self.temps.resize(want, TempSlot::default());
         }
         Ok(())
     }
@@ -166,7 +177,7 @@ impl Converter<'_, '_> {
             OpCode::Return | OpCode::Function | OpCode::FunctionEnd
         );
         for &i in &dirty {
-            let Some(v) = self.temp_vals.get_mut(i as usize).and_then(Option::take) else {
+            let Some(v) = self.temps.get_mut(i as usize).and_then(|t| t.value.take()) else {
                 continue;
             };
             if write {
@@ -185,7 +196,7 @@ impl Converter<'_, '_> {
     /// are shared by subroutines: see [`Self::load_temp`] and [`Self::store_temp`]).
     pub(crate) fn temp(&mut self, reg: u64, c: u8) -> R<SsaDef> {
         let i = self.temp_index(reg, c)?;
-        if let Some(d) = self.temps[i] {
+        if let Some(d) = self.temps[i].decl {
             return Ok(d);
         }
         let ep = self.ep;
@@ -199,7 +210,7 @@ impl Converter<'_, '_> {
         };
         let comp = [".x", ".y", ".z", ".w"][c as usize & 3];
         self.name_parts(d, &[NamePart::S("r"), NamePart::N(reg), NamePart::S(comp)]);
-        self.temps[i] = Some(d);
+        self.temps[i].decl = Some(d);
         Ok(d)
     }
 
@@ -449,7 +460,7 @@ impl Converter<'_, '_> {
                 for c in lanes(comps) {
                     if !self.shared_temps {
                         let i = self.temp_index(reg, c as u8)?;
-                        if let Some(v) = self.temp_vals[i] {
+                        if let Some(v) = self.temps[i].value {
                             out[c] = Some(self.consume_as(v, ty));
                             continue;
                         }
@@ -624,7 +635,7 @@ impl Converter<'_, '_> {
                     }
                     // Kept until the stretch of straight-line code ends (`flush_temps`).
                     let i = self.temp_index(reg, l as u8)?;
-                    if self.temp_vals[i].replace(v).is_none() {
+                    if self.temps[i].value.replace(v).is_none() {
                         self.temp_dirty.push(i as u32);
                     }
                 }
