@@ -232,11 +232,13 @@ impl Converter<'_, '_> {
         let mut out: Lanes = [None; 4];
         for l in lanes(mask) {
             let mut op = Op::new(opc, ty).with_flags(Self::precise(inst, l));
+            // Pushed in place: `with_ref` in a loop moves the whole op each time.
             for src in srcs.iter().take(nsrc) {
-                op = op.with_ref(self.lane(src, l)?);
+                let v = self.lane(src, l)?;
+                op.operands.push(dxspv_ir::Operand::from_def(v));
             }
             if let Some(v) = lit {
-                op = op.with_lit(v);
+                op.operands.push(dxspv_ir::Operand::lit(v));
             }
             out[l] = Some(self.code(op));
         }
@@ -798,7 +800,7 @@ impl Converter<'_, '_> {
             } else {
                 let mut op = Op::new(opc, ScalarType::F64).with_flags(Self::precise(inst, 2 * p));
                 for a in args.iter().take(nsrc).flatten() {
-                    op = op.with_ref(*a);
+                    op.operands.push(dxspv_ir::Operand::from_def(*a));
                 }
                 self.code(op)
             };

@@ -921,7 +921,7 @@ impl Converter<'_, '_> {
         for &v in parts.iter().take(n as usize).flatten() {
             let from = ty.unwrap_or_else(|| self.value_type(v));
             let c = self.coerce(v, from, sty);
-            op = op.with_ref(c);
+            op.operands.push(dxspv_ir::Operand::from_def(c));
         }
         let v = self.code(op);
         self.code(
