@@ -627,13 +627,13 @@ impl<'a, 's> Converter<'a, 's> {
     /// Closes functions and emits the state only known at the end.
     fn finish(&mut self) -> R<()> {
         self.end_function()?;
-        let mut functions: Vec<SsaDef> = Vec::with_capacity(2);
+        // (No heap: at most two functions.)
+        let mut functions = [None; 2];
         if self.stage == Stage::Hull {
             let (cp, pc) = self.finish_hull()?;
-            functions.push(cp);
-            functions.push(pc);
+            functions = [Some(cp), Some(pc)];
         } else if let Some(m) = self.main {
-            functions.push(m);
+            functions[0] = Some(m);
         }
         for &(call, label) in &self.pending_calls {
             let Some(&f) = self.label_fns.get(&label) else {
@@ -645,8 +645,8 @@ impl<'a, 's> Converter<'a, 's> {
         self.finish_modes()?;
         let stage_lit = self.b.get(self.ep).and_then(|op| op.lit(0)).unwrap_or(0);
         let mut op = Op::new(OpCode::EntryPoint, Type::VOID);
-        for f in functions {
-            op = op.with_ref(f);
+        for f in functions.into_iter().flatten() {
+            op.operands.push(dxspv_ir::Operand::from_def(f));
         }
         let op = op.with_lit(stage_lit);
         self.b.rewrite(self.ep, op);
@@ -697,14 +697,21 @@ impl<'a, 's> Converter<'a, 's> {
         if self.global_flags & 1 == 0 {
             flags |= OpFlags::PRECISE;
         }
-        let mut types = vec![(ScalarType::F32, DenormMode::Flush)];
-        if self.global_flags & ((1 << 1) | (1 << 6)) != 0 {
-            types.push((ScalarType::F64, DenormMode::Preserve));
-        }
-        if self.global_flags & (1 << 5) != 0 {
-            types.push((ScalarType::F16, DenormMode::Preserve));
-        }
-        for (ty, denorm) in types {
+        // (No heap: a fixed list, filtered by the flags.)
+        let types = [
+            (ScalarType::F32, DenormMode::Flush, true),
+            (
+                ScalarType::F64,
+                DenormMode::Preserve,
+                self.global_flags & ((1 << 1) | (1 << 6)) != 0,
+            ),
+            (
+                ScalarType::F16,
+                DenormMode::Preserve,
+                self.global_flags & (1 << 5) != 0,
+            ),
+        ];
+        for (ty, denorm, _) in types.into_iter().filter(|t| t.2) {
             self.decl(
                 Op::new(OpCode::SetFpMode, ty)
                     .with_ref(ep)
