@@ -321,12 +321,11 @@ impl Converter<'_, '_> {
                 return Ok(());
             }
             // Store each lane with its own type.
+            let target = self.lane_target(dst)?;
             for l in lanes(mask) {
                 let Some(v) = vals[l] else { continue };
                 let t = self.type_of(v);
-                let mut one: Lanes = [None; 4];
-                one[l] = Some(v);
-                self.store_dst(dst, &one, t)?;
+                self.write_lane(false, target, dst, l, v, t)?;
             }
             return Ok(());
         }
@@ -360,18 +359,13 @@ impl Converter<'_, '_> {
         let a = self.load_src(self.operand(inst, 2)?, ty, mask)?;
         let b = self.load_src(self.operand(inst, 3)?, ty, mask)?;
         let zero = self.c_u32(0);
+        let target = self.lane_target(dst)?;
         for l in lanes(mask) {
             let cond = self.op2(OpCode::INe, ScalarType::Bool, self.lane(&c, l)?, zero);
             let (x, y, t) = self.unify(self.lane(&a, l)?, self.lane(&b, l)?);
             let v = self.op3(OpCode::Select, t, cond, x, y);
-            let mut one: Lanes = [None; 4];
-            one[l] = Some(v);
-            self.write(
-                inst.modifiers.saturate,
-                dst,
-                one,
-                if ty == ScalarType::Unknown { t } else { ty },
-            )?;
+            let lane_ty = if ty == ScalarType::Unknown { t } else { ty };
+            self.write_lane(inst.modifiers.saturate, target, dst, l, v, lane_ty)?;
         }
         Ok(())
     }

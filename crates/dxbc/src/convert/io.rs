@@ -65,6 +65,20 @@ pub(crate) struct IoSlot {
     pub builtin: Option<BuiltIn>,
 }
 
+/// A destination resolved by [`Converter::lane_target`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum LaneTarget {
+    /// Anything but a plain output register: stored through the operand each time.
+    Operand,
+    /// Output register `reg` of `file`, with a constant index and no vertex index.
+    Output {
+        /// The register file.
+        file: IoFile,
+        /// The register.
+        reg: u32,
+    },
+}
+
 /// GS input primitive as the IR names it.
 pub(crate) fn gs_primitive(p: Primitive) -> Option<PrimitiveType> {
     Some(match p {
@@ -1204,6 +1218,58 @@ impl Converter<'_, '_> {
             out[c] = Some(self.slot_load(&slot, vertex, t)?);
         }
         Ok(out)
+    }
+
+    /// Resolves a destination once for an instruction that stores it lane by lane, each lane
+    /// with its own value type (`movc`, untyped `mov`): a plain output register outside a
+    /// geometry shader is looked up here rather than again for every lane.
+    pub(crate) fn lane_target(&mut self, dst: &Operand) -> R<LaneTarget> {
+        // Only a constant register index: a relative one is loaded again for every lane, as
+        // `store_io` does.
+        if let (OperandType::Output, [index]) = (dst.ty, dst.indices()) {
+            if let (None, Ok(reg)) = (index.relative, u32::try_from(index.imm)) {
+                if !self.is_stage(Stage::Geometry) {
+                    let file = self.io_file_of(dst.ty)?;
+                    return Ok(LaneTarget::Output { file, reg });
+                }
+            }
+        }
+        Ok(LaneTarget::Operand)
+    }
+
+    /// Writes lane `l` of `dst` (resolved by [`Self::lane_target`]), saturating first if
+    /// `sat`: what [`Self::write`] does with a single lane.
+    pub(crate) fn write_lane(
+        &mut self,
+        sat: bool,
+        target: LaneTarget,
+        dst: &Operand,
+        l: usize,
+        v: SsaDef,
+        ty: ScalarType,
+    ) -> R<()> {
+        let mut one: Lanes = [None; 4];
+        if let Some(slot) = one.get_mut(l) {
+            *slot = Some(v);
+        }
+        let LaneTarget::Output { file, reg } = target else {
+            return self.write(sat, dst, one, ty);
+        };
+        if sat {
+            self.saturate(&mut one, ty);
+        }
+        // As `store_io` stores a lane of a plain output (one stream, no vertex index).
+        let Some(v) = one.get(l).copied().flatten() else {
+            return Ok(());
+        };
+        if dst_mask(dst) & (1 << l) == 0 {
+            return Ok(());
+        }
+        let slot = match self.lookup(file, 0, reg, l as u8) {
+            Some(slot) => slot,
+            None => self.io_slot(file, self.stream, reg, l as u8)?,
+        };
+        self.slot_store(&slot, None, v, ty)
     }
 
     /// Stores lanes to an output or special output register.
