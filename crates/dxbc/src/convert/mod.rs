@@ -98,8 +98,28 @@ impl ConvertError {
     }
 }
 
-/// Result type of the converter.
-pub(crate) type R<T> = Result<T, ConvertError>;
+/// Result type of the converter's internals: the error boxed, so that a result is a word or two
+/// (an `R<SsaDef>` comes back in registers) rather than a [`ConvertError`]'s 48 bytes written
+/// through memory by every call that can fail.
+pub(crate) type R<T> = Result<T, Failure>;
+
+/// A boxed [`ConvertError`] (see [`R`]).
+#[derive(Debug)]
+pub(crate) struct Failure(Box<ConvertError>);
+
+impl From<ConvertError> for Failure {
+    #[cold]
+    fn from(e: ConvertError) -> Self {
+        Failure(Box::new(e))
+    }
+}
+
+impl From<crate::Error> for Failure {
+    #[cold]
+    fn from(e: crate::Error) -> Self {
+        Failure(Box::new(ConvertError::Decode(e)))
+    }
+}
 
 /// Converts a parsed DXBC shader into IR: scoped control flow, temporaries and `Unknown`
 /// types, as the IR contract describes a frontend's output. Uses the default
@@ -117,10 +137,14 @@ pub fn convert_with(
     let mut c = Converter::new(shader, *options);
     // One instruction buffer for both walks.
     let mut inst = Instruction::default();
-    c.prescan(&mut inst)?;
-    c.run(&mut inst)?;
-    c.finish()?;
-    Ok(c.b)
+    let done = c
+        .prescan(&mut inst)
+        .and_then(|()| c.run(&mut inst))
+        .and_then(|()| c.finish());
+    match done {
+        Ok(()) => Ok(c.b),
+        Err(Failure(e)) => Err(*e),
+    }
 }
 
 /// Where in the program the converter is, for error messages: an [`InstructionSite`] with
@@ -183,7 +207,7 @@ pub(crate) struct Converter<'a, 's> {
     last_return: bool,
     /// The first constant address past the end of what it indexes (`vicp[250]` of three
     /// control points), reported once the instruction that made it is converted.
-    bad_address: Option<ConvertError>,
+    bad_address: Option<Failure>,
     main: Option<SsaDef>,
     cf: Vec<Cf>,
     label_fns: SmallMap<u32, SsaDef, 2>,
@@ -331,21 +355,21 @@ impl<'a, 's> Converter<'a, 's> {
     /// An [`ConvertError::Invalid`] at the current instruction.
     #[cold]
     #[inline(never)]
-    pub(crate) fn invalid(&self, what: impl Into<String>) -> ConvertError {
-        ConvertError::Invalid {
+    pub(crate) fn invalid(&self, what: impl Into<String>) -> Failure {
+        Failure(Box::new(ConvertError::Invalid {
             at: self.at.site(),
             what: what.into(),
-        }
+        }))
     }
 
     /// An [`ConvertError::Unsupported`] at the current instruction.
     #[cold]
     #[inline(never)]
-    pub(crate) fn unsupported(&self, feature: &'static str) -> ConvertError {
-        ConvertError::Unsupported {
+    pub(crate) fn unsupported(&self, feature: &'static str) -> Failure {
+        Failure(Box::new(ConvertError::Unsupported {
             at: self.at.site(),
             feature,
-        }
+        }))
     }
 
     fn set_at(&mut self, inst: &Instruction<'_>) {
