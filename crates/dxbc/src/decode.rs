@@ -494,16 +494,33 @@ pub struct Instructions<'a> {
     done: bool,
 }
 
-/// An internal decode failure: token position and reason.
+/// An internal decode failure: token position and reason, boxed so that a decode step's result
+/// is a word or two (returned in registers) rather than the failure itself.
+#[derive(Clone, Debug)]
+pub(crate) struct Fail(Box<FailAt>);
+
+/// Where and why decoding failed.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Fail {
+pub(crate) struct FailAt {
     pub pos: usize,
     pub kind: DecodeErrorKind,
 }
 
 impl Fail {
+    #[cold]
+    #[inline(never)]
     pub fn at(pos: usize, kind: DecodeErrorKind) -> Self {
-        Fail { pos, kind }
+        Fail(Box::new(FailAt { pos, kind }))
+    }
+
+    /// The token position.
+    pub fn pos(&self) -> usize {
+        self.0.pos
+    }
+
+    /// The reason.
+    pub fn kind(&self) -> DecodeErrorKind {
+        self.0.kind
     }
 }
 
@@ -523,7 +540,7 @@ impl<'a> Cursor<'a> {
         let v = self
             .tokens
             .get(self.pos)
-            .ok_or(Fail::at(self.pos, DecodeErrorKind::Truncated))?;
+            .ok_or_else(|| Fail::at(self.pos, DecodeErrorKind::Truncated))?;
         self.pos += 1;
         Ok(v)
     }
@@ -564,9 +581,9 @@ impl<'a> Instructions<'a> {
             Err(f) => {
                 self.done = true;
                 Some(Err(Error::Decode {
-                    offset: f.pos as u32,
+                    offset: f.pos() as u32,
                     instruction: self.index,
-                    kind: f.kind,
+                    kind: f.kind(),
                 }))
             }
         }
@@ -649,7 +666,7 @@ fn enum_field<T>(
     pos: usize,
     f: impl FnOnce(u32) -> Option<T>,
 ) -> Result<T, Fail> {
-    f(value).ok_or(Fail::at(pos, DecodeErrorKind::BadEnum { field, value }))
+    f(value).ok_or_else(|| Fail::at(pos, DecodeErrorKind::BadEnum { field, value }))
 }
 
 fn return_types(token: u32, shift: u32, pos: usize) -> Result<[ReturnType; 4], Fail> {
@@ -680,7 +697,7 @@ pub(crate) fn decode_instruction<'a>(
 ) -> Result<(), Fail> {
     let tok0 = tokens
         .get(start)
-        .ok_or(Fail::at(start, DecodeErrorKind::Truncated))?;
+        .ok_or_else(|| Fail::at(start, DecodeErrorKind::Truncated))?;
     let remaining = tokens.len() - start;
     let raw_op = tok0 & 0x7ff;
     inst.opcode = Opcode::Nop;
@@ -694,7 +711,7 @@ pub(crate) fn decode_instruction<'a>(
     if raw_op == Opcode::CustomData as u32 {
         let len = tokens
             .get(start + 1)
-            .ok_or(Fail::at(start + 1, DecodeErrorKind::Truncated))?;
+            .ok_or_else(|| Fail::at(start + 1, DecodeErrorKind::Truncated))?;
         if len < 2 || len as usize > remaining {
             return Err(Fail::at(start, DecodeErrorKind::BadLength(len)));
         }
@@ -714,8 +731,8 @@ pub(crate) fn decode_instruction<'a>(
         return Ok(());
     }
 
-    let opcode =
-        Opcode::from_raw(raw_op).ok_or(Fail::at(start, DecodeErrorKind::UnknownOpcode(raw_op)))?;
+    let opcode = Opcode::from_raw(raw_op)
+        .ok_or_else(|| Fail::at(start, DecodeErrorKind::UnknownOpcode(raw_op)))?;
     inst.opcode = opcode;
     let extended = tok0 & 0x8000_0000 != 0;
     let mut len = (tok0 >> 24) & 0x7f;
@@ -726,7 +743,7 @@ pub(crate) fn decode_instruction<'a>(
     if len == 0 || long_form {
         len = tokens
             .get(start + 1)
-            .ok_or(Fail::at(start + 1, DecodeErrorKind::Truncated))?;
+            .ok_or_else(|| Fail::at(start + 1, DecodeErrorKind::Truncated))?;
         body = start + 2;
     }
     if len == 0 || len as usize > remaining || start + (len as usize) < body {

@@ -263,7 +263,7 @@ pub(crate) fn decode_operand(
     };
     let raw_ty = (tok >> 12) & 0xff;
     let ty = OperandType::from_raw(raw_ty)
-        .ok_or(Fail::at(at, DecodeErrorKind::UnknownOperandType(raw_ty)))?;
+        .ok_or_else(|| Fail::at(at, DecodeErrorKind::UnknownOperandType(raw_ty)))?;
     let index_count = ((tok >> 20) & 3) as u8;
     *out = Operand {
         ty,
@@ -284,14 +284,12 @@ pub(crate) fn decode_operand(
         match ext & 0x3f {
             0 => {}
             1 => {
-                op.modifier = OperandModifier::from_raw((ext >> 6) & 0xff).ok_or(Fail::at(
-                    ext_at,
-                    DecodeErrorKind::UnknownExtendedOperand(ext),
-                ))?;
-                op.min_precision = MinPrecision::from_raw((ext >> 14) & 7).ok_or(Fail::at(
-                    ext_at,
-                    DecodeErrorKind::UnknownExtendedOperand(ext),
-                ))?;
+                op.modifier = OperandModifier::from_raw((ext >> 6) & 0xff).ok_or_else(|| {
+                    Fail::at(ext_at, DecodeErrorKind::UnknownExtendedOperand(ext))
+                })?;
+                op.min_precision = MinPrecision::from_raw((ext >> 14) & 7).ok_or_else(|| {
+                    Fail::at(ext_at, DecodeErrorKind::UnknownExtendedOperand(ext))
+                })?;
                 op.non_uniform = (ext >> 17) & 1 != 0;
             }
             _ => {
