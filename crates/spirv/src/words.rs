@@ -224,6 +224,93 @@ pub(crate) fn packed_str_eq(lits: &[Operand], s: &str) -> bool {
     at == want.len()
 }
 
+/// A set of strings to find among strings packed in IR literal operands without decoding
+/// them ([`Self::find`]): an open-addressing hash table of `SLOTS` slots (a power of two,
+/// more than the strings) keyed by length and first eight bytes, built at compile time for
+/// a `static`. Strings of more than 32 bytes are left out (never found).
+pub(crate) struct PackedStrTable<const SLOTS: usize> {
+    /// `(length, the string as packed words, the string)`, or `None` for an empty slot.
+    slots: [Option<(usize, [u64; 4], &'static str)>; SLOTS],
+}
+
+/// Word `i` of `s` as IR literal operands pack it: eight bytes, little-endian, zero past the
+/// end of `s`.
+const fn str_word(s: &[u8], i: usize) -> u64 {
+    let mut w = 0u64;
+    let mut b = 0;
+    while b < 8 && i * 8 + b < s.len() {
+        w |= (s[i * 8 + b] as u64) << (8 * b);
+        b += 1;
+    }
+    w
+}
+
+/// The first `n` bytes of a packed literal word (all eight from `n == 8` on), the rest zeroed.
+#[inline]
+fn low_bytes(w: u64, n: usize) -> u64 {
+    if n >= 8 {
+        w
+    } else {
+        w & ((1u64 << (8 * n)) - 1)
+    }
+}
+
+impl<const SLOTS: usize> PackedStrTable<SLOTS> {
+    /// The slot a string of length `len` and first word `first` hashes to.
+    #[inline]
+    const fn slot(len: usize, first: u64) -> usize {
+        ((first ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % SLOTS
+    }
+
+    /// The table of `names` (fewer than `SLOTS`, which is a power of two).
+    pub(crate) const fn new(names: &[&'static str]) -> Self {
+        let mut slots = [None; SLOTS];
+        let mut n = 0;
+        while n < names.len() && n + 1 < SLOTS {
+            let s = names[n];
+            let b = s.as_bytes();
+            n += 1;
+            if b.len() > 32 {
+                continue;
+            }
+            let words = [
+                str_word(b, 0),
+                str_word(b, 1),
+                str_word(b, 2),
+                str_word(b, 3),
+            ];
+            let mut at = Self::slot(b.len(), words[0]);
+            while slots[at].is_some() {
+                at = (at + 1) % SLOTS;
+            }
+            slots[at] = Some((b.len(), words, s));
+        }
+        Self { slots }
+    }
+
+    /// The string of the table that `lits` packs (as [`decode_packed_str`] would decode it),
+    /// if it is one.
+    pub(crate) fn find(&self, lits: &[Operand]) -> Option<&'static str> {
+        let len = packed_str_len(lits);
+        let first = low_bytes(lits.first()?.0, len);
+        let mut at = Self::slot(len, first);
+        for _ in 0..SLOTS {
+            let (l, words, s) = self.slots.get(at)?.as_ref()?;
+            if *l == len && words[0] == first {
+                let rest = lits.iter().zip(words).enumerate().skip(1);
+                for (i, (o, w)) in rest.take(len.div_ceil(8).saturating_sub(1)) {
+                    if low_bytes(o.0, len - 8 * i) != *w {
+                        return None;
+                    }
+                }
+                return Some(s);
+            }
+            at = (at + 1) % SLOTS;
+        }
+        None
+    }
+}
+
 /// Upper bound of the words [`push_packed_str`] (or the decoding fallback) appends for a
 /// string packed in `lits` literal operands.
 pub(crate) fn packed_str_words(lits: usize) -> usize {

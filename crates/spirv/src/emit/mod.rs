@@ -30,6 +30,7 @@ use std::cell::Cell;
 
 mod alu;
 mod atomics;
+mod capability_names;
 mod constants;
 mod control_flow;
 mod dedup;
@@ -489,7 +490,10 @@ impl<'a> Emitter<'a> {
             return Err(SpirvError::NoEntryPoint);
         };
         self.refl.stage = Some(self.stage);
-        self.refl.entry_point = self.opts.entry_point_name.clone();
+        self.refl.entry_point = match self.opts.entry_point_name.as_str() {
+            "main" => "main".into(),
+            name => name.to_owned().into(),
+        };
         self.refl.target_env = self.opts.target_env;
         let Some(model) = exec_model(self.stage) else {
             let op = self.b.op(entry);
