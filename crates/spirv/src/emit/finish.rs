@@ -159,7 +159,9 @@ impl<'a> Emitter<'a> {
             for op in self.late.iter().filter_map(|d| self.b.get(*d)) {
                 match op.opcode {
                     OpCode::DebugName => {
-                        let Some(t) = op.arg(0) else { continue };
+                        let Some(t) = self.opt_arg(op, 0) else {
+                            continue;
+                        };
                         let Some(slot) = self.slots.get(t.index()).filter(|s| s.defined) else {
                             continue;
                         };
@@ -182,7 +184,8 @@ impl<'a> Emitter<'a> {
                         end(&mut out, st);
                     }
                     OpCode::Semantic => {
-                        let Some(Info::Var(vi)) = op.arg(0).and_then(|t| self.info(t)) else {
+                        let Some(Info::Var(vi)) = self.opt_arg(op, 0).and_then(|t| self.info(t))
+                        else {
                             continue;
                         };
                         let list = if vi.sc == SC::Input {

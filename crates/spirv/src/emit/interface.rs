@@ -39,7 +39,7 @@ use super::error::{malformed, unsupported, word_lit, R};
 use super::types::{block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
 use super::{Emitter, Info};
-use crate::words::{begin, end, inst};
+use crate::words::{begin, end, inst, inst_tail};
 use crate::{InterfaceVariable, ScalarKind};
 use dxspv_ir::{
     BasicType, BuiltIn, InterpolationModes, Op, OpCode, ScalarType, ShaderStage, SsaDef, Type,
@@ -607,7 +607,10 @@ impl<'a> Emitter<'a> {
         self.module.global_var(p, sc, var, None);
         self.mark(def);
         (info.scalar, info.bits, info.components) = value_shape(&decl_ty);
-        info.array = decl_ty.dims().iter().rev().copied().collect();
+        let dims = decl_ty.dims();
+        if !dims.is_empty() {
+            info.array = dims.iter().rev().copied().collect();
+        }
         let list = if input {
             &mut self.refl.inputs
         } else {
@@ -986,6 +989,23 @@ impl<'a> Emitter<'a> {
             return Ok(());
         }
         self.flush_outputs()?;
+        let value = self.arg(def, op, 2)?;
+        // The common store, of the whole variable's value as declared: one `OpStore` (what
+        // `store_via` writes for it, output variables taking no memory operands).
+        if vi.wrap == IoWrap::None && vi.sc == SC::Output && self.opt_arg(op, 1).is_none() {
+            // Basic types are equal as their `BasicType`s are (cheaper than comparing types).
+            let vb = self.op_of(value).and_then(|v| v.ty.as_basic());
+            if vb.is_some() && vb == vi.ty.as_basic() {
+                let val = self.v(value);
+                inst_tail(
+                    &mut self.module.sections.functions,
+                    S::Store,
+                    [vi.var, val],
+                    &[],
+                );
+                return Ok(());
+            }
+        }
         // The constant only where the variable needs it (a module without other u32 values
         // then declares no integer type).
         let c0 = [if vi.wrap == IoWrap::ArrayOfOne {
@@ -998,7 +1018,6 @@ impl<'a> Emitter<'a> {
         } else {
             &[]
         };
-        let value = self.arg(def, op, 2)?;
         let ty = vi.ty;
         self.store_via(def, op, vi.var, vi.sc, &ty, prefix, op.arg(1), value, false)
     }
@@ -1012,15 +1031,15 @@ impl<'a> Emitter<'a> {
         if vi.wrap != IoWrap::None || vi.sc != SC::Output {
             return Ok(false);
         }
-        let k = op
-            .arg(1)
+        let k = self
+            .opt_arg(op, 1)
             .and_then(|a| self.op_of(a))
             .filter(|a| a.opcode == OpCode::Constant && a.ty.is_scalar())
             .and_then(|a| a.lit(0));
         let Some(k) = k.filter(|&k| k < u64::from(vb.vec_size())) else {
             return Ok(false);
         };
-        let Some(value) = op.arg(2) else {
+        let Some(value) = self.opt_arg(op, 2) else {
             return Ok(false);
         };
         let Some(value_b) = self

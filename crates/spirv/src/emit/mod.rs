@@ -293,6 +293,17 @@ impl<'a> Emitter<'a> {
         arg_slow(def, op, i)
     }
 
+    /// Reference operand `i` of `op` if it is there and not null (`Op::arg`, with the fast
+    /// path of [`Self::arg`] for fixed reference operands).
+    #[inline]
+    fn opt_arg(&self, op: &Op, i: usize) -> Option<SsaDef> {
+        if i < op.opcode.info().refs.len() {
+            op.operands.get(i).and_then(|o| o.def())
+        } else {
+            op.arg(i)
+        }
+    }
+
     /// Literal operand `i` of `op`, which must be there.
     #[inline]
     fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {

@@ -16,7 +16,7 @@
 
 use super::dedup::IdTable;
 use super::types::TyKey;
-use crate::words::{inst, inst_tail, Sections};
+use crate::words::{inst_tail, Sections};
 use crate::TargetEnv;
 use smallvec::SmallVec;
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
@@ -213,8 +213,8 @@ impl Module {
             .push((id, matches!(sc, SC::Input | SC::Output)));
         let g = &mut self.sections.globals;
         match init {
-            Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
-            None => inst(g, S::Variable, &[ptr_ty, id, sc as u32]),
+            Some(i) => inst_tail(g, S::Variable, [ptr_ty, id, sc as u32, i], &[]),
+            None => inst_tail(g, S::Variable, [ptr_ty, id, sc as u32], &[]),
         }
     }
 
