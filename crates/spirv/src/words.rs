@@ -139,26 +139,36 @@ pub(crate) fn push_str(buf: &mut Vec<u32>, s: &str) {
 /// without decoding it. Returns `false`, having appended nothing, if the string is not plain
 /// ASCII (the caller then goes through the lossy UTF-8 decoding).
 pub(crate) fn push_packed_str(buf: &mut Vec<u32>, lits: &[Operand]) -> bool {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     let start = buf.len();
     for o in lits {
-        for w in [o.0 as u32, (o.0 >> 32) as u32] {
-            let bytes = w.to_le_bytes();
-            if let Some(z) = bytes.iter().position(|b| *b == 0) {
-                if bytes[..z].iter().any(|b| *b >= 0x80) {
-                    buf.truncate(start);
-                    return false;
-                }
-                // Bytes after the terminator are padding.
-                let keep = if z == 0 { 0 } else { u32::MAX >> (32 - 8 * z) };
-                buf.push(w & keep);
-                return true;
-            }
-            if w & 0x8080_8080 != 0 {
+        let w = o.0;
+        // The lowest zero byte sets the high bit of its byte (see `packed_str_len`).
+        let zero = w.wrapping_sub(LOW) & !w & HIGH;
+        if zero != 0 {
+            let z = zero.trailing_zeros() / 8;
+            // Bytes before the terminator (those after it are padding).
+            let text = if z == 0 {
+                0
+            } else {
+                w & (u64::MAX >> (64 - 8 * z))
+            };
+            if text & HIGH != 0 {
                 buf.truncate(start);
                 return false;
             }
-            buf.push(w);
+            buf.push(text as u32);
+            if z >= 4 {
+                buf.push((text >> 32) as u32);
+            }
+            return true;
         }
+        if w & HIGH != 0 {
+            buf.truncate(start);
+            return false;
+        }
+        buf.extend_from_slice(&[w as u32, (w >> 32) as u32]);
     }
     // No terminator in the operands: the string is all of them.
     buf.push(0);
@@ -449,6 +459,22 @@ mod tests {
         let mut out = Vec::new();
         assert!(push_packed_str(&mut out, &ops));
         assert_eq!(out, [u32::from_le_bytes(*b"ab\0\0")]);
+        // Bytes past the terminator are padding, whatever they are; a byte past ASCII
+        // before it, in either half of a literal, is refused.
+        let mut out = Vec::new();
+        assert!(push_packed_str(
+            &mut out,
+            &[Operand(u64::from_le_bytes(*b"abcd\0\xff\xfe\x80"))]
+        ));
+        assert_eq!(out, [u32::from_le_bytes(*b"abcd"), 0]);
+        for bad in [*b"abcd\xe9\0\0\0", *b"a\xe9\0\0\0\0\0\0", *b"abcdefg\xe9"] {
+            let mut out = vec![7];
+            assert!(!push_packed_str(
+                &mut out,
+                &[Operand(u64::from_le_bytes(bad))]
+            ));
+            assert_eq!(out, [7]);
+        }
         let unterminated = [Operand(u64::from_le_bytes(*b"abcdefgh"))];
         let mut out = Vec::new();
         assert!(push_packed_str(&mut out, &unterminated));

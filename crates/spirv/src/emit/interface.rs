@@ -100,27 +100,35 @@ pub(super) const MAX_LOCATIONS: usize = 256;
 /// a stage reads or writes arrays of vertices: `arrayed`).
 pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
     use ScalarType as S;
-    let per_vertex = |want: Type| {
-        *ty == want
-            || (arrayed && ty.dims().len() == 1 && ty.dims()[0] != 0 && ty.element_type() == want)
+    // Basic types compare as their `BasicType`s (cheaper than whole types).
+    let basic = ty.as_basic();
+    let is = |want: BasicType| basic == Some(want);
+    let per_vertex = |want: BasicType| {
+        is(want)
+            || (arrayed && {
+                let dims = ty.dims();
+                dims.len() == 1 && dims[0] != 0 && ty.element_type().as_basic() == Some(want)
+            })
     };
-    let int32 = *ty == Type::scalar(S::U32) || *ty == Type::scalar(S::I32);
+    let scalar = BasicType::scalar;
+    let vector = BasicType::vector;
+    let int32 = is(scalar(S::U32)) || is(scalar(S::I32));
     match bi {
-        BuiltIn::Position => per_vertex(Type::vector(S::F32, 4)),
-        BuiltIn::PointSize => per_vertex(Type::scalar(S::F32)),
+        BuiltIn::Position => per_vertex(vector(S::F32, 4)),
+        BuiltIn::PointSize => per_vertex(scalar(S::F32)),
         BuiltIn::ClipDistance | BuiltIn::CullDistance => {
             ty.without_arrays() == Type::scalar(S::F32)
                 && (1..=1 + arrayed as usize).contains(&ty.dims().len())
                 && !ty.dims().contains(&0)
         }
-        BuiltIn::TessCoord => *ty == Type::vector(S::F32, 3),
+        BuiltIn::TessCoord => is(vector(S::F32, 3)),
         BuiltIn::TessFactorInner => Type::scalar(S::F32).array_of(2) == Ok(*ty),
         BuiltIn::TessFactorOuter => Type::scalar(S::F32).array_of(4) == Ok(*ty),
-        BuiltIn::SamplePosition => *ty == Type::vector(S::F32, 2),
-        BuiltIn::IsFrontFace | BuiltIn::IsFullyCovered => *ty == Type::scalar(S::Bool),
-        BuiltIn::Depth => *ty == Type::scalar(S::F32),
+        BuiltIn::SamplePosition => is(vector(S::F32, 2)),
+        BuiltIn::IsFrontFace | BuiltIn::IsFullyCovered => is(scalar(S::Bool)),
+        BuiltIn::Depth => is(scalar(S::F32)),
         BuiltIn::WorkgroupId | BuiltIn::GlobalThreadId | BuiltIn::LocalThreadId => {
-            *ty == Type::vector(S::U32, 3) || *ty == Type::vector(S::I32, 3)
+            is(vector(S::U32, 3)) || is(vector(S::I32, 3))
         }
         BuiltIn::VertexId
         | BuiltIn::InstanceId
@@ -141,11 +149,9 @@ pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
         | BuiltIn::ShadingRate
         | BuiltIn::WaveLaneIndex
         | BuiltIn::WaveLaneCount => int32,
-        BuiltIn::CullPrimitive => *ty == Type::scalar(S::Bool),
-        BuiltIn::PrimitiveIndices => {
-            *ty == Type::vector(S::U32, 3) || *ty == Type::vector(S::U32, 2)
-        }
-        BuiltIn::Barycentrics => *ty == Type::vector(S::F32, 3),
+        BuiltIn::CullPrimitive => is(scalar(S::Bool)),
+        BuiltIn::PrimitiveIndices => is(vector(S::U32, 3)) || is(vector(S::U32, 2)),
+        BuiltIn::Barycentrics => is(vector(S::F32, 3)),
         _ => true,
     }
 }
