@@ -209,7 +209,7 @@ pub(crate) struct ReflectionStore {
 fn interface_strings(v: &InterfaceVariable) -> [Option<&str>; 2] {
     [
         v.builtin,
-        v.semantic.as_ref().map(|(name, _)| name.as_str()),
+        v.semantic.as_ref().map(|(name, _)| name.as_ref()),
     ]
 }
 
@@ -219,8 +219,8 @@ fn strings(r: &Reflection) -> impl Iterator<Item = Option<&str>> {
     resources
         .chain(r.inputs.iter().flat_map(interface_strings))
         .chain(r.outputs.iter().flat_map(interface_strings))
-        .chain([Some(r.entry_point.as_str()), r.execution_model()])
-        .chain(r.capabilities.iter().map(|c| Some(c.as_str())))
+        .chain([Some(r.entry_point.as_ref()), r.execution_model()])
+        .chain(r.capabilities.iter().map(|c| Some(*c)))
         .chain(r.extensions.iter().map(|e| Some(*e)))
 }
 
@@ -521,7 +521,7 @@ mod tests {
             entry_point: "cs_main".into(),
             workgroup_size: Some([8, 4, 2]),
             target_env: TargetEnv::Spirv1_4,
-            capabilities: vec!["Shader".into(), "ImageQuery".into()],
+            capabilities: vec!["Shader", "ImageQuery"],
             extensions: vec!["SPV_KHR_shader_draw_parameters"],
             wave_size: Some(WaveSizeRange {
                 min: 16,

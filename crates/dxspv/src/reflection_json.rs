@@ -282,7 +282,7 @@ mod tests {
             entry_point: "cs\"main".into(),
             workgroup_size: Some([8, 4, 1]),
             target_env: TargetEnv::Vulkan1_1,
-            capabilities: vec!["Shader".into(), "ImageQuery".into()],
+            capabilities: vec!["Shader", "ImageQuery"],
             extensions: vec!["SPV_EXT_descriptor_indexing"],
             resources: vec![
                 ResourceBinding {

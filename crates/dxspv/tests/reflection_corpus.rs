@@ -303,9 +303,7 @@ fn reflection_matches_spirv_cross_over_the_corpus() {
                         // spirv-cross releases before SPV_EXT_mesh_shader print "???" for
                         // MeshEXT/TaskEXT and no workgroup size: only the descriptors compare.
                         let unknown_stage = matches!(mode, "mesh" | "task") && ep["mode"] == "???";
-                        if !unknown_stage
-                            && (ep["mode"] != mode || ep["name"] != r.entry_point.as_str())
-                        {
+                        if !unknown_stage && (ep["mode"] != mode || ep["name"] != *r.entry_point) {
                             problems
                                 .push(format!("entry point {ep}, dxspv {mode} {}", r.entry_point));
                         }

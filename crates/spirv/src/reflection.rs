@@ -14,6 +14,7 @@
 
 use crate::TargetEnv;
 use dxspv_ir::{BuiltIn, ShaderStage};
+use std::borrow::Cow;
 
 /// The D3D register class of a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -185,8 +186,10 @@ pub struct InterfaceVariable {
     /// The IR built-in name for built-ins (`Position`, `Depth`, `SampleMask`, ...).
     pub builtin: Option<&'static str>,
     /// D3D semantic name and index: as the shader's signature declared it, or for a
-    /// built-in without one its system-value name ([`d3d_system_value`]).
-    pub semantic: Option<(String, u32)>,
+    /// built-in without one its system-value name ([`d3d_system_value`]). Common names
+    /// (`TEXCOORD`, `SV_Target`, the system values, ...) are borrowed from static strings,
+    /// others owned.
+    pub semantic: Option<(Cow<'static, str>, u32)>,
     /// Whether this is a per-patch variable (hull outputs / domain inputs).
     pub patch: bool,
     /// The kind of its components (of the variable as declared in SPIR-V).
@@ -236,15 +239,16 @@ pub struct Reflection {
     /// The D3D shader stage (`None` only in [`Reflection::default`]); its Vulkan execution
     /// model is [`Reflection::execution_model`].
     pub stage: Option<ShaderStage>,
-    /// The name of the SPIR-V entry point (`VkPipelineShaderStageCreateInfo::pName`).
-    pub entry_point: String,
+    /// The name of the SPIR-V entry point (`VkPipelineShaderStageCreateInfo::pName`);
+    /// borrowed when it is the default `main`.
+    pub entry_point: Cow<'static, str>,
     /// A compute shader's workgroup size (`LocalSize`).
     pub workgroup_size: Option<[u32; 3]>,
     /// The target environment the module was written for.
     pub target_env: TargetEnv,
     /// The module's capabilities, by their SPIR-V names (`Shader`, `ImageQuery`, ...):
     /// beyond `Shader`, each may need a device feature.
-    pub capabilities: Vec<String>,
+    pub capabilities: Vec<&'static str>,
     /// The SPIR-V extensions the module uses (each needs its Vulkan extension).
     pub extensions: Vec<&'static str>,
     /// Every descriptor the module declares.
@@ -369,6 +373,63 @@ pub fn d3d_system_value(builtin: BuiltIn, depth: Option<&'static str>) -> Option
     })
 }
 
+/// Semantic names common enough that the reflection borrows them rather than allocating
+/// (see [`InterfaceVariable::semantic`]): every system value [`d3d_system_value`] names, the
+/// spellings of `SV_Target` and `SV_Position` compilers write, and the D3D9 vertex
+/// declaration usages (`D3DDECLUSAGE`).
+pub(crate) const COMMON_SEMANTICS: [&str; 50] = [
+    "SV_Position",
+    "SV_POSITION",
+    "SV_Target",
+    "SV_TARGET",
+    "SV_ClipDistance",
+    "SV_CullDistance",
+    "SV_VertexID",
+    "SV_InstanceID",
+    "SV_PrimitiveID",
+    "SV_RenderTargetArrayIndex",
+    "SV_ViewportArrayIndex",
+    "SV_GSInstanceID",
+    "SV_OutputControlPointID",
+    "SV_DomainLocation",
+    "SV_InsideTessFactor",
+    "SV_TessFactor",
+    "SV_SampleIndex",
+    "SV_Coverage",
+    "SV_IsFrontFace",
+    "SV_Depth",
+    "SV_DepthGreaterEqual",
+    "SV_DepthLessEqual",
+    "SV_StencilRef",
+    "SV_InnerCoverage",
+    "SV_GroupID",
+    "SV_DispatchThreadID",
+    "SV_GroupThreadID",
+    "SV_GroupIndex",
+    "SV_ViewID",
+    "SV_Barycentrics",
+    "SV_ShadingRate",
+    "SV_CullPrimitive",
+    "SV_StartVertexLocation",
+    "SV_StartInstanceLocation",
+    "POSITION",
+    "POSITIONT",
+    "BLENDWEIGHT",
+    "BLENDINDICES",
+    "NORMAL",
+    "PSIZE",
+    "TEXCOORD",
+    "TANGENT",
+    "BINORMAL",
+    "TESSFACTOR",
+    "COLOR",
+    "FOG",
+    "DEPTH",
+    "SAMPLE",
+    "VPOS",
+    "VFACE",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,6 +453,21 @@ mod tests {
         };
         assert_eq!(one.choose(32, 64), Some(32));
         assert_eq!(one.choose(64, 64), None);
+    }
+
+    #[test]
+    fn every_system_value_name_is_common() {
+        for b in BuiltIn::ALL {
+            for depth in [
+                None,
+                Some("SV_DepthGreaterEqual"),
+                Some("SV_DepthLessEqual"),
+            ] {
+                if let Some(name) = d3d_system_value(*b, depth) {
+                    assert!(COMMON_SEMANTICS.contains(&name), "{name}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -139,26 +139,36 @@ pub(crate) fn push_str(buf: &mut Vec<u32>, s: &str) {
 /// without decoding it. Returns `false`, having appended nothing, if the string is not plain
 /// ASCII (the caller then goes through the lossy UTF-8 decoding).
 pub(crate) fn push_packed_str(buf: &mut Vec<u32>, lits: &[Operand]) -> bool {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     let start = buf.len();
     for o in lits {
-        for w in [o.0 as u32, (o.0 >> 32) as u32] {
-            let bytes = w.to_le_bytes();
-            if let Some(z) = bytes.iter().position(|b| *b == 0) {
-                if bytes[..z].iter().any(|b| *b >= 0x80) {
-                    buf.truncate(start);
-                    return false;
-                }
-                // Bytes after the terminator are padding.
-                let keep = if z == 0 { 0 } else { u32::MAX >> (32 - 8 * z) };
-                buf.push(w & keep);
-                return true;
-            }
-            if w & 0x8080_8080 != 0 {
+        let w = o.0;
+        // The lowest zero byte sets the high bit of its byte (see `packed_str_len`).
+        let zero = w.wrapping_sub(LOW) & !w & HIGH;
+        if zero != 0 {
+            let z = zero.trailing_zeros() / 8;
+            // Bytes before the terminator (those after it are padding).
+            let text = if z == 0 {
+                0
+            } else {
+                w & (u64::MAX >> (64 - 8 * z))
+            };
+            if text & HIGH != 0 {
                 buf.truncate(start);
                 return false;
             }
-            buf.push(w);
+            buf.push(text as u32);
+            if z >= 4 {
+                buf.push((text >> 32) as u32);
+            }
+            return true;
         }
+        if w & HIGH != 0 {
+            buf.truncate(start);
+            return false;
+        }
+        buf.extend_from_slice(&[w as u32, (w >> 32) as u32]);
     }
     // No terminator in the operands: the string is all of them.
     buf.push(0);
@@ -222,6 +232,93 @@ pub(crate) fn packed_str_eq(lits: &[Operand], s: &str) -> bool {
         }
     }
     at == want.len()
+}
+
+/// A set of strings to find among strings packed in IR literal operands without decoding
+/// them ([`Self::find`]): an open-addressing hash table of `SLOTS` slots (a power of two,
+/// more than the strings) keyed by length and first eight bytes, built at compile time for
+/// a `static`. Strings of more than 32 bytes are left out (never found).
+pub(crate) struct PackedStrTable<const SLOTS: usize> {
+    /// `(length, the string as packed words, the string)`, or `None` for an empty slot.
+    slots: [Option<(usize, [u64; 4], &'static str)>; SLOTS],
+}
+
+/// Word `i` of `s` as IR literal operands pack it: eight bytes, little-endian, zero past the
+/// end of `s`.
+const fn str_word(s: &[u8], i: usize) -> u64 {
+    let mut w = 0u64;
+    let mut b = 0;
+    while b < 8 && i * 8 + b < s.len() {
+        w |= (s[i * 8 + b] as u64) << (8 * b);
+        b += 1;
+    }
+    w
+}
+
+/// The first `n` bytes of a packed literal word (all eight from `n == 8` on), the rest zeroed.
+#[inline]
+fn low_bytes(w: u64, n: usize) -> u64 {
+    if n >= 8 {
+        w
+    } else {
+        w & ((1u64 << (8 * n)) - 1)
+    }
+}
+
+impl<const SLOTS: usize> PackedStrTable<SLOTS> {
+    /// The slot a string of length `len` and first word `first` hashes to.
+    #[inline]
+    const fn slot(len: usize, first: u64) -> usize {
+        ((first ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % SLOTS
+    }
+
+    /// The table of `names` (fewer than `SLOTS`, which is a power of two).
+    pub(crate) const fn new(names: &[&'static str]) -> Self {
+        let mut slots = [None; SLOTS];
+        let mut n = 0;
+        while n < names.len() && n + 1 < SLOTS {
+            let s = names[n];
+            let b = s.as_bytes();
+            n += 1;
+            if b.len() > 32 {
+                continue;
+            }
+            let words = [
+                str_word(b, 0),
+                str_word(b, 1),
+                str_word(b, 2),
+                str_word(b, 3),
+            ];
+            let mut at = Self::slot(b.len(), words[0]);
+            while slots[at].is_some() {
+                at = (at + 1) % SLOTS;
+            }
+            slots[at] = Some((b.len(), words, s));
+        }
+        Self { slots }
+    }
+
+    /// The string of the table that `lits` packs (as [`decode_packed_str`] would decode it),
+    /// if it is one.
+    pub(crate) fn find(&self, lits: &[Operand]) -> Option<&'static str> {
+        let len = packed_str_len(lits);
+        let first = low_bytes(lits.first()?.0, len);
+        let mut at = Self::slot(len, first);
+        for _ in 0..SLOTS {
+            let (l, words, s) = self.slots.get(at)?.as_ref()?;
+            if *l == len && words[0] == first {
+                let rest = lits.iter().zip(words).enumerate().skip(1);
+                for (i, (o, w)) in rest.take(len.div_ceil(8).saturating_sub(1)) {
+                    if low_bytes(o.0, len - 8 * i) != *w {
+                        return None;
+                    }
+                }
+                return Some(s);
+            }
+            at = (at + 1) % SLOTS;
+        }
+        None
+    }
 }
 
 /// Upper bound of the words [`push_packed_str`] (or the decoding fallback) appends for a
@@ -362,6 +459,22 @@ mod tests {
         let mut out = Vec::new();
         assert!(push_packed_str(&mut out, &ops));
         assert_eq!(out, [u32::from_le_bytes(*b"ab\0\0")]);
+        // Bytes past the terminator are padding, whatever they are; a byte past ASCII
+        // before it, in either half of a literal, is refused.
+        let mut out = Vec::new();
+        assert!(push_packed_str(
+            &mut out,
+            &[Operand(u64::from_le_bytes(*b"abcd\0\xff\xfe\x80"))]
+        ));
+        assert_eq!(out, [u32::from_le_bytes(*b"abcd"), 0]);
+        for bad in [*b"abcd\xe9\0\0\0", *b"a\xe9\0\0\0\0\0\0", *b"abcdefg\xe9"] {
+            let mut out = vec![7];
+            assert!(!push_packed_str(
+                &mut out,
+                &[Operand(u64::from_le_bytes(bad))]
+            ));
+            assert_eq!(out, [7]);
+        }
         let unterminated = [Operand(u64::from_le_bytes(*b"abcdefgh"))];
         let mut out = Vec::new();
         assert!(push_packed_str(&mut out, &unterminated));

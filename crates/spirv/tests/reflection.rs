@@ -24,7 +24,7 @@ fn reflect(ir: &str, opts: &SpirvOptions) -> Reflection {
 }
 
 fn semantic(v: &dxspv_spirv::InterfaceVariable) -> Option<(&str, u32)> {
-    v.semantic.as_ref().map(|(n, i)| (n.as_str(), *i))
+    v.semantic.as_ref().map(|(n, i)| (n.as_ref(), *i))
 }
 
 #[test]
@@ -40,9 +40,9 @@ fn stage_entry_point_workgroup_size_target_and_capabilities() {
     assert_eq!(r.entry_point, "cs_main");
     assert_eq!(r.workgroup_size, Some([32, 1, 1]));
     assert_eq!(r.target_env, TargetEnv::Vulkan1_1);
-    assert_eq!(r.capabilities.first().map(String::as_str), Some("Shader"));
-    assert!(r.capabilities.iter().any(|c| c == "RuntimeDescriptorArray"));
-    assert!(!r.capabilities.iter().any(|c| c == "VulkanMemoryModel"));
+    assert_eq!(r.capabilities.first().copied(), Some("Shader"));
+    assert!(r.capabilities.contains(&"RuntimeDescriptorArray"));
+    assert!(!r.capabilities.contains(&"VulkanMemoryModel"));
     assert_eq!(r.extensions, ["SPV_EXT_descriptor_indexing"]);
     let r = reflect(
         include_str!("golden/images_ps.ir"),
@@ -51,7 +51,7 @@ fn stage_entry_point_workgroup_size_target_and_capabilities() {
     assert_eq!(r.stage, Some(ShaderStage::Pixel));
     assert_eq!(r.execution_model(), Some("Fragment"));
     assert_eq!(r.workgroup_size, None);
-    assert!(r.capabilities.iter().any(|c| c == "VulkanMemoryModel"));
+    assert!(r.capabilities.contains(&"VulkanMemoryModel"));
 }
 
 #[test]

@@ -1366,7 +1366,7 @@ fn compute_shaders_derive_over_the_quads_their_workgroup_forms() {
         let modes: Vec<u32> = execution_modes(&m.words).iter().map(|m| m.0).collect();
         assert!(modes.contains(&mode), "{size} {code}: {modes:?}");
         let r = &m.reflection;
-        assert!(r.capabilities.iter().any(|c| c == cap), "{size} {code}");
+        assert!(r.capabilities.contains(&cap), "{size} {code}");
         assert!(
             r.extensions.contains(&"SPV_NV_compute_shader_derivatives"),
             "{size} {code}"

@@ -220,7 +220,7 @@ mod tests {
             location: Some(location),
             component: 0,
             builtin: None,
-            semantic: semantic.map(|(n, i)| (n.to_string(), i)),
+            semantic: semantic.map(|(n, i)| (n.to_string().into(), i)),
             patch: false,
             scalar: dxspv::spirv::ScalarKind::Float,
             bits: 32,

@@ -10,10 +10,13 @@
 //! SPIR-V's universal limits (section 2.17) on the id bound, `Private` variables, string
 //! length and instruction length are checked on the result.
 
+use super::capability_names::capability_name;
 use super::error::{malformed, unsupported, R};
 use super::resources::shared_binding;
 use super::{Emitter, Info};
+use crate::reflection::COMMON_SEMANTICS;
 use crate::words::packed_str_words;
+use crate::words::PackedStrTable;
 use crate::words::{
     begin, decode_packed_str, end, first_oversized_instruction, inst, packed_str_eq,
     packed_str_len, push_packed_str, push_str, str_words,
@@ -22,6 +25,10 @@ use crate::SpirvModule;
 use dxspv_ir::{BuiltIn, Op};
 use dxspv_ir::{OpCode, ShaderStage, SsaDef};
 use spirv::{Op as S, StorageClass as SC};
+use std::borrow::Cow;
+
+/// [`COMMON_SEMANTICS`], found by their packed IR literals.
+static SEMANTICS: PackedStrTable<128> = PackedStrTable::new(&COMMON_SEMANTICS);
 
 /// SPIR-V's universal limits (section 2.17) that spirv-val checks, besides nesting: the id
 /// bound, `(literal, label)` pairs of one `OpSwitch`, parameters of one function, `Private`
@@ -34,91 +41,6 @@ pub(super) const MAX_PRIVATE_VARIABLES: usize = 65_535;
 /// SPIR-V's universal limit on the characters of a literal string (longer names are left
 /// out).
 pub(super) const MAX_STRING_BYTES: usize = 65_535;
-
-/// The name of capability `c` as `spirv::Capability`'s `Debug` writes it, for the
-/// capabilities the emitter declares (others are formatted), so that the reflection's names
-/// cost no formatting.
-fn capability_name(c: u32) -> Option<&'static str> {
-    macro_rules! names {
-        ($($n:ident),* $(,)?) => {
-            $(if c == spirv::Capability::$n as u32 {
-                return Some(stringify!($n));
-            })*
-        };
-    }
-    names!(
-        Shader,
-        VulkanMemoryModel,
-        DenormFlushToZero,
-        DenormPreserve,
-        RoundingModeRTE,
-        RoundingModeRTZ,
-        SignedZeroInfNanPreserve,
-        Geometry,
-        GeometryStreams,
-        Tessellation,
-        ClipDistance,
-        CullDistance,
-        DemoteToHelperInvocation,
-        DerivativeControl,
-        DrawParameters,
-        Float16,
-        Float64,
-        Int8,
-        Int16,
-        Int64,
-        Int64Atomics,
-        Image1D,
-        ImageBuffer,
-        ImageCubeArray,
-        ImageGatherExtended,
-        ImageMSArray,
-        ImageQuery,
-        InterpolationFunction,
-        MinLod,
-        MultiView,
-        MultiViewport,
-        RuntimeDescriptorArray,
-        SampleRateShading,
-        Sampled1D,
-        SampledBuffer,
-        SampledCubeArray,
-        ShaderLayer,
-        ShaderViewportIndex,
-        ShaderNonUniform,
-        SparseResidency,
-        StorageImageMultisample,
-        StorageImageReadWithoutFormat,
-        StorageImageWriteWithoutFormat,
-        TransformFeedback,
-        GroupNonUniform,
-        GroupNonUniformArithmetic,
-        GroupNonUniformBallot,
-        GroupNonUniformQuad,
-        GroupNonUniformShuffle,
-        GroupNonUniformVote,
-        UniformBufferArrayNonUniformIndexing,
-        StorageBufferArrayNonUniformIndexing,
-        UniformTexelBufferArrayNonUniformIndexing,
-        StorageTexelBufferArrayNonUniformIndexing,
-        StorageImageArrayNonUniformIndexing,
-        SampledImageArrayNonUniformIndexing,
-        FragmentShaderPixelInterlockEXT,
-        FragmentShaderSampleInterlockEXT,
-        StencilExportEXT,
-        ComputeDerivativeGroupLinearNV,
-        ComputeDerivativeGroupQuadsNV,
-        DotProduct,
-        DotProductInput4x8BitPacked,
-        FragmentBarycentricKHR,
-        FragmentFullyCoveredEXT,
-        FragmentShadingRateKHR,
-        Int64ImageEXT,
-        MeshShadingEXT,
-        ShaderViewportIndexLayerEXT,
-    );
-    None
-}
 
 impl<'a> Emitter<'a> {
     /// Writes the module: the push constant block, the hull shader entry point, the
@@ -182,7 +104,7 @@ impl<'a> Emitter<'a> {
             0,
         ]);
         for c in &self.module.caps.0 {
-            inst(&mut out, S::Capability, &[*c]);
+            inst(&mut out, S::Capability, &[*c as u32]);
         }
         for e in &self.module.exts {
             let st = begin(&mut out, S::Extension);
@@ -237,7 +159,9 @@ impl<'a> Emitter<'a> {
             for op in self.late.iter().filter_map(|d| self.b.get(*d)) {
                 match op.opcode {
                     OpCode::DebugName => {
-                        let Some(t) = op.arg(0) else { continue };
+                        let Some(t) = self.opt_arg(op, 0) else {
+                            continue;
+                        };
                         let Some(slot) = self.slots.get(t.index()).filter(|s| s.defined) else {
                             continue;
                         };
@@ -260,7 +184,8 @@ impl<'a> Emitter<'a> {
                         end(&mut out, st);
                     }
                     OpCode::Semantic => {
-                        let Some(Info::Var(vi)) = op.arg(0).and_then(|t| self.info(t)) else {
+                        let Some(Info::Var(vi)) = self.opt_arg(op, 0).and_then(|t| self.info(t))
+                        else {
                             continue;
                         };
                         let list = if vi.sc == SC::Input {
@@ -275,7 +200,11 @@ impl<'a> Emitter<'a> {
                             continue;
                         };
                         let idx = op.lit(0).unwrap_or(0) as u32;
-                        let name = decode_packed_str(op.literals().get(1..).unwrap_or(&[]));
+                        let lits = op.literals().get(1..).unwrap_or(&[]);
+                        let name = match SEMANTICS.find(lits) {
+                            Some(s) => Cow::Borrowed(s),
+                            None => Cow::Owned(decode_packed_str(lits)),
+                        };
                         info.semantic = Some((name, idx));
                     }
                     // `late` holds the two opcodes above only.
@@ -328,13 +257,7 @@ impl<'a> Emitter<'a> {
             .caps
             .0
             .iter()
-            .map(|&c| match capability_name(c) {
-                Some(n) => n.to_owned(),
-                None => match spirv::Capability::from_u32(c) {
-                    Some(c) => format!("{c:?}"),
-                    None => c.to_string(),
-                },
-            })
+            .map(|&c| capability_name(c))
             .collect();
         refl.extensions = self.module.exts.to_vec();
         let has = |m: spirv::ExecutionMode| self.module.modes.iter().any(|x| x.0 == m as u32);
@@ -354,7 +277,7 @@ impl<'a> Emitter<'a> {
                 .and_then(BuiltIn::from_name)
                 .and_then(|b| crate::d3d_system_value(b, depth));
             if let Some(sv) = sv {
-                v.semantic = Some((sv.to_string(), 0));
+                v.semantic = Some((Cow::Borrowed(sv), 0));
             }
         }
     }
@@ -374,15 +297,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn capability_names_are_those_debug_writes() {
-        let mut named = 0;
-        for c in 0..7000u32 {
-            if let Some(n) = capability_name(c) {
-                named += 1;
-                let cap = spirv::Capability::from_u32(c);
-                assert_eq!(cap.map(|c| format!("{c:?}")).as_deref(), Some(n), "{c}");
-            }
+    fn common_semantics_are_found_by_their_packed_literals() {
+        let find = |s: &str| {
+            let mut ops = dxspv_ir::Operands::new();
+            dxspv_ir::op::push_string(&mut ops, s);
+            SEMANTICS.find(&ops)
+        };
+        for name in COMMON_SEMANTICS {
+            assert_eq!(find(name), Some(name));
         }
-        assert!(named >= 50, "{named}");
+        for other in [
+            "",
+            "T",
+            "TEXCOORDS",
+            "TEXCOOR",
+            "texcoord",
+            "SV_Targe",
+            "SV_Target1",
+        ] {
+            assert_eq!(find(other), None, "{other}");
+        }
     }
 }

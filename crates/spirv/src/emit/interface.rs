@@ -39,7 +39,7 @@ use super::error::{malformed, unsupported, word_lit, R};
 use super::types::{block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
 use super::{Emitter, Info};
-use crate::words::{begin, end, inst};
+use crate::words::{begin, end, inst, inst_tail};
 use crate::{InterfaceVariable, ScalarKind};
 use dxspv_ir::{
     BasicType, BuiltIn, InterpolationModes, Op, OpCode, ScalarType, ShaderStage, SsaDef, Type,
@@ -100,27 +100,35 @@ pub(super) const MAX_LOCATIONS: usize = 256;
 /// a stage reads or writes arrays of vertices: `arrayed`).
 pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
     use ScalarType as S;
-    let per_vertex = |want: Type| {
-        *ty == want
-            || (arrayed && ty.dims().len() == 1 && ty.dims()[0] != 0 && ty.element_type() == want)
+    // Basic types compare as their `BasicType`s (cheaper than whole types).
+    let basic = ty.as_basic();
+    let is = |want: BasicType| basic == Some(want);
+    let per_vertex = |want: BasicType| {
+        is(want)
+            || (arrayed && {
+                let dims = ty.dims();
+                dims.len() == 1 && dims[0] != 0 && ty.element_type().as_basic() == Some(want)
+            })
     };
-    let int32 = *ty == Type::scalar(S::U32) || *ty == Type::scalar(S::I32);
+    let scalar = BasicType::scalar;
+    let vector = BasicType::vector;
+    let int32 = is(scalar(S::U32)) || is(scalar(S::I32));
     match bi {
-        BuiltIn::Position => per_vertex(Type::vector(S::F32, 4)),
-        BuiltIn::PointSize => per_vertex(Type::scalar(S::F32)),
+        BuiltIn::Position => per_vertex(vector(S::F32, 4)),
+        BuiltIn::PointSize => per_vertex(scalar(S::F32)),
         BuiltIn::ClipDistance | BuiltIn::CullDistance => {
             ty.without_arrays() == Type::scalar(S::F32)
                 && (1..=1 + arrayed as usize).contains(&ty.dims().len())
                 && !ty.dims().contains(&0)
         }
-        BuiltIn::TessCoord => *ty == Type::vector(S::F32, 3),
+        BuiltIn::TessCoord => is(vector(S::F32, 3)),
         BuiltIn::TessFactorInner => Type::scalar(S::F32).array_of(2) == Ok(*ty),
         BuiltIn::TessFactorOuter => Type::scalar(S::F32).array_of(4) == Ok(*ty),
-        BuiltIn::SamplePosition => *ty == Type::vector(S::F32, 2),
-        BuiltIn::IsFrontFace | BuiltIn::IsFullyCovered => *ty == Type::scalar(S::Bool),
-        BuiltIn::Depth => *ty == Type::scalar(S::F32),
+        BuiltIn::SamplePosition => is(vector(S::F32, 2)),
+        BuiltIn::IsFrontFace | BuiltIn::IsFullyCovered => is(scalar(S::Bool)),
+        BuiltIn::Depth => is(scalar(S::F32)),
         BuiltIn::WorkgroupId | BuiltIn::GlobalThreadId | BuiltIn::LocalThreadId => {
-            *ty == Type::vector(S::U32, 3) || *ty == Type::vector(S::I32, 3)
+            is(vector(S::U32, 3)) || is(vector(S::I32, 3))
         }
         BuiltIn::VertexId
         | BuiltIn::InstanceId
@@ -141,11 +149,9 @@ pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
         | BuiltIn::ShadingRate
         | BuiltIn::WaveLaneIndex
         | BuiltIn::WaveLaneCount => int32,
-        BuiltIn::CullPrimitive => *ty == Type::scalar(S::Bool),
-        BuiltIn::PrimitiveIndices => {
-            *ty == Type::vector(S::U32, 3) || *ty == Type::vector(S::U32, 2)
-        }
-        BuiltIn::Barycentrics => *ty == Type::vector(S::F32, 3),
+        BuiltIn::CullPrimitive => is(scalar(S::Bool)),
+        BuiltIn::PrimitiveIndices => is(vector(S::U32, 3)) || is(vector(S::U32, 2)),
+        BuiltIn::Barycentrics => is(vector(S::F32, 3)),
         _ => true,
     }
 }
@@ -607,7 +613,10 @@ impl<'a> Emitter<'a> {
         self.module.global_var(p, sc, var, None);
         self.mark(def);
         (info.scalar, info.bits, info.components) = value_shape(&decl_ty);
-        info.array = decl_ty.dims().iter().rev().copied().collect();
+        let dims = decl_ty.dims();
+        if !dims.is_empty() {
+            info.array = dims.iter().rev().copied().collect();
+        }
         let list = if input {
             &mut self.refl.inputs
         } else {
@@ -986,6 +995,23 @@ impl<'a> Emitter<'a> {
             return Ok(());
         }
         self.flush_outputs()?;
+        let value = self.arg(def, op, 2)?;
+        // The common store, of the whole variable's value as declared: one `OpStore` (what
+        // `store_via` writes for it, output variables taking no memory operands).
+        if vi.wrap == IoWrap::None && vi.sc == SC::Output && self.opt_arg(op, 1).is_none() {
+            // Basic types are equal as their `BasicType`s are (cheaper than comparing types).
+            let vb = self.op_of(value).and_then(|v| v.ty.as_basic());
+            if vb.is_some() && vb == vi.ty.as_basic() {
+                let val = self.v(value);
+                inst_tail(
+                    &mut self.module.sections.functions,
+                    S::Store,
+                    [vi.var, val],
+                    &[],
+                );
+                return Ok(());
+            }
+        }
         // The constant only where the variable needs it (a module without other u32 values
         // then declares no integer type).
         let c0 = [if vi.wrap == IoWrap::ArrayOfOne {
@@ -998,7 +1024,6 @@ impl<'a> Emitter<'a> {
         } else {
             &[]
         };
-        let value = self.arg(def, op, 2)?;
         let ty = vi.ty;
         self.store_via(def, op, vi.var, vi.sc, &ty, prefix, op.arg(1), value, false)
     }
@@ -1012,15 +1037,15 @@ impl<'a> Emitter<'a> {
         if vi.wrap != IoWrap::None || vi.sc != SC::Output {
             return Ok(false);
         }
-        let k = op
-            .arg(1)
+        let k = self
+            .opt_arg(op, 1)
             .and_then(|a| self.op_of(a))
             .filter(|a| a.opcode == OpCode::Constant && a.ty.is_scalar())
             .and_then(|a| a.lit(0));
         let Some(k) = k.filter(|&k| k < u64::from(vb.vec_size())) else {
             return Ok(false);
         };
-        let Some(value) = op.arg(2) else {
+        let Some(value) = self.opt_arg(op, 2) else {
             return Ok(false);
         };
         let Some(value_b) = self

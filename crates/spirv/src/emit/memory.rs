@@ -622,7 +622,10 @@ impl<'a> Emitter<'a> {
     /// True if one of the next few ops of the block loads from the same constant buffer
     /// vector as `op`, a `BufferLoad` whose address's first `len` values lead to the vector.
     fn vector_read_again(&self, def: SsaDef, op: &Op, len: usize) -> bool {
-        let (Some(desc), Some(addr)) = (op.arg(0), op.arg(1).and_then(|a| self.op_of(a))) else {
+        let (Some(desc), Some(addr)) = (
+            self.opt_arg(op, 0),
+            self.opt_arg(op, 1).and_then(|a| self.op_of(a)),
+        ) else {
             return false;
         };
         if op.opcode != OpCode::BufferLoad {
@@ -660,9 +663,9 @@ impl<'a> Emitter<'a> {
                 break;
             }
             if nop.opcode == OpCode::BufferLoad
-                && nop.arg(0).is_some_and(same_desc)
-                && nop
-                    .arg(1)
+                && self.opt_arg(nop, 0).is_some_and(same_desc)
+                && self
+                    .opt_arg(nop, 1)
                     .and_then(|a| self.op_of(a))
                     .is_some_and(same_vector)
             {

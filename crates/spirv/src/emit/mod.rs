@@ -30,6 +30,7 @@ use std::cell::Cell;
 
 mod alu;
 mod atomics;
+mod capability_names;
 mod constants;
 mod control_flow;
 mod dedup;
@@ -292,6 +293,17 @@ impl<'a> Emitter<'a> {
         arg_slow(def, op, i)
     }
 
+    /// Reference operand `i` of `op` if it is there and not null (`Op::arg`, with the fast
+    /// path of [`Self::arg`] for fixed reference operands).
+    #[inline]
+    fn opt_arg(&self, op: &Op, i: usize) -> Option<SsaDef> {
+        if i < op.opcode.info().refs.len() {
+            op.operands.get(i).and_then(|o| o.def())
+        } else {
+            op.arg(i)
+        }
+    }
+
     /// Literal operand `i` of `op`, which must be there.
     #[inline]
     fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
@@ -489,7 +501,10 @@ impl<'a> Emitter<'a> {
             return Err(SpirvError::NoEntryPoint);
         };
         self.refl.stage = Some(self.stage);
-        self.refl.entry_point = self.opts.entry_point_name.clone();
+        self.refl.entry_point = match self.opts.entry_point_name.as_str() {
+            "main" => "main".into(),
+            name => name.to_owned().into(),
+        };
         self.refl.target_env = self.opts.target_env;
         let Some(model) = exec_model(self.stage) else {
             let op = self.b.op(entry);

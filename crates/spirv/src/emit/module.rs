@@ -16,14 +16,14 @@
 
 use super::dedup::IdTable;
 use super::types::TyKey;
-use crate::words::{inst, inst_tail, Sections};
+use crate::words::{inst_tail, Sections};
 use crate::TargetEnv;
 use smallvec::SmallVec;
 use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
 
 /// Capabilities recorded so far: a small sorted set.
 #[derive(Default)]
-pub(super) struct CapSet(pub(super) SmallVec<[u32; 16]>);
+pub(super) struct CapSet(pub(super) SmallVec<[Capability; 16]>);
 
 /// The SPIR-V module being built, apart from anything about the IR: the section buffers, the
 /// id counter, the capabilities and extensions, the deduplicated types and constants, the
@@ -68,7 +68,7 @@ pub(super) struct Module {
 
 impl CapSet {
     /// Adds capability `c`.
-    pub(super) fn insert(&mut self, c: u32) {
+    pub(super) fn insert(&mut self, c: Capability) {
         if let Err(at) = self.0.binary_search(&c) {
             self.0.insert(at, c);
         }
@@ -111,7 +111,7 @@ impl Module {
     /// ([`TargetEnv::capability`]).
     pub(super) fn cap(&mut self, c: Capability) {
         let (c, ext) = self.target.capability(c);
-        self.caps.insert(c as u32);
+        self.caps.insert(c);
         if let Some(e) = ext {
             self.ext(e);
         }
@@ -213,8 +213,8 @@ impl Module {
             .push((id, matches!(sc, SC::Input | SC::Output)));
         let g = &mut self.sections.globals;
         match init {
-            Some(i) => inst(g, S::Variable, &[ptr_ty, id, sc as u32, i]),
-            None => inst(g, S::Variable, &[ptr_ty, id, sc as u32]),
+            Some(i) => inst_tail(g, S::Variable, [ptr_ty, id, sc as u32, i], &[]),
+            None => inst_tail(g, S::Variable, [ptr_ty, id, sc as u32], &[]),
         }
     }
 
