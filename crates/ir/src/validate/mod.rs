@@ -495,7 +495,13 @@ impl<'a> Validator<'a> {
             }
             self.check_op(def, op, p);
         }
-        if let Some(call) = crate::analysis::recursive_call(b) {
+        // Without calls nothing recurses (the census counts them; the search would find none).
+        let recursion = if b.census().has(crate::Counted::FunctionCall) {
+            crate::analysis::recursive_call(b)
+        } else {
+            None
+        };
+        if let Some(call) = recursion {
             self.push(
                 Some(call),
                 Some(OpCode::FunctionCall),
