@@ -481,7 +481,13 @@ impl<'a> Validator<'a> {
     }
 
     fn operand_type(&self, op: &Op, i: usize) -> Option<Type> {
-        self.target(op, i).map(|(_, o)| o.ty)
+        self.operand_type_ref(op, i).copied()
+    }
+
+    /// The type of the live op referenced by operand `i` of `op`, borrowed.
+    #[inline]
+    fn operand_type_ref(&self, op: &Op, i: usize) -> Option<&'a Type> {
+        self.target(op, i).map(|(_, o)| &o.ty)
     }
 
     fn run(&mut self) {

@@ -119,8 +119,8 @@ impl Validator<'_> {
         what: impl fmt::Display,
         pred: impl Fn(&Self, &Type) -> bool,
     ) {
-        if let Some(t) = self.operand_type(op, i) {
-            let ok = pred(self, &t);
+        if let Some(t) = self.operand_type_ref(op, i) {
+            let ok = pred(self, t);
             self.want(def, op, i, ok, what);
         }
     }
@@ -220,11 +220,12 @@ impl Validator<'_> {
             return;
         };
         let k = usize::from(k);
-        let (Some(a), Some(b)) = (self.operand_type(op, k), self.operand_type(op, i)) else {
+        let (Some(a), Some(b)) = (self.operand_type_ref(op, k), self.operand_type_ref(op, i))
+        else {
             return;
         };
         if let Like::TypeOf(_) = like {
-            let ok = self.same_type(&a, &b);
+            let ok = self.same_type(a, b);
             self.want(def, op, i, ok, format_args!("{a} like operand {k}"));
         } else {
             // Integers of either signedness; an untyped scalar has any bit size.
