@@ -39,12 +39,14 @@ pub enum Counted {
     Label,
     /// `Function`.
     Function,
+    /// `FunctionCall` (none: no function can recurse).
+    FunctionCall,
 }
 
 /// Slots of [`Census::counts`]: slot 0 takes the opcodes of no kind. A power of two above the
 /// last kind, so that a kind masked to it needs no bounds check.
 const SLOTS: usize = 16;
-const _: () = assert!((Counted::Function as usize) < SLOTS);
+const _: () = assert!((Counted::FunctionCall as usize) < SLOTS);
 
 /// Entries of [`OPCODE_KIND`]: every 10-bit opcode code, so that a masked discriminant needs
 /// no bounds check.
@@ -79,6 +81,7 @@ const fn opcode_kind(op: OpCode) -> u8 {
         O::Undef => Counted::Undef,
         O::Label => Counted::Label,
         O::Function => Counted::Function,
+        O::FunctionCall => Counted::FunctionCall,
         _ if op.const_info().traits.contains(Traits::SCOPED) => Counted::Scoped,
         _ if op.const_info().traits.contains(Traits::CONVERSION) => Counted::Conversion,
         _ => return 0,
@@ -190,6 +193,11 @@ mod tests {
                 assert_eq!(kind, Counted::Conversion as u8, "{op:?}");
             }
         }
+        assert_eq!(
+            opcode_kind(OpCode::FunctionCall),
+            Counted::FunctionCall as u8
+        );
+        assert_eq!(opcode_kind(OpCode::Function), Counted::Function as u8);
         assert_eq!(type_kinds(&Type::scalar(ScalarType::Unknown)), (1, 0));
         assert_eq!(type_kinds(&Type::scalar(ScalarType::MinF16)), (0, 1));
         assert_eq!(type_kinds(&Type::vector(ScalarType::MinU16, 3)), (0, 1));

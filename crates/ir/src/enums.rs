@@ -36,11 +36,13 @@ macro_rules! literal_enum {
             }
 
             /// The value stored in a literal operand.
+            #[inline]
             pub fn to_literal(self) -> u64 {
                 self as u64
             }
 
             /// Decodes a literal operand; `None` for an unknown code.
+            #[inline]
             pub fn from_literal(v: u64) -> Option<Self> {
                 match v {
                     $(x if x == $code => Some($name::$variant),)+
@@ -75,26 +77,31 @@ macro_rules! literal_flags {
             pub const ALL_BITS: u32 = 0 $(| $bit)+;
 
             /// No flag set.
+            #[inline]
             pub const fn empty() -> Self {
                 $name(0)
             }
 
             /// True if no flag is set.
+            #[inline]
             pub const fn is_empty(self) -> bool {
                 self.0 == 0
             }
 
             /// True if every flag of `other` is set.
+            #[inline]
             pub const fn contains(self, other: Self) -> bool {
                 self.0 & other.0 == other.0
             }
 
             /// The value stored in a literal operand.
+            #[inline]
             pub fn to_literal(self) -> u64 {
                 self.0 as u64
             }
 
             /// Decodes a literal operand; `None` if undefined bits are set.
+            #[inline]
             pub fn from_literal(v: u64) -> Option<Self> {
                 (v & !(Self::ALL_BITS as u64) == 0).then_some($name(v as u32))
             }
@@ -202,6 +209,7 @@ impl ShaderStage {
     /// True for the stages whose invocations form workgroups that barriers can span
     /// (SPIR-V's `Workgroup` scope): compute, mesh and amplification shaders, and hull
     /// shaders, whose control-point invocations share a patch.
+    #[inline]
     pub fn has_workgroups(self) -> bool {
         matches!(
             self,
@@ -325,6 +333,7 @@ impl BuiltIn {
 impl BuiltIn {
     /// True for the built-ins a mesh shader writes per primitive, in its primitive stream
     /// (stream 1 of `DclOutputBuiltIn`); the others it writes per vertex.
+    #[inline]
     pub fn is_per_primitive(self) -> bool {
         matches!(
             self,
@@ -470,6 +479,7 @@ literal_enum! {
 
 impl ResourceKind {
     /// True for any buffer kind.
+    #[inline]
     pub fn is_buffer(self) -> bool {
         matches!(
             self,
@@ -478,6 +488,7 @@ impl ResourceKind {
     }
 
     /// True for image kinds with an array layer coordinate.
+    #[inline]
     pub fn is_layered(self) -> bool {
         matches!(
             self,
@@ -490,12 +501,14 @@ impl ResourceKind {
     }
 
     /// True for multisampled images.
+    #[inline]
     pub fn is_multisampled(self) -> bool {
         matches!(self, Self::Image2DMS | Self::Image2DMSArray)
     }
 
     /// The components of a texel coordinate of this kind, without the array layer (also
     /// the components of a sample's gradients).
+    #[inline]
     pub fn coord_components(self) -> u8 {
         match self {
             Self::Image1D | Self::Image1DArray | Self::BufferTyped => 1,
@@ -506,6 +519,7 @@ impl ResourceKind {
 
     /// The components of a texel offset for this kind: the coordinate's without the layer,
     /// and none for cube maps, which take no offsets (in D3D and in SPIR-V alike).
+    #[inline]
     pub fn offset_components(self) -> u8 {
         match self {
             Self::ImageCube | Self::ImageCubeArray => 0,
@@ -536,6 +550,7 @@ pub enum PrimitiveType {
 
 impl PrimitiveType {
     /// The value stored in a literal operand (`0x100 + n` for a patch of `n` points).
+    #[inline]
     pub fn to_literal(self) -> u64 {
         match self {
             Self::Point => 0,
@@ -549,6 +564,7 @@ impl PrimitiveType {
     }
 
     /// Decodes a literal operand.
+    #[inline]
     pub fn from_literal(v: u64) -> Option<Self> {
         Some(match v {
             0 => Self::Point,
@@ -582,6 +598,7 @@ impl PrimitiveType {
     }
 
     /// Number of vertices of one input primitive (GS input arrays).
+    #[inline]
     pub fn vertex_count(self) -> u32 {
         match self {
             Self::Point => 1,
@@ -815,11 +832,13 @@ literal_enum! {
 impl WaveOp {
     /// True for the operations on floats (the others take integers, the bit operations also
     /// `bool`s).
+    #[inline]
     pub fn is_float(self) -> bool {
         matches!(self, Self::FAdd | Self::FMul | Self::FMin | Self::FMax)
     }
 
     /// True for the bit operations, which also take `bool`s.
+    #[inline]
     pub fn is_bitwise(self) -> bool {
         matches!(self, Self::And | Self::Or | Self::Xor)
     }

@@ -126,6 +126,7 @@ pub enum Role {
 impl Role {
     /// True if the operand may reference an op that comes later in program order (the spec's
     /// exceptions to "no forward references").
+    #[inline]
     pub const fn may_be_later(self) -> bool {
         matches!(
             self,
@@ -142,6 +143,7 @@ impl Role {
 
     /// True if the operand may name a declaration ([`OpCode::is_dcl`]): annotations, `Drain`,
     /// and the operands that ask for one.
+    #[inline]
     pub const fn takes_declaration(self) -> bool {
         matches!(
             self,
@@ -150,6 +152,7 @@ impl Role {
     }
 
     /// The opcodes the operand must reference, where the role fixes them.
+    #[inline]
     pub const fn opcodes(self) -> Option<&'static [OpCode]> {
         Some(match self {
             Role::Block | Role::Merge => &[OpCode::Label],
@@ -228,6 +231,7 @@ pub enum TypeRule {
 
 impl TypeRule {
     /// True for the image operand rules, which need the image's kind to check.
+    #[inline]
     pub const fn is_image_operand(self) -> bool {
         matches!(
             self,
@@ -309,11 +313,13 @@ impl Traits {
     pub const NOT_A_VALUE: Traits = Traits(2048);
 
     /// Both sets.
+    #[inline]
     pub const fn and(self, other: Traits) -> Traits {
         Traits(self.0 | other.0)
     }
 
     /// True if every flag of `other` is set.
+    #[inline]
     pub const fn contains(self, other: Traits) -> bool {
         self.0 & other.0 == other.0
     }
@@ -448,12 +454,14 @@ pub struct OpInfo {
 
 impl OpInfo {
     /// True if any number of further references follow the fixed ones.
+    #[inline]
     pub const fn var_refs(&self) -> bool {
         !self.ref_tail.is_empty()
     }
 
     /// Number of reference operands of an op of this opcode with `count` operands in total,
     /// or `None` if `count` does not fit the opcode's shape.
+    #[inline]
     pub fn ref_count(&self, count: usize) -> Option<usize> {
         let fixed = self.refs.len() + self.lits.len();
         if count < fixed {
@@ -485,6 +493,7 @@ impl OpInfo {
     }
 
     /// The kind of literal at literal position `i` (0 = first literal), if any.
+    #[inline]
     pub fn lit_kind(&self, i: usize) -> Option<LitKind> {
         self.lits.get(i).copied().or(self.var_lits)
     }
@@ -1331,11 +1340,13 @@ impl OpCode {
     }
 
     /// The opcode's name.
+    #[inline]
     pub fn name(self) -> &'static str {
         self.info().name
     }
 
     /// The serialized 10-bit code.
+    #[inline]
     pub fn code(self) -> u16 {
         self as u16
     }
@@ -1419,6 +1430,7 @@ impl OpCode {
     }
 
     /// True for the declarative ops that must precede code.
+    #[inline]
     pub fn is_declarative(self) -> bool {
         self.info().class == OpClass::Declaration
     }

@@ -89,6 +89,7 @@ impl ScalarType {
     ];
 
     /// The scalar type with the given 5-bit code.
+    #[inline]
     pub fn from_code(code: u8) -> Option<Self> {
         Self::ALL.get(code as usize).copied()
     }
@@ -128,11 +129,13 @@ impl ScalarType {
     }
 
     /// True for signed and unsigned integers, including min-precision integers.
+    #[inline]
     pub fn is_int(self) -> bool {
         self.is_signed_int() || self.is_unsigned_int()
     }
 
     /// True for signed integers, including `min16i`.
+    #[inline]
     pub fn is_signed_int(self) -> bool {
         matches!(
             self,
@@ -141,6 +144,7 @@ impl ScalarType {
     }
 
     /// True for unsigned integers, including `min16u`.
+    #[inline]
     pub fn is_unsigned_int(self) -> bool {
         matches!(
             self,
@@ -149,6 +153,7 @@ impl ScalarType {
     }
 
     /// True for floats, including min-precision floats.
+    #[inline]
     pub fn is_float(self) -> bool {
         matches!(
             self,
@@ -157,6 +162,7 @@ impl ScalarType {
     }
 
     /// True for the min-precision types that passes lower to 16 or 32 bits.
+    #[inline]
     pub fn is_min_precision(self) -> bool {
         matches!(
             self,
@@ -165,6 +171,7 @@ impl ScalarType {
     }
 
     /// True for descriptor types (`sampler`, `cbv`, `srv`, `uav`, `uav_counter`).
+    #[inline]
     pub fn is_descriptor(self) -> bool {
         matches!(
             self,
@@ -173,12 +180,14 @@ impl ScalarType {
     }
 
     /// True for numeric types (ints and floats of any precision).
+    #[inline]
     pub fn is_numeric(self) -> bool {
         self.is_int() || self.is_float()
     }
 
     /// Storage size in bits; min-precision types are stored as 32 bits. `None` for
     /// void, unknown, bool and descriptors, which have no defined bit size.
+    #[inline]
     pub fn bit_size(self) -> Option<u32> {
         match self {
             Self::I8 | Self::U8 => Some(8),
@@ -204,11 +213,13 @@ pub struct BasicType(u8);
 
 impl BasicType {
     /// A scalar of the given type.
+    #[inline]
     pub const fn scalar(t: ScalarType) -> Self {
         Self(t as u8)
     }
 
     /// A vector of `size` (1–4, clamped into that range) components of `t`.
+    #[inline]
     pub const fn vector(t: ScalarType, size: u8) -> Self {
         let size = if size == 0 {
             1
@@ -221,11 +232,13 @@ impl BasicType {
     }
 
     /// The packed byte: scalar code in bits 0–4, vector size minus one in bits 5–6.
+    #[inline]
     pub const fn bits(self) -> u8 {
         self.0
     }
 
     /// Unpacks a byte made by [`BasicType::bits`]; `None` for an unknown scalar code or bit 7 set.
+    #[inline]
     pub fn from_bits(bits: u8) -> Option<Self> {
         if bits & 0x80 != 0 {
             return None;
@@ -235,27 +248,32 @@ impl BasicType {
     }
 
     /// The scalar type.
+    #[inline]
     pub fn base(self) -> ScalarType {
         // Constructors only accept valid codes.
         ScalarType::from_code(self.0 & 0x1f).unwrap_or(ScalarType::Unknown)
     }
 
     /// The vector size, 1 for a scalar.
+    #[inline]
     pub const fn vec_size(self) -> u8 {
         ((self.0 >> 5) & 3) + 1
     }
 
     /// True if this is a vector of two or more components.
+    #[inline]
     pub const fn is_vector(self) -> bool {
         self.vec_size() > 1
     }
 
     /// The same scalar type with another vector size.
+    #[inline]
     pub fn with_vec_size(self, size: u8) -> Self {
         Self::vector(self.base(), size)
     }
 
     /// The same vector size with another scalar type.
+    #[inline]
     pub fn with_base(self, base: ScalarType) -> Self {
         Self::vector(base, self.vec_size())
     }
@@ -334,16 +352,19 @@ impl Type {
     };
 
     /// A scalar type (`void` for [`ScalarType::Void`]).
+    #[inline]
     pub const fn scalar(t: ScalarType) -> Self {
         Self::basic(BasicType::scalar(t))
     }
 
     /// A vector of 1–4 components.
+    #[inline]
     pub const fn vector(t: ScalarType, size: u8) -> Self {
         Self::basic(BasicType::vector(t, size))
     }
 
     /// A scalar or vector type (`void` if its scalar is void).
+    #[inline]
     pub const fn basic(t: BasicType) -> Self {
         if t.0 & 0x1f == ScalarType::Void as u8 {
             return Self::VOID;
@@ -398,52 +419,62 @@ impl Type {
     }
 
     /// True for `void` (no members).
+    #[inline]
     pub const fn is_void(&self) -> bool {
         self.nmembers == 0
     }
 
     /// True if the type is an array.
+    #[inline]
     pub const fn is_array(&self) -> bool {
         self.ndims > 0
     }
 
     /// True if the type is a struct of two or more members (or an array of one).
+    #[inline]
     pub const fn is_struct(&self) -> bool {
         self.nmembers > 1
     }
 
     /// True for a plain scalar or vector.
+    #[inline]
     pub const fn is_basic(&self) -> bool {
         self.nmembers == 1 && self.ndims == 0
     }
 
     /// True for a plain scalar.
+    #[inline]
     pub fn is_scalar(&self) -> bool {
         self.is_basic() && !self.members[0].is_vector()
     }
 
     /// True for a plain vector of two or more components.
+    #[inline]
     pub fn is_vector(&self) -> bool {
         self.is_basic() && self.members[0].is_vector()
     }
 
     /// True if the outermost array dimension is unbounded.
+    #[inline]
     pub fn is_unbounded(&self) -> bool {
         self.ndims > 0 && self.dims[self.ndims as usize - 1] == 0
     }
 
     /// Array sizes, innermost first.
+    #[inline]
     pub fn dims(&self) -> &[u32] {
         &self.dims[..self.ndims as usize]
     }
 
     /// Struct members (one for a scalar or vector, none for void).
+    #[inline]
     pub fn members(&self) -> &[BasicType] {
         &self.members[..self.nmembers as usize]
     }
 
     /// Total storage size in bits, or `None` if a scalar has no bit size (bool, unknown,
     /// descriptors) or an array is unbounded. A `Cast` keeps this size.
+    #[inline]
     pub fn total_bits(&self) -> Option<u64> {
         let mut per: u64 = 0;
         for m in self.members() {
@@ -460,16 +491,19 @@ impl Type {
     }
 
     /// The scalar or vector type if this is one, else `None`.
+    #[inline]
     pub fn as_basic(&self) -> Option<BasicType> {
         self.is_basic().then_some(self.members[0])
     }
 
     /// The scalar type of a plain scalar or vector, else `None`.
+    #[inline]
     pub fn base_type(&self) -> Option<ScalarType> {
         self.as_basic().map(BasicType::base)
     }
 
     /// The type of one element of the outermost array dimension; the type itself if not an array.
+    #[inline]
     pub fn element_type(&self) -> Type {
         if self.ndims == 0 {
             return *self;
@@ -484,6 +518,7 @@ impl Type {
     /// a struct member or a vector component. `index` is the index when it is a constant;
     /// struct members need one. `None` if the type has nothing to index or a constant index
     /// is out of range (of a sized array, the struct or the vector).
+    #[inline]
     pub fn index_into(&self, index: Option<u64>) -> Option<Type> {
         if self.ndims != 0 {
             let len = self.dims[self.ndims as usize - 1];
@@ -518,6 +553,7 @@ impl Type {
     }
 
     /// The type with array dimensions stripped (the struct, vector or scalar).
+    #[inline]
     pub fn without_arrays(&self) -> Type {
         let mut ty = *self;
         ty.ndims = 0;
@@ -526,6 +562,7 @@ impl Type {
     }
 
     /// Replaces the scalar type of every member, keeping vector sizes and array shape.
+    #[inline]
     pub fn with_base(&self, base: ScalarType) -> Type {
         let mut ty = *self;
         for m in &mut ty.members[..self.nmembers as usize] {
@@ -535,6 +572,7 @@ impl Type {
     }
 
     /// True if any member's scalar type is [`ScalarType::Unknown`].
+    #[inline]
     pub fn has_unknown(&self) -> bool {
         self.members()
             .iter()
@@ -542,11 +580,13 @@ impl Type {
     }
 
     /// True if any member's scalar type is a min-precision type.
+    #[inline]
     pub fn has_min_precision(&self) -> bool {
         self.members().iter().any(|m| m.base().is_min_precision())
     }
 
     /// Number of flattened scalars (array elements × components); `None` for unbounded arrays.
+    #[inline]
     pub fn flattened_scalar_count(&self) -> Option<u64> {
         let per_struct: u64 = self.members().iter().map(|m| m.vec_size() as u64).sum();
         let mut count = per_struct;

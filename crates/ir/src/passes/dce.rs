@@ -7,7 +7,14 @@
 //! removed together with the annotations (`DebugName`, `DebugMemberName`, `Semantic`) that
 //! name it. Annotations themselves are not roots: they keep nothing alive. Declarations (constants included) are left to
 //! [`crate::passes::unused_declarations`].
+//!
+//! Programs with one block per function (most small shaders) define every value before its
+//! uses in program order, so one backward walk over the code marks and sweeps at once (an op
+//! is live if it is a root or a live op after it uses it); the walk hands over to the
+//! worklist if it meets a use of a value it already found dead. Marks are stamps of the run
+//! in a table that is only ever grown, never cleared.
 
+use crate::census::Counted;
 use crate::op::SsaDef;
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
@@ -30,45 +37,230 @@ pub fn run(b: &mut Builder) -> Result<bool, PassError> {
 /// that later runs allocate nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    live: Vec<bool>,
+    /// Per def id, the stamp of the run that last marked it: [`Marks::live`] or
+    /// [`Marks::dead`] of this run, anything else meaning unmarked. Stamps grow from run to
+    /// run, so the table is never cleared (only grown), whatever the program's id bound.
+    mark: Vec<u32>,
+    /// The last stamp handed out.
+    stamp: u32,
     work: Vec<SsaDef>,
     dead: Vec<SsaDef>,
 }
 
+/// The two stamps of one run.
+#[derive(Clone, Copy)]
+struct Marks {
+    /// Marked live.
+    live: u32,
+    /// Seen by the backward walk and (so far) dead.
+    dead: u32,
+}
+
+impl Scratch {
+    /// This run's stamps, with `mark` covering every def id of `b`.
+    fn start(&mut self, b: &Builder) -> Marks {
+        let bound = b.id_bound();
+        if self.mark.len() < bound {
+            self.mark.resize(bound, 0);
+        }
+        if self.stamp >= u32::MAX - 2 {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 2;
+        self.work.clear();
+        self.dead.clear();
+        Marks {
+            live: self.stamp - 1,
+            dead: self.stamp,
+        }
+    }
+}
+
 /// [`run`] with caller-kept buffers.
 pub fn run_with_scratch(b: &mut Builder, scratch: &mut Scratch) -> Result<bool, PassError> {
-    let Scratch { live, work, dead } = scratch;
-    live.clear();
-    live.resize(b.id_bound(), false);
-    work.clear();
-    dead.clear();
+    let Some(code) = b.first_code() else {
+        return Ok(false);
+    };
+    let census = b.census();
+    let one_block = census.count(Counted::Label) == census.count(Counted::Function)
+        && !census.has(Counted::Scoped);
+    if !(one_block && sweep_backwards(b, code, scratch)) {
+        mark_and_sweep(b, code, scratch);
+    }
+    for &def in scratch.dead.iter() {
+        remove_with_debug(b, def);
+    }
+    Ok(!scratch.dead.is_empty())
+}
+
+/// Mark and sweep in one backward walk over the code, for programs whose values are all
+/// defined before their uses in program order (one block per function: no phi, no back
+/// edge): an op is live if it is a root or a live op later in the program uses it. Leaves
+/// the dead ops in `scratch.dead` in program order and returns true; returns false (the
+/// result left unfinished) if a live op names a later op that the walk already found dead,
+/// which only a program with values used before their definition has.
+fn sweep_backwards(b: &Builder, code: SsaDef, scratch: &mut Scratch) -> bool {
+    let marks = scratch.start(b);
+    let Scratch { mark, dead, .. } = scratch;
+    let mut cur = b.last();
+    while let Some(def) = cur {
+        let Some(op) = b.get(def) else { return false };
+        let live = if removable(op.opcode) {
+            let slot = def.index();
+            if mark.get(slot) == Some(&marks.live) {
+                true
+            } else {
+                if let Some(m) = mark.get_mut(slot) {
+                    *m = marks.dead;
+                }
+                dead.push(def);
+                false
+            }
+        } else {
+            !op.opcode.is_annotation()
+        };
+        if live {
+            for r in op.refs().flatten() {
+                if let Some(m) = mark.get_mut(r.index()) {
+                    if *m == marks.dead {
+                        return false;
+                    }
+                    *m = marks.live;
+                }
+            }
+        }
+        if def == code {
+            dead.reverse();
+            return true;
+        }
+        cur = b.prev(def);
+    }
+    false
+}
+
+/// Mark and sweep with a worklist (any control flow graph, dead cycles included). Leaves the
+/// dead ops in `scratch.dead` in program order.
+fn mark_and_sweep(b: &Builder, code: SsaDef, scratch: &mut Scratch) {
+    let marks = scratch.start(b);
+    let Scratch {
+        mark, work, dead, ..
+    } = scratch;
     // Declarations are never removed here, and (in valid IR) refer to no code op but
     // functions and labels, which are roots anyway: only code needs marking and sweeping.
     // The removable ops are gathered on the way (in program order) and the live ones dropped
     // after marking: no second walk.
-    let code = b.first_code();
-    for (def, op) in code.into_iter().flat_map(|c| b.iter_from(c)) {
+    for (def, op) in b.iter_from(code) {
         if removable(op.opcode) {
             dead.push(def);
         } else if !op.opcode.is_annotation() {
-            live[def.index()] = true;
+            if let Some(m) = mark.get_mut(def.index()) {
+                *m = marks.live;
+            }
             work.push(def);
         }
     }
     while let Some(def) = work.pop() {
         let Some(op) = b.get(def) else { continue };
         for r in op.refs().flatten() {
-            if let Some(slot) = live.get_mut(r.index()) {
-                if !*slot {
-                    *slot = true;
+            if let Some(m) = mark.get_mut(r.index()) {
+                if *m != marks.live {
+                    *m = marks.live;
                     work.push(r);
                 }
             }
         }
     }
-    dead.retain(|d| !live[d.index()]);
-    for &def in dead.iter() {
-        remove_with_debug(b, def);
+    dead.retain(|d| mark.get(d.index()) != Some(&marks.live));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::parse;
+
+    /// A one-block program (the backward walk), and the same DCE on a worklist.
+    const ONE_BLOCK: &str = "\
+%1 = EntryPoint %10 Compute
+%2 = DclLds u32[16] %1
+%3 = Constant u32 1
+%4 = Constant u32 0
+%5 = DebugName %13 \"dead\"
+%6 = DebugName %12 \"live\"
+%10 = Function void
+%11 = Label None
+%12 = IAdd u32 %3 %3
+%13 = IMul u32 %12 %12
+%14 = IAdd u32 %13 %3
+%15 = IMul u32 %12 %3
+%16 = LdsStore %2 %4 %15
+%17 = Return void null
+%18 = FunctionEnd
+";
+
+    fn live_ids(b: &Builder) -> Vec<u32> {
+        b.iter().map(|(d, _)| d.id()).collect()
     }
-    Ok(!dead.is_empty())
+
+    #[test]
+    fn backward_walk_and_worklist_remove_the_same_ops() {
+        let mut scratch = Scratch::default();
+        let mut b = parse(ONE_BLOCK).unwrap();
+        let code = b.first_code().unwrap();
+        assert!(sweep_backwards(&b, code, &mut scratch));
+        let backward = scratch.dead.clone();
+        mark_and_sweep(&b, code, &mut scratch);
+        assert_eq!(backward, scratch.dead);
+        let ids: Vec<u32> = backward.iter().map(|d| d.id()).collect();
+        assert_eq!(ids, vec![13, 14]);
+        // Several runs on one scratch: the second finds nothing left.
+        assert!(run_with_scratch(&mut b, &mut scratch).unwrap());
+        assert_eq!(
+            live_ids(&b),
+            vec![1, 2, 3, 4, 6, 10, 11, 12, 15, 16, 17, 18]
+        );
+        assert!(!run_with_scratch(&mut b, &mut scratch).unwrap());
+    }
+
+    #[test]
+    fn a_later_value_used_before_its_definition_falls_back_to_the_worklist() {
+        // Not valid IR (a use before the definition in one block), but DCE must not remove
+        // a value a live op uses: the backward walk finds %13 dead before the store names it.
+        let text = "\
+%1 = EntryPoint %10 Compute
+%2 = DclLds u32[16] %1
+%3 = Constant u32 1
+%4 = Constant u32 0
+%10 = Function void
+%11 = Label None
+%12 = LdsStore %2 %4 %13
+%13 = IAdd u32 %3 %3
+%14 = IMul u32 %3 %3
+%17 = Return void null
+%18 = FunctionEnd
+";
+        let mut scratch = Scratch::default();
+        let mut b = parse(text).unwrap();
+        let code = b.first_code().unwrap();
+        assert!(!sweep_backwards(&b, code, &mut scratch));
+        assert!(run_with_scratch(&mut b, &mut scratch).unwrap());
+        assert_eq!(live_ids(&b), vec![1, 2, 3, 4, 10, 11, 12, 13, 17, 18]);
+    }
+
+    #[test]
+    fn stamps_wrap_around() {
+        let mut scratch = Scratch {
+            stamp: u32::MAX - 2,
+            ..Scratch::default()
+        };
+        let mut b = parse(ONE_BLOCK).unwrap();
+        // Marks of old runs equal to the stamps after the wrap: the table must be cleared.
+        scratch.mark = vec![1; b.id_bound()];
+        assert!(run_with_scratch(&mut b, &mut scratch).unwrap());
+        assert_eq!(scratch.stamp, 2);
+        assert_eq!(
+            live_ids(&b),
+            vec![1, 2, 3, 4, 6, 10, 11, 12, 15, 16, 17, 18]
+        );
+    }
 }

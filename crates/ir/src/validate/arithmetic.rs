@@ -14,12 +14,12 @@ impl Validator<'_> {
     pub(super) fn check_arithmetic(&mut self, def: SsaDef, op: &Op) {
         use OpCode::*;
         use ScalarType as S;
-        let rt = op.ty;
+        let rt = &op.ty;
         match op.opcode {
             FDot | FDotLegacy => {
                 // A scalar of the vectors' scalar type.
                 if let Some(a) = self.operand_type(op, 0).and_then(|t| t.base_type()) {
-                    let ok = rt.is_scalar() && self.same_type(&rt, &Type::scalar(a));
+                    let ok = rt.is_scalar() && self.same_type(rt, &Type::scalar(a));
                     if !ok {
                         self.err(
                             def,
@@ -32,7 +32,7 @@ impl Validator<'_> {
             }
             // Sums of byte differences of 32-bit words (`msad4` per component).
             UMsad
-                if !self.basic_of(&rt, |s| {
+                if !self.basic_of(rt, |s| {
                     s.is_int() && s.bit_size() != Some(16) && s.bit_size() != Some(64)
                 }) =>
             {
@@ -45,7 +45,7 @@ impl Validator<'_> {
             }
             // A packed dot product is one 32-bit sum.
             SDot4x8Packed | UDot4x8Packed
-                if !self.scalar_of(&rt, |s| s.is_int() && s.bit_size() == Some(32)) =>
+                if !self.scalar_of(rt, |s| s.is_int() && s.bit_size() == Some(32)) =>
             {
                 self.err(
                     def,
@@ -58,7 +58,7 @@ impl Validator<'_> {
                 let float = matches!(op.opcode, ConvertFtoF | ConvertItoF);
                 let kind = if float { "float" } else { "integer" };
                 let pred = |s: ScalarType| if float { s.is_float() } else { s.is_int() };
-                if !self.basic_of(&rt, pred) {
+                if !self.basic_of(rt, pred) {
                     self.err(
                         def,
                         op,
@@ -69,7 +69,7 @@ impl Validator<'_> {
             }
             Cast => {
                 // Bits of one number reread as another (bools have no bits to reread).
-                if !self.basic_of(&rt, S::is_numeric) {
+                if !self.basic_of(rt, S::is_numeric) {
                     self.err(def, op, Rule::ResultType, format!("{rt} is not a number"));
                 }
                 if let Some(st) = self.operand_type(op, 0) {

@@ -10,10 +10,10 @@ impl Validator<'_> {
     /// Composite construction, extraction and insertion.
     pub(super) fn check_composite(&mut self, def: SsaDef, op: &Op, nref: usize) {
         use OpCode::*;
-        let rt = op.ty;
+        let rt = &op.ty;
         match op.opcode {
-            CompositeInsert | CompositeExtract => self.check_extract_or_insert(def, op, &rt),
-            CompositeConstruct => self.check_construct(def, op, &rt, nref),
+            CompositeInsert | CompositeExtract => self.check_extract_or_insert(def, op, rt),
+            CompositeConstruct => self.check_construct(def, op, rt, nref),
             _ => {}
         }
     }

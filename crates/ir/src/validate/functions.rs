@@ -47,14 +47,14 @@ impl Validator<'_> {
     /// Entry point, function, call, parameter and return operands.
     pub(super) fn check_function_ops(&mut self, def: SsaDef, op: &Op, nref: usize) {
         use OpCode::*;
-        let rt = op.ty;
+        let rt = &op.ty;
         match op.opcode {
             Return => self.check_return(def, op),
             FunctionCall => {
                 // Arguments match the callee's parameters, in number and type; the result is
                 // what the callee returns.
                 if let Some((_, f)) = self.target(op, 0) {
-                    if !self.same_type(&rt, &f.ty) {
+                    if !self.same_type(rt, &f.ty) {
                         self.err(
                             def,
                             op,
@@ -85,7 +85,7 @@ impl Validator<'_> {
             }
             ParamLoad => {
                 if let Some(pt) = self.operand_type(op, 1) {
-                    if !self.same_type(&pt, &rt) {
+                    if !self.same_type(&pt, rt) {
                         self.err(
                             def,
                             op,

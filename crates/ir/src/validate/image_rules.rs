@@ -49,7 +49,7 @@ impl Validator<'_> {
     /// Image query results and image operands.
     pub(super) fn check_image_ops(&mut self, def: SsaDef, op: &Op) {
         use OpCode::*;
-        let rt = op.ty;
+        let rt = &op.ty;
         match op.opcode {
             ImageQuerySize => {
                 // struct{size, layers}: the size a 32-bit integer scalar or vector, the layer

@@ -9,7 +9,7 @@ use crate::types::ScalarType;
 impl Validator<'_> {
     /// A sparse access's result: the feedback (what `CheckSparseAccess` reads), then the data.
     pub(super) fn check_sparse_feedback(&mut self, def: SsaDef, op: &Op) {
-        let rt = op.ty;
+        let rt = &op.ty;
         if op.flags.contains(OpFlags::SPARSE_FEEDBACK) {
             // The feedback (what `CheckSparseAccess` reads), then the data.
             let feedback_ok = !rt.is_array()
@@ -34,7 +34,7 @@ impl Validator<'_> {
     pub(super) fn check_memory_ops(&mut self, def: SsaDef, op: &Op) {
         use OpCode::*;
         use ScalarType as S;
-        let rt = op.ty;
+        let rt = &op.ty;
         match op.opcode {
             DescriptorLoad => {
                 if let Some((_, dcl)) = self.target(op, 0) {
@@ -47,7 +47,7 @@ impl Validator<'_> {
                         _ => None,
                     };
                     if let Some(want) = want {
-                        if !self.scalar_of(&rt, |s| s == want) {
+                        if !self.scalar_of(rt, |s| s == want) {
                             self.err(
                                 def,
                                 op,
@@ -62,7 +62,7 @@ impl Validator<'_> {
             // scalar of the same shape); lowered IR has no temporaries to check.
             TmpLoad if self.unknown_ok() => {
                 if let Some(tmp) = self.operand_type(op, 0) {
-                    if !self.same_type(&rt, &tmp) {
+                    if !self.same_type(rt, &tmp) {
                         self.err(
                             def,
                             op,

@@ -19,18 +19,18 @@ impl Validator<'_> {
     pub(super) fn check_subgroup_ops(&mut self, def: SsaDef, op: &Op) {
         use OpCode::*;
         use ScalarType as S;
-        let rt = op.ty;
+        let rt = &op.ty;
         match op.opcode {
             WaveActiveOp | WavePrefixOp | WaveMultiPrefixOp => {
                 let Some(wop) = op.lit(0).and_then(WaveOp::from_literal) else {
                     return;
                 };
                 let ok = if wop.is_float() {
-                    self.basic_of(&rt, S::is_float)
+                    self.basic_of(rt, S::is_float)
                 } else if wop.is_bitwise() {
-                    self.basic_of(&rt, |s| s.is_int() || s == S::Bool)
+                    self.basic_of(rt, |s| s.is_int() || s == S::Bool)
                 } else {
-                    self.basic_of(&rt, S::is_int)
+                    self.basic_of(rt, S::is_int)
                 };
                 if !ok {
                     let what = if wop.is_float() {

@@ -81,6 +81,7 @@ impl Validator<'_> {
         }
     }
     /// Reports [`Rule::OperandType`] for operand `i` unless `ok` holds for its type.
+    #[inline]
     pub(super) fn want(
         &mut self,
         def: SsaDef,
@@ -90,19 +91,26 @@ impl Validator<'_> {
         what: impl fmt::Display,
     ) {
         if !ok {
-            let found = self
-                .operand_type(op, i)
-                .map_or_else(|| "nothing".to_string(), |t| t.to_string());
-            self.err_at(
-                def,
-                op,
-                i,
-                Rule::OperandType,
-                format!("expected {what}, found {found}"),
-            );
+            self.operand_type_error(def, op, i, &what);
         }
     }
+    /// The error [`Validator::want`] reports (out of line: valid programs never get here).
+    #[cold]
+    #[inline(never)]
+    fn operand_type_error(&mut self, def: SsaDef, op: &Op, i: usize, what: &dyn fmt::Display) {
+        let found = self
+            .operand_type(op, i)
+            .map_or_else(|| "nothing".to_string(), |t| t.to_string());
+        self.err_at(
+            def,
+            op,
+            i,
+            Rule::OperandType,
+            format!("expected {what}, found {found}"),
+        );
+    }
     /// Checks operand `i` (if it references a live op) with `pred` on its type.
+    #[inline]
     pub(super) fn want_type(
         &mut self,
         def: SsaDef,
@@ -111,8 +119,8 @@ impl Validator<'_> {
         what: impl fmt::Display,
         pred: impl Fn(&Self, &Type) -> bool,
     ) {
-        if let Some(t) = self.operand_type(op, i) {
-            let ok = pred(self, &t);
+        if let Some(t) = self.operand_type_ref(op, i) {
+            let ok = pred(self, t);
             self.want(def, op, i, ok, what);
         }
     }
@@ -134,19 +142,19 @@ impl Validator<'_> {
     /// Operand `i` (if it references a live op) follows `rule`.
     fn check_type_rule(&mut self, def: SsaDef, op: &Op, i: usize, rule: TypeRule) {
         use ScalarType as S;
-        let rt = op.ty;
+        let rt = &op.ty;
         let int32 = |s: ScalarType| s.is_int() && s.bit_size() == Some(32);
         match rule {
-            TypeRule::Result => self.want_type(def, op, i, rt, |v, t| v.same_type(t, &rt)),
+            TypeRule::Result => self.want_type(def, op, i, rt, |v, t| v.same_type(t, rt)),
             TypeRule::IntLikeResult | TypeRule::IntPerComponent => {
                 let bits = rule == TypeRule::IntLikeResult;
                 self.want_type(def, op, i, "an integer matching the result", |v, t| {
-                    v.basic_of(t, S::is_int) && matches_result(t, &rt, bits)
+                    v.basic_of(t, S::is_int) && matches_result(t, rt, bits)
                 });
             }
             TypeRule::FloatPerComponent => {
                 self.want_type(def, op, i, "a float matching the result", |v, t| {
-                    v.basic_of(t, S::is_float) && matches_result(t, &rt, false)
+                    v.basic_of(t, S::is_float) && matches_result(t, rt, false)
                 });
             }
             TypeRule::BoolPerComponent => {
@@ -212,11 +220,12 @@ impl Validator<'_> {
             return;
         };
         let k = usize::from(k);
-        let (Some(a), Some(b)) = (self.operand_type(op, k), self.operand_type(op, i)) else {
+        let (Some(a), Some(b)) = (self.operand_type_ref(op, k), self.operand_type_ref(op, i))
+        else {
             return;
         };
         if let Like::TypeOf(_) = like {
-            let ok = self.same_type(&a, &b);
+            let ok = self.same_type(a, b);
             self.want(def, op, i, ok, format_args!("{a} like operand {k}"));
         } else {
             // Integers of either signedness; an untyped scalar has any bit size.
@@ -237,6 +246,7 @@ impl Validator<'_> {
 
 /// True if the scalar or vector `t` has the vector size of the result `rt` (and its bit size,
 /// if `bits`; an untyped scalar has any bit size).
+#[inline]
 fn matches_result(t: &Type, rt: &Type, bits: bool) -> bool {
     let (Some(a), Some(r)) = (t.as_basic(), rt.as_basic()) else {
         return false;

@@ -148,3 +148,43 @@ fn rule_case_value() {
     assert_eq!(errs.len(), 1, "{}", dump(&errs));
     expect(&b, Level::Structural, Rule::CaseValue, bad, Some(1));
 }
+
+/// `Validator::check_specific` skips constants without flags: none of its rules may report
+/// anything for a constant, of whatever type, literal count, level or stage.
+#[test]
+fn constants_meet_no_specific_rule() {
+    let mut types: Vec<Type> = vec![Type::VOID];
+    for s in ScalarType::ALL {
+        types.push(Type::scalar(s));
+        types.push(Type::vector(s, 4));
+    }
+    let v4 = BasicType::vector(S::F32, 4);
+    let u = BasicType::scalar(S::U32);
+    types.push(Type::structure(&[v4, u]).unwrap());
+    types.push(Type::scalar(S::U32).array_of(4).unwrap());
+    types.push(Type::scalar(S::F32).array_of(0).unwrap());
+    types.push(Type::structure(&[u, v4]).unwrap().array_of(2).unwrap());
+    let mut b = Builder::new();
+    let mut defs = Vec::new();
+    for ty in &types {
+        for lits in [0usize, 1, 4, 8] {
+            let mut op = Op::new(O::Constant, *ty);
+            for k in 0..lits {
+                op = op.with_lit(k as u64);
+            }
+            defs.push(b.add_decl(op));
+        }
+    }
+    for level in [Level::Structural, Level::Unstructured, Level::Lowered] {
+        for &stage in ShaderStage::ALL {
+            let mut v = Validator::new(&b, level);
+            v.stage = Some(stage);
+            v.workgroup_size = Some([1, 1, 1]);
+            for &d in &defs {
+                let op = b.op(d);
+                v.check_specific_rules(d, op, 0);
+            }
+            assert!(v.errors.is_empty(), "{level:?} {stage:?}: {:?}", v.errors);
+        }
+    }
+}
