@@ -87,10 +87,13 @@ fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
 /// Computes the DXBC checksum of `data` (the container bytes from offset 20 on).
 pub fn dxbc_checksum(data: &[u8]) -> [u32; 4] {
     let mut state = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
-    let (blocks, rest) = data.as_chunks::<64>();
-    for block in blocks {
-        compress(&mut state, block);
+    let mut chunks = data.chunks_exact(64);
+    for chunk in &mut chunks {
+        let mut block = [0u8; 64];
+        block.copy_from_slice(chunk);
+        compress(&mut state, &block);
     }
+    let rest = chunks.remainder();
     let bits = (data.len() as u32).wrapping_mul(8);
     let tail = (bits >> 2) | 1;
     let mut block = [0u8; 64];
