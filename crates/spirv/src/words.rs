@@ -72,7 +72,7 @@ pub(crate) fn inst(buf: &mut Vec<u32>, op: Op, operands: &[u32]) {
 /// Appends one instruction of fixed leading operands `fixed` and a short tail `tail` (the
 /// operands of an arithmetic or decoration), reserving once and copying the tail a word at a
 /// time: cheaper than a `memcpy` call for the few words such tails have.
-#[inline]
+#[inline(always)]
 pub(crate) fn inst_tail<const N: usize>(buf: &mut Vec<u32>, op: Op, fixed: [u32; N], tail: &[u32]) {
     let words = 1 + N + tail.len();
     buf.reserve(words);
