@@ -72,7 +72,7 @@ pub(crate) fn inst(buf: &mut Vec<u32>, op: Op, operands: &[u32]) {
 /// Appends one instruction of fixed leading operands `fixed` and a short tail `tail` (the
 /// operands of an arithmetic or decoration), reserving once and copying the tail a word at a
 /// time: cheaper than a `memcpy` call for the few words such tails have.
-#[inline]
+#[inline(always)]
 pub(crate) fn inst_tail<const N: usize>(buf: &mut Vec<u32>, op: Op, fixed: [u32; N], tail: &[u32]) {
     let words = 1 + N + tail.len();
     buf.reserve(words);
@@ -301,14 +301,27 @@ impl<const SLOTS: usize> PackedStrTable<SLOTS> {
     /// The string of the table that `lits` packs (as [`decode_packed_str`] would decode it),
     /// if it is one.
     pub(crate) fn find(&self, lits: &[Operand]) -> Option<&'static str> {
-        let len = packed_str_len(lits);
-        let first = low_bytes(lits.first()?.0, len);
+        const LOW: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        // Most names end in their first literal: its length and bytes come from one look
+        // at it (as `packed_str_len` finds them), the rest only for longer names.
+        let (w, rest) = lits.split_first()?;
+        let zero = w.0.wrapping_sub(LOW) & !w.0 & HIGH;
+        let (len, first) = if zero != 0 {
+            let len = (zero.trailing_zeros() / 8) as usize;
+            (len, low_bytes(w.0, len))
+        } else {
+            (8 + packed_str_len(rest), w.0)
+        };
         let mut at = Self::slot(len, first);
         for _ in 0..SLOTS {
             let (l, words, s) = self.slots.get(at)?.as_ref()?;
             if *l == len && words[0] == first {
-                let rest = lits.iter().zip(words).enumerate().skip(1);
-                for (i, (o, w)) in rest.take(len.div_ceil(8).saturating_sub(1)) {
+                // The other literals of the name (a table name has at most four).
+                for i in 1..len.div_ceil(8) {
+                    let (Some(o), Some(w)) = (lits.get(i), words.get(i)) else {
+                        return None;
+                    };
                     if low_bytes(o.0, len - 8 * i) != *w {
                         return None;
                     }

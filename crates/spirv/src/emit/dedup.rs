@@ -36,9 +36,12 @@ impl<K: Eq + Hash, const N: usize> IdTable<K, N> {
     #[inline]
     pub(super) fn get(&self, key: &K) -> Option<u32> {
         match &self.index {
+            // Newest first: a declaration is most often asked for again right after it was
+            // made (the components of a splat, the type of the value just declared).
             None => self
                 .entries
                 .iter()
+                .rev()
                 .find(|(k, _)| k == key)
                 .map(|&(_, id)| id),
             Some(index) => index.get(key).copied(),

@@ -1099,10 +1099,18 @@ impl<'a> Emitter<'a> {
     /// they are one's components in order), others a component at a time through access
     /// chains. Called before any op that could see the outputs or leave the block: every
     /// op that has an effect besides its result, and `OutputLoad`.
+    #[inline]
     pub(super) fn flush_outputs(&mut self) -> R<()> {
         if self.function_state.pending_outputs.is_empty() {
             return Ok(());
         }
+        self.write_pending_outputs()
+    }
+
+    /// [`Self::flush_outputs`] once some store is pending (kept out of line: most callers
+    /// find none).
+    #[inline(never)]
+    fn write_pending_outputs(&mut self) -> R<()> {
         let pending = std::mem::take(&mut self.function_state.pending_outputs);
         for p in &pending {
             let n = p.ty.vec_size() as usize;

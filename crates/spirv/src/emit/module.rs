@@ -204,7 +204,7 @@ impl Module {
     /// in the entry point's interface (from SPIR-V 1.4; only `Input` and `Output` ones
     /// before), which [`Emitter::finish`](super::Emitter::finish) writes from
     /// [`Self::global_vars`]: every module-scope variable is declared here.
-    #[inline]
+    #[inline(always)]
     pub(super) fn global_var(&mut self, ptr_ty: u32, sc: SC, id: u32, init: Option<u32>) {
         if sc == SC::Private {
             self.private_vars += 1;
