@@ -138,7 +138,7 @@ impl Validator<'_> {
     fn enter_function(&mut self, def: SsaDef, op: &Op, nref: usize) {
         // The parameters are recorded for ParamLoad; the table is only built if needed.
         if nref > 0 && self.param_owner.is_empty() {
-            self.param_owner = vec![0; self.b.id_bound()];
+            self.param_owner.resize(self.b.id_bound(), 0);
         }
         for i in 0..nref {
             if let Some(slot) = op.arg(i).and_then(|p| self.param_owner.get_mut(p.index())) {

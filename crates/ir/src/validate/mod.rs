@@ -318,11 +318,32 @@ impl std::error::Error for ValidationError {}
 pub fn validate(b: &Builder, level: Level) -> Result<(), Vec<ValidationError>> {
     let mut v = Validator::new(b, level);
     v.run();
-    if v.errors.is_empty() {
+    let errors = v.finish();
+    if errors.is_empty() {
         Ok(())
     } else {
-        Err(v.errors)
+        Err(errors)
     }
+}
+
+/// The per-id and per-function buffers of a validation, kept on the thread for the next one
+/// (the pipeline validates after every pass, the DXIL converter every output): a validation
+/// then allocates nothing for them once the thread has seen a program as large.
+#[derive(Default)]
+struct Spare {
+    pos: Vec<u32>,
+    def_scope: Vec<u32>,
+    funcs: Vec<FuncInfo>,
+    param_owner: Vec<u32>,
+    stack: Vec<Frame>,
+    scope_parent: Vec<u32>,
+    scope_depth: Vec<u32>,
+    scope_chain: Vec<u32>,
+}
+
+thread_local! {
+    /// The buffers of the last validation finished on this thread (see [`Spare`]).
+    static SPARE: std::cell::Cell<Option<Spare>> = const { std::cell::Cell::new(None) };
 }
 
 /// Extent and form of one function, found by the first walk.
@@ -412,20 +433,35 @@ struct Validator<'a> {
 
 impl<'a> Validator<'a> {
     fn new(b: &'a Builder, level: Level) -> Self {
+        let mut spare = SPARE.take().unwrap_or_default();
+        spare.pos.clear();
+        spare.def_scope.clear();
+        spare.funcs.clear();
+        // Empty until a function with parameters allocates it (see `check_function_ops`).
+        spare.param_owner.clear();
+        spare.stack.clear();
+        for region in [
+            &mut spare.scope_parent,
+            &mut spare.scope_depth,
+            &mut spare.scope_chain,
+        ] {
+            region.clear();
+            region.push(0);
+        }
         Validator {
             b,
             level,
-            pos: Vec::new(),
-            funcs: Vec::new(),
-            param_owner: Vec::new(),
+            pos: spare.pos,
+            funcs: spare.funcs,
+            param_owner: spare.param_owner,
             errors: Vec::new(),
-            stack: Vec::new(),
-            scope_parent: vec![0],
-            scope_depth: vec![0],
-            scope_chain: vec![0],
+            stack: spare.stack,
+            scope_parent: spare.scope_parent,
+            scope_depth: spare.scope_depth,
+            scope_chain: spare.scope_chain,
             cur_scope: 0,
             func_scope: 0,
-            def_scope: Vec::new(),
+            def_scope: spare.def_scope,
             func: None,
             next_func: 0,
             seen_code: false,
@@ -434,6 +470,21 @@ impl<'a> Validator<'a> {
             mesh_payloads: 0,
             workgroup_size: None,
         }
+    }
+
+    /// The errors found; the buffers go back to the thread for the next validation.
+    fn finish(self) -> Vec<ValidationError> {
+        SPARE.set(Some(Spare {
+            pos: self.pos,
+            def_scope: self.def_scope,
+            funcs: self.funcs,
+            param_owner: self.param_owner,
+            stack: self.stack,
+            scope_parent: self.scope_parent,
+            scope_depth: self.scope_depth,
+            scope_chain: self.scope_chain,
+        }));
+        self.errors
     }
 
     fn full(&self) -> bool {
@@ -544,8 +595,10 @@ impl<'a> Validator<'a> {
     /// First walk: positions and function extents.
     fn build_positions(&mut self) {
         let bound = self.b.id_bound();
-        self.pos = vec![0; bound];
-        self.def_scope = vec![0; bound];
+        self.pos.clear();
+        self.pos.resize(bound, 0);
+        self.def_scope.clear();
+        self.def_scope.resize(bound, 0);
         let mut n = 0u32;
         let mut cur: Option<usize> = None;
         for (def, op) in self.b.iter() {
