@@ -781,18 +781,7 @@ impl Builder {
             };
             m.nodes = nodes.len() as u32;
             m.cap = cap as u32;
-            for (i, r) in refs.iter().enumerate() {
-                let node = nodes.len() as u32;
-                let def = r.def().map_or(NIL, |d| d.id());
-                let next = push_use(meta, nodes, def, node);
-                nodes.push(UseNode {
-                    def,
-                    user: id,
-                    operand: i as u32,
-                    prev: NIL,
-                    next,
-                });
-            }
+            link_new(meta, nodes, id, refs);
             if cap > n {
                 nodes.resize(nodes.len() + cap - n, UseNode::default());
             }

@@ -265,16 +265,23 @@ impl<'a> Cursor<'a> {
     pub fn advance(&mut self) -> Result<Entry, Error> {
         // Inside a block most entries are records: those return without leaving the caller.
         if !self.frames.is_empty() {
-            self.entry_bit = self.bits.position();
-            let id = self.read(self.width)?;
-            if id > DEFINE_ABBREV {
-                return Ok(Entry::Record(id as u32));
-            }
-            if let Some(entry) = self.control_entry(id)? {
+            if let Some(entry) = self.read_entry()? {
                 return Ok(entry);
             }
         }
         self.advance_slow()
+    }
+
+    /// Reads one abbreviation id at the current position: a record returns at once, a
+    /// control entry goes through [`Cursor::control_entry`] (`None` when it consumed it).
+    #[inline(always)]
+    fn read_entry(&mut self) -> Result<Option<Entry>, Error> {
+        self.entry_bit = self.bits.position();
+        let id = self.read(self.width)?;
+        if id > DEFINE_ABBREV {
+            return Ok(Some(Entry::Record(id as u32)));
+        }
+        self.control_entry(id)
     }
 
     /// [`Cursor::advance`] from the top level, or after an entry it consumed.
@@ -284,12 +291,7 @@ impl<'a> Cursor<'a> {
             if self.frames.is_empty() && self.only_padding_left() {
                 return Ok(Entry::EndOfStream);
             }
-            self.entry_bit = self.bits.position();
-            let id = self.read(self.width)?;
-            if id > DEFINE_ABBREV {
-                return Ok(Entry::Record(id as u32));
-            }
-            if let Some(entry) = self.control_entry(id)? {
+            if let Some(entry) = self.read_entry()? {
                 return Ok(entry);
             }
         }
