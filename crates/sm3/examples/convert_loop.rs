@@ -12,31 +12,20 @@
     clippy::print_stderr
 )]
 
-fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|x| x == "d3d9") {
-            out.push(p);
-        }
-    }
-}
-
 fn main() {
-    let root = std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/d3d9"
-    ));
     let rounds: u32 = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(1000);
     let passes = std::env::args().nth(2).is_some_and(|a| a == "passes");
-    let mut files = Vec::new();
-    walk(root, &mut files);
-    files.sort();
-    let blobs: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    let Some(corpus) = dxspv_testkit::corpus::Corpus::open() else {
+        return;
+    };
+    let blobs: Vec<Vec<u8>> = corpus
+        .of_format("d3d9")
+        .into_iter()
+        .map(|e| corpus.read(e))
+        .collect();
     let opts = dxspv_sm3::Options::default();
     let popts = dxspv_ir::passes::Options {
         validate_each_pass: false,

@@ -15,33 +15,19 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|x| x == "d3d9") {
-            out.push(p);
-        }
-    }
-}
-
 fn main() {
-    let root = std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/d3d9"
-    ));
     let rounds: u32 = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(5);
-    let mut files = Vec::new();
-    walk(root, &mut files);
-    files.sort();
-    if files.is_empty() {
-        println!("corpus not found at {}", root.display());
+    let Some(corpus) = dxspv_testkit::corpus::Corpus::open() else {
         return;
-    }
+    };
+    let files: Vec<std::path::PathBuf> = corpus
+        .of_format("d3d9")
+        .into_iter()
+        .map(|e| corpus.path(e))
+        .collect();
     let blobs: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
     let opts = dxspv_sm3::Options::default();
     let popts = dxspv_ir::passes::Options {
