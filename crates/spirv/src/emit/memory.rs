@@ -416,11 +416,7 @@ impl<'a> Emitter<'a> {
                 return unsupported(def, op, format!("type {pt}"));
             };
             let loaded = if at == want_ty { out } else { self.module.id() };
-            let f = &mut self.module.sections.functions;
-            let st = begin(f, S::Load);
-            f.extend_from_slice(&[at, loaded, ptr]);
-            f.extend_from_slice(&ma.0[..ma.1]);
-            end(f, st);
+            self.emit_load(at, loaded, ptr, ma);
             if loaded != out {
                 self.copy_logical(def, op, loaded, &pt, layout, out)?;
             }
@@ -437,11 +433,7 @@ impl<'a> Emitter<'a> {
         let same = wb.base() == pb.base();
         let raw = if same { out } else { self.module.id() };
         if n == m {
-            let f = &mut self.module.sections.functions;
-            let st = begin(f, S::Load);
-            f.extend_from_slice(&[pty, raw, ptr]);
-            f.extend_from_slice(&ma.0[..ma.1]);
-            end(f, st);
+            self.emit_load(pty, raw, ptr, ma);
             if m > 1 && self.function_state.vector_loads != VectorLoads::Never {
                 // A whole vector of memory that does not change: later loads of its
                 // components in the block take them from this one.
@@ -451,11 +443,7 @@ impl<'a> Emitter<'a> {
             }
         } else if m > n {
             let id = self.module.id();
-            let f = &mut self.module.sections.functions;
-            let st = begin(f, S::Load);
-            f.extend_from_slice(&[pty, id, ptr]);
-            f.extend_from_slice(&ma.0[..ma.1]);
-            end(f, st);
+            self.emit_load(pty, id, ptr, ma);
             let Some(sub) = self.module.basic_ty(pb.with_vec_size(n as u8)) else {
                 return unsupported(def, op, "vector type");
             };
@@ -472,11 +460,7 @@ impl<'a> Emitter<'a> {
                 let jx = self.next_scalar(&ix, k as u64);
                 let (p, _) = self.chain(def, op, base, sc, ty, prefix, &jx, layout)?;
                 let id = self.module.id();
-                let f = &mut self.module.sections.functions;
-                let st = begin(f, S::Load);
-                f.extend_from_slice(&[pty, id, p]);
-                f.extend_from_slice(&ma.0[..ma.1]);
-                end(f, st);
+                self.emit_load(pty, id, p, ma);
                 *part = id;
             }
             let Some(vt) = self.module.basic_ty(pb.with_vec_size(n as u8)) else {
@@ -561,11 +545,7 @@ impl<'a> Emitter<'a> {
                 };
                 let ma = self.mem_access(sc, false);
                 let v = self.module.id();
-                let f = &mut self.module.sections.functions;
-                let st = begin(f, S::Load);
-                f.extend_from_slice(&[vty, v, ptr]);
-                f.extend_from_slice(&ma.0[..ma.1]);
-                end(f, st);
+                self.emit_load(vty, v, ptr, ma);
                 self.remember_vector(key, v);
                 v
             }
@@ -596,7 +576,16 @@ impl<'a> Emitter<'a> {
         Ok(true)
     }
 
-    /// Keeps `vec`, loaded from `key`, for the loads of the rest of the block.
+    /// `OpLoad` of `id`, of SPIR-V type `ty`, through `ptr`, with the memory operands `ma`
+    /// ([`Emitter::mem_access`]).
+    fn emit_load(&mut self, ty: u32, id: u32, ptr: u32, ma: ([u32; 2], usize)) {
+        let f = &mut self.module.sections.functions;
+        let st = begin(f, S::Load);
+        f.extend_from_slice(&[ty, id, ptr]);
+        f.extend_from_slice(&ma.0[..ma.1]);
+        end(f, st);
+    }
+
     /// The vector this block already loaded under `key`, if it is still remembered.
     pub(super) fn loaded_vector(&self, key: VectorKey) -> Option<u32> {
         self.function_state
@@ -606,6 +595,7 @@ impl<'a> Emitter<'a> {
             .map(|&(_, v)| v)
     }
 
+    /// Keeps `vec`, loaded from `key`, for the loads of the rest of the block.
     pub(super) fn remember_vector(&mut self, key: VectorKey, vec: u32) {
         let list = &mut self.function_state.loaded_vectors;
         if list.len() >= LOADED_VECTORS {
