@@ -107,6 +107,16 @@ impl State {
         self.one_block = false;
     }
 
+    /// Records that every function of the program is a single block with no branch, phi or
+    /// construct, as [`one_block_per_function`] finds (the pipeline found it before
+    /// `scoped_to_structured`, and no pass since added a block, branch or phi): the next run
+    /// numbers along the straight line without checking again. Valid until
+    /// [`State::invalidate`], like an adopted CFG.
+    pub fn know_one_block_per_function(&mut self) {
+        self.built = Some(false);
+        self.one_block = true;
+    }
+
     /// True if the last run found every function to be a single block with no branch, phi
     /// or construct (so it built no CFG): then `cfg_cleanup` has nothing to do either (no
     /// empty block to bypass, no unreachable block, no phi). Read before
@@ -226,7 +236,7 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
 /// program [`Cfg::rebuild`] accepts with one block per function and no edge, found with a walk
 /// that costs much less than building the CFG. The label count is checked first (from the
 /// census), so programs with more blocks than functions are not walked.
-fn one_block_per_function(b: &Builder) -> bool {
+pub(crate) fn one_block_per_function(b: &Builder) -> bool {
     use crate::enums::Construct;
     #[derive(PartialEq)]
     enum At {

@@ -42,6 +42,7 @@
 //! for [`run_pipeline`]), so a warm compile allocates almost nothing in the passes.
 
 use crate::analysis::Cfg;
+use crate::census::Counted;
 use crate::passes::error::PassError;
 use crate::passes::options::Options;
 use crate::passes::util::FpModes;
@@ -217,7 +218,16 @@ pub fn run_pipeline_with(
 
     // Mandatory: structure, SSA, types, lowerings.
     let mut block_form = false;
+    // A program with no scoped control flow whose functions are one block each (most small
+    // shaders) is what scoped_to_structured would leave unchanged, and stays one block per
+    // function until the optimisation loop: no pass before it adds a block, branch or phi
+    // (SSA construction adds phis only where blocks join). CSE is told so and skips its own
+    // check.
+    let one_block = !r.b.census().has(Counted::Scoped) && cse::one_block_per_function(r.b);
     r.run("scoped_to_structured", Unstructured, |b| {
+        if one_block {
+            return Ok(false);
+        }
         let (changed, found) = scoped_to_structured::run_finding_block_form(b)?;
         block_form = found;
         Ok(changed)
@@ -264,6 +274,9 @@ pub fn run_pipeline_with(
     // (it is then missing from the report).
     let modes = FpModes::collect(r.b);
     cse_state.invalidate();
+    if one_block {
+        cse_state.know_one_block_per_function();
+    }
     // SSA construction's CFG, if it built one, still has the program's blocks: nothing since
     // changed a block, label, terminator or branch (the passes in between add and replace
     // value ops only), so CSE and cfg_cleanup use it instead of building their own.
