@@ -46,7 +46,7 @@ pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassErro
         let Some(op) = b.get(def) else {
             continue;
         };
-        if op.opcode.is_declarative() || !may_fold(b, op) {
+        if !FOLDS[op.opcode as usize & (FOLDS.len() - 1)] || !may_fold(b, op) {
             continue;
         }
         let op = op.clone();
@@ -61,6 +61,91 @@ pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassErro
         }
     }
     Ok(changed)
+}
+
+/// Per opcode (by discriminant): whether [`fold`] has a rule for it. Most ops have none, and
+/// this one lookup turns them away before the operands are looked at. Indexed by the
+/// discriminant masked to the table's size (a power of two above every opcode).
+static FOLDS: [bool; 1024] = {
+    let mut table = [false; 1024];
+    let mut i = 0;
+    while i < OpCode::ALL.len() {
+        let op = OpCode::ALL[i];
+        table[op as usize] = has_fold_rule(op);
+        i += 1;
+    }
+    table
+};
+
+/// The opcodes [`fold`] folds: those of its own match and of [`fold_bool`], [`fold_int`] and
+/// [`fold_float`] (for every other opcode those return `None`). No declaration is among them.
+const fn has_fold_rule(op: OpCode) -> bool {
+    use OpCode as O;
+    matches!(
+        op,
+        O::Select
+            | O::CompositeConstruct
+            | O::CompositeExtract
+            | O::Cast
+            | O::ConvertFtoF
+            | O::ConvertFtoI
+            | O::ConvertItoF
+            | O::ConvertItoI
+            | O::BNot
+            | O::BAnd
+            | O::BOr
+            | O::BEq
+            | O::BNe
+            | O::IAdd
+            | O::ISub
+            | O::IMul
+            | O::UDiv
+            | O::UMod
+            | O::IAnd
+            | O::IOr
+            | O::IXor
+            | O::INot
+            | O::INeg
+            | O::IAbs
+            | O::IShl
+            | O::SShr
+            | O::UShr
+            | O::SMin
+            | O::SMax
+            | O::UMin
+            | O::UMax
+            | O::SClamp
+            | O::UClamp
+            | O::IBitCount
+            | O::IBitReverse
+            | O::IFindLsb
+            | O::UFindMsb
+            | O::IEq
+            | O::INe
+            | O::SLt
+            | O::SLe
+            | O::SGt
+            | O::SGe
+            | O::ULt
+            | O::ULe
+            | O::UGt
+            | O::UGe
+            | O::FIsNan
+            | O::FNeg
+            | O::FAbs
+            | O::FAdd
+            | O::FSub
+            | O::FMul
+            | O::FDiv
+            | O::FMin
+            | O::FMax
+            | O::FEq
+            | O::FNe
+            | O::FLt
+            | O::FLe
+            | O::FGt
+            | O::FGe
+    )
 }
 
 /// True if `def`, about to be replaced by the constant `new`, is the address of a
@@ -417,5 +502,31 @@ fn fold_float(opcode: OpCode, t: ScalarType, x: &[u64]) -> Option<u64> {
         O::FGt => Some(bool_lit(a > b?)),
         O::FGe => Some(bool_lit(a >= b?)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every opcode the component folds accept is in the table the walk filters with, and
+    /// no declaration is.
+    #[test]
+    fn the_filter_table_keeps_every_opcode_with_a_fold() {
+        let ints = [3u64, 5, 7];
+        let floats = [1.0f32.to_bits() as u64, 2.0f32.to_bits() as u64, 0];
+        for &op in OpCode::ALL {
+            let folds = fold_int(op, ScalarType::U32, &ints).is_some()
+                || fold_int(op, ScalarType::I32, &ints).is_some()
+                || fold_float(op, ScalarType::F32, &floats).is_some()
+                || fold_bool(op, &[1, 0]).is_some();
+            if folds {
+                assert!(FOLDS[op as usize], "{op:?}");
+            }
+            assert_eq!(FOLDS[op as usize], has_fold_rule(op), "{op:?}");
+            if FOLDS[op as usize] {
+                assert!(!op.is_declarative(), "{op:?}");
+            }
+        }
     }
 }
