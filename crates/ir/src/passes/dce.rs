@@ -16,17 +16,50 @@
 
 use crate::census::Counted;
 use crate::op::SsaDef;
-use crate::opcode::OpCode;
+use crate::opcode::{OpClass, OpCode, Traits};
 use crate::passes::error::PassError;
 use crate::passes::util::remove_with_debug;
 use crate::Builder;
 
-/// True for the ops DCE may remove: removable code (declarations, even removable ones, are
-/// left to [`crate::passes::unused_declarations`], which knows which are the interface).
-#[inline]
-fn removable(opcode: OpCode) -> bool {
-    opcode.is_removable() && !opcode.is_declarative()
+/// What DCE makes of an op of each opcode (by discriminant, masked to the table's size):
+/// [`ROOT`], [`REMOVABLE`] or [`ANNOTATION`]; one lookup per op instead of three queries.
+static KINDS: [u8; 1024] = {
+    let mut table = [ROOT; 1024];
+    let mut i = 0;
+    while i < OpCode::ALL.len() {
+        let op = OpCode::ALL[i];
+        table[op as usize] = kind_of(op);
+        i += 1;
+    }
+    table
+};
+
+/// Kept, and keeps what it refers to alive.
+const ROOT: u8 = 0;
+/// Removable code: what DCE may remove (declarations, even removable ones, are left to
+/// [`crate::passes::unused_declarations`], which knows which are the interface).
+const REMOVABLE: u8 = 1;
+/// An annotation (not removable code): kept here, keeps nothing alive.
+const ANNOTATION: u8 = 2;
+
+const fn kind_of(op: OpCode) -> u8 {
+    let info = op.const_info();
+    let declarative = matches!(info.class, OpClass::Declaration);
+    if info.traits.contains(Traits::REMOVABLE) && !declarative {
+        REMOVABLE
+    } else if info.traits.contains(Traits::ANNOTATION) {
+        ANNOTATION
+    } else {
+        ROOT
+    }
 }
+
+/// The [`KINDS`] entry of `opcode`.
+#[inline(always)]
+fn kind(opcode: OpCode) -> u8 {
+    KINDS[opcode as usize & (KINDS.len() - 1)]
+}
+
 
 /// Runs dead code elimination; returns whether anything was removed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
@@ -106,7 +139,8 @@ fn sweep_backwards(b: &Builder, code: SsaDef, scratch: &mut Scratch) -> bool {
     let mut cur = b.last();
     while let Some(def) = cur {
         let Some(op) = b.get(def) else { return false };
-        let live = if removable(op.opcode) {
+        let kind = kind(op.opcode);
+        let live = if kind == REMOVABLE {
             let slot = def.index();
             if mark.get(slot) == Some(&marks.live) {
                 true
@@ -118,7 +152,7 @@ fn sweep_backwards(b: &Builder, code: SsaDef, scratch: &mut Scratch) -> bool {
                 false
             }
         } else {
-            !op.opcode.is_annotation()
+            kind == ROOT
         };
         if live {
             for r in op.refs().flatten() {
@@ -151,9 +185,10 @@ fn mark_and_sweep(b: &Builder, code: SsaDef, scratch: &mut Scratch) {
     // The removable ops are gathered on the way (in program order) and the live ones dropped
     // after marking: no second walk.
     for (def, op) in b.iter_from(code) {
-        if removable(op.opcode) {
+        let kind = kind(op.opcode);
+        if kind == REMOVABLE {
             dead.push(def);
-        } else if !op.opcode.is_annotation() {
+        } else if kind == ROOT {
             if let Some(m) = mark.get_mut(def.index()) {
                 *m = marks.live;
             }
@@ -177,6 +212,15 @@ fn mark_and_sweep(b: &Builder, code: SsaDef, scratch: &mut Scratch) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_follow_the_opcode_table() {
+        for &op in OpCode::ALL {
+            let removable = op.is_removable() && !op.is_declarative();
+            assert_eq!(kind(op) == REMOVABLE, removable, "{op:?}");
+            assert_eq!(kind(op) == ANNOTATION, !removable && op.is_annotation(), "{op:?}");
+        }
+    }
     use crate::text::parse;
 
     /// A one-block program (the backward walk), and the same DCE on a worklist.
