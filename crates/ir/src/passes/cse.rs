@@ -71,6 +71,9 @@ pub struct State {
     one_block: bool,
     table: Table,
     stack: Vec<(BlockId, usize, bool)>,
+    /// The users of the values the last run replaced, taken just before each replacement:
+    /// the ops whose operands that run changed (see [`State::changed_users`]).
+    changed_users: Vec<SsaDef>,
 }
 
 impl State {
@@ -95,6 +98,7 @@ impl State {
         self.built = None;
         self.one_block = false;
         self.table.replace.clear();
+        self.changed_users.clear();
     }
 
     /// Takes `cfg`, a CFG whose blocks, labels, terminators and edges are the program's (as
@@ -131,6 +135,14 @@ impl State {
     pub fn merged(&self) -> impl Iterator<Item = SsaDef> + '_ {
         self.table.replace.iter().map(|&(_, new)| new)
     }
+
+    /// The ops whose operands the last run changed: the users of each value it replaced,
+    /// as they were just before the replacement (some may be gone since, replaced
+    /// themselves). Empty before the first run and after [`State::invalidate`]. Among the
+    /// users of [`State::merged`] values, these are the only ones whose operands changed.
+    pub fn changed_users(&self) -> &[SsaDef] {
+        &self.changed_users
+    }
 }
 
 /// [`run_with_cfg`] reusing all of `state` (see [`State`]).
@@ -142,6 +154,7 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
         one_block,
         table,
         stack,
+        changed_users,
     } = state;
     let in_blocks = match *built {
         Some(x) => x,
@@ -225,7 +238,9 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
         }
     }
     let changed = !t.replace.is_empty();
+    changed_users.clear();
     for &(old, new) in &t.replace {
+        changed_users.extend(b.uses(old).map(|u| u.user));
         replace_and_remove(b, old, new);
     }
     Ok(changed)
@@ -450,6 +465,19 @@ mod tests {
             fast.contains("%17 = CompositeConstruct vec2<f32> %15 %15"),
             "{fast}"
         );
+    }
+
+    #[test]
+    fn changed_users_are_the_users_of_the_replaced_values() {
+        let mut b = parse(ONE_BLOCK).unwrap();
+        let mut state = State::default();
+        assert!(run_with_state(&mut b, &mut state).unwrap());
+        // %14 (users %15, %16) and then %16 (user %17) were replaced; %16 went itself.
+        let mut ids: Vec<u32> = state.changed_users().iter().map(|d| d.id()).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, [15, 16, 17]);
+        state.invalidate();
+        assert!(state.changed_users().is_empty());
     }
 
     #[test]

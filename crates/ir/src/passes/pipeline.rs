@@ -269,9 +269,10 @@ pub fn run_pipeline_with(
     // values or DCE removed ops) is mostly a round that finds nothing: merging equal values
     // and removing dead ops changes no operand's constant value, so folding finds nothing
     // again, and simplification can only find something at an op whose operands changed, a
-    // user of a value CSE merged into. So such a round runs only if simplification has
-    // something for one of those users; otherwise the loop ends as that round would have
-    // (it is then missing from the report).
+    // user of a value CSE merged into, and only one that used the value CSE replaced (the
+    // other users of the merged value have the operands simplification just saw). So such
+    // a round runs only if simplification has something for one of those users; otherwise
+    // the loop ends as that round would have (it is then missing from the report).
     let modes = FpModes::collect(r.b);
     cse_state.invalidate();
     if one_block {
@@ -298,7 +299,9 @@ pub fn run_pipeline_with(
     let mut only_merges = false;
     for round in 0..opts.max_optimisation_rounds {
         if only_merges {
-            let users = cse_state.merged().flat_map(|d| r.b.uses(d).map(|u| u.user));
+            // Of the users of the merged values, only those that used a replaced value have
+            // new operands; the others are as simplification (which found nothing) saw them.
+            let users = cse_state.changed_users().iter().copied();
             if !(opts.simplify_arith && simplify_arith::would_simplify(r.b, users, &modes)) {
                 break;
             }
