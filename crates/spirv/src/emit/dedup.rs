@@ -48,6 +48,12 @@ impl<K: Eq + Hash, const N: usize> IdTable<K, N> {
         }
     }
 
+    /// Empties the table (a hash map it grew is dropped: hostile programs only make one).
+    pub(super) fn clear(&mut self) {
+        self.entries.clear();
+        self.index = None;
+    }
+
     /// Adds `key` with `id`; `key` must not be in the table ([`Self::get`] found nothing).
     #[inline]
     pub(super) fn insert_new(&mut self, key: K, id: u32) {

@@ -21,7 +21,6 @@
 //! shaders), `hull.rs` (the hull shader entry point),
 //! `finish.rs` and `error.rs`.
 
-use crate::words::Sections;
 use crate::{Reflection, SpirvModule, SpirvOptions};
 use dxspv_ir::{Builder, Op, OpCode, ShaderStage, SsaDef, Type};
 use smallvec::SmallVec;
@@ -95,8 +94,8 @@ struct Scratch {
     slots: Vec<Slot>,
     /// [`Emitter::infos`].
     infos: Vec<Info>,
-    /// [`Module::sections`].
-    sections: Sections,
+    /// The module, whose tables and [`Module::sections`] keep their memory.
+    module: Option<Box<Module>>,
     /// [`Emitter::io_slots`].
     io_slots: Vec<u8>,
 }
@@ -149,8 +148,9 @@ pub(crate) struct Emitter<'a> {
     b: &'a Builder,
     /// The options.
     opts: &'a SpirvOptions,
-    /// The module being built.
-    module: Module,
+    /// The module being built (boxed, so that it moves to and from the thread's
+    /// [`Scratch`] without a copy).
+    module: Box<Module>,
     /// The function being emitted.
     function_state: FunctionState,
     /// Per-def state, indexed by [`SsaDef::index`].
@@ -195,17 +195,28 @@ pub(crate) struct Emitter<'a> {
     /// Views of raw and structured buffers as 64-bit integer arrays, for 64-bit atomics:
     /// the buffer's variable, the integer type, the view's variable and its block type.
     wide_views: SmallVec<[(u32, dxspv_ir::ScalarType, u32, u32); 1]>,
+    /// The buffers the thread's previous emitter left ([`Self::reserve`] takes them).
+    scratch: Scratch,
 }
 
 impl<'a> Emitter<'a> {
     /// An emitter of the module `b` with the options `opts`.
     #[inline]
     pub(crate) fn new(b: &'a Builder, opts: &'a SpirvOptions) -> Self {
-        let bound = b.id_bound().max(1);
+        let bound = b.id_bound().max(1) as u32;
+        let mut scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        let module = match scratch.module.take() {
+            Some(mut m) => {
+                m.reset(bound, opts.target_env);
+                m
+            }
+            None => Box::new(Module::new(bound, opts.target_env)),
+        };
         Self {
             b,
             opts,
-            module: Module::new(bound as u32, opts.target_env),
+            module,
+            scratch,
             function_state: FunctionState::default(),
             slots: Vec::new(),
             infos: Vec::new(),
@@ -232,10 +243,9 @@ impl<'a> Emitter<'a> {
     /// Sizes the buffers and tables for the module from the first walk's [`Census`], reusing
     /// the ones the thread's previous module left behind.
     fn reserve(&mut self, c: &Census) {
-        let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        let scratch = std::mem::take(&mut self.scratch);
         self.slots = scratch.slots;
         self.infos = scratch.infos;
-        self.module.sections = scratch.sections;
         self.io_slots = scratch.io_slots;
         self.io_slots.clear();
         self.io_slots.resize(2 * MAX_LOCATIONS, 0);
@@ -256,7 +266,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Leaves the reusable buffers to the next emitter on this thread.
-    pub(crate) fn recycle(&mut self) {
+    pub(crate) fn recycle(mut self) {
         let slots = std::mem::take(&mut self.slots);
         let words = slots.capacity() * (size_of::<Slot>() / 4)
             + self.infos.capacity() * (size_of::<Info>() / 4)
@@ -267,7 +277,7 @@ impl<'a> Emitter<'a> {
         let scratch = Scratch {
             slots,
             infos: std::mem::take(&mut self.infos),
-            sections: std::mem::take(&mut self.module.sections),
+            module: Some(self.module),
             io_slots: std::mem::take(&mut self.io_slots),
         };
         // Fails only while the thread is being torn down; the buffers are then just dropped.

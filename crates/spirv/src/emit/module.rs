@@ -98,6 +98,25 @@ impl Module {
         }
     }
 
+    /// Empties the module for a new one for `target` whose own ids start at `first_id`,
+    /// keeping the memory its tables and buffers hold (see [`Module::new`]).
+    pub(super) fn reset(&mut self, first_id: u32, target: TargetEnv) {
+        self.caps.0.clear();
+        self.exts.clear();
+        self.next_id = first_id;
+        self.basic = [0; 128];
+        self.types.clear();
+        self.ptrs.clear();
+        self.consts.clear();
+        self.composites.clear();
+        self.long_composites.clear();
+        self.global_vars.clear();
+        self.glsl = 0;
+        self.private_vars = 0;
+        self.modes.clear();
+        self.target = target;
+    }
+
     /// A fresh id.
     #[inline]
     pub(super) fn id(&mut self) -> u32 {
