@@ -195,6 +195,8 @@ pub(crate) struct Emitter<'a> {
     /// Views of raw and structured buffers as 64-bit integer arrays, for 64-bit atomics:
     /// the buffer's variable, the integer type, the view's variable and its block type.
     wide_views: SmallVec<[(u32, dxspv_ir::ScalarType, u32, u32); 1]>,
+    /// What the dispatch asks of each opcode ([`dispatch::op_traits`]).
+    op_traits: dispatch::OpTraits,
     /// The buffers the thread's previous emitter left ([`Self::reserve`] takes them).
     scratch: Scratch,
 }
@@ -216,6 +218,7 @@ impl<'a> Emitter<'a> {
             b,
             opts,
             module,
+            op_traits: dispatch::op_traits(),
             scratch,
             function_state: FunctionState::default(),
             slots: Vec::new(),
