@@ -20,8 +20,8 @@ use super::interface::Interpolation;
 use super::Emitter;
 use crate::RegisterClass;
 use dxspv_ir::{Op, OpClass, OpCode, ShaderStageMask, SsaDef};
-use std::sync::OnceLock;
 use spirv::{ExecutionMode as M, GLOp, GroupOperation, Op as S, StorageClass as SC};
+use std::sync::OnceLock;
 
 /// [`OpTraits`] bit: the opcode is an op of a function body that may give its def a
 /// definition: every code op but the block and function ends (of these, only ops with a
@@ -77,11 +77,7 @@ impl<'a> Emitter<'a> {
     /// Emits one op (see the module doc).
     pub(super) fn op(&mut self, def: SsaDef, op: &'a Op) -> R<()> {
         use OpCode as O;
-        let traits = self
-            .op_traits
-            .get(op.opcode as usize)
-            .copied()
-            .unwrap_or(0);
+        let traits = self.op_traits.get(op.opcode as usize).copied().unwrap_or(0);
         let stages = u32::from(traits & 0xff);
         if stages != 0 && stages & ShaderStageMask::from_stage(self.stage).0 == 0 {
             return malformed(

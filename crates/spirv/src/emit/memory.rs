@@ -26,6 +26,7 @@
 use super::control_flow::{Component, VectorKey, VectorLoads};
 use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
+use super::op_read::OpRead;
 use super::resources::ResKind;
 use super::types::scalar_bits;
 use super::Emitter;
@@ -178,7 +179,7 @@ impl<'a> Emitter<'a> {
                 // ([`Self::chain`]): an access that reads a whole vector needs none.
                 let mut ok = true;
                 for k in 0..n {
-                    let v = aop.lit(k).unwrap_or(0);
+                    let v = aop.lit_at(k).unwrap_or(0);
                     ok &= ix.push(0, Some(v));
                 }
                 ok
@@ -189,7 +190,7 @@ impl<'a> Emitter<'a> {
                     let val = self
                         .op_of(c)
                         .filter(|o| o.opcode == OpCode::Constant)
-                        .and_then(|o| o.lit(0));
+                        .and_then(|o| o.lit_at(0));
                     let id = self.v(c);
                     ok &= ix.push(id, val);
                 }
@@ -638,7 +639,7 @@ impl<'a> Emitter<'a> {
         let same_vector = |other: &Op| {
             other.opcode == addr.opcode
                 && match addr.opcode {
-                    OpCode::Constant => other.literals().get(..len) == addr.literals().get(..len),
+                    OpCode::Constant => other.lits().get(..len) == addr.lits().get(..len),
                     OpCode::CompositeConstruct => {
                         other.operands.get(..len) == addr.operands.get(..len)
                     }
@@ -783,7 +784,7 @@ impl<'a> Emitter<'a> {
                         sc,
                         &data,
                         &[c0],
-                        op.arg(1),
+                        op.arg_at(1),
                         &texel_ty,
                         true,
                         val,
@@ -808,7 +809,7 @@ impl<'a> Emitter<'a> {
                         sc,
                         &data,
                         &[c0],
-                        op.arg(1),
+                        op.arg_at(1),
                         &op.ty,
                         true,
                         id,
@@ -832,7 +833,7 @@ impl<'a> Emitter<'a> {
                 let c0 = self.module.const_u32(0);
                 let data = d.res.data;
                 let sc = self.module.buffer_class();
-                self.store_via(def, op, d.ptr, sc, &data, &[c0], op.arg(1), value, true)
+                self.store_via(def, op, d.ptr, sc, &data, &[c0], op.arg_at(1), value, true)
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);
@@ -877,7 +878,7 @@ impl<'a> Emitter<'a> {
             vi.sc,
             &ty,
             &[],
-            op.arg(1),
+            op.arg_at(1),
             &op.ty,
             false,
             def.id(),
@@ -892,7 +893,7 @@ impl<'a> Emitter<'a> {
         };
         let value = self.arg(def, op, 2)?;
         let ty = vi.ty;
-        self.store_via(def, op, vi.var, vi.sc, &ty, &[], op.arg(1), value, false)
+        self.store_via(def, op, vi.var, vi.sc, &ty, &[], op.arg_at(1), value, false)
     }
 
     /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first
@@ -925,7 +926,7 @@ impl<'a> Emitter<'a> {
                 SC::Private,
                 &ty,
                 &[],
-                op.arg(1),
+                op.arg_at(1),
                 &op.ty,
                 false,
                 def.id(),

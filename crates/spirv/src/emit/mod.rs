@@ -23,6 +23,7 @@
 
 use crate::{Reflection, SpirvModule, SpirvOptions};
 use dxspv_ir::{Builder, Op, OpCode, ShaderStage, SsaDef, Type};
+use op_read::OpRead;
 use smallvec::SmallVec;
 use spirv::Capability;
 use std::cell::Cell;
@@ -43,6 +44,7 @@ mod memory;
 mod mesh;
 mod modes;
 mod module;
+mod op_read;
 mod resources;
 mod subgroups;
 mod types;
@@ -111,7 +113,7 @@ thread_local! {
 /// line so that the common case inlines.
 #[inline(never)]
 fn arg_slow(def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
-    match op.arg(i) {
+    match op.arg_at(i) {
         Some(a) => Ok(a),
         None => malformed(def, op, format!("operand {i} missing")),
     }
@@ -313,14 +315,14 @@ impl<'a> Emitter<'a> {
         if i < op.opcode.info().refs.len() {
             op.operands.get(i).and_then(|o| o.def())
         } else {
-            op.arg(i)
+            op.arg_at(i)
         }
     }
 
     /// Literal operand `i` of `op`, which must be there.
     #[inline]
     fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
-        match op.lit(i) {
+        match op.lit_at(i) {
             Some(a) => Ok(a),
             None => lit_missing(def, op, i),
         }
@@ -331,7 +333,7 @@ impl<'a> Emitter<'a> {
     fn count_lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u32> {
         match u32::try_from(self.lit(def, op, i)?) {
             Ok(n) if n > 0 => Ok(n),
-            _ => unsupported(def, op, format!("count {}", op.lit(i).unwrap_or(0))),
+            _ => unsupported(def, op, format!("count {}", op.lit_at(i).unwrap_or(0))),
         }
     }
 
@@ -374,7 +376,7 @@ impl<'a> Emitter<'a> {
                 first = Some((u.user, op));
             }
         }
-        first.map(|(_, op)| crate::words::decode_packed_str(op.literals()))
+        first.map(|(_, op)| crate::words::decode_packed_str(op.lits()))
     }
 
     /// True when `def`, a vector (or a scalar constant), is used only as the address (operand 1) of accesses whose
@@ -410,7 +412,7 @@ impl<'a> Emitter<'a> {
                 OpCode::BufferAtomic
                     if [
                         Some(user.ty),
-                        user.arg(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
+                        user.arg_at(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
                     ]
                     .into_iter()
                     .flatten()
@@ -419,10 +421,10 @@ impl<'a> Emitter<'a> {
                     false
                 }
                 OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
-                    .arg(0)
+                    .arg_at(0)
                     .and_then(|d| self.op_of(d))
                     .filter(|d| d.opcode == OpCode::DescriptorLoad)
-                    .and_then(|d| d.arg(0))
+                    .and_then(|d| d.arg_at(0))
                     .and_then(|d| self.op_of(d))
                     .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
                 _ => false,
@@ -469,7 +471,7 @@ impl<'a> Emitter<'a> {
             census.ops += 1;
             match op.opcode {
                 OpCode::EntryPoint => {
-                    let lit = op.literals().first().map(|l| l.0).unwrap_or(u64::MAX);
+                    let lit = op.lits().first().map(|l| l.0).unwrap_or(u64::MAX);
                     let Some(stage) = ShaderStage::from_literal(lit) else {
                         return malformed(def, op, "bad shader stage");
                     };
