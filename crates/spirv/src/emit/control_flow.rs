@@ -241,6 +241,7 @@ impl<'a> Emitter<'a> {
 
     /// `FunctionCall`: `OpFunctionCall`.
     pub(super) fn function_call(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        self.calls = true;
         let t = self.module.val_ty(def, op)?;
         let f = &mut self.module.sections.functions;
         let start = begin(f, S::FunctionCall);

@@ -22,7 +22,7 @@
 //! `finish.rs` and `error.rs`.
 
 use crate::{Reflection, SpirvModule, SpirvOptions};
-use dxspv_ir::{Builder, Op, OpCode, ShaderStage, SsaDef, Type};
+use dxspv_ir::{Builder, Op, OpClass, OpCode, ShaderStage, SsaDef, Type};
 use op_read::OpRead;
 use smallvec::SmallVec;
 use spirv::Capability;
@@ -126,12 +126,13 @@ fn lit_missing(def: SsaDef, op: &Op, i: usize) -> R<u64> {
     malformed(def, op, format!("literal {i} missing"))
 }
 
-/// Counts from a first walk over the IR, for sizing buffers.
+/// Counts from a first walk over the IR's declarations, for sizing buffers.
 #[derive(Default)]
 struct Census {
     /// Ops of the program.
     ops: usize,
-    /// Ops that may get an [`Info`].
+    /// Declarations that may get an [`Info`] (the table grows for the code ops that get
+    /// one).
     infos: usize,
     /// Input declarations.
     inputs: usize,
@@ -139,8 +140,6 @@ struct Census {
     outputs: usize,
     /// Resource declarations.
     resources: usize,
-    /// Function calls (recursion is checked only when there are some).
-    calls: usize,
 }
 
 /// The translator: walks the IR and writes the [`Module`], keeping per-def state (the SPIR-V
@@ -197,6 +196,9 @@ pub(crate) struct Emitter<'a> {
     /// Views of raw and structured buffers as 64-bit integer arrays, for 64-bit atomics:
     /// the buffer's variable, the integer type, the view's variable and its block type.
     wide_views: SmallVec<[(u32, dxspv_ir::ScalarType, u32, u32); 1]>,
+    /// Whether the program calls functions (recursion is checked only then, once every op
+    /// is emitted).
+    calls: bool,
     /// What the dispatch asks of each opcode ([`dispatch::op_traits`]).
     op_traits: dispatch::OpTraits,
     /// The buffers the thread's previous emitter left ([`Self::reserve`] takes them).
@@ -220,6 +222,7 @@ impl<'a> Emitter<'a> {
             b,
             opts,
             module,
+            calls: false,
             op_traits: dispatch::op_traits(),
             scratch,
             function_state: FunctionState::default(),
@@ -465,20 +468,17 @@ impl<'a> Emitter<'a> {
         if self.module.vulkan_memory_model() {
             self.module.cap(Capability::VulkanMemoryModel);
         }
-        // Find the entry point first (stage decides builtin mapping) and size the buffers.
-        let mut census = Census::default();
-        for (def, op) in self.b.iter() {
-            census.ops += 1;
+        // Find the entry point first (stage decides builtin mapping) and size the buffers
+        // from the declarations (valid IR declares nothing after code; the entry point is
+        // looked for further only if they lack it).
+        let mut census = Census {
+            ops: self.b.len(),
+            ..Census::default()
+        };
+        let mut ops = self.b.iter();
+        for (def, op) in ops.by_ref() {
             match op.opcode {
-                OpCode::EntryPoint => {
-                    let lit = op.lits().first().map(|l| l.0).unwrap_or(u64::MAX);
-                    let Some(stage) = ShaderStage::from_literal(lit) else {
-                        return malformed(def, op, "bad shader stage");
-                    };
-                    self.stage = stage;
-                    self.entry = Some(def);
-                    self.entry_fns = op.refs().flatten().collect();
-                }
+                OpCode::EntryPoint => self.entry_point(def, op)?,
                 OpCode::DclInput | OpCode::DclInputBuiltIn => {
                     census.inputs += 1;
                     census.infos += 1;
@@ -495,20 +495,17 @@ impl<'a> Emitter<'a> {
                     census.resources += 1;
                     census.infos += 1;
                 }
-                OpCode::DclLds
-                | OpCode::DclScratch
-                | OpCode::DclPushData
-                | OpCode::DescriptorLoad
-                | OpCode::ConstantLoad => census.infos += 1,
-                OpCode::FunctionCall => census.calls += 1,
+                OpCode::DclLds | OpCode::DclScratch | OpCode::DclPushData => census.infos += 1,
+                // The declarations end at the first code op.
+                opcode if opcode.info().class == OpClass::Code => break,
                 // Every other op only counts as an op (the dispatch, not this count, must
                 // handle each opcode).
                 _ => {}
             }
         }
-        if census.calls > 0 {
-            if let Some(call) = dxspv_ir::analysis::recursive_call(self.b) {
-                return malformed(call, self.b.op(call), "recursion (Vulkan has none)");
+        if self.entry.is_none() {
+            for (def, op) in ops.filter(|(_, op)| op.opcode == OpCode::EntryPoint) {
+                self.entry_point(def, op)?;
             }
         }
         self.reserve(&census);
@@ -537,7 +534,24 @@ impl<'a> Emitter<'a> {
         for (def, op) in self.b.iter() {
             self.op(def, op)?;
         }
+        if self.calls {
+            if let Some(call) = dxspv_ir::analysis::recursive_call(self.b) {
+                return malformed(call, self.b.op(call), "recursion (Vulkan has none)");
+            }
+        }
         self.finish(entry, model)
+    }
+
+    /// `EntryPoint`: the shader stage and the entry functions.
+    fn entry_point(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let lit = op.lits().first().map(|l| l.0).unwrap_or(u64::MAX);
+        let Some(stage) = ShaderStage::from_literal(lit) else {
+            return malformed(def, op, "bad shader stage");
+        };
+        self.stage = stage;
+        self.entry = Some(def);
+        self.entry_fns = op.refs().flatten().collect();
+        Ok(())
     }
 }
 
