@@ -98,6 +98,8 @@ struct Scratch {
     infos: Vec<Info>,
     /// The module, whose tables and [`Module::sections`] keep their memory.
     module: Option<Box<Module>>,
+    /// [`Emitter::function_state`], whose lists keep their memory.
+    function_state: Option<Box<FunctionState>>,
     /// [`Emitter::io_slots`].
     io_slots: Vec<u8>,
 }
@@ -153,7 +155,7 @@ pub(crate) struct Emitter<'a> {
     /// [`Scratch`] without a copy).
     module: Box<Module>,
     /// The function being emitted.
-    function_state: FunctionState,
+    function_state: Box<FunctionState>,
     /// Per-def state, indexed by [`SsaDef::index`].
     slots: Vec<Slot>,
     /// What defs stand for beyond their ids (see [`Slot::info`]).
@@ -211,6 +213,13 @@ impl<'a> Emitter<'a> {
     pub(crate) fn new(b: &'a Builder, opts: &'a SpirvOptions) -> Self {
         let bound = b.id_bound().max(1) as u32;
         let mut scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        let function_state = match scratch.function_state.take() {
+            Some(mut f) => {
+                f.reset();
+                f
+            }
+            None => Box::default(),
+        };
         let module = match scratch.module.take() {
             Some(mut m) => {
                 m.reset(bound, opts.target_env);
@@ -225,7 +234,7 @@ impl<'a> Emitter<'a> {
             calls: false,
             op_traits: dispatch::op_traits(),
             scratch,
-            function_state: FunctionState::default(),
+            function_state,
             slots: Vec::new(),
             infos: Vec::new(),
             stage: ShaderStage::Compute,
@@ -286,6 +295,7 @@ impl<'a> Emitter<'a> {
             slots,
             infos: std::mem::take(&mut self.infos),
             module: Some(self.module),
+            function_state: Some(self.function_state),
             io_slots: std::mem::take(&mut self.io_slots),
         };
         // Fails only while the thread is being torn down; the buffers are then just dropped.
