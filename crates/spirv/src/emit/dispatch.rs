@@ -100,11 +100,11 @@ impl<'a> Emitter<'a> {
             O::EntryPoint | O::Drain | O::DebugMemberName => Ok(()),
             O::DclXfb => self.dcl_xfb(def, op),
             O::DebugName => {
-                self.record_debug_name(def, op);
+                self.record_debug_name(op);
                 Ok(())
             }
             O::Semantic => {
-                self.late.push(def);
+                self.late.push(op);
                 Ok(())
             }
 

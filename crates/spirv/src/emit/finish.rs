@@ -157,7 +157,7 @@ impl<'a> Emitter<'a> {
         // Debug names and semantics, straight from the IR.
         let mut refl = std::mem::take(&mut self.refl);
         {
-            for op in self.late.iter().filter_map(|d| self.b.get(*d)) {
+            for &op in &self.late {
                 match op.opcode {
                     OpCode::DebugName => {
                         let Some(t) = self.opt_arg(op, 0) else {
@@ -285,10 +285,10 @@ impl<'a> Emitter<'a> {
 
     /// `DebugName`: names are written at the end, straight from the IR (unless stripped);
     /// this keeps the op and counts the words its `OpName` may take.
-    pub(super) fn record_debug_name(&mut self, def: SsaDef, op: &Op) {
+    pub(super) fn record_debug_name(&mut self, op: &'a Op) {
         if op.arg_at(0).is_some() && !self.opts.strip_debug_names {
             self.names_words += 2 + packed_str_words(op.lits().len());
-            self.late.push(def);
+            self.late.push(op);
         }
     }
 }

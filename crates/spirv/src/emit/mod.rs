@@ -171,7 +171,7 @@ pub(crate) struct Emitter<'a> {
     /// Upper bound of the words of the `OpName`s (written at the end from the IR).
     names_words: usize,
     /// `DebugName` (unless stripped) and `Semantic` ops, applied at the end.
-    late: SmallVec<[SsaDef; 16]>,
+    late: SmallVec<[&'a Op; 16]>,
     /// A geometry shader writing several streams (vertex emission names its stream).
     multi_stream: bool,
     /// Sparse-feedback buffer loads whose feedback is the constant "fully resident" code.
@@ -520,7 +520,7 @@ impl<'a> Emitter<'a> {
         }
         self.reserve(&census);
         let Some(entry) = self.entry else {
-            return Err(SpirvError::NoEntryPoint);
+            return Err(Box::new(SpirvError::NoEntryPoint));
         };
         self.refl.stage = Some(self.stage);
         self.refl.entry_point = match self.opts.entry_point_name.as_str() {
