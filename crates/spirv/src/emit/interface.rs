@@ -261,22 +261,16 @@ impl<'a> Emitter<'a> {
     /// storage class `sc` (`Input` or `Output`) with its decorations and reflection entry.
     pub(super) fn dcl_io(&mut self, def: SsaDef, op: &Op, sc: SC, builtin: bool) -> R<()> {
         let input = sc == SC::Input;
-        let ty = op.ty;
-        let mut decl_ty = op.ty;
+        let ty = &op.ty;
+        // The declared type, where it is not the IR's (`SampleMask`'s array of one).
+        let mut array_of_one = None;
         let mut wrap = IoWrap::None;
         let var = def.id();
         let stage = self.stage;
-        let mut info = InterfaceVariable {
-            location: None,
-            component: 0,
-            builtin: None,
-            semantic: None,
-            patch: false,
-            scalar: ScalarKind::Float,
-            bits: 32,
-            components: 1,
-            array: Vec::new(),
-        };
+        let mut location = None;
+        let mut component = 0;
+        let mut builtin_name = None;
+        let mut is_patch = false;
         if builtin {
             let Some(bi) = BuiltIn::from_literal(self.lit(def, op, 0)?) else {
                 return malformed(def, op, "unknown builtin");
@@ -292,7 +286,7 @@ impl<'a> Emitter<'a> {
             if bi == BuiltIn::SampleCount && input {
                 return self.dcl_sample_count(def, op);
             }
-            info.builtin = Some(bi.name());
+            builtin_name = Some(bi.name());
             // Stages that see several vertices read (and hull shaders write) per-vertex
             // built-ins as arrays.
             let arrayed = match stage {
@@ -488,8 +482,8 @@ impl<'a> Emitter<'a> {
                 _ => return unsupported(def, op, format!("builtin {bi}")),
             };
             if wrap == IoWrap::ArrayOfOne {
-                decl_ty = match ty.array_of(1) {
-                    Ok(t) => t,
+                array_of_one = match ty.array_of(1) {
+                    Ok(t) => Some(t),
                     Err(_) => return unsupported(def, op, "SampleMask array"),
                 };
             }
@@ -502,7 +496,7 @@ impl<'a> Emitter<'a> {
             // Tessellation factors are per patch; Mesa's drivers drop them (and so every
             // patch) without `Patch`, as GLSL always declares it.
             if matches!(bi, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner) {
-                info.patch = true;
+                is_patch = true;
                 self.module.decorate(var, Decoration::Patch, &[]);
             }
             if input && stage == ShaderStage::Pixel && op.ty.base_type().is_some_and(|t| t.is_int())
@@ -545,14 +539,14 @@ impl<'a> Emitter<'a> {
                 reg.saturating_add(stream.saturating_mul(crate::GS_STREAM_LOCATION_STRIDE))
             };
             self.claim_io_slots(def, op, input, patch, loc, comp)?;
-            info.location = Some(loc);
-            info.component = comp;
+            location = Some(loc);
+            component = comp;
             self.module.decorate(var, Decoration::Location, &[loc]);
             if comp != 0 {
                 self.module.decorate(var, Decoration::Component, &[comp]);
             }
             if patch {
-                info.patch = true;
+                is_patch = true;
                 self.module.decorate(var, Decoration::Patch, &[]);
             }
             let pixel_modes = if input && stage == ShaderStage::Pixel {
@@ -607,30 +601,43 @@ impl<'a> Emitter<'a> {
                 self.module.decorate(var, Decoration::Stream, &[stream]);
             }
         }
-        let Some(t) = self.module.ty(&decl_ty, false) else {
+        let decl_ty = array_of_one.as_ref().unwrap_or(ty);
+        let Some(t) = self.module.ty(decl_ty, false) else {
             return unsupported(def, op, format!("I/O type {}", op.ty));
         };
         let p = self.module.ptr(sc, t);
         self.module.global_var(p, sc, var, None);
         self.mark(def);
-        (info.scalar, info.bits, info.components) = value_shape(&decl_ty);
+        let (scalar, bits, components) = value_shape(decl_ty);
         let dims = decl_ty.dims();
-        if !dims.is_empty() {
-            info.array = dims.iter().rev().copied().collect();
-        }
+        let array = if dims.is_empty() {
+            Vec::new()
+        } else {
+            dims.iter().rev().copied().collect()
+        };
         let list = if input {
             &mut self.refl.inputs
         } else {
             &mut self.refl.outputs
         };
-        list.push(info);
+        list.push(InterfaceVariable {
+            location,
+            component,
+            builtin: builtin_name,
+            semantic: None,
+            patch: is_patch,
+            scalar,
+            bits,
+            components,
+            array,
+        });
         let refl = list.len() as u32;
         self.set_info(
             def,
             Info::Var(VarInfo {
                 var,
                 sc,
-                ty,
+                ty: *ty,
                 wrap,
                 refl,
             }),
