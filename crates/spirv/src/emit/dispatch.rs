@@ -158,8 +158,8 @@ impl<'a> Emitter<'a> {
             O::LdsLoad | O::ScratchLoad => self.variable_load(def, op),
             O::LdsStore | O::ScratchStore => self.variable_store(def, op),
             O::ConstantLoad => self.constant_load(def, op),
-            O::BufferLoad => self.buffer_access(def, op, |e| e.buffer_load(def, op)),
-            O::BufferStore => self.buffer_access(def, op, |e| e.buffer_store(def, op)),
+            O::BufferLoad => self.buffer_access(def, op, |e, d| e.buffer_load(def, op, d)),
+            O::BufferStore => self.buffer_access(def, op, |e, d| e.buffer_store(def, op, d)),
             O::BufferQuerySize => self.buffer_query_size(def, op),
 
             // Images.

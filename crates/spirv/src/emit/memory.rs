@@ -27,7 +27,7 @@ use super::control_flow::{Component, VectorKey, VectorLoads};
 use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
 use super::op_read::OpRead;
-use super::resources::ResKind;
+use super::resources::{DescInfo, ResKind};
 use super::types::scalar_bits;
 use super::Emitter;
 use super::Info;
@@ -756,8 +756,7 @@ impl<'a> Emitter<'a> {
 
     /// `BufferLoad`: a load from a CBV or storage buffer block, or a texel fetch of a typed
     /// buffer; a sparse one gets the "fully resident" code (see [`crate::SPARSE_BUFFER_FEEDBACK`]).
-    pub(super) fn buffer_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        let d = self.desc_of(def, op, 0)?;
+    pub(super) fn buffer_load(&mut self, def: SsaDef, op: &Op, d: DescInfo) -> R<()> {
         let id = def.id();
         match d.res.kind {
             ResKind::Cbv | ResKind::Ssbo => {
@@ -825,8 +824,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// `BufferStore`: a store to a storage buffer block, or a texel write to a typed buffer.
-    pub(super) fn buffer_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        let d = self.desc_of(def, op, 0)?;
+    pub(super) fn buffer_store(&mut self, def: SsaDef, op: &Op, d: DescInfo) -> R<()> {
         let value = self.arg(def, op, 2)?;
         match d.res.kind {
             ResKind::Ssbo => {
@@ -948,19 +946,18 @@ impl<'a> Emitter<'a> {
         r
     }
 
-    /// Runs `access`, a `BufferLoad` or `BufferStore`, with
+    /// Runs `access`, a `BufferLoad` or `BufferStore`, with its descriptor and with
     /// [`FunctionState::coherent_access`](super::control_flow::FunctionState::coherent_access)
-    /// set when its descriptor is a globally coherent UAV.
+    /// set when that is a globally coherent UAV.
     pub(super) fn buffer_access(
         &mut self,
         def: SsaDef,
         op: &Op,
-        access: impl FnOnce(&mut Self) -> R<()>,
+        access: impl FnOnce(&mut Self, DescInfo) -> R<()>,
     ) -> R<()> {
-        self.function_state.coherent_access = self
-            .desc_of(def, op, 0)
-            .is_ok_and(|d| d.res.uav && d.res.coherent);
-        let r = access(self);
+        let d = self.desc_of(def, op, 0)?;
+        self.function_state.coherent_access = d.res.uav && d.res.coherent;
+        let r = access(self, d);
         self.function_state.coherent_access = false;
         r
     }
