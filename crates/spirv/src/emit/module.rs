@@ -25,6 +25,9 @@ use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
 #[derive(Default)]
 pub(super) struct CapSet(pub(super) Vec<Capability>);
 
+/// `u32` constants below this are cached by value ([`Module::small_u32`]).
+pub(super) const SMALL_U32: usize = 16;
+
 /// The SPIR-V module being built, apart from anything about the IR: the section buffers, the
 /// id counter, the capabilities and extensions, the deduplicated types and constants, the
 /// `GLSL.std.450` import and the execution modes. [`Emitter`](super::Emitter) maps IR defs
@@ -47,6 +50,9 @@ pub(super) struct Module {
     pub(super) ptrs: IdTable<(u32, u32)>,
     /// Scalar constants by `(type, bits)`.
     pub(super) consts: IdTable<(u32, u64)>,
+    /// The `u32` constants below [`SMALL_U32`] by value, once declared (0 before): a cache
+    /// of [`Self::consts`] for the constants asked for most.
+    pub(super) small_u32: [u32; SMALL_U32],
     /// Composite constants of at most four constituents by type and constituents (0 past
     /// the last: no id is 0).
     pub(super) composites: IdTable<[u32; 5]>,
@@ -88,6 +94,7 @@ impl Module {
             types: IdTable::default(),
             ptrs: IdTable::default(),
             consts: IdTable::default(),
+            small_u32: [0; SMALL_U32],
             composites: IdTable::default(),
             long_composites: IdTable::default(),
             global_vars: Vec::new(),
@@ -108,6 +115,7 @@ impl Module {
         self.types.clear();
         self.ptrs.clear();
         self.consts.clear();
+        self.small_u32 = [0; SMALL_U32];
         self.composites.clear();
         self.long_composites.clear();
         self.global_vars.clear();
