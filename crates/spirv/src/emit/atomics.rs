@@ -52,34 +52,34 @@ impl<'a> Emitter<'a> {
                     return malformed(def, op, "not an LDS declaration");
                 };
                 let ix = self.indices(def, op, op.arg_at(1))?;
-                let ty = vi.ty;
-                let (p, t) = self.chain(def, op, vi.var, vi.sc, &ty, &[], &ix, false)?;
+                let ty = vi.ty(self.b);
+                let (p, t) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
                 (p, spirv::Scope::Workgroup, 2, t)
             }
             AtomicTarget::Buffer => {
                 let d = self.desc_of(def, op, 0)?;
                 match d.res.kind {
-                    ResKind::Ssbo if self.wide_atomic(op, &d.res.data).is_some() => {
-                        let Some(st) = self.wide_atomic(op, &d.res.data) else {
+                    ResKind::Ssbo if self.wide_atomic(op, d.res.data(self.b)).is_some() => {
+                        let Some(st) = self.wide_atomic(op, d.res.data(self.b)) else {
                             return malformed(def, op, "64-bit atomic");
                         };
-                        let index = self.word_index(def, op, &d.res.data)?;
+                        let index = self.word_index(def, op, d.res.data(self.b))?;
                         let p = self.wide_buffer_element(def, op, &d, st, index)?;
                         (p, self.module.global_scope(), 2, Type::scalar(st))
                     }
                     ResKind::Ssbo => {
                         let ix = self.indices(def, op, op.arg_at(1))?;
                         let c0 = self.module.const_u32(0);
-                        let data = d.res.data;
+                        let data = d.res.data(self.b);
                         let sc = self.module.buffer_class();
-                        let (p, t) = self.chain(def, op, d.ptr, sc, &data, &[c0], &ix, true)?;
+                        let (p, t) = self.chain(def, op, d.ptr, sc, data, &[c0], &ix, true)?;
                         (p, self.module.global_scope(), 2, t)
                     }
                     ResKind::TexelBuffer => {
                         if !d.res.fixed_format {
                             return malformed(def, op, "texel atomic without FixedFormat");
                         }
-                        let Some(st) = d.res.data.base_type() else {
+                        let Some(st) = d.res.data(self.b).base_type() else {
                             return malformed(def, op, "texel type");
                         };
                         let Some(stt) = self.module.scalar_ty(st) else {
@@ -113,7 +113,7 @@ impl<'a> Emitter<'a> {
                 if !d.res.fixed_format {
                     return malformed(def, op, "texel atomic without FixedFormat");
                 }
-                let Some(st) = d.res.data.base_type() else {
+                let Some(st) = d.res.data(self.b).base_type() else {
                     return malformed(def, op, "texel type");
                 };
                 if !st.is_int() {

@@ -50,7 +50,7 @@ impl<'a> Emitter<'a> {
                 None => return malformed(def, op, "texel type"),
             }
         };
-        let Some(st) = d.res.data.base_type() else {
+        let Some(st) = d.res.data(self.b).base_type() else {
             return malformed(def, op, "resource texel type");
         };
         // Texels are read as numbers of the texel's bit size (as they are written).
@@ -164,7 +164,7 @@ impl<'a> Emitter<'a> {
         let Some(vop) = self.op_of(value) else {
             return malformed(def, op, "value missing");
         };
-        let (Some(vb), Some(st)) = (vop.ty.as_basic(), d.res.data.base_type()) else {
+        let (Some(vb), Some(st)) = (vop.ty.as_basic(), d.res.data(self.b).base_type()) else {
             return malformed(def, op, "texel type");
         };
         // Texels are numbers of the texel's bit size (bools, descriptors are not).
@@ -599,7 +599,7 @@ impl<'a> Emitter<'a> {
         {
             // The texels (after the feedback, for a sparse access) are what the
             // image gives.
-            let st = d.res.data.base_type().unwrap_or(ScalarType::F32);
+            let st = d.res.data(self.b).base_type().unwrap_or(ScalarType::F32);
             let want = if is_sample && dref.is_some() {
                 Type::scalar(st)
             } else {

@@ -70,12 +70,19 @@ pub(super) struct VarInfo {
     pub(super) var: u32,
     /// Its storage class.
     pub(super) sc: SC,
-    /// The IR type of its contents.
-    pub(super) ty: Type,
+    /// The declaration, whose IR type is the type of its contents ([`VarInfo::ty`]).
+    pub(super) dcl: SsaDef,
     /// How its contents differ from the IR's value.
     pub(super) wrap: IoWrap,
     /// 1 + index into the reflection's inputs (`Input`) or outputs (`Output`); 0 for none.
     pub(super) refl: u32,
+}
+
+impl VarInfo {
+    /// The IR type of the variable's contents: its declaration's.
+    pub(super) fn ty<'b>(&self, b: &'b dxspv_ir::Builder) -> &'b Type {
+        b.get(self.dcl).map_or(&Type::VOID, |o| &o.ty)
+    }
 }
 
 /// Where `InterpolateAt*` interpolates an input.
@@ -637,7 +644,7 @@ impl<'a> Emitter<'a> {
             Info::Var(VarInfo {
                 var,
                 sc,
-                ty: *ty,
+                dcl: def,
                 wrap,
                 refl,
             }),
@@ -718,7 +725,7 @@ impl<'a> Emitter<'a> {
                 op,
                 vi.var,
                 vi.sc,
-                &vi.ty,
+                vi.ty(self.b),
                 &[],
                 addr,
                 &Type::scalar(ScalarType::F32),
@@ -887,7 +894,7 @@ impl<'a> Emitter<'a> {
             Info::Var(VarInfo {
                 var,
                 sc: SC::Private,
-                ty: op.ty,
+                dcl: def,
                 wrap: IoWrap::None,
                 refl: 0,
             }),
@@ -953,7 +960,7 @@ impl<'a> Emitter<'a> {
         } else {
             &[]
         };
-        let ty = vi.ty;
+        let ty = vi.ty(self.b);
         if vi.wrap == IoWrap::RcpW {
             return self.load_frag_coord(def, op, vi);
         }
@@ -965,7 +972,7 @@ impl<'a> Emitter<'a> {
                 op,
                 vi.var,
                 vi.sc,
-                &ty,
+                ty,
                 prefix,
                 op.arg_at(1),
                 &op.ty,
@@ -982,7 +989,7 @@ impl<'a> Emitter<'a> {
             op,
             vi.var,
             vi.sc,
-            &ty,
+            ty,
             prefix,
             op.arg_at(1),
             &op.ty,
@@ -1009,7 +1016,7 @@ impl<'a> Emitter<'a> {
         if vi.wrap == IoWrap::None && vi.sc == SC::Output && self.opt_arg(op, 1).is_none() {
             // Basic types are equal as their `BasicType`s are (cheaper than comparing types).
             let vb = self.op_of(value).and_then(|v| v.ty.as_basic());
-            if vb.is_some() && vb == vi.ty.as_basic() {
+            if vb.is_some() && vb == vi.ty(self.b).as_basic() {
                 let val = self.v(value);
                 inst_tail(
                     &mut self.module.sections.functions,
@@ -1032,13 +1039,13 @@ impl<'a> Emitter<'a> {
         } else {
             &[]
         };
-        let ty = vi.ty;
+        let ty = vi.ty(self.b);
         self.store_via(
             def,
             op,
             vi.var,
             vi.sc,
-            &ty,
+            ty,
             prefix,
             op.arg_at(1),
             value,
@@ -1049,7 +1056,7 @@ impl<'a> Emitter<'a> {
     /// Keeps the `OutputStore` `op` of a scalar to a constant component of the output vector
     /// `vi` with the block's pending stores; false, having done nothing, for any other store.
     fn defer_output_store(&mut self, def: SsaDef, op: &Op, vi: &VarInfo) -> R<bool> {
-        let Some(vb) = vi.ty.as_basic().filter(|b| b.is_vector()) else {
+        let Some(vb) = vi.ty(self.b).as_basic().filter(|b| b.is_vector()) else {
             return Ok(false);
         };
         if vi.wrap != IoWrap::None || vi.sc != SC::Output {
@@ -1274,8 +1281,8 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, "not an input");
         };
         let ix = self.indices(def, op, op.arg_at(1))?;
-        let ty = vi.ty;
-        let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, &ty, &[], &ix, false)?;
+        let ty = vi.ty(self.b);
+        let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
         if pt != op.ty {
             return unsupported(def, op, "interpolating a partial vector");
         }

@@ -766,7 +766,7 @@ impl<'a> Emitter<'a> {
                     self.module.buffer_class()
                 };
                 let c0 = self.module.const_u32(0);
-                let data = d.res.data;
+                let data = d.res.data(self.b);
                 if op.flags.contains(OpFlags::SPARSE_FEEDBACK) {
                     // Vulkan has no residency query for buffers: the load is plain and the
                     // feedback is `SPARSE_BUFFER_FEEDBACK` ("fully resident", see
@@ -781,7 +781,7 @@ impl<'a> Emitter<'a> {
                         op,
                         d.ptr,
                         sc,
-                        &data,
+                        data,
                         &[c0],
                         op.arg_at(1),
                         &texel_ty,
@@ -806,7 +806,7 @@ impl<'a> Emitter<'a> {
                         op,
                         d.ptr,
                         sc,
-                        &data,
+                        data,
                         &[c0],
                         op.arg_at(1),
                         &op.ty,
@@ -829,9 +829,9 @@ impl<'a> Emitter<'a> {
         match d.res.kind {
             ResKind::Ssbo => {
                 let c0 = self.module.const_u32(0);
-                let data = d.res.data;
+                let data = d.res.data(self.b);
                 let sc = self.module.buffer_class();
-                self.store_via(def, op, d.ptr, sc, &data, &[c0], op.arg_at(1), value, true)
+                self.store_via(def, op, d.ptr, sc, data, &[c0], op.arg_at(1), value, true)
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);
@@ -854,7 +854,7 @@ impl<'a> Emitter<'a> {
             Info::Var(VarInfo {
                 var: def.id(),
                 sc,
-                ty: op.ty,
+                dcl: def,
                 wrap: IoWrap::None,
                 refl: 0,
             }),
@@ -868,13 +868,13 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not a variable");
         };
-        let ty = vi.ty;
+        let ty = vi.ty(self.b);
         self.load_via(
             def,
             op,
             vi.var,
             vi.sc,
-            &ty,
+            ty,
             &[],
             op.arg_at(1),
             &op.ty,
@@ -890,8 +890,8 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, "not a variable");
         };
         let value = self.arg(def, op, 2)?;
-        let ty = vi.ty;
-        self.store_via(def, op, vi.var, vi.sc, &ty, &[], op.arg_at(1), value, false)
+        let ty = vi.ty(self.b);
+        self.store_via(def, op, vi.var, vi.sc, ty, &[], op.arg_at(1), value, false)
     }
 
     /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first
@@ -971,13 +971,13 @@ impl<'a> Emitter<'a> {
         match d.res.kind {
             ResKind::Ssbo => {
                 // Only a run-time array has a length to ask for.
-                if !d.res.data.is_unbounded() {
+                if !d.res.data(self.b).is_unbounded() {
                     return malformed(
                         def,
                         op,
                         format!(
                             "size query of a {} buffer, not a run-time array",
-                            d.res.data
+                            d.res.data(self.b)
                         ),
                     );
                 }

@@ -113,7 +113,7 @@ impl<'a> Emitter<'a> {
             Info::Var(VarInfo {
                 var: def.id(),
                 sc,
-                ty: op.ty,
+                dcl: def,
                 wrap: IoWrap::None,
                 refl: 0,
             }),

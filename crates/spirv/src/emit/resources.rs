@@ -56,8 +56,9 @@ pub(super) struct ResInfo {
     pub(super) count: u32,
     /// Type of one descriptor (the struct for buffers, the image type, ...).
     pub(super) elem_ty: u32,
-    /// IR type of the data (CBV / SSBO contents, texel scalar).
-    pub(super) data: Type,
+    /// The declaration, whose IR type is the type of the data (CBV / SSBO contents, texel
+    /// scalar: [`ResInfo::data`]).
+    pub(super) dcl: SsaDef,
     /// A globally coherent UAV (`UavFlags::Coherent`).
     pub(super) coherent: bool,
     /// A typed UAV declared with the format its data type names (`UavFlags::FixedFormat`),
@@ -65,6 +66,13 @@ pub(super) struct ResInfo {
     pub(super) fixed_format: bool,
     /// Index of its entry in [`Reflection::resources`](crate::Reflection::resources).
     pub(super) refl: u32,
+}
+
+impl ResInfo {
+    /// The IR type of the data (CBV / SSBO contents, texel scalar): its declaration's.
+    pub(super) fn data<'b>(&self, b: &'b dxspv_ir::Builder) -> &'b Type {
+        b.get(self.dcl).map_or(&Type::VOID, |o| &o.ty)
+    }
 }
 
 /// A `DescriptorLoad`: the descriptor (one element of an array) and its loaded value.
@@ -399,7 +407,7 @@ impl<'a> Emitter<'a> {
                 uav,
                 count,
                 elem_ty,
-                data: op.ty,
+                dcl: def,
                 coherent: flags.contains(UavFlags::Coherent),
                 fixed_format: uav && flags.contains(UavFlags::FixedFormat),
                 refl: self.refl.resources.len() as u32,
