@@ -239,5 +239,5 @@ pub fn emit_with_reflection(b: &Builder, opts: &SpirvOptions) -> Result<SpirvMod
     let mut e = emit::Emitter::new(b, opts);
     let module = e.run();
     e.recycle();
-    module
+    module.map_err(|e| *e)
 }

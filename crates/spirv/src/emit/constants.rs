@@ -8,7 +8,8 @@
 //! of their parts.
 
 use super::error::{unsupported, R};
-use super::module::Module;
+use super::module::{Module, SMALL_U32};
+use super::op_read::OpRead;
 use super::types::scalar_bits;
 use super::Emitter;
 use crate::words::{begin, end, inst};
@@ -21,13 +22,26 @@ impl Module {
     /// The scalar constant of type `st` with bit pattern `bits` (in its low bits).
     #[inline]
     pub(super) fn const_scalar(&mut self, st: ScalarType, bits: u64) -> u32 {
+        // Small `u32`s (indices, scopes, semantics) are found without a search.
+        let small = st == ScalarType::U32 && bits < SMALL_U32 as u64;
+        if small {
+            if let Some(&id) = self.small_u32.get(bits as usize).filter(|&&id| id != 0) {
+                return id;
+            }
+        }
         let Some(t) = self.scalar_ty(st) else {
             return 0;
         };
-        match self.consts.get(&(t, bits)) {
+        let id = match self.consts.get(&(t, bits)) {
             Some(id) => id,
             None => self.new_const_scalar(st, t, bits),
+        };
+        if small {
+            if let Some(slot) = self.small_u32.get_mut(bits as usize) {
+                *slot = id;
+            }
         }
+        id
     }
 
     /// Declares the scalar constant of [`Self::const_scalar`] (of SPIR-V type `t`), which
@@ -176,7 +190,7 @@ impl<'a> Emitter<'a> {
             return Ok(());
         }
         let mut pos = 0;
-        match self.module.const_of(&op.ty, op.literals(), &mut pos) {
+        match self.module.const_of(&op.ty, op.lits(), &mut pos) {
             Some(id) => {
                 self.set_map(def, id);
                 self.mark(def);

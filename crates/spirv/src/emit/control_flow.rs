@@ -11,6 +11,7 @@
 //! one function. A 64-bit switch selector takes two-word case literals.
 
 use super::error::{malformed, unsupported, R};
+use super::op_read::OpRead;
 use super::types::{scalar_bits, TyKey};
 use super::Emitter;
 use crate::words::{begin, end, inst};
@@ -50,16 +51,32 @@ pub(super) struct FunctionState {
     pub(super) vector_loads: VectorLoads,
     /// Vectors loaded in the current block from memory that does not change while the
     /// shader runs: the access key and the loaded value (see `memory.rs`).
-    pub(super) loaded_vectors: SmallVec<[(VectorKey, u32); 8]>,
+    pub(super) loaded_vectors: Vec<(VectorKey, u32)>,
     /// Recent values of the function that are one component of a vector, so that a
     /// construct of a whole vector's components in order is the vector itself.
     pub(super) components: RecentComponents,
     /// The `OpSampledImage`s of the current block by image and sampler value: one serves
     /// every sample of the block that pairs the two (it must be in the block that uses it).
-    pub(super) sampled_images: SmallVec<[([u32; 2], u32); 4]>,
+    pub(super) sampled_images: Vec<([u32; 2], u32)>,
     /// Output vectors whose components the block stored one at a time, not written yet
     /// (see `interface.rs`).
-    pub(super) pending_outputs: SmallVec<[PendingOutput; 4]>,
+    pub(super) pending_outputs: Vec<PendingOutput>,
+}
+
+impl FunctionState {
+    /// Empties the state for a new module, keeping the memory of its lists (the thread's
+    /// next emitter takes it over, see `Emitter::recycle`).
+    pub(super) fn reset(&mut self) {
+        self.merge = None;
+        self.open_merges = 0;
+        self.coherent_access = false;
+        self.point_size_pending = false;
+        self.vector_loads = VectorLoads::default();
+        self.loaded_vectors.clear();
+        self.components.clear();
+        self.sampled_images.clear();
+        self.pending_outputs.clear();
+    }
 }
 
 /// An output vector whose components the current block stored one at a time: written when
@@ -240,6 +257,7 @@ impl<'a> Emitter<'a> {
 
     /// `FunctionCall`: `OpFunctionCall`.
     pub(super) fn function_call(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        self.calls = true;
         let t = self.module.val_ty(def, op)?;
         let f = &mut self.module.sections.functions;
         let start = begin(f, S::FunctionCall);
@@ -256,7 +274,7 @@ impl<'a> Emitter<'a> {
 
     /// `Return`: `OpReturnValue` or `OpReturn`.
     pub(super) fn function_return(&mut self, op: &Op) -> R<()> {
-        match op.arg(0) {
+        match op.arg_at(0) {
             Some(v) => {
                 let v = self.v(v);
                 inst(self.module.body(), S::ReturnValue, &[v]);
@@ -395,7 +413,7 @@ impl<'a> Emitter<'a> {
             ) else {
                 return malformed(def, op, "switch case pair");
             };
-            let Some(val) = self.op_of(cv).and_then(|o| o.lit(0)) else {
+            let Some(val) = self.op_of(cv).and_then(|o| o.lit_at(0)) else {
                 return malformed(def, op, "switch case value is not a constant");
             };
             let lbl = self.v(lbl);

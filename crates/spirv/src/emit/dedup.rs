@@ -1,37 +1,37 @@
 //! [`IdTable`]: the tables that deduplicate declarations (types, pointer types, constants)
 //! by key, giving the SPIR-V id declared for a key.
 //!
-//! A module declares a handful of types and constants, so the entries live inline and are
-//! searched linearly, which costs neither an allocation nor hashing. A declaration is looked
+//! A module declares a handful of types and constants, so the entries live in a vector and
+//! are searched linearly, which costs no hashing (the module and its tables are kept from
+//! one compile to the next, so the vector is not allocated again either). A declaration is looked
 //! up once: the caller declares what [`IdTable::get`] did not find and adds it with
 //! [`IdTable::insert_new`], which does not search again. Hostile programs can declare
 //! thousands: past [`INDEX_AT`] entries they move into a hash map, so lookups stay O(1).
 
 use dxspv_ir::fxhash::FxHashMap;
-use smallvec::SmallVec;
 use std::hash::Hash;
 
 /// Entries from which the table is a hash map.
 const INDEX_AT: usize = 16;
 
-/// Ids by key: inline entries while few, a hash map past [`INDEX_AT`].
-pub(super) struct IdTable<K, const N: usize> {
+/// Ids by key: a vector of entries while few, a hash map past [`INDEX_AT`].
+pub(super) struct IdTable<K> {
     /// The entries while there are at most [`INDEX_AT`] (then empty).
-    entries: SmallVec<[(K, u32); N]>,
+    entries: Vec<(K, u32)>,
     /// Every entry, once there are more than [`INDEX_AT`].
     index: Option<FxHashMap<K, u32>>,
 }
 
-impl<K, const N: usize> Default for IdTable<K, N> {
+impl<K> Default for IdTable<K> {
     fn default() -> Self {
         IdTable {
-            entries: SmallVec::new(),
+            entries: Vec::new(),
             index: None,
         }
     }
 }
 
-impl<K: Eq + Hash, const N: usize> IdTable<K, N> {
+impl<K: Eq + Hash> IdTable<K> {
     /// The id of `key`.
     #[inline]
     pub(super) fn get(&self, key: &K) -> Option<u32> {
@@ -46,6 +46,12 @@ impl<K: Eq + Hash, const N: usize> IdTable<K, N> {
                 .map(|&(_, id)| id),
             Some(index) => index.get(key).copied(),
         }
+    }
+
+    /// Empties the table (a hash map it grew is dropped: hostile programs only make one).
+    pub(super) fn clear(&mut self) {
+        self.entries.clear();
+        self.index = None;
     }
 
     /// Adds `key` with `id`; `key` must not be in the table ([`Self::get`] found nothing).
@@ -71,7 +77,7 @@ mod tests {
 
     #[test]
     fn inline_and_hashed_tables_find_every_key() {
-        let mut t: IdTable<(u32, u64), 4> = IdTable::default();
+        let mut t: IdTable<(u32, u64)> = IdTable::default();
         for i in 0..100u32 {
             let key = (i % 7, u64::from(i) * 1_000_003);
             assert_eq!(t.get(&key), None);

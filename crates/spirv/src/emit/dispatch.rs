@@ -19,29 +19,67 @@ use super::error::{malformed, unsupported, R};
 use super::interface::Interpolation;
 use super::Emitter;
 use crate::RegisterClass;
-use dxspv_ir::{Op, OpClass, OpCode, ShaderStage, ShaderStageMask, SsaDef};
+use dxspv_ir::{Op, OpClass, OpCode, ShaderStageMask, SsaDef};
 use spirv::{ExecutionMode as M, GLOp, GroupOperation, Op as S, StorageClass as SC};
+use std::sync::OnceLock;
 
-/// True if a program of `stage` may hold `opcode` (see `OpCode::stages`; the validator
-/// checks the same rule).
-pub(super) fn op_fits_stage(opcode: OpCode, stage: ShaderStage) -> bool {
-    opcode
-        .stages()
-        .is_none_or(|m| m.contains(ShaderStageMask::from_stage(stage)))
-}
+/// [`OpTraits`] bit: the opcode is an op of a function body that may give its def a
+/// definition: every code op but the block and function ends (of these, only ops with a
+/// result, labels, functions and calls get a SPIR-V id).
+const DEFINES_IN_BODY: u16 = 1 << 8;
 
-/// True if `opcode` is an op of a function body that may give its def a definition: every
-/// code op but the block and function ends (of these, only ops with a result, labels,
-/// functions and calls get a SPIR-V id).
-fn defines_in_body(opcode: OpCode) -> bool {
-    opcode.info().class == OpClass::Code && !opcode.is_terminator() && opcode != OpCode::FunctionEnd
+/// [`OpTraits`] bit: the op gets a SPIR-V id even with a `void` result (labels, functions,
+/// calls).
+const DEFINES_VOID: u16 = 1 << 9;
+
+/// [`OpTraits`] bit: output stores waiting for the rest of their vector are written before
+/// the op (it is not removable, so it may see them, or it reads outputs).
+const FLUSHES_OUTPUTS: u16 = 1 << 10;
+
+/// What the dispatch asks of every op's opcode before emitting it, one entry per opcode:
+/// the low eight bits are its `OpCode::stages` mask (0: every stage), the others the bits
+/// above. Built once per process ([`op_traits`]), so that each op costs one lookup.
+pub(super) type OpTraits = &'static [u16];
+
+/// The [`OpTraits`] table.
+pub(super) fn op_traits() -> OpTraits {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = vec![0u16; OpCode::ALL.len()];
+        for &opcode in OpCode::ALL {
+            let mut t = opcode.stages().map_or(0, |m| (m.0 & 0xff) as u16);
+            if opcode.info().class == OpClass::Code
+                && !opcode.is_terminator()
+                && opcode != OpCode::FunctionEnd
+            {
+                t |= DEFINES_IN_BODY;
+            }
+            if matches!(
+                opcode,
+                OpCode::Label | OpCode::Function | OpCode::FunctionCall
+            ) {
+                t |= DEFINES_VOID;
+            }
+            if opcode != OpCode::OutputStore
+                && (!opcode.is_removable() || opcode == OpCode::OutputLoad)
+            {
+                t |= FLUSHES_OUTPUTS;
+            }
+            if let Some(e) = table.get_mut(opcode as usize) {
+                *e = t;
+            }
+        }
+        table
+    })
 }
 
 impl<'a> Emitter<'a> {
     /// Emits one op (see the module doc).
     pub(super) fn op(&mut self, def: SsaDef, op: &'a Op) -> R<()> {
         use OpCode as O;
-        if !op_fits_stage(op.opcode, self.stage) {
+        let traits = self.op_traits.get(op.opcode as usize).copied().unwrap_or(0);
+        let stages = u32::from(traits & 0xff);
+        if stages != 0 && stages & ShaderStageMask::from_stage(self.stage).0 == 0 {
             return malformed(
                 def,
                 op,
@@ -50,15 +88,10 @@ impl<'a> Emitter<'a> {
         }
         // Output stores waiting for the rest of their vector are written before anything
         // that could see them (see `Self::flush_outputs`).
-        if !self.function_state.pending_outputs.is_empty()
-            && op.opcode != O::OutputStore
-            && (!op.opcode.is_removable() || op.opcode == O::OutputLoad)
-        {
+        if traits & FLUSHES_OUTPUTS != 0 && !self.function_state.pending_outputs.is_empty() {
             self.flush_outputs()?;
         }
-        if defines_in_body(op.opcode)
-            && (!op.ty.is_void() || matches!(op.opcode, O::Label | O::Function | O::FunctionCall))
-        {
+        if traits & DEFINES_IN_BODY != 0 && (traits & DEFINES_VOID != 0 || !op.ty.is_void()) {
             self.mark(def);
         }
         match op.opcode {
@@ -67,11 +100,11 @@ impl<'a> Emitter<'a> {
             O::EntryPoint | O::Drain | O::DebugMemberName => Ok(()),
             O::DclXfb => self.dcl_xfb(def, op),
             O::DebugName => {
-                self.record_debug_name(def, op);
+                self.record_debug_name(op);
                 Ok(())
             }
             O::Semantic => {
-                self.late.push(def);
+                self.late.push(op);
                 Ok(())
             }
 
@@ -125,8 +158,8 @@ impl<'a> Emitter<'a> {
             O::LdsLoad | O::ScratchLoad => self.variable_load(def, op),
             O::LdsStore | O::ScratchStore => self.variable_store(def, op),
             O::ConstantLoad => self.constant_load(def, op),
-            O::BufferLoad => self.buffer_access(def, op, |e| e.buffer_load(def, op)),
-            O::BufferStore => self.buffer_access(def, op, |e| e.buffer_store(def, op)),
+            O::BufferLoad => self.buffer_access(def, op, |e, d| e.buffer_load(def, op, d)),
+            O::BufferStore => self.buffer_access(def, op, |e, d| e.buffer_store(def, op, d)),
             O::BufferQuerySize => self.buffer_query_size(def, op),
 
             // Images.

@@ -36,29 +36,30 @@ pub enum SpirvError {
     NoEntryPoint,
 }
 
-/// The backend's result type.
-pub(super) type R<T> = Result<T, SpirvError>;
+/// The backend's result type: the error boxed, so that a result is returned in registers
+/// (every emitter returns one, and errors are rare).
+pub(super) type R<T> = Result<T, Box<SpirvError>>;
 
 /// [`SpirvError::Unsupported`] for `op`: the backend cannot express `feature`.
 #[cold]
 #[inline(never)]
 pub(super) fn unsupported<T>(def: SsaDef, op: &Op, feature: impl Into<String>) -> R<T> {
-    Err(SpirvError::Unsupported {
+    Err(Box::new(SpirvError::Unsupported {
         def,
         opcode: op.opcode,
         feature: feature.into(),
-    })
+    }))
 }
 
 /// [`SpirvError::Malformed`] for `op`: the IR breaks the lowered-IR contract (`reason`).
 #[cold]
 #[inline(never)]
 pub(super) fn malformed<T>(def: SsaDef, op: &Op, reason: impl Into<String>) -> R<T> {
-    Err(SpirvError::Malformed {
+    Err(Box::new(SpirvError::Malformed {
         def,
         opcode: op.opcode,
         reason: reason.into(),
-    })
+    }))
 }
 
 /// A literal that SPIR-V writes as one word (a register, space or count).

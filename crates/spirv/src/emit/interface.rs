@@ -36,6 +36,7 @@
 
 use super::control_flow::{PendingOutput, VectorLoads};
 use super::error::{malformed, unsupported, word_lit, R};
+use super::op_read::OpRead;
 use super::types::{block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
 use super::{Emitter, Info};
@@ -69,12 +70,19 @@ pub(super) struct VarInfo {
     pub(super) var: u32,
     /// Its storage class.
     pub(super) sc: SC,
-    /// The IR type of its contents.
-    pub(super) ty: Type,
+    /// The declaration, whose IR type is the type of its contents ([`VarInfo::ty`]).
+    pub(super) dcl: SsaDef,
     /// How its contents differ from the IR's value.
     pub(super) wrap: IoWrap,
     /// 1 + index into the reflection's inputs (`Input`) or outputs (`Output`); 0 for none.
     pub(super) refl: u32,
+}
+
+impl VarInfo {
+    /// The IR type of the variable's contents: its declaration's.
+    pub(super) fn ty<'b>(&self, b: &'b dxspv_ir::Builder) -> &'b Type {
+        b.get(self.dcl).map_or(&Type::VOID, |o| &o.ty)
+    }
 }
 
 /// Where `InterpolateAt*` interpolates an input.
@@ -198,7 +206,7 @@ impl<'a> Emitter<'a> {
                 // Inputs read per vertex (`PerVertex`: an array of 3).
                 ShaderStage::Pixel => {
                     input
-                        && op.lit(2).is_some_and(|m| {
+                        && op.lit_at(2).is_some_and(|m| {
                             InterpolationModes(m as u32).contains(InterpolationModes::PerVertex)
                         })
                 }
@@ -260,22 +268,16 @@ impl<'a> Emitter<'a> {
     /// storage class `sc` (`Input` or `Output`) with its decorations and reflection entry.
     pub(super) fn dcl_io(&mut self, def: SsaDef, op: &Op, sc: SC, builtin: bool) -> R<()> {
         let input = sc == SC::Input;
-        let ty = op.ty;
-        let mut decl_ty = op.ty;
+        let ty = &op.ty;
+        // The declared type, where it is not the IR's (`SampleMask`'s array of one).
+        let mut array_of_one = None;
         let mut wrap = IoWrap::None;
         let var = def.id();
         let stage = self.stage;
-        let mut info = InterfaceVariable {
-            location: None,
-            component: 0,
-            builtin: None,
-            semantic: None,
-            patch: false,
-            scalar: ScalarKind::Float,
-            bits: 32,
-            components: 1,
-            array: Vec::new(),
-        };
+        let mut location = None;
+        let mut component = 0;
+        let mut builtin_name = None;
+        let mut is_patch = false;
         if builtin {
             let Some(bi) = BuiltIn::from_literal(self.lit(def, op, 0)?) else {
                 return malformed(def, op, "unknown builtin");
@@ -291,7 +293,7 @@ impl<'a> Emitter<'a> {
             if bi == BuiltIn::SampleCount && input {
                 return self.dcl_sample_count(def, op);
             }
-            info.builtin = Some(bi.name());
+            builtin_name = Some(bi.name());
             // Stages that see several vertices read (and hull shaders write) per-vertex
             // built-ins as arrays.
             let arrayed = match stage {
@@ -487,8 +489,8 @@ impl<'a> Emitter<'a> {
                 _ => return unsupported(def, op, format!("builtin {bi}")),
             };
             if wrap == IoWrap::ArrayOfOne {
-                decl_ty = match ty.array_of(1) {
-                    Ok(t) => t,
+                array_of_one = match ty.array_of(1) {
+                    Ok(t) => Some(t),
                     Err(_) => return unsupported(def, op, "SampleMask array"),
                 };
             }
@@ -501,7 +503,7 @@ impl<'a> Emitter<'a> {
             // Tessellation factors are per patch; Mesa's drivers drop them (and so every
             // patch) without `Patch`, as GLSL always declares it.
             if matches!(bi, BuiltIn::TessFactorOuter | BuiltIn::TessFactorInner) {
-                info.patch = true;
+                is_patch = true;
                 self.module.decorate(var, Decoration::Patch, &[]);
             }
             if input && stage == ShaderStage::Pixel && op.ty.base_type().is_some_and(|t| t.is_int())
@@ -531,7 +533,7 @@ impl<'a> Emitter<'a> {
             // they are moved past the D3D register range (see
             // `crate::GS_STREAM_LOCATION_STRIDE`).
             let stream = if !input && stage == ShaderStage::Geometry {
-                op.lit(2).unwrap_or(0) as u32
+                op.lit_at(2).unwrap_or(0) as u32
             } else {
                 0
             };
@@ -544,14 +546,14 @@ impl<'a> Emitter<'a> {
                 reg.saturating_add(stream.saturating_mul(crate::GS_STREAM_LOCATION_STRIDE))
             };
             self.claim_io_slots(def, op, input, patch, loc, comp)?;
-            info.location = Some(loc);
-            info.component = comp;
+            location = Some(loc);
+            component = comp;
             self.module.decorate(var, Decoration::Location, &[loc]);
             if comp != 0 {
                 self.module.decorate(var, Decoration::Component, &[comp]);
             }
             if patch {
-                info.patch = true;
+                is_patch = true;
                 self.module.decorate(var, Decoration::Patch, &[]);
             }
             let pixel_modes = if input && stage == ShaderStage::Pixel {
@@ -592,7 +594,7 @@ impl<'a> Emitter<'a> {
                 self.mesh_output(def, op, var, stream)?;
             }
             if !input && stage == ShaderStage::Geometry {
-                let stream = op.lit(2).unwrap_or(0) as u32;
+                let stream = op.lit_at(2).unwrap_or(0) as u32;
                 if stream != 0 || self.multi_stream {
                     self.module.cap(Capability::GeometryStreams);
                     self.module.decorate(var, Decoration::Stream, &[stream]);
@@ -600,36 +602,49 @@ impl<'a> Emitter<'a> {
             }
         }
         if builtin && !input && stage == ShaderStage::Geometry {
-            let stream = op.lit(1).unwrap_or(0) as u32;
+            let stream = op.lit_at(1).unwrap_or(0) as u32;
             if stream != 0 {
                 self.module.cap(Capability::GeometryStreams);
                 self.module.decorate(var, Decoration::Stream, &[stream]);
             }
         }
-        let Some(t) = self.module.ty(&decl_ty, false) else {
+        let decl_ty = array_of_one.as_ref().unwrap_or(ty);
+        let Some(t) = self.module.ty(decl_ty, false) else {
             return unsupported(def, op, format!("I/O type {}", op.ty));
         };
         let p = self.module.ptr(sc, t);
         self.module.global_var(p, sc, var, None);
         self.mark(def);
-        (info.scalar, info.bits, info.components) = value_shape(&decl_ty);
+        let (scalar, bits, components) = value_shape(decl_ty);
         let dims = decl_ty.dims();
-        if !dims.is_empty() {
-            info.array = dims.iter().rev().copied().collect();
-        }
+        let array = if dims.is_empty() {
+            Vec::new()
+        } else {
+            dims.iter().rev().copied().collect()
+        };
         let list = if input {
             &mut self.refl.inputs
         } else {
             &mut self.refl.outputs
         };
-        list.push(info);
+        list.push(InterfaceVariable {
+            location,
+            component,
+            builtin: builtin_name,
+            semantic: None,
+            patch: is_patch,
+            scalar,
+            bits,
+            components,
+            array,
+        });
         let refl = list.len() as u32;
         self.set_info(
             def,
             Info::Var(VarInfo {
                 var,
                 sc,
-                ty,
+                dcl: def,
                 wrap,
                 refl,
             }),
@@ -681,7 +696,7 @@ impl<'a> Emitter<'a> {
             .module
             .const_scalar(ScalarType::F32, 1.0f32.to_bits() as u64);
         let rcp = |e: &mut Self, w: u32| e.module.un(S::FDiv, ft, &[one, w]);
-        let addr = op.arg(1);
+        let addr = op.arg_at(1);
         let addr_op = addr.and_then(|a| self.op_of(a));
         // The whole position, or one component of it, as 32-bit numbers (computed as floats,
         // bit-cast at the end).
@@ -700,7 +715,7 @@ impl<'a> Emitter<'a> {
             .filter(|o| {
                 o.opcode == OpCode::Constant && o.ty.as_basic().is_some_and(|b| b.vec_size() == 1)
             })
-            .and_then(|o| o.lit(0));
+            .and_then(|o| o.lit_at(0));
         if addr.is_some() && const_idx.is_some() {
             // x, y or z as a float: loaded straight into the def's value.
             let direct = const_idx != Some(3) && want == ft;
@@ -710,7 +725,7 @@ impl<'a> Emitter<'a> {
                 op,
                 vi.var,
                 vi.sc,
-                &vi.ty,
+                vi.ty(self.b),
                 &[],
                 addr,
                 &Type::scalar(ScalarType::F32),
@@ -879,7 +894,7 @@ impl<'a> Emitter<'a> {
             Info::Var(VarInfo {
                 var,
                 sc: SC::Private,
-                ty: op.ty,
+                dcl: def,
                 wrap: IoWrap::None,
                 refl: 0,
             }),
@@ -945,7 +960,7 @@ impl<'a> Emitter<'a> {
         } else {
             &[]
         };
-        let ty = vi.ty;
+        let ty = vi.ty(self.b);
         if vi.wrap == IoWrap::RcpW {
             return self.load_frag_coord(def, op, vi);
         }
@@ -957,9 +972,9 @@ impl<'a> Emitter<'a> {
                 op,
                 vi.var,
                 vi.sc,
-                &ty,
+                ty,
                 prefix,
-                op.arg(1),
+                op.arg_at(1),
                 &op.ty,
                 false,
                 raw,
@@ -974,9 +989,9 @@ impl<'a> Emitter<'a> {
             op,
             vi.var,
             vi.sc,
-            &ty,
+            ty,
             prefix,
-            op.arg(1),
+            op.arg_at(1),
             &op.ty,
             false,
             id,
@@ -1001,7 +1016,7 @@ impl<'a> Emitter<'a> {
         if vi.wrap == IoWrap::None && vi.sc == SC::Output && self.opt_arg(op, 1).is_none() {
             // Basic types are equal as their `BasicType`s are (cheaper than comparing types).
             let vb = self.op_of(value).and_then(|v| v.ty.as_basic());
-            if vb.is_some() && vb == vi.ty.as_basic() {
+            if vb.is_some() && vb == vi.ty(self.b).as_basic() {
                 let val = self.v(value);
                 inst_tail(
                     &mut self.module.sections.functions,
@@ -1024,14 +1039,24 @@ impl<'a> Emitter<'a> {
         } else {
             &[]
         };
-        let ty = vi.ty;
-        self.store_via(def, op, vi.var, vi.sc, &ty, prefix, op.arg(1), value, false)
+        let ty = vi.ty(self.b);
+        self.store_via(
+            def,
+            op,
+            vi.var,
+            vi.sc,
+            ty,
+            prefix,
+            op.arg_at(1),
+            value,
+            false,
+        )
     }
 
     /// Keeps the `OutputStore` `op` of a scalar to a constant component of the output vector
     /// `vi` with the block's pending stores; false, having done nothing, for any other store.
     fn defer_output_store(&mut self, def: SsaDef, op: &Op, vi: &VarInfo) -> R<bool> {
-        let Some(vb) = vi.ty.as_basic().filter(|b| b.is_vector()) else {
+        let Some(vb) = vi.ty(self.b).as_basic().filter(|b| b.is_vector()) else {
             return Ok(false);
         };
         if vi.wrap != IoWrap::None || vi.sc != SC::Output {
@@ -1041,7 +1066,7 @@ impl<'a> Emitter<'a> {
             .opt_arg(op, 1)
             .and_then(|a| self.op_of(a))
             .filter(|a| a.opcode == OpCode::Constant && a.ty.is_scalar())
-            .and_then(|a| a.lit(0));
+            .and_then(|a| a.lit_at(0));
         let Some(k) = k.filter(|&k| k < u64::from(vb.vec_size())) else {
             return Ok(false);
         };
@@ -1182,7 +1207,7 @@ impl<'a> Emitter<'a> {
             SC::PushConstant,
             &mty,
             &[],
-            op.arg(1),
+            op.arg_at(1),
             &op.ty,
             true,
             def.id(),
@@ -1197,11 +1222,11 @@ impl<'a> Emitter<'a> {
         let mut path = [m, 0, 0, 0];
         let mut len = 1;
         let mut at = *mty;
-        if let Some(a) = op.arg(1) {
+        if let Some(a) = op.arg_at(1) {
             let Some(aop) = self.op_of(a).filter(|a| a.opcode == OpCode::Constant) else {
                 return Ok(false);
             };
-            for l in aop.literals() {
+            for l in aop.lits() {
                 let (Some(slot), Ok(i)) = (path.get_mut(len), u32::try_from(l.0)) else {
                     return Ok(false);
                 };
@@ -1255,9 +1280,9 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an input");
         };
-        let ix = self.indices(def, op, op.arg(1))?;
-        let ty = vi.ty;
-        let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, &ty, &[], &ix, false)?;
+        let ix = self.indices(def, op, op.arg_at(1))?;
+        let ty = vi.ty(self.b);
+        let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
         if pt != op.ty {
             return unsupported(def, op, "interpolating a partial vector");
         }

@@ -26,7 +26,8 @@
 use super::control_flow::{Component, VectorKey, VectorLoads};
 use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
-use super::resources::ResKind;
+use super::op_read::OpRead;
+use super::resources::{DescInfo, ResKind};
 use super::types::scalar_bits;
 use super::Emitter;
 use super::Info;
@@ -178,7 +179,7 @@ impl<'a> Emitter<'a> {
                 // ([`Self::chain`]): an access that reads a whole vector needs none.
                 let mut ok = true;
                 for k in 0..n {
-                    let v = aop.lit(k).unwrap_or(0);
+                    let v = aop.lit_at(k).unwrap_or(0);
                     ok &= ix.push(0, Some(v));
                 }
                 ok
@@ -189,7 +190,7 @@ impl<'a> Emitter<'a> {
                     let val = self
                         .op_of(c)
                         .filter(|o| o.opcode == OpCode::Constant)
-                        .and_then(|o| o.lit(0));
+                        .and_then(|o| o.lit_at(0));
                     let id = self.v(c);
                     ok &= ix.push(id, val);
                 }
@@ -638,7 +639,7 @@ impl<'a> Emitter<'a> {
         let same_vector = |other: &Op| {
             other.opcode == addr.opcode
                 && match addr.opcode {
-                    OpCode::Constant => other.literals().get(..len) == addr.literals().get(..len),
+                    OpCode::Constant => other.lits().get(..len) == addr.lits().get(..len),
                     OpCode::CompositeConstruct => {
                         other.operands.get(..len) == addr.operands.get(..len)
                     }
@@ -755,8 +756,7 @@ impl<'a> Emitter<'a> {
 
     /// `BufferLoad`: a load from a CBV or storage buffer block, or a texel fetch of a typed
     /// buffer; a sparse one gets the "fully resident" code (see [`crate::SPARSE_BUFFER_FEEDBACK`]).
-    pub(super) fn buffer_load(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        let d = self.desc_of(def, op, 0)?;
+    pub(super) fn buffer_load(&mut self, def: SsaDef, op: &Op, d: DescInfo) -> R<()> {
         let id = def.id();
         match d.res.kind {
             ResKind::Cbv | ResKind::Ssbo => {
@@ -766,7 +766,7 @@ impl<'a> Emitter<'a> {
                     self.module.buffer_class()
                 };
                 let c0 = self.module.const_u32(0);
-                let data = d.res.data;
+                let data = d.res.data(self.b);
                 if op.flags.contains(OpFlags::SPARSE_FEEDBACK) {
                     // Vulkan has no residency query for buffers: the load is plain and the
                     // feedback is `SPARSE_BUFFER_FEEDBACK` ("fully resident", see
@@ -781,9 +781,9 @@ impl<'a> Emitter<'a> {
                         op,
                         d.ptr,
                         sc,
-                        &data,
+                        data,
                         &[c0],
-                        op.arg(1),
+                        op.arg_at(1),
                         &texel_ty,
                         true,
                         val,
@@ -806,9 +806,9 @@ impl<'a> Emitter<'a> {
                         op,
                         d.ptr,
                         sc,
-                        &data,
+                        data,
                         &[c0],
-                        op.arg(1),
+                        op.arg_at(1),
                         &op.ty,
                         true,
                         id,
@@ -824,15 +824,14 @@ impl<'a> Emitter<'a> {
     }
 
     /// `BufferStore`: a store to a storage buffer block, or a texel write to a typed buffer.
-    pub(super) fn buffer_store(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        let d = self.desc_of(def, op, 0)?;
+    pub(super) fn buffer_store(&mut self, def: SsaDef, op: &Op, d: DescInfo) -> R<()> {
         let value = self.arg(def, op, 2)?;
         match d.res.kind {
             ResKind::Ssbo => {
                 let c0 = self.module.const_u32(0);
-                let data = d.res.data;
+                let data = d.res.data(self.b);
                 let sc = self.module.buffer_class();
-                self.store_via(def, op, d.ptr, sc, &data, &[c0], op.arg(1), value, true)
+                self.store_via(def, op, d.ptr, sc, data, &[c0], op.arg_at(1), value, true)
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);
@@ -855,7 +854,7 @@ impl<'a> Emitter<'a> {
             Info::Var(VarInfo {
                 var: def.id(),
                 sc,
-                ty: op.ty,
+                dcl: def,
                 wrap: IoWrap::None,
                 refl: 0,
             }),
@@ -869,15 +868,15 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not a variable");
         };
-        let ty = vi.ty;
+        let ty = vi.ty(self.b);
         self.load_via(
             def,
             op,
             vi.var,
             vi.sc,
-            &ty,
+            ty,
             &[],
-            op.arg(1),
+            op.arg_at(1),
             &op.ty,
             false,
             def.id(),
@@ -891,8 +890,8 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, "not a variable");
         };
         let value = self.arg(def, op, 2)?;
-        let ty = vi.ty;
-        self.store_via(def, op, vi.var, vi.sc, &ty, &[], op.arg(1), value, false)
+        let ty = vi.ty(self.b);
+        self.store_via(def, op, vi.var, vi.sc, ty, &[], op.arg_at(1), value, false)
     }
 
     /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first
@@ -925,7 +924,7 @@ impl<'a> Emitter<'a> {
                 SC::Private,
                 &ty,
                 &[],
-                op.arg(1),
+                op.arg_at(1),
                 &op.ty,
                 false,
                 def.id(),
@@ -947,19 +946,18 @@ impl<'a> Emitter<'a> {
         r
     }
 
-    /// Runs `access`, a `BufferLoad` or `BufferStore`, with
+    /// Runs `access`, a `BufferLoad` or `BufferStore`, with its descriptor and with
     /// [`FunctionState::coherent_access`](super::control_flow::FunctionState::coherent_access)
-    /// set when its descriptor is a globally coherent UAV.
+    /// set when that is a globally coherent UAV.
     pub(super) fn buffer_access(
         &mut self,
         def: SsaDef,
         op: &Op,
-        access: impl FnOnce(&mut Self) -> R<()>,
+        access: impl FnOnce(&mut Self, DescInfo) -> R<()>,
     ) -> R<()> {
-        self.function_state.coherent_access = self
-            .desc_of(def, op, 0)
-            .is_ok_and(|d| d.res.uav && d.res.coherent);
-        let r = access(self);
+        let d = self.desc_of(def, op, 0)?;
+        self.function_state.coherent_access = d.res.uav && d.res.coherent;
+        let r = access(self, d);
         self.function_state.coherent_access = false;
         r
     }
@@ -973,13 +971,13 @@ impl<'a> Emitter<'a> {
         match d.res.kind {
             ResKind::Ssbo => {
                 // Only a run-time array has a length to ask for.
-                if !d.res.data.is_unbounded() {
+                if !d.res.data(self.b).is_unbounded() {
                     return malformed(
                         def,
                         op,
                         format!(
                             "size query of a {} buffer, not a run-time array",
-                            d.res.data
+                            d.res.data(self.b)
                         ),
                     );
                 }

@@ -20,6 +20,7 @@
 
 use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
+use super::op_read::OpRead;
 use super::types::TyKey;
 use super::{Emitter, Info};
 use crate::words::inst;
@@ -89,7 +90,7 @@ impl<'a> Emitter<'a> {
             _ => malformed(
                 def,
                 op,
-                format!("count {} past 256", op.lit(i).unwrap_or(0)),
+                format!("count {} past 256", op.lit_at(i).unwrap_or(0)),
             ),
         }
     }
@@ -112,7 +113,7 @@ impl<'a> Emitter<'a> {
             Info::Var(VarInfo {
                 var: def.id(),
                 sc,
-                ty: op.ty,
+                dcl: def,
                 wrap: IoWrap::None,
                 refl: 0,
             }),
@@ -217,7 +218,7 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, format!("mesh output stream {stream}"));
         }
         let indices = op.opcode == dxspv_ir::OpCode::DclOutputBuiltIn
-            && op.lit(0).and_then(dxspv_ir::BuiltIn::from_literal)
+            && op.lit_at(0).and_then(dxspv_ir::BuiltIn::from_literal)
                 == Some(dxspv_ir::BuiltIn::PrimitiveIndices);
         if stream == 1 && !indices {
             self.module
@@ -253,7 +254,7 @@ impl<'a> Emitter<'a> {
                 let indices = self
                     .b
                     .op(def)
-                    .lit(0)
+                    .lit_at(0)
                     .and_then(dxspv_ir::BuiltIn::from_literal)
                     == Some(dxspv_ir::BuiltIn::PrimitiveIndices)
                     && self.b.op(def).opcode == dxspv_ir::OpCode::DclOutputBuiltIn;

@@ -21,9 +21,9 @@
 //! shaders), `hull.rs` (the hull shader entry point),
 //! `finish.rs` and `error.rs`.
 
-use crate::words::Sections;
 use crate::{Reflection, SpirvModule, SpirvOptions};
-use dxspv_ir::{Builder, Op, OpCode, ShaderStage, SsaDef, Type};
+use dxspv_ir::{Builder, Op, OpClass, OpCode, ShaderStage, SsaDef, Type};
+use op_read::OpRead;
 use smallvec::SmallVec;
 use spirv::Capability;
 use std::cell::Cell;
@@ -44,6 +44,7 @@ mod memory;
 mod mesh;
 mod modes;
 mod module;
+mod op_read;
 mod resources;
 mod subgroups;
 mod types;
@@ -95,8 +96,10 @@ struct Scratch {
     slots: Vec<Slot>,
     /// [`Emitter::infos`].
     infos: Vec<Info>,
-    /// [`Module::sections`].
-    sections: Sections,
+    /// The module, whose tables and [`Module::sections`] keep their memory.
+    module: Option<Box<Module>>,
+    /// [`Emitter::function_state`], whose lists keep their memory.
+    function_state: Option<Box<FunctionState>>,
     /// [`Emitter::io_slots`].
     io_slots: Vec<u8>,
 }
@@ -112,7 +115,7 @@ thread_local! {
 /// line so that the common case inlines.
 #[inline(never)]
 fn arg_slow(def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
-    match op.arg(i) {
+    match op.arg_at(i) {
         Some(a) => Ok(a),
         None => malformed(def, op, format!("operand {i} missing")),
     }
@@ -125,12 +128,13 @@ fn lit_missing(def: SsaDef, op: &Op, i: usize) -> R<u64> {
     malformed(def, op, format!("literal {i} missing"))
 }
 
-/// Counts from a first walk over the IR, for sizing buffers.
+/// Counts from a first walk over the IR's declarations, for sizing buffers.
 #[derive(Default)]
 struct Census {
     /// Ops of the program.
     ops: usize,
-    /// Ops that may get an [`Info`].
+    /// Declarations that may get an [`Info`] (the table grows for the code ops that get
+    /// one).
     infos: usize,
     /// Input declarations.
     inputs: usize,
@@ -138,8 +142,6 @@ struct Census {
     outputs: usize,
     /// Resource declarations.
     resources: usize,
-    /// Function calls (recursion is checked only when there are some).
-    calls: usize,
 }
 
 /// The translator: walks the IR and writes the [`Module`], keeping per-def state (the SPIR-V
@@ -149,10 +151,11 @@ pub(crate) struct Emitter<'a> {
     b: &'a Builder,
     /// The options.
     opts: &'a SpirvOptions,
-    /// The module being built.
-    module: Module,
+    /// The module being built (boxed, so that it moves to and from the thread's
+    /// [`Scratch`] without a copy).
+    module: Box<Module>,
     /// The function being emitted.
-    function_state: FunctionState,
+    function_state: Box<FunctionState>,
     /// Per-def state, indexed by [`SsaDef::index`].
     slots: Vec<Slot>,
     /// What defs stand for beyond their ids (see [`Slot::info`]).
@@ -168,7 +171,7 @@ pub(crate) struct Emitter<'a> {
     /// Upper bound of the words of the `OpName`s (written at the end from the IR).
     names_words: usize,
     /// `DebugName` (unless stripped) and `Semantic` ops, applied at the end.
-    late: SmallVec<[SsaDef; 16]>,
+    late: SmallVec<[&'a Op; 16]>,
     /// A geometry shader writing several streams (vertex emission names its stream).
     multi_stream: bool,
     /// Sparse-feedback buffer loads whose feedback is the constant "fully resident" code.
@@ -195,18 +198,43 @@ pub(crate) struct Emitter<'a> {
     /// Views of raw and structured buffers as 64-bit integer arrays, for 64-bit atomics:
     /// the buffer's variable, the integer type, the view's variable and its block type.
     wide_views: SmallVec<[(u32, dxspv_ir::ScalarType, u32, u32); 1]>,
+    /// Whether the program calls functions (recursion is checked only then, once every op
+    /// is emitted).
+    calls: bool,
+    /// What the dispatch asks of each opcode ([`dispatch::op_traits`]).
+    op_traits: dispatch::OpTraits,
+    /// The buffers the thread's previous emitter left ([`Self::reserve`] takes them).
+    scratch: Scratch,
 }
 
 impl<'a> Emitter<'a> {
     /// An emitter of the module `b` with the options `opts`.
     #[inline]
     pub(crate) fn new(b: &'a Builder, opts: &'a SpirvOptions) -> Self {
-        let bound = b.id_bound().max(1);
+        let bound = b.id_bound().max(1) as u32;
+        let mut scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        let function_state = match scratch.function_state.take() {
+            Some(mut f) => {
+                f.reset();
+                f
+            }
+            None => Box::default(),
+        };
+        let module = match scratch.module.take() {
+            Some(mut m) => {
+                m.reset(bound, opts.target_env);
+                m
+            }
+            None => Box::new(Module::new(bound, opts.target_env)),
+        };
         Self {
             b,
             opts,
-            module: Module::new(bound as u32, opts.target_env),
-            function_state: FunctionState::default(),
+            module,
+            calls: false,
+            op_traits: dispatch::op_traits(),
+            scratch,
+            function_state,
             slots: Vec::new(),
             infos: Vec::new(),
             stage: ShaderStage::Compute,
@@ -232,10 +260,9 @@ impl<'a> Emitter<'a> {
     /// Sizes the buffers and tables for the module from the first walk's [`Census`], reusing
     /// the ones the thread's previous module left behind.
     fn reserve(&mut self, c: &Census) {
-        let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        let scratch = std::mem::take(&mut self.scratch);
         self.slots = scratch.slots;
         self.infos = scratch.infos;
-        self.module.sections = scratch.sections;
         self.io_slots = scratch.io_slots;
         self.io_slots.clear();
         self.io_slots.resize(2 * MAX_LOCATIONS, 0);
@@ -256,7 +283,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Leaves the reusable buffers to the next emitter on this thread.
-    pub(crate) fn recycle(&mut self) {
+    pub(crate) fn recycle(mut self) {
         let slots = std::mem::take(&mut self.slots);
         let words = slots.capacity() * (size_of::<Slot>() / 4)
             + self.infos.capacity() * (size_of::<Info>() / 4)
@@ -267,7 +294,8 @@ impl<'a> Emitter<'a> {
         let scratch = Scratch {
             slots,
             infos: std::mem::take(&mut self.infos),
-            sections: std::mem::take(&mut self.module.sections),
+            module: Some(self.module),
+            function_state: Some(self.function_state),
             io_slots: std::mem::take(&mut self.io_slots),
         };
         // Fails only while the thread is being torn down; the buffers are then just dropped.
@@ -300,14 +328,14 @@ impl<'a> Emitter<'a> {
         if i < op.opcode.info().refs.len() {
             op.operands.get(i).and_then(|o| o.def())
         } else {
-            op.arg(i)
+            op.arg_at(i)
         }
     }
 
     /// Literal operand `i` of `op`, which must be there.
     #[inline]
     fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
-        match op.lit(i) {
+        match op.lit_at(i) {
             Some(a) => Ok(a),
             None => lit_missing(def, op, i),
         }
@@ -318,7 +346,7 @@ impl<'a> Emitter<'a> {
     fn count_lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u32> {
         match u32::try_from(self.lit(def, op, i)?) {
             Ok(n) if n > 0 => Ok(n),
-            _ => unsupported(def, op, format!("count {}", op.lit(i).unwrap_or(0))),
+            _ => unsupported(def, op, format!("count {}", op.lit_at(i).unwrap_or(0))),
         }
     }
 
@@ -361,7 +389,7 @@ impl<'a> Emitter<'a> {
                 first = Some((u.user, op));
             }
         }
-        first.map(|(_, op)| crate::words::decode_packed_str(op.literals()))
+        first.map(|(_, op)| crate::words::decode_packed_str(op.lits()))
     }
 
     /// True when `def`, a vector (or a scalar constant), is used only as the address (operand 1) of accesses whose
@@ -397,7 +425,7 @@ impl<'a> Emitter<'a> {
                 OpCode::BufferAtomic
                     if [
                         Some(user.ty),
-                        user.arg(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
+                        user.arg_at(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
                     ]
                     .into_iter()
                     .flatten()
@@ -406,10 +434,10 @@ impl<'a> Emitter<'a> {
                     false
                 }
                 OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
-                    .arg(0)
+                    .arg_at(0)
                     .and_then(|d| self.op_of(d))
                     .filter(|d| d.opcode == OpCode::DescriptorLoad)
-                    .and_then(|d| d.arg(0))
+                    .and_then(|d| d.arg_at(0))
                     .and_then(|d| self.op_of(d))
                     .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
                 _ => false,
@@ -450,20 +478,17 @@ impl<'a> Emitter<'a> {
         if self.module.vulkan_memory_model() {
             self.module.cap(Capability::VulkanMemoryModel);
         }
-        // Find the entry point first (stage decides builtin mapping) and size the buffers.
-        let mut census = Census::default();
-        for (def, op) in self.b.iter() {
-            census.ops += 1;
+        // Find the entry point first (stage decides builtin mapping) and size the buffers
+        // from the declarations (valid IR declares nothing after code; the entry point is
+        // looked for further only if they lack it).
+        let mut census = Census {
+            ops: self.b.len(),
+            ..Census::default()
+        };
+        let mut ops = self.b.iter();
+        for (def, op) in ops.by_ref() {
             match op.opcode {
-                OpCode::EntryPoint => {
-                    let lit = op.literals().first().map(|l| l.0).unwrap_or(u64::MAX);
-                    let Some(stage) = ShaderStage::from_literal(lit) else {
-                        return malformed(def, op, "bad shader stage");
-                    };
-                    self.stage = stage;
-                    self.entry = Some(def);
-                    self.entry_fns = op.refs().flatten().collect();
-                }
+                OpCode::EntryPoint => self.entry_point(def, op)?,
                 OpCode::DclInput | OpCode::DclInputBuiltIn => {
                     census.inputs += 1;
                     census.infos += 1;
@@ -480,25 +505,22 @@ impl<'a> Emitter<'a> {
                     census.resources += 1;
                     census.infos += 1;
                 }
-                OpCode::DclLds
-                | OpCode::DclScratch
-                | OpCode::DclPushData
-                | OpCode::DescriptorLoad
-                | OpCode::ConstantLoad => census.infos += 1,
-                OpCode::FunctionCall => census.calls += 1,
+                OpCode::DclLds | OpCode::DclScratch | OpCode::DclPushData => census.infos += 1,
+                // The declarations end at the first code op.
+                opcode if opcode.info().class == OpClass::Code => break,
                 // Every other op only counts as an op (the dispatch, not this count, must
                 // handle each opcode).
                 _ => {}
             }
         }
-        if census.calls > 0 {
-            if let Some(call) = dxspv_ir::analysis::recursive_call(self.b) {
-                return malformed(call, self.b.op(call), "recursion (Vulkan has none)");
+        if self.entry.is_none() {
+            for (def, op) in ops.filter(|(_, op)| op.opcode == OpCode::EntryPoint) {
+                self.entry_point(def, op)?;
             }
         }
         self.reserve(&census);
         let Some(entry) = self.entry else {
-            return Err(SpirvError::NoEntryPoint);
+            return Err(Box::new(SpirvError::NoEntryPoint));
         };
         self.refl.stage = Some(self.stage);
         self.refl.entry_point = match self.opts.entry_point_name.as_str() {
@@ -522,7 +544,24 @@ impl<'a> Emitter<'a> {
         for (def, op) in self.b.iter() {
             self.op(def, op)?;
         }
+        if self.calls {
+            if let Some(call) = dxspv_ir::analysis::recursive_call(self.b) {
+                return malformed(call, self.b.op(call), "recursion (Vulkan has none)");
+            }
+        }
         self.finish(entry, model)
+    }
+
+    /// `EntryPoint`: the shader stage and the entry functions.
+    fn entry_point(&mut self, def: SsaDef, op: &Op) -> R<()> {
+        let lit = op.lits().first().map(|l| l.0).unwrap_or(u64::MAX);
+        let Some(stage) = ShaderStage::from_literal(lit) else {
+            return malformed(def, op, "bad shader stage");
+        };
+        self.stage = stage;
+        self.entry = Some(def);
+        self.entry_fns = op.refs().flatten().collect();
+        Ok(())
     }
 }
 

@@ -23,7 +23,10 @@ use spirv::{Capability, Decoration, GLOp, Op as S, StorageClass as SC};
 
 /// Capabilities recorded so far: a small sorted set.
 #[derive(Default)]
-pub(super) struct CapSet(pub(super) SmallVec<[Capability; 16]>);
+pub(super) struct CapSet(pub(super) Vec<Capability>);
+
+/// `u32` constants below this are cached by value ([`Module::small_u32`]).
+pub(super) const SMALL_U32: usize = 16;
 
 /// The SPIR-V module being built, apart from anything about the IR: the section buffers, the
 /// id counter, the capabilities and extensions, the deduplicated types and constants, the
@@ -35,33 +38,36 @@ pub(super) struct Module {
     /// Capabilities, sorted.
     pub(super) caps: CapSet,
     /// Extensions, sorted.
-    pub(super) exts: SmallVec<[&'static str; 2]>,
+    pub(super) exts: Vec<&'static str>,
     /// The next free id (the module's id bound at the end).
     pub(super) next_id: u32,
     /// SPIR-V type id per IR basic type ([`basic_index`](super::types::basic_index)); 0
     /// until declared.
     pub(super) basic: [u32; 128],
     /// Types other than scalars, vectors and pointers.
-    pub(super) types: IdTable<TyKey, 8>,
+    pub(super) types: IdTable<TyKey>,
     /// Pointer types by `(storage class, pointee)`.
-    pub(super) ptrs: IdTable<(u32, u32), 16>,
+    pub(super) ptrs: IdTable<(u32, u32)>,
     /// Scalar constants by `(type, bits)`.
-    pub(super) consts: IdTable<(u32, u64), 16>,
+    pub(super) consts: IdTable<(u32, u64)>,
+    /// The `u32` constants below [`SMALL_U32`] by value, once declared (0 before): a cache
+    /// of [`Self::consts`] for the constants asked for most.
+    pub(super) small_u32: [u32; SMALL_U32],
     /// Composite constants of at most four constituents by type and constituents (0 past
     /// the last: no id is 0).
-    pub(super) composites: IdTable<[u32; 5], 8>,
+    pub(super) composites: IdTable<[u32; 5]>,
     /// Composite constants of more constituents by type and constituents.
-    pub(super) long_composites: IdTable<SmallVec<[u32; 8]>, 1>,
+    pub(super) long_composites: IdTable<SmallVec<[u32; 8]>>,
     /// The module-scope variables in declaration order, each with whether it is an input or
     /// output (for the entry point's interface, see [`Self::global_var`]).
-    pub(super) global_vars: SmallVec<[(u32, bool); 16]>,
+    pub(super) global_vars: Vec<(u32, bool)>,
     /// The `GLSL.std.450` import id; 0 until an instruction needs it.
     pub(super) glsl: u32,
     /// `Private` variables declared so far (SPIR-V allows
     /// [`MAX_PRIVATE_VARIABLES`](super::finish::MAX_PRIVATE_VARIABLES)).
     pub(super) private_vars: usize,
     /// Execution modes: mode, literal operands and how many of them there are.
-    pub(super) modes: SmallVec<[(u32, [u32; 3], usize); 4]>,
+    pub(super) modes: Vec<(u32, [u32; 3], usize)>,
     /// The target environment: what capabilities need extensions, which forms exist.
     pub(super) target: TargetEnv,
 }
@@ -82,20 +88,41 @@ impl Module {
         Self {
             sections: Sections::default(),
             caps: CapSet::default(),
-            exts: SmallVec::new(),
+            exts: Vec::new(),
             next_id: first_id,
             basic: [0; 128],
             types: IdTable::default(),
             ptrs: IdTable::default(),
             consts: IdTable::default(),
+            small_u32: [0; SMALL_U32],
             composites: IdTable::default(),
             long_composites: IdTable::default(),
-            global_vars: SmallVec::new(),
+            global_vars: Vec::new(),
             glsl: 0,
             private_vars: 0,
-            modes: SmallVec::new(),
+            modes: Vec::new(),
             target,
         }
+    }
+
+    /// Empties the module for a new one for `target` whose own ids start at `first_id`,
+    /// keeping the memory its tables and buffers hold (see [`Module::new`]).
+    pub(super) fn reset(&mut self, first_id: u32, target: TargetEnv) {
+        self.caps.0.clear();
+        self.exts.clear();
+        self.next_id = first_id;
+        self.basic = [0; 128];
+        self.types.clear();
+        self.ptrs.clear();
+        self.consts.clear();
+        self.small_u32 = [0; SMALL_U32];
+        self.composites.clear();
+        self.long_composites.clear();
+        self.global_vars.clear();
+        self.glsl = 0;
+        self.private_vars = 0;
+        self.modes.clear();
+        self.target = target;
     }
 
     /// A fresh id.

@@ -15,6 +15,7 @@
 //! one descriptor set and binding are refused (Vulkan would alias them).
 
 use super::error::{malformed, unsupported, word_lit, R};
+use super::op_read::OpRead;
 use super::types::{block_type_problem, TyKey, L_BLOCK, L_BLOCK_RO};
 use super::types::{layout_size, scalar_bits};
 use super::types::{L_BUFFER_BLOCK, L_BUFFER_BLOCK_RO};
@@ -55,8 +56,9 @@ pub(super) struct ResInfo {
     pub(super) count: u32,
     /// Type of one descriptor (the struct for buffers, the image type, ...).
     pub(super) elem_ty: u32,
-    /// IR type of the data (CBV / SSBO contents, texel scalar).
-    pub(super) data: Type,
+    /// The declaration, whose IR type is the type of the data (CBV / SSBO contents, texel
+    /// scalar: [`ResInfo::data`]).
+    pub(super) dcl: SsaDef,
     /// A globally coherent UAV (`UavFlags::Coherent`).
     pub(super) coherent: bool,
     /// A typed UAV declared with the format its data type names (`UavFlags::FixedFormat`),
@@ -64,6 +66,13 @@ pub(super) struct ResInfo {
     pub(super) fixed_format: bool,
     /// Index of its entry in [`Reflection::resources`](crate::Reflection::resources).
     pub(super) refl: u32,
+}
+
+impl ResInfo {
+    /// The IR type of the data (CBV / SSBO contents, texel scalar): its declaration's.
+    pub(super) fn data<'b>(&self, b: &'b dxspv_ir::Builder) -> &'b Type {
+        b.get(self.dcl).map_or(&Type::VOID, |o| &o.ty)
+    }
 }
 
 /// A `DescriptorLoad`: the descriptor (one element of an array) and its loaded value.
@@ -113,9 +122,9 @@ impl<'a> Emitter<'a> {
                     return malformed(def, op, "missing UAV");
                 };
                 (
-                    word_lit(def, op, uop.lit(0).unwrap_or(0))?,
-                    word_lit(def, op, uop.lit(1).unwrap_or(0))?,
-                    word_lit(def, op, uop.lit(2).unwrap_or(1))?,
+                    word_lit(def, op, uop.lit_at(0).unwrap_or(0))?,
+                    word_lit(def, op, uop.lit_at(1).unwrap_or(0))?,
+                    word_lit(def, op, uop.lit_at(2).unwrap_or(1))?,
                 )
             }
             RegisterClass::Cbv
@@ -144,7 +153,7 @@ impl<'a> Emitter<'a> {
         };
         let uav = class == RegisterClass::Uav;
         let flags = if uav {
-            UavFlags(op.lit(4).unwrap_or(0) as u32)
+            UavFlags(op.lit_at(4).unwrap_or(0) as u32)
         } else {
             UavFlags::empty()
         };
@@ -398,7 +407,7 @@ impl<'a> Emitter<'a> {
                 uav,
                 count,
                 elem_ty,
-                data: op.ty,
+                dcl: def,
                 coherent: flags.contains(UavFlags::Coherent),
                 fixed_format: uav && flags.contains(UavFlags::FixedFormat),
                 refl: self.refl.resources.len() as u32,
@@ -499,7 +508,7 @@ impl<'a> Emitter<'a> {
             view
         } else {
             // The same element of the array as the descriptor load took.
-            let Some(load) = op.arg(0).and_then(|l| self.op_of(l)) else {
+            let Some(load) = op.arg_at(0).and_then(|l| self.op_of(l)) else {
                 return malformed(def, op, "descriptor missing");
             };
             let idx = self.v(self.arg(def, load, 1)?);
