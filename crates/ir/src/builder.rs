@@ -377,16 +377,21 @@ impl Builder {
 
     /// Appends an op at the end of the program.
     pub fn add(&mut self, op: Op) -> SsaDef {
-        let id = self.alloc(op);
-        self.link_after(self.tail, id);
+        // The new last op: after the old tail, before nothing.
+        let id = self.alloc_linked(op, self.tail, NIL);
         self.def(id)
     }
 
     /// Inserts an op at the end of the declarative section (after the last declarative op
     /// added through the builder, or at the start of the program).
     pub fn add_decl(&mut self, op: Op) -> SsaDef {
-        let id = self.alloc(op);
-        self.link_after(self.decl_tail, id);
+        let prev = self.decl_tail;
+        let next = if prev == NIL {
+            self.head
+        } else {
+            self.meta[prev as usize].next
+        };
+        let id = self.alloc_linked(op, prev, next);
         self.def(id)
     }
 
@@ -716,6 +721,51 @@ impl Builder {
     fn grow_to_slow(&mut self, id: u32) {
         self.ops.resize_with(id as usize + 1, || None);
         self.meta.resize(id as usize + 1, Meta::default());
+    }
+
+    /// [`Builder::alloc`] and [`Builder::link_after`] in one: the new op goes between `prev`
+    /// and `next` (NIL: the start or the end of the program), which must be adjacent.
+    #[inline(always)]
+    fn alloc_linked(&mut self, op: Op, prev: u32, next: u32) -> u32 {
+        let id = self.ops.len() as u32;
+        let opcode = op.opcode;
+        self.census.add(opcode, &op.ty);
+        self.loose_constants |= opcode == OpCode::Constant;
+        let n = op.ref_count();
+        let mut m = Meta {
+            prev,
+            next,
+            ..Meta::default()
+        };
+        if n > 0 {
+            m.nodes = self.nodes.len() as u32;
+            m.nrefs = n as u32;
+            m.cap = n as u32;
+        }
+        self.meta.push(m);
+        if let Some(refs) = op.operands.get(..n) {
+            link_new(&mut self.meta, &mut self.nodes, id, refs);
+        }
+        self.ops.push(Some(op));
+        if self.ops.len() < self.meta.len() {
+            // A forward reference got its slot early (see `link_operands`).
+            self.ops.resize_with(self.meta.len(), || None);
+        }
+        self.live += 1;
+        if prev == NIL {
+            self.head = id;
+        } else {
+            self.meta[prev as usize].next = id;
+        }
+        if next == NIL {
+            self.tail = id;
+        } else {
+            self.meta[next as usize].prev = id;
+        }
+        if prev == self.decl_tail && opcode.is_declarative() {
+            self.decl_tail = id;
+        }
+        id
     }
 
     #[inline(always)]
