@@ -436,9 +436,13 @@ impl Builder {
         if let ConstSlot::Found(i) = slot {
             if let Some(def) = self.constants.entries.get(i).map(|e| e.def) {
                 if let Some(op) = self.get(def) {
+                    // Ids are never reused, and a live `Constant` keeps the type and literals
+                    // it was made with unless something changed it in place, which marks the
+                    // constants loose: only then are they compared again.
                     if op.opcode == OpCode::Constant
-                        && op.ty == ty
-                        && op.operands.iter().map(|o| o.0).eq(values.iter().copied())
+                        && (!self.loose_constants
+                            || op.ty == ty
+                                && op.operands.iter().map(|o| o.0).eq(values.iter().copied()))
                     {
                         return def;
                     }
@@ -446,7 +450,10 @@ impl Builder {
             }
         }
         let mut op = Op::new(OpCode::Constant, ty);
-        op.operands.extend(values.iter().map(|&v| Operand(v)));
+        match values {
+            [one] => op.operands.push(Operand(*one)),
+            _ => op.operands.extend(values.iter().map(|&v| Operand(v))),
+        }
         // No live constant has this key (the table's would): the new one is no duplicate.
         let loose = self.loose_constants;
         let def = self.add_decl(op);
