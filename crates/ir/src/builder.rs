@@ -952,13 +952,30 @@ impl Builder {
 #[inline(always)]
 fn link_new(meta: &mut Vec<Meta>, nodes: &mut Vec<UseNode>, id: u32, refs: &[Operand]) {
     let start = nodes.len() as u32;
-    for (i, r) in refs.iter().enumerate() {
+    nodes.reserve(refs.len());
+    for (i, r) in (0u32..).zip(refs) {
+        let node = start + i;
         let def = r.def().map_or(NIL, |d| d.id());
-        let next = push_use(meta, nodes, def, start + i as u32);
+        let mut next = NIL;
+        if def != NIL {
+            if let Some(m) = meta.get_mut(def as usize) {
+                next = m.first_use;
+                m.first_use = node;
+                if let Some(h) = nodes.get_mut(next as usize).filter(|_| next != NIL) {
+                    h.prev = node;
+                }
+            } else {
+                // A forward reference (parsers, deserializers): its def gets its slot now.
+                grow_meta(meta, def);
+                if let Some(m) = meta.get_mut(def as usize) {
+                    m.first_use = node;
+                }
+            }
+        }
         nodes.push(UseNode {
             def,
             user: id,
-            operand: i as u32,
+            operand: i,
             prev: NIL,
             next,
         });
