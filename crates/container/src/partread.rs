@@ -66,7 +66,12 @@ impl<'a> PartReader<'a> {
             .iter()
             .position(|&b| b == 0)
             .ok_or_else(|| self.err(offset, "unterminated string"))?;
-        Ok(String::from_utf8_lossy(tail.get(..end).unwrap_or_default()))
+        let bytes = tail.get(..end).unwrap_or_default();
+        // Checking plain UTF-8 first is cheaper than the lossy decoder's walk.
+        Ok(match std::str::from_utf8(bytes) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(bytes),
+        })
     }
 
     /// Checks that `count` records of `size` bytes fit at `offset`, before

@@ -386,10 +386,11 @@ impl Builder {
     /// added through the builder, or at the start of the program).
     pub fn add_decl(&mut self, op: Op) -> SsaDef {
         let prev = self.decl_tail;
+        // (No panicking index before `op` moves: an unwind path would keep a copy of it.)
         let next = if prev == NIL {
             self.head
         } else {
-            self.meta[prev as usize].next
+            self.meta.get(prev as usize).map_or(NIL, |m| m.next)
         };
         let id = self.alloc_linked(op, prev, next);
         self.def(id)
