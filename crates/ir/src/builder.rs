@@ -385,6 +385,12 @@ impl Builder {
     /// Inserts an op at the end of the declarative section (after the last declarative op
     /// added through the builder, or at the start of the program).
     pub fn add_decl(&mut self, op: Op) -> SsaDef {
+        self.add_decl_inline(op)
+    }
+
+    /// [`Builder::add_decl`], inlined where the op is built (no copy of it for the call).
+    #[inline(always)]
+    fn add_decl_inline(&mut self, op: Op) -> SsaDef {
         let prev = self.decl_tail;
         // (No panicking index before `op` moves: an unwind path would keep a copy of it.)
         let next = if prev == NIL {
@@ -457,7 +463,7 @@ impl Builder {
         }
         // No live constant has this key (the table's would): the new one is no duplicate.
         let loose = self.loose_constants;
-        let def = self.add_decl(op);
+        let def = self.add_decl_inline(op);
         self.loose_constants = loose;
         match slot {
             // The key's last constant was removed or changed: this one replaces it.
