@@ -1,6 +1,7 @@
 //! Bounds-checked little-endian readers for part data.
 
 use crate::error::Error;
+use std::borrow::Cow;
 use crate::FourCC;
 
 /// Reads fields from one part, turning every out-of-bounds read into an
@@ -51,15 +52,26 @@ impl<'a> PartReader<'a> {
 
     /// A NUL-terminated string at `offset` (lossy UTF-8).
     pub fn cstr(&self, offset: usize) -> Result<String, Error> {
-        let tail = self
-            .data
+        self.cstr_borrowed(offset).map(Cow::into_owned)
+    }
+
+    /// A NUL-terminated string at `offset` (lossy UTF-8), borrowed from the part where it
+    /// is valid UTF-8 (as every compiler writes it): no allocation.
+    pub fn cstr_borrowed(&self, offset: usize) -> Result<Cow<'a, str>, Error> {
+        let data: &'a [u8] = self.data;
+        let tail = data
             .get(offset..)
             .ok_or_else(|| self.err(offset, "string offset past the part end"))?;
         let end = tail
             .iter()
             .position(|&b| b == 0)
             .ok_or_else(|| self.err(offset, "unterminated string"))?;
-        Ok(String::from_utf8_lossy(tail.get(..end).unwrap_or_default()).into_owned())
+        let bytes = tail.get(..end).unwrap_or_default();
+        // Checking plain UTF-8 first is cheaper than the lossy decoder's walk.
+        Ok(match std::str::from_utf8(bytes) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(bytes),
+        })
     }
 
     /// Checks that `count` records of `size` bytes fit at `offset`, before

@@ -24,11 +24,11 @@ pub struct Parts<'a> {
     /// container's `ILDB`, the same program with debug information, is skipped).
     pub program: Option<Part<'a>>,
     /// Input signature (ISGN or ISG1).
-    pub input_signature: Option<Signature>,
+    pub input_signature: Option<Signature<'a>>,
     /// Output signature (OSGN, OSG5 or OSG1).
-    pub output_signature: Option<Signature>,
+    pub output_signature: Option<Signature<'a>>,
     /// Patch constant signature (PCSG or PSG1).
-    pub patch_constant_signature: Option<Signature>,
+    pub patch_constant_signature: Option<Signature<'a>>,
     /// Resource definitions (RDEF).
     pub resources: Option<ResourceDefinitions>,
     /// Feature flags (SFI0).

@@ -10,6 +10,7 @@
 use crate::error::Error;
 use crate::partread::PartReader;
 use crate::FourCC;
+use std::borrow::Cow;
 
 /// Register component type of a signature element (`D3D_REGISTER_COMPONENT_TYPE`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,9 +52,10 @@ impl ComponentType {
 
 /// One element of a signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SignatureElement {
-    /// Semantic name, e.g. `TEXCOORD` or `SV_Position`.
-    pub semantic_name: String,
+pub struct SignatureElement<'a> {
+    /// Semantic name, e.g. `TEXCOORD` or `SV_Position`, borrowed from the part unless it is
+    /// not UTF-8 (then lossily converted).
+    pub semantic_name: Cow<'a, str>,
     /// Semantic index.
     pub semantic_index: u32,
     /// System value (`D3D_NAME`, which numbers tessellation factors
@@ -73,7 +75,7 @@ pub struct SignatureElement {
     pub min_precision: u32,
 }
 
-impl SignatureElement {
+impl SignatureElement<'_> {
     /// fxc's short name for the system value column (`POS`, `TARGET`, …).
     pub fn system_value_name(&self) -> &'static str {
         let by_name = |n: &str| self.semantic_name.eq_ignore_ascii_case(n);
@@ -118,16 +120,16 @@ impl SignatureElement {
 
 /// A parsed signature part.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Signature {
+pub struct Signature<'a> {
     /// The part tag it came from.
     pub fourcc: FourCC,
     /// Elements in table order.
-    pub elements: Vec<SignatureElement>,
+    pub elements: Vec<SignatureElement<'a>>,
 }
 
-impl Signature {
+impl<'a> Signature<'a> {
     /// Parses a signature part; `fourcc` selects the record layout.
-    pub fn parse(fourcc: FourCC, data: &[u8]) -> Result<Self, Error> {
+    pub fn parse(fourcc: FourCC, data: &'a [u8]) -> Result<Self, Error> {
         let r = PartReader { fourcc, data };
         let (size, has_stream, has_precision) = match &fourcc.0 {
             b"OSG5" => (28, true, false),
@@ -147,7 +149,7 @@ impl Signature {
                 0
             };
             let name_offset = r.u32(at)? as usize;
-            let semantic_name = r.cstr(name_offset)?;
+            let semantic_name = r.cstr_borrowed(name_offset)?;
             let packed = r.u32(at + 20)?;
             elements.push(SignatureElement {
                 semantic_name,

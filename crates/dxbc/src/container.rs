@@ -18,11 +18,11 @@ pub struct Shader<'a> {
     /// Tag of the program part (`SHDR` or `SHEX`).
     pub program_fourcc: FourCC,
     /// Input signature (ISGN or ISG1).
-    pub input_signature: Option<Signature>,
+    pub input_signature: Option<Signature<'a>>,
     /// Output signature (OSGN, OSG5 or OSG1).
-    pub output_signature: Option<Signature>,
+    pub output_signature: Option<Signature<'a>>,
     /// Patch constant signature (PCSG or PSG1).
-    pub patch_constant_signature: Option<Signature>,
+    pub patch_constant_signature: Option<Signature<'a>>,
     /// Resource definitions (RDEF).
     pub resources: Option<ResourceDefinitions>,
     /// Feature flags (SFI0).

@@ -529,24 +529,50 @@ pub(crate) struct Cursor<'a> {
     pub tokens: Words<'a>,
     pub pos: usize,
     pub end: usize,
+    /// The bytes of tokens `pos..end`: a read checks only that one token is left.
+    rest: &'a [u8],
 }
 
 impl<'a> Cursor<'a> {
+    /// A cursor over tokens `pos..end` of `tokens` (none past the end of `tokens`).
+    #[inline]
+    pub fn new(tokens: Words<'a>, pos: usize, end: usize) -> Self {
+        let bytes = tokens.as_bytes();
+        let rest = bytes
+            .get(pos.saturating_mul(4)..end.saturating_mul(4).min(bytes.len()))
+            .unwrap_or_default();
+        Cursor {
+            tokens,
+            pos,
+            end,
+            rest,
+        }
+    }
+
     #[inline(always)]
     pub fn next(&mut self) -> Result<u32, Fail> {
-        if self.pos >= self.end {
+        let Some((w, rest)) = self.rest.split_first_chunk::<4>() else {
             return Err(Fail::at(self.pos, DecodeErrorKind::Truncated));
-        }
-        let v = self
-            .tokens
-            .get(self.pos)
-            .ok_or_else(|| Fail::at(self.pos, DecodeErrorKind::Truncated))?;
+        };
+        self.rest = rest;
         self.pos += 1;
-        Ok(v)
+        Ok(u32::from_le_bytes(*w))
+    }
+
+    /// Skips `count` tokens; fails (at the first of them) if fewer are left.
+    pub fn skip(&mut self, count: usize) -> Result<(), Fail> {
+        match self.rest.get(count.saturating_mul(4)..) {
+            Some(rest) if count <= self.end - self.pos => {
+                self.rest = rest;
+                self.pos += count;
+                Ok(())
+            }
+            _ => Err(Fail::at(self.pos, DecodeErrorKind::Truncated)),
+        }
     }
 
     fn at_end(&self) -> bool {
-        self.pos >= self.end
+        self.rest.is_empty()
     }
 }
 
@@ -750,11 +776,7 @@ pub(crate) fn decode_instruction<'a>(
         return Err(Fail::at(start, DecodeErrorKind::BadLength(len)));
     }
     inst.len = len;
-    let mut c = Cursor {
-        tokens,
-        pos: body,
-        end: start + len as usize,
-    };
+    let mut c = Cursor::new(tokens, body, start + len as usize);
 
     if extended && !long_form {
         loop {
@@ -996,10 +1018,7 @@ fn decode_declaration<'a>(
             let id = c.next()?;
             let count = c.next()? as usize;
             let first = c.pos;
-            if count > c.end - first {
-                return Err(Fail::at(first, DecodeErrorKind::Truncated));
-            }
-            c.pos += count;
+            c.skip(count)?;
             Payload::FunctionTable {
                 id,
                 bodies: c.tokens.slice(first, first + count),
@@ -1011,10 +1030,7 @@ fn decode_declaration<'a>(
             let lens = c.next()?;
             let count = (lens & 0xffff) as usize;
             let first = c.pos;
-            if count > c.end - first {
-                return Err(Fail::at(first, DecodeErrorKind::Truncated));
-            }
-            c.pos += count;
+            c.skip(count)?;
             Payload::Interface {
                 id,
                 indexed: tok0 & (1 << 11) != 0,

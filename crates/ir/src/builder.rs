@@ -377,16 +377,28 @@ impl Builder {
 
     /// Appends an op at the end of the program.
     pub fn add(&mut self, op: Op) -> SsaDef {
-        let id = self.alloc(op);
-        self.link_after(self.tail, id);
+        // The new last op: after the old tail, before nothing.
+        let id = self.alloc_linked(op, self.tail, NIL);
         self.def(id)
     }
 
     /// Inserts an op at the end of the declarative section (after the last declarative op
     /// added through the builder, or at the start of the program).
     pub fn add_decl(&mut self, op: Op) -> SsaDef {
-        let id = self.alloc(op);
-        self.link_after(self.decl_tail, id);
+        self.add_decl_inline(op)
+    }
+
+    /// [`Builder::add_decl`], inlined where the op is built (no copy of it for the call).
+    #[inline(always)]
+    fn add_decl_inline(&mut self, op: Op) -> SsaDef {
+        let prev = self.decl_tail;
+        // (No panicking index before `op` moves: an unwind path would keep a copy of it.)
+        let next = if prev == NIL {
+            self.head
+        } else {
+            self.meta.get(prev as usize).map_or(NIL, |m| m.next)
+        };
+        let id = self.alloc_linked(op, prev, next);
         self.def(id)
     }
 
@@ -431,9 +443,13 @@ impl Builder {
         if let ConstSlot::Found(i) = slot {
             if let Some(def) = self.constants.entries.get(i).map(|e| e.def) {
                 if let Some(op) = self.get(def) {
+                    // Ids are never reused, and a live `Constant` keeps the type and literals
+                    // it was made with unless something changed it in place, which marks the
+                    // constants loose: only then are they compared again.
                     if op.opcode == OpCode::Constant
-                        && op.ty == ty
-                        && op.operands.iter().map(|o| o.0).eq(values.iter().copied())
+                        && (!self.loose_constants
+                            || op.ty == ty
+                                && op.operands.iter().map(|o| o.0).eq(values.iter().copied()))
                     {
                         return def;
                     }
@@ -441,10 +457,13 @@ impl Builder {
             }
         }
         let mut op = Op::new(OpCode::Constant, ty);
-        op.operands.extend(values.iter().map(|&v| Operand(v)));
+        match values {
+            [one] => op.operands.push(Operand(*one)),
+            _ => op.operands.extend(values.iter().map(|&v| Operand(v))),
+        }
         // No live constant has this key (the table's would): the new one is no duplicate.
         let loose = self.loose_constants;
-        let def = self.add_decl(op);
+        let def = self.add_decl_inline(op);
         self.loose_constants = loose;
         match slot {
             // The key's last constant was removed or changed: this one replaces it.
@@ -718,6 +737,51 @@ impl Builder {
         self.meta.resize(id as usize + 1, Meta::default());
     }
 
+    /// [`Builder::alloc`] and [`Builder::link_after`] in one: the new op goes between `prev`
+    /// and `next` (NIL: the start or the end of the program), which must be adjacent.
+    #[inline(always)]
+    fn alloc_linked(&mut self, op: Op, prev: u32, next: u32) -> u32 {
+        let id = self.ops.len() as u32;
+        let opcode = op.opcode;
+        self.census.add(opcode, &op.ty);
+        self.loose_constants |= opcode == OpCode::Constant;
+        let n = op.ref_count();
+        let mut m = Meta {
+            prev,
+            next,
+            ..Meta::default()
+        };
+        if n > 0 {
+            m.nodes = self.nodes.len() as u32;
+            m.nrefs = n as u32;
+            m.cap = n as u32;
+        }
+        self.meta.push(m);
+        if let Some(refs) = op.operands.get(..n) {
+            link_new(&mut self.meta, &mut self.nodes, id, refs);
+        }
+        self.ops.push(Some(op));
+        if self.ops.len() < self.meta.len() {
+            // A forward reference got its slot early (see `link_operands`).
+            self.ops.resize_with(self.meta.len(), || None);
+        }
+        self.live += 1;
+        if prev == NIL {
+            self.head = id;
+        } else {
+            self.meta[prev as usize].next = id;
+        }
+        if next == NIL {
+            self.tail = id;
+        } else {
+            self.meta[next as usize].prev = id;
+        }
+        if prev == self.decl_tail && opcode.is_declarative() {
+            self.decl_tail = id;
+        }
+        id
+    }
+
     #[inline(always)]
     fn alloc(&mut self, op: Op) -> u32 {
         let id = self.ops.len() as u32;
@@ -895,13 +959,30 @@ impl Builder {
 #[inline(always)]
 fn link_new(meta: &mut Vec<Meta>, nodes: &mut Vec<UseNode>, id: u32, refs: &[Operand]) {
     let start = nodes.len() as u32;
-    for (i, r) in refs.iter().enumerate() {
+    nodes.reserve(refs.len());
+    for (i, r) in (0u32..).zip(refs) {
+        let node = start + i;
         let def = r.def().map_or(NIL, |d| d.id());
-        let next = push_use(meta, nodes, def, start + i as u32);
+        let mut next = NIL;
+        if def != NIL {
+            if let Some(m) = meta.get_mut(def as usize) {
+                next = m.first_use;
+                m.first_use = node;
+                if let Some(h) = nodes.get_mut(next as usize).filter(|_| next != NIL) {
+                    h.prev = node;
+                }
+            } else {
+                // A forward reference (parsers, deserializers): its def gets its slot now.
+                grow_meta(meta, def);
+                if let Some(m) = meta.get_mut(def as usize) {
+                    m.first_use = node;
+                }
+            }
+        }
         nodes.push(UseNode {
             def,
             user: id,
-            operand: i as u32,
+            operand: i,
             prev: NIL,
             next,
         });

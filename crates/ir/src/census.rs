@@ -163,11 +163,12 @@ fn slot(opcode: OpCode) -> usize {
 /// (1 if `ty` has an `Unknown` scalar, 1 if it has a min-precision one).
 #[inline(always)]
 fn type_kinds(ty: &Type) -> (u32, u32) {
-    let mut bases = 0u32;
-    for m in ty.members() {
-        // The scalar's code is the low five bits of `BasicType::bits` (see `BasicType::base`).
-        bases |= 1 << (m.bits() & 0x1f);
-    }
+    // The scalar's code is the low five bits of `BasicType::bits` (see `BasicType::base`).
+    let bases = match ty.members() {
+        [] => 0u32,
+        [m] => 1 << (m.bits() & 0x1f),
+        members => members.iter().fold(0, |b, m| b | 1 << (m.bits() & 0x1f)),
+    };
     (
         (bases >> ScalarType::Unknown as u32) & 1,
         u32::from(bases & MIN_PRECISION_BASES != 0),

@@ -336,13 +336,87 @@ pub fn push_string(out: &mut Operands, s: &str) {
 
 /// Packs raw bytes (which need not be UTF-8) like [`push_string`].
 pub fn push_bytes(out: &mut Operands, bytes: &[u8]) {
-    for chunk in bytes.chunks(8) {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        out.push(Operand(u64::from_le_bytes(word)));
+    let mut packer = StringPacker::new(out, bytes.len());
+    packer.push_bytes(bytes);
+    packer.finish();
+}
+
+/// Packs a string into literal operands piece by piece, as [`push_string`] packs it whole:
+/// for names built from parts (a prefix, a number, a suffix) with no buffer in between.
+pub struct StringPacker<'a> {
+    out: &'a mut Operands,
+    /// The bytes of the word being filled, little-endian.
+    word: u64,
+    /// Bytes in `word`.
+    len: u32,
+}
+
+impl<'a> StringPacker<'a> {
+    /// A packer appending to `out`, with room reserved for about `bytes` bytes.
+    #[inline]
+    pub fn new(out: &'a mut Operands, bytes: usize) -> Self {
+        out.reserve(bytes / 8 + 1);
+        StringPacker {
+            out,
+            word: 0,
+            len: 0,
+        }
     }
-    if bytes.len().is_multiple_of(8) {
-        out.push(Operand(0));
+
+    /// Appends one byte.
+    #[inline]
+    pub fn push_byte(&mut self, b: u8) {
+        self.word |= u64::from(b) << (8 * self.len);
+        self.len += 1;
+        if self.len == 8 {
+            self.out.push(Operand(self.word));
+            self.word = 0;
+            self.len = 0;
+        }
+    }
+
+    /// Appends bytes.
+    #[inline]
+    pub fn push_bytes(&mut self, bytes: &[u8]) {
+        let mut rest = bytes;
+        if self.len == 0 {
+            let mut words = rest.chunks_exact(8);
+            for w in &mut words {
+                let mut a = [0u8; 8];
+                a.copy_from_slice(w);
+                self.out.push(Operand(u64::from_le_bytes(a)));
+            }
+            rest = words.remainder();
+        }
+        for &b in rest {
+            self.push_byte(b);
+        }
+    }
+
+    /// Appends `n` in decimal.
+    #[inline]
+    pub fn push_decimal(&mut self, mut n: u64) {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            if let Some(d) = digits.get_mut(i) {
+                *d = b'0' + (n % 10) as u8;
+            }
+            n /= 10;
+            if n == 0 || i == 0 {
+                break;
+            }
+        }
+        for &d in digits.get(i..).unwrap_or_default() {
+            self.push_byte(d);
+        }
+    }
+
+    /// Writes the last word with the terminating zero byte.
+    #[inline]
+    pub fn finish(self) {
+        self.out.push(Operand(self.word));
     }
 }
 
@@ -376,7 +450,26 @@ mod tests {
             push_string(&mut ops, s);
             assert_eq!(ops.len(), s.len() / 8 + 1);
             assert_eq!(decode_string(&ops), s);
+            let mut pieces = Operands::new();
+            let mut p = StringPacker::new(&mut pieces, 0);
+            for (i, b) in s.bytes().enumerate() {
+                if i % 3 == 0 {
+                    p.push_bytes(&[b]);
+                } else {
+                    p.push_byte(b);
+                }
+            }
+            p.finish();
+            assert_eq!(pieces, ops);
         }
+        let mut ops = Operands::new();
+        let mut p = StringPacker::new(&mut ops, 0);
+        p.push_bytes(b"v");
+        p.push_decimal(0);
+        p.push_bytes(b"_TEXCOORD");
+        p.push_decimal(u64::MAX);
+        p.finish();
+        assert_eq!(decode_string(&ops), format!("v0_TEXCOORD{}", u64::MAX));
         // Invalid UTF-8 is decoded lossily; a string filling its last operand has no zero.
         let mut ops = Operands::new();
         push_bytes(&mut ops, b"bad \xff utf-8, long enough");

@@ -234,7 +234,7 @@ fn span(mask: u8) -> (u8, u8) {
     (first, last - first + 1)
 }
 
-impl Converter<'_, '_> {
+impl<'a, 's> Converter<'a, 's> {
     /// The register file an operand type reads or writes.
     pub(crate) fn io_file_of(&self, ty: OperandType) -> R<IoFile> {
         if self.is_stage(Stage::Compute) {
@@ -269,7 +269,7 @@ impl Converter<'_, '_> {
         })
     }
 
-    fn signature_of(&self, file: IoFile) -> Option<&[SignatureElement]> {
+    fn signature_of(&self, file: IoFile) -> Option<&'a [SignatureElement<'s>]> {
         let s = match file {
             IoFile::Input => self.shader.input_signature.as_ref(),
             IoFile::Output => self.shader.output_signature.as_ref(),
@@ -378,7 +378,7 @@ impl Converter<'_, '_> {
             let run_mask = (((1u32 << run) - 1) << first) as u8;
             rest &= !run_mask;
             let e = SignatureElement {
-                semantic_name: String::new(),
+                semantic_name: std::borrow::Cow::Borrowed(""),
                 semantic_index: 0,
                 system_value: 0,
                 component_type: ComponentType::Float32,

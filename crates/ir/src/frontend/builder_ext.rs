@@ -1,6 +1,7 @@
 //! [`FrontendBuilder`]: the small ops every converter writes, on top of a [`Builder`].
 
 use super::ConstantCache;
+use crate::op::StringPacker;
 use crate::{Builder, Op, OpCode, ScalarType, SsaDef, Type};
 
 /// What [`FrontendBuilder`]'s provided methods keep between calls.
@@ -8,15 +9,12 @@ use crate::{Builder, Op, OpCode, ScalarType, SsaDef, Type};
 pub struct FrontendState {
     /// Scalar constants made so far.
     pub constants: ConstantCache,
-    /// Reused buffer for debug names built from parts.
-    name_buf: String,
 }
 
 impl Default for FrontendState {
     fn default() -> Self {
         FrontendState {
             constants: ConstantCache::default(),
-            name_buf: String::with_capacity(64),
         }
     }
 }
@@ -137,35 +135,19 @@ pub trait FrontendBuilder {
         );
     }
 
-    /// Names `def` with the concatenation of `parts`, built in a reused buffer: debug names
-    /// are made for most declarations, and `format!` is slow.
+    /// Names `def` with the concatenation of `parts`, packed straight into the op's literals:
+    /// debug names are made for most declarations, and `format!` is slow.
     fn name_parts(&mut self, def: SsaDef, parts: &[NamePart<'_>]) {
-        let mut buf = std::mem::take(&mut self.ir().1.name_buf);
-        buf.clear();
+        let mut op = Op::new(OpCode::DebugName, Type::VOID).with_ref(def);
+        let mut packer = StringPacker::new(&mut op.operands, 16);
         for p in parts {
             match *p {
-                NamePart::S(t) => buf.push_str(t),
-                NamePart::N(n) => push_decimal(&mut buf, n),
+                NamePart::S(t) => packer.push_bytes(t.as_bytes()),
+                NamePart::N(n) => packer.push_decimal(n),
             }
         }
-        self.name(def, &buf);
-        self.ir().1.name_buf = buf;
+        packer.finish();
+        self.decl(op);
     }
 }
 
-/// Appends `n` in decimal.
-fn push_decimal(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in digits.get(i..).unwrap_or_default() {
-        out.push(d as char);
-    }
-}
