@@ -52,7 +52,10 @@ mod exec_cases;
 mod tests;
 
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState, InstructionSite};
-use dxspv_ir::{Builder, Construct, DenormMode, Op, OpCode, RoundMode, ScalarType, SsaDef, Type};
+use dxspv_ir::{
+    Builder, Construct, DenormMode, Op, OpCode, Operand, Operands, RoundMode, ScalarType, SsaDef,
+    Type,
+};
 
 use smallvec::SmallVec;
 
@@ -161,6 +164,65 @@ pub(crate) const SAMPLER_NAMES: [&str; 16] = [
 /// Pixel shader colour outputs `oC0`-`oC3`.
 pub(crate) const COLOR_NAMES: [&str; 4] = ["oC0", "oC1", "oC2", "oC3"];
 
+/// An op of `opcode` and `ty` with the operands `ops` (at most four: they fill the inline
+/// operand buffer in one store instead of a push per operand).
+#[inline(always)]
+pub(crate) fn make_op<const N: usize>(opcode: OpCode, ty: impl Into<Type>, ops: [Operand; N]) -> Op {
+    let mut op = Op::new(opcode, ty);
+    if N <= 4 {
+        let mut buf = [Operand(0); 4];
+        for (slot, o) in buf.iter_mut().zip(ops) {
+            *slot = o;
+        }
+        op.operands = Operands::from_buf_and_len(buf, N);
+    } else {
+        op.operands.extend_from_slice(&ops);
+    }
+    op
+}
+
+/// A reference operand.
+#[inline(always)]
+pub(crate) fn r(d: SsaDef) -> Operand {
+    Operand::from_def(d)
+}
+
+/// A literal operand.
+#[inline(always)]
+pub(crate) fn l(v: u64) -> Operand {
+    Operand(v)
+}
+
+/// An op of `opcode` (type void) with the operands `head` and then the string `s`, packed
+/// as [`Op::with_str`] packs it (8 bytes per operand, little-endian, zero-terminated) but
+/// whole words at a time: names and semantics are on most declarations.
+pub(crate) fn string_op(opcode: OpCode, head: &[Operand], s: &str) -> Op {
+    let mut op = Op::new(opcode, Type::VOID);
+    let bytes = s.as_bytes();
+    let n = head.len() + bytes.len() / 8 + 1;
+    if n <= 4 {
+        let mut buf = [Operand(0); 4];
+        let mut words = buf.iter_mut();
+        // (`head` first: zip pulls from its first iterator before it sees the second end.)
+        for (o, slot) in head.iter().zip(&mut words) {
+            *slot = *o;
+        }
+        // The zero-padded words; the last (or the extra zero word) is already 0.
+        for (slot, w) in words.zip(bytes.chunks(8)) {
+            let mut b = [0u8; 8];
+            for (d, c) in b.iter_mut().zip(w) {
+                *d = *c;
+            }
+            *slot = Operand(u64::from_le_bytes(b));
+        }
+        op.operands = Operands::from_buf_and_len(buf, n);
+    } else {
+        op.operands.extend_from_slice(head);
+        op = op.with_str(s);
+    }
+    op
+}
+
 /// Where in the program the converter is, for error messages.
 pub(crate) type At = InstructionSite;
 
@@ -261,12 +323,13 @@ impl<'a, 's> Converter<'a, 's> {
         } else {
             dxspv_ir::ShaderStage::Pixel
         };
-        let ep = b.add_decl(Op::new(OpCode::EntryPoint, Type::VOID).with_lit(stage.to_literal()));
-        b.add_decl(
-            Op::new(OpCode::DebugName, Type::VOID)
-                .with_ref(ep)
-                .with_str("main"),
+        // The function is set as the first operand once it exists.
+        let ep = b.add_decl(
+            Op::new(OpCode::EntryPoint, Type::VOID)
+                .with_opt_ref(None)
+                .with_lit(stage.to_literal()),
         );
+        b.add_decl(string_op(OpCode::DebugName, &[r(ep)], "main"));
         Converter {
             shader,
             opts,
@@ -507,14 +570,8 @@ impl<'a, 's> Converter<'a, 's> {
         self.code(Op::new(OpCode::Return, Type::VOID).with_opt_ref(None));
         self.code(Op::new(OpCode::FunctionEnd, Type::VOID));
         self.finish_declarations()?;
-        let stage_lit = self.b.get(self.ep).and_then(|op| op.lit(0)).unwrap_or(0);
         let ep = self.ep;
-        self.b.rewrite(
-            ep,
-            Op::new(OpCode::EntryPoint, Type::VOID)
-                .with_ref(main)
-                .with_lit(stage_lit),
-        );
+        self.b.set_operand(ep, 0, Operand::from_def(main));
         Ok(())
     }
 
@@ -527,21 +584,21 @@ impl<'a, 's> Converter<'a, 's> {
         let mut first = true;
         while let Some(r) = it.next_into(&mut inst) {
             r?;
-            if self.visit(&mut inst, subroutine, &mut first, base_depth)? {
+            if self.visit(&inst, subroutine, &mut first, base_depth)? {
                 break;
             }
         }
         self.end_walk(base_depth)
     }
 
-    /// [`Converter::walk`] over `main`, from the instructions the prescan decoded.
+    /// [`Converter::walk`] over `main`, from the instructions the prescan decoded (their
+    /// write masks already narrowed to what is read).
     fn walk_main(&mut self) -> R<()> {
         let base_depth = self.flow.depth();
         let code = self.main_code;
         let mut first = true;
-        for i in code {
-            let mut inst = i.clone();
-            if self.visit(&mut inst, false, &mut first, base_depth)? {
+        for inst in code {
+            if self.visit(inst, false, &mut first, base_depth)? {
                 break;
             }
         }
@@ -551,7 +608,7 @@ impl<'a, 's> Converter<'a, 's> {
     /// Converts one instruction of a walk; `true` where the function ends before it.
     fn visit(
         &mut self,
-        inst: &mut Instruction<'s>,
+        inst: &Instruction<'s>,
         subroutine: bool,
         first: &mut bool,
         base_depth: usize,
@@ -586,15 +643,9 @@ impl<'a, 's> Converter<'a, 's> {
                 "more than {MAX_INSTRUCTIONS} instructions with subroutines inlined (limit)"
             )));
         }
-        match self.pre.liveness.mask(inst.index) {
-            // Nothing reads what it computes.
-            Some(0) => return Ok(false),
-            Some(m) => {
-                if let Some(d) = inst.dst.as_mut() {
-                    d.write_mask.0 = m;
-                }
-            }
-            None => {}
+        // Nothing reads what it computes (the prescan narrowed the other write masks).
+        if self.pre.liveness.mask(inst.index) == Some(0) {
+            return Ok(false);
         }
         self.instruction(inst)?;
         Ok(false)
@@ -661,5 +712,38 @@ impl FrontendBuilder for Converter<'_, '_> {
     #[inline(always)]
     fn ir(&mut self) -> (&mut Builder, &mut FrontendState) {
         (&mut self.b, &mut self.fe)
+    }
+
+    /// Names `def` for debugging (the string packed by [`string_op`]).
+    fn name(&mut self, def: SsaDef, name: &str) {
+        self.decl(string_op(OpCode::DebugName, &[r(def)], name));
+    }
+
+    #[inline]
+    fn op1(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef) -> SsaDef {
+        self.code(make_op(opc, ty, [r(a)]))
+    }
+
+    #[inline]
+    fn op2(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef) -> SsaDef {
+        self.code(make_op(opc, ty, [r(a), r(b)]))
+    }
+
+    #[inline]
+    fn op3(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef, c: SsaDef) -> SsaDef {
+        self.code(make_op(opc, ty, [r(a), r(b), r(c)]))
+    }
+
+    /// A vector of `ty` built from scalars; a single scalar is returned as is.
+    fn vector(&mut self, ty: ScalarType, parts: &[SsaDef]) -> SsaDef {
+        if let [one] = parts {
+            return *one;
+        }
+        let mut op = Op::new(
+            OpCode::CompositeConstruct,
+            Type::vector(ty, parts.len() as u8),
+        );
+        op.operands = parts.iter().map(|p| r(*p)).collect();
+        self.code(op)
     }
 }

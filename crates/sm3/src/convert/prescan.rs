@@ -312,6 +312,14 @@ impl<'a> Walk<'_, 'a> {
             }
         }
         self.p.liveness.finish(self.shader.version);
+        // The conversion reads `main` as narrowed: write masks cut to the components read.
+        for inst in main_code.iter_mut() {
+            if let (Some(m), Some(d)) = (self.p.liveness.mask(inst.index), inst.dst.as_mut()) {
+                if m != 0 {
+                    d.write_mask.0 = m;
+                }
+            }
+        }
         self.p.labels.sort_by_key(|l| l.0);
         if let Some(w) = self.p.labels.windows(2).find(|w| w[0].0 == w[1].0) {
             let (label, offset, index) = w[1];
