@@ -141,6 +141,7 @@ pub(crate) struct Io {
 }
 
 impl Default for Io {
+    #[inline]
     fn default() -> Self {
         Io {
             shadows: [[None; 4]; OUT_SLOTS],

@@ -279,8 +279,19 @@ pub(crate) struct Converter<'a, 's> {
 
 /// A temporary of the converter (a register component, an output shadow, a loop counter):
 /// an index into [`TmpValues`].
+///
+/// It holds its index plus one, so an `Option<Tmp>` is four bytes and `None` is zero: the
+/// tables of them in the converter start zeroed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Tmp(u32);
+pub(crate) struct Tmp(std::num::NonZeroU32);
+
+impl Tmp {
+    /// The index into [`TmpValues`].
+    #[inline]
+    fn index(self) -> usize {
+        self.0.get() as usize - 1
+    }
+}
 
 /// The current value of each temporary the code since the last control-flow op loaded or
 /// stored. Between two control-flow ops the code is one block, so a `TmpLoad` after a store
@@ -404,7 +415,7 @@ impl<'a, 's> Converter<'a, 's> {
     /// emitted. Temporaries get no debug name: SSA construction removes them before
     /// anything could show one.
     pub(crate) fn tmp(&mut self, ty: ScalarType) -> Tmp {
-        let t = Tmp(self.tmp_values.decls.len() as u32);
+        let t = Tmp(std::num::NonZeroU32::MIN.saturating_add(self.tmp_values.decls.len() as u32));
         self.tmp_values.decls.push((ty, None));
         self.tmp_values.slots.push(None);
         t
@@ -412,13 +423,13 @@ impl<'a, 's> Converter<'a, 's> {
 
     /// The `DclTmp` of `t`, declared on first use.
     fn tmp_decl(&mut self, t: Tmp) -> SsaDef {
-        let (ty, decl) = self.tmp_values.decls[t.0 as usize];
+        let (ty, decl) = self.tmp_values.decls[t.index()];
         if let Some(d) = decl {
             return d;
         }
         let ep = self.ep;
         let d = self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep));
-        self.tmp_values.decls[t.0 as usize].1 = Some(d);
+        self.tmp_values.decls[t.index()].1 = Some(d);
         d
     }
 
@@ -443,7 +454,7 @@ impl<'a, 's> Converter<'a, 's> {
     /// op, else a `TmpLoad`.
     #[inline]
     pub(crate) fn load_tmp(&mut self, t: Tmp, ty: ScalarType) -> SsaDef {
-        if let Some(Some((v, _))) = self.tmp_values.slots.get(t.0 as usize) {
+        if let Some(Some((v, _))) = self.tmp_values.slots.get(t.index()) {
             return *v;
         }
         let d = self.tmp_decl(t);
@@ -459,7 +470,7 @@ impl<'a, 's> Converter<'a, 's> {
     }
 
     fn set_tmp_value(&mut self, t: Tmp, v: SsaDef, dirty: bool) {
-        if let Some(slot) = self.tmp_values.slots.get_mut(t.0 as usize) {
+        if let Some(slot) = self.tmp_values.slots.get_mut(t.index()) {
             if slot.is_none() {
                 self.tmp_values.live.push(t);
             }
@@ -474,7 +485,7 @@ impl<'a, 's> Converter<'a, 's> {
             if let Some(Some((v, dirty))) = self
                 .tmp_values
                 .slots
-                .get_mut(t.0 as usize)
+                .get_mut(t.index())
                 .map(Option::take)
             {
                 if dirty {

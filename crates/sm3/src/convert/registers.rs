@@ -36,6 +36,7 @@ pub(crate) struct RegisterFiles {
 }
 
 impl Default for RegisterFiles {
+    #[inline]
     fn default() -> Self {
         RegisterFiles {
             temps: [None; 128],
