@@ -316,6 +316,8 @@ pub(crate) struct TmpValues {
 }
 
 impl<'a, 's> Converter<'a, 's> {
+    /// (Inlined into [`convert`], so the converter's tables are made where they stay.)
+    #[inline(always)]
     fn new(
         shader: &'a Shader<'s>,
         opts: &'a Options,
