@@ -167,7 +167,11 @@ pub(crate) const COLOR_NAMES: [&str; 4] = ["oC0", "oC1", "oC2", "oC3"];
 /// An op of `opcode` and `ty` with the operands `ops` (at most four: they fill the inline
 /// operand buffer in one store instead of a push per operand).
 #[inline(always)]
-pub(crate) fn make_op<const N: usize>(opcode: OpCode, ty: impl Into<Type>, ops: [Operand; N]) -> Op {
+pub(crate) fn make_op<const N: usize>(
+    opcode: OpCode,
+    ty: impl Into<Type>,
+    ops: [Operand; N],
+) -> Op {
     let mut op = Op::new(opcode, ty);
     if N <= 4 {
         let mut buf = [Operand(0); 4];
@@ -484,11 +488,8 @@ impl<'a, 's> Converter<'a, 's> {
     fn flush_tmps(&mut self) {
         let mut live = std::mem::take(&mut self.tmp_values.live);
         for &t in &live {
-            if let Some(Some((v, dirty))) = self
-                .tmp_values
-                .slots
-                .get_mut(t.index())
-                .map(Option::take)
+            if let Some(Some((v, dirty))) =
+                self.tmp_values.slots.get_mut(t.index()).map(Option::take)
             {
                 if dirty {
                     let d = self.tmp_decl(t);
