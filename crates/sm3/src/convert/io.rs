@@ -648,11 +648,11 @@ impl Converter<'_, '_> {
                 let x = f32::from_bits(op.lit(i).unwrap_or(0) as u32);
                 *l = u64::from(saturate(x).to_bits());
             }
-            return self.b.add_constant(ty, &lits);
+            return self.vec4_constant(lits);
         }
-        let zero = self.b.add_constant(ty, &[0; 4]);
+        let zero = self.vec4_constant([0; 4]);
         let one = u64::from(1.0f32.to_bits());
-        let one = self.b.add_constant(ty, &[one; 4]);
+        let one = self.vec4_constant([one; 4]);
         self.op3(OpCode::FClamp, ty, v, zero, one)
     }
 
@@ -709,7 +709,7 @@ impl Converter<'_, '_> {
                             for (c, l) in lits.iter_mut().enumerate() {
                                 *l = u64::from(self.output_default(slot, c as u8).to_bits());
                             }
-                            let d = self.b.add_constant(Type::vector(ScalarType::F32, 4), &lits);
+                            let d = self.vec4_constant(lits);
                             defaults[k] = Some(d);
                             d
                         }
@@ -725,8 +725,7 @@ impl Converter<'_, '_> {
                 let zero = self.c_f32(0.0);
                 self.vec4([f, zero, zero, zero])
             } else {
-                self.b
-                    .add_constant(Type::vector(ScalarType::F32, 4), &[0u64; 4])
+                self.vec4_constant([0; 4])
             };
             let d = self.varying_output(FOG_LOCATION, Usage::Fog, 0);
             self.output_store(d, fog);
@@ -798,9 +797,7 @@ impl Converter<'_, '_> {
         );
         let pv = match pos {
             Some(p) => self.vec4(p),
-            None => self
-                .b
-                .add_constant(Type::vector(ScalarType::F32, 4), &[0u64; 4]),
+            None => self.vec4_constant([0; 4]),
         };
         self.output_store(d, pv);
         if self.opts.dynamic_state.contains(DynamicState::CLIP_PLANES) {

@@ -276,6 +276,9 @@ pub(crate) struct Converter<'a, 's> {
     state: state::State,
     /// Values of temporaries not stored yet (see [`TmpValues`]).
     tmp_values: TmpValues,
+    /// The `vec4<f32>` constants made so far (the epilogue's defaults and clamp bounds
+    /// come back several times: a look here is cheaper than the builder's hash table).
+    vec4_constants: SmallVec<[([u64; 4], SsaDef); 6]>,
     /// Components extracted from results used whole as often as per component (samples):
     /// removed at the end where nothing uses them.
     spare_extracts: Vec<SsaDef>,
@@ -367,6 +370,7 @@ impl<'a, 's> Converter<'a, 's> {
             flow: flow::Flow::default(),
             state: state::State::default(),
             tmp_values: TmpValues::default(),
+            vec4_constants: SmallVec::new(),
             spare_extracts: Vec::new(),
         }
     }
@@ -545,10 +549,25 @@ impl<'a, 's> Converter<'a, 's> {
                     op.opcode == OpCode::Constant && op.ty == Type::scalar(ScalarType::F32)
                 });
             if constant {
+                if v.len() == 4 {
+                    return self.vec4_constant(lits);
+                }
                 return self.b.add_constant(want, &lits[..v.len()]);
             }
         }
         self.vector(ScalarType::F32, v)
+    }
+
+    /// The `vec4<f32>` constant of the raw bits `lits`, made once.
+    pub(crate) fn vec4_constant(&mut self, lits: [u64; 4]) -> SsaDef {
+        if let Some((_, d)) = self.vec4_constants.iter().find(|(l, _)| *l == lits) {
+            return *d;
+        }
+        let d = self
+            .b
+            .add_constant(Type::vector(ScalarType::F32, 4), &lits);
+        self.vec4_constants.push((lits, d));
+        d
     }
 
     /// `Select` of two f32 values.

@@ -482,9 +482,9 @@ impl Converter<'_, '_> {
                 );
                 if clamp {
                     let lo = u64::from((-1.0f32).to_bits());
-                    let lo = self.b.add_constant(vec4, &[lo; 4]);
+                    let lo = self.vec4_constant([lo; 4]);
                     let hi = u64::from(1.0f32.to_bits());
-                    let hi = self.b.add_constant(vec4, &[hi; 4]);
+                    let hi = self.vec4_constant([hi; 4]);
                     v = self.entry(
                         Op::new(OpCode::FClamp, vec4)
                             .with_ref(v)
