@@ -717,6 +717,20 @@ impl Converter<'_, '_> {
         // An unpredicated write in the entry block replaces what the register held, and
         // nothing can have read it yet (a co-issued partner may: not while one is held).
         let overwrite = pred.is_none() && !self.regs.hold && !self.tmp_values.left_entry;
+        if pred.is_none() && !self.regs.hold && d.register.ty == RegisterType::Temp {
+            // The common write: each lane straight into its register's temporary.
+            for l in 0..4u8 {
+                if let (true, Some(v)) = (mask & (1 << l) != 0, vals[l as usize]) {
+                    let t = if overwrite {
+                        self.temp_for_write(d.register.index, l)?
+                    } else {
+                        self.temp(d.register.index, l)?
+                    };
+                    self.store_tmp(t, v);
+                }
+            }
+            return Ok(());
+        }
         for l in 0..4u8 {
             if mask & (1 << l) == 0 {
                 continue;
