@@ -137,7 +137,7 @@ pub fn convert(shader: &Shader<'_>, opts: &Options) -> Result<Builder, ConvertEr
         shader,
         limits,
         p: prescan::Prescan::default(),
-        at: At::default(),
+        at: Site::default(),
     };
     walk.run(&mut main_code)?;
     let mut c = Converter::new(shader, opts, limits, &walk.p, &main_code);
@@ -230,12 +230,50 @@ pub(crate) fn string_op(opcode: OpCode, head: &[Operand], s: &str) -> Op {
 /// Where in the program the converter is, for error messages.
 pub(crate) type At = InstructionSite;
 
-/// The site of `inst`.
-fn site_of(inst: &Instruction<'_>) -> At {
-    At {
-        index: inst.index,
-        offset: inst.offset,
-        opcode: inst.opcode.name_for(inst.sources().len()),
+/// Where the converter is: the current instruction, noted cheaply per instruction; its
+/// [`At`] (with the mnemonic) is made only for an error.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Site {
+    index: u32,
+    offset: u32,
+    /// `None` before the first instruction.
+    opcode: Option<Opcode>,
+    sources: u8,
+}
+
+impl Site {
+    /// The site of `inst`.
+    #[inline]
+    pub(crate) fn of(inst: &Instruction<'_>) -> Self {
+        Site {
+            index: inst.index,
+            offset: inst.offset,
+            opcode: Some(inst.opcode),
+            sources: inst.sources().len() as u8,
+        }
+    }
+
+    /// The site of instruction `index` at token `offset` with `opcode` and `sources`.
+    pub(crate) fn new(index: u32, offset: u32, opcode: Opcode, sources: u8) -> Self {
+        Site {
+            index,
+            offset,
+            opcode: Some(opcode),
+            sources,
+        }
+    }
+
+    /// The site as errors name it.
+    #[cold]
+    pub(crate) fn at(self) -> At {
+        match self.opcode {
+            Some(op) => At {
+                index: self.index,
+                offset: self.offset,
+                opcode: op.name_for(usize::from(self.sources)),
+            },
+            None => At::default(),
+        }
     }
 }
 
@@ -258,7 +296,7 @@ pub(crate) struct Converter<'a, 's> {
     pub(crate) b: Builder,
     fe: FrontendState,
     ep: SsaDef,
-    at: At,
+    at: Site,
     /// The last op of the entry code; entry code is inserted after it.
     prologue: SsaDef,
     /// Instructions converted so far, inlined subroutines included.
@@ -360,7 +398,7 @@ impl<'a, 's> Converter<'a, 's> {
             b,
             fe: FrontendState::default(),
             ep,
-            at: At::default(),
+            at: Site::default(),
             prologue: ep,
             converted: 0,
             regs: registers::RegisterFiles::default(),
@@ -384,7 +422,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn invalid(&self, what: impl Into<String>) -> ConvertError {
         ConvertError::Invalid {
-            at: self.at,
+            at: self.at.at(),
             what: what.into(),
         }
     }
@@ -394,7 +432,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn limit(&self, what: impl Into<String>) -> ConvertError {
         ConvertError::Limit {
-            at: self.at,
+            at: self.at.at(),
             what: what.into(),
         }
     }
@@ -404,7 +442,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn unsupported(&self, feature: &'static str) -> ConvertError {
         ConvertError::Unsupported {
-            at: self.at,
+            at: self.at.at(),
             feature,
         }
     }
@@ -563,9 +601,7 @@ impl<'a, 's> Converter<'a, 's> {
         if let Some((_, d)) = self.vec4_constants.iter().find(|(l, _)| *l == lits) {
             return *d;
         }
-        let d = self
-            .b
-            .add_constant(Type::vector(ScalarType::F32, 4), &lits);
+        let d = self.b.add_constant(Type::vector(ScalarType::F32, 4), &lits);
         self.vec4_constants.push((lits, d));
         d
     }
@@ -649,7 +685,7 @@ impl<'a, 's> Converter<'a, 's> {
         if inst.is_comment() {
             return Ok(false);
         }
-        self.at = site_of(inst);
+        self.at = Site::of(inst);
         match inst.opcode {
             Opcode::Label => {
                 // The subroutine's own label starts its walk.
