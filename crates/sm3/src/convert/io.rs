@@ -26,10 +26,10 @@
 //! `oFog` is written as `(oFog, 0, 0, 0)`.
 
 use dxspv_ir::frontend::{FrontendBuilder, NamePart};
-use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, ScalarType, SsaDef, Type};
+use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, Operand, ScalarType, SsaDef, Type};
 
 use super::prescan::IoDcl;
-use super::{Converter, Tmp, R};
+use super::{l, make_op, r, string_op, Converter, Tmp, R};
 use crate::decode::Usage;
 use crate::options::DynamicState;
 use crate::register::{misctype, rastout, Register, RegisterType};
@@ -141,6 +141,7 @@ pub(crate) struct Io {
 }
 
 impl Default for Io {
+    #[inline]
     fn default() -> Self {
         Io {
             shadows: [[None; 4]; OUT_SLOTS],
@@ -193,12 +194,11 @@ impl Converter<'_, '_> {
 
     /// A `Semantic` for a declaration.
     fn semantic(&mut self, d: SsaDef, usage: Usage, index: u8) {
-        self.decl(
-            Op::new(OpCode::Semantic, Type::VOID)
-                .with_ref(d)
-                .with_lit(u64::from(index))
-                .with_str(semantic_name(usage)),
-        );
+        self.decl(string_op(
+            OpCode::Semantic,
+            &[r(d), l(u64::from(index))],
+            semantic_name(usage),
+        ));
     }
 
     /// Removes the components extracted at the entry (and from samples) that nothing uses
@@ -262,11 +262,11 @@ impl Converter<'_, '_> {
             return x;
         }
         let idx = self.c_u32(c as u32);
-        let x = self.entry(
-            Op::new(OpCode::CompositeExtract, ScalarType::F32)
-                .with_ref(v)
-                .with_ref(idx),
-        );
+        let x = self.entry(make_op(
+            OpCode::CompositeExtract,
+            ScalarType::F32,
+            [r(v), r(idx)],
+        ));
         self.io.loads[at].2[c] = Some(x);
         x
     }
@@ -406,12 +406,7 @@ impl Converter<'_, '_> {
     }
 
     fn semantic_str(&mut self, d: SsaDef, name: &str) {
-        self.decl(
-            Op::new(OpCode::Semantic, Type::VOID)
-                .with_ref(d)
-                .with_lit(0)
-                .with_str(name),
-        );
+        self.decl(string_op(OpCode::Semantic, &[r(d), l(0)], name));
     }
 
     /// Component `c` of `FragCoord`.
@@ -598,13 +593,11 @@ impl Converter<'_, '_> {
     /// A varying output at `loc` (`vec4<f32>`).
     fn varying_output(&mut self, loc: u32, usage: Usage, index: u8) -> SsaDef {
         let ep = self.ep;
-        let d = self.decl(
-            Op::new(OpCode::DclOutput, Type::vector(ScalarType::F32, 4))
-                .with_ref(ep)
-                .with_lit(u64::from(loc))
-                .with_lit(0)
-                .with_lit(0),
-        );
+        let d = self.decl(make_op(
+            OpCode::DclOutput,
+            Type::vector(ScalarType::F32, 4),
+            [r(ep), l(u64::from(loc)), l(0), l(0)],
+        ));
         self.semantic(d, usage, index);
         d
     }
@@ -625,12 +618,11 @@ impl Converter<'_, '_> {
 
     /// Stores a whole value into an output declaration.
     pub(crate) fn output_store(&mut self, d: SsaDef, v: SsaDef) {
-        self.code(
-            Op::new(OpCode::OutputStore, Type::VOID)
-                .with_ref(d)
-                .with_opt_ref(None)
-                .with_ref(v),
-        );
+        self.code(make_op(
+            OpCode::OutputStore,
+            Type::VOID,
+            [r(d), Operand::from_opt_def(None), r(v)],
+        ));
     }
 
     /// A `vec4<f32>` of four components (see [`Converter::f32_vector`]).
@@ -656,11 +648,11 @@ impl Converter<'_, '_> {
                 let x = f32::from_bits(op.lit(i).unwrap_or(0) as u32);
                 *l = u64::from(saturate(x).to_bits());
             }
-            return self.b.add_constant(ty, &lits);
+            return self.vec4_constant(lits);
         }
-        let zero = self.b.add_constant(ty, &[0; 4]);
+        let zero = self.vec4_constant([0; 4]);
         let one = u64::from(1.0f32.to_bits());
-        let one = self.b.add_constant(ty, &[one; 4]);
+        let one = self.vec4_constant([one; 4]);
         self.op3(OpCode::FClamp, ty, v, zero, one)
     }
 
@@ -717,7 +709,7 @@ impl Converter<'_, '_> {
                             for (c, l) in lits.iter_mut().enumerate() {
                                 *l = u64::from(self.output_default(slot, c as u8).to_bits());
                             }
-                            let d = self.b.add_constant(Type::vector(ScalarType::F32, 4), &lits);
+                            let d = self.vec4_constant(lits);
                             defaults[k] = Some(d);
                             d
                         }
@@ -733,8 +725,7 @@ impl Converter<'_, '_> {
                 let zero = self.c_f32(0.0);
                 self.vec4([f, zero, zero, zero])
             } else {
-                self.b
-                    .add_constant(Type::vector(ScalarType::F32, 4), &[0u64; 4])
+                self.vec4_constant([0; 4])
             };
             let d = self.varying_output(FOG_LOCATION, Usage::Fog, 0);
             self.output_store(d, fog);
@@ -806,9 +797,7 @@ impl Converter<'_, '_> {
         );
         let pv = match pos {
             Some(p) => self.vec4(p),
-            None => self
-                .b
-                .add_constant(Type::vector(ScalarType::F32, 4), &[0u64; 4]),
+            None => self.vec4_constant([0; 4]),
         };
         self.output_store(d, pv);
         if self.opts.dynamic_state.contains(DynamicState::CLIP_PLANES) {
@@ -866,12 +855,7 @@ impl Converter<'_, '_> {
                 Some(n) => self.name(d, n),
                 None => self.name_parts(d, &[NamePart::S("oC"), NamePart::N(i as u64)]),
             }
-            self.decl(
-                Op::new(OpCode::Semantic, Type::VOID)
-                    .with_ref(d)
-                    .with_lit(i as u64)
-                    .with_str("COLOR"),
-            );
+            self.decl(string_op(OpCode::Semantic, &[r(d), l(i as u64)], "COLOR"));
             let val = self.vec4(*c);
             self.output_store(d, val);
         }

@@ -318,7 +318,8 @@ impl Liveness {
 
     /// Computes the result over the recorded instructions of a shader of `v`.
     pub(crate) fn finish(&mut self, v: Version) {
-        let effects = std::mem::take(&mut self.effects);
+        // Read in place (the list is inline: taking it would copy it) and emptied at the end.
+        let effects = &self.effects;
         if self.off || effects.is_empty() {
             return;
         }
@@ -382,6 +383,7 @@ impl Liveness {
                 }
             }
         }
+        self.effects.clear();
         if any {
             self.masks = masks;
         }

@@ -52,7 +52,10 @@ mod exec_cases;
 mod tests;
 
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState, InstructionSite};
-use dxspv_ir::{Builder, Construct, DenormMode, Op, OpCode, RoundMode, ScalarType, SsaDef, Type};
+use dxspv_ir::{
+    Builder, Construct, DenormMode, Op, OpCode, Operand, Operands, RoundMode, ScalarType, SsaDef,
+    Type,
+};
 
 use smallvec::SmallVec;
 
@@ -134,7 +137,7 @@ pub fn convert(shader: &Shader<'_>, opts: &Options) -> Result<Builder, ConvertEr
         shader,
         limits,
         p: prescan::Prescan::default(),
-        at: At::default(),
+        at: Site::default(),
     };
     walk.run(&mut main_code)?;
     let mut c = Converter::new(shader, opts, limits, &walk.p, &main_code);
@@ -161,15 +164,116 @@ pub(crate) const SAMPLER_NAMES: [&str; 16] = [
 /// Pixel shader colour outputs `oC0`-`oC3`.
 pub(crate) const COLOR_NAMES: [&str; 4] = ["oC0", "oC1", "oC2", "oC3"];
 
+/// An op of `opcode` and `ty` with the operands `ops` (at most four: they fill the inline
+/// operand buffer in one store instead of a push per operand).
+#[inline(always)]
+pub(crate) fn make_op<const N: usize>(
+    opcode: OpCode,
+    ty: impl Into<Type>,
+    ops: [Operand; N],
+) -> Op {
+    let mut op = Op::new(opcode, ty);
+    if N <= 4 {
+        let mut buf = [Operand(0); 4];
+        for (slot, o) in buf.iter_mut().zip(ops) {
+            *slot = o;
+        }
+        op.operands = Operands::from_buf_and_len(buf, N);
+    } else {
+        op.operands.extend_from_slice(&ops);
+    }
+    op
+}
+
+/// A reference operand.
+#[inline(always)]
+pub(crate) fn r(d: SsaDef) -> Operand {
+    Operand::from_def(d)
+}
+
+/// A literal operand.
+#[inline(always)]
+pub(crate) fn l(v: u64) -> Operand {
+    Operand(v)
+}
+
+/// An op of `opcode` (type void) with the operands `head` and then the string `s`, packed
+/// as [`Op::with_str`] packs it (8 bytes per operand, little-endian, zero-terminated) but
+/// whole words at a time: names and semantics are on most declarations.
+pub(crate) fn string_op(opcode: OpCode, head: &[Operand], s: &str) -> Op {
+    let mut op = Op::new(opcode, Type::VOID);
+    let bytes = s.as_bytes();
+    let n = head.len() + bytes.len() / 8 + 1;
+    if n <= 4 {
+        let mut buf = [Operand(0); 4];
+        let mut words = buf.iter_mut();
+        // (`head` first: zip pulls from its first iterator before it sees the second end.)
+        for (o, slot) in head.iter().zip(&mut words) {
+            *slot = *o;
+        }
+        // The zero-padded words; the last (or the extra zero word) is already 0.
+        for (slot, w) in words.zip(bytes.chunks(8)) {
+            let mut b = [0u8; 8];
+            for (d, c) in b.iter_mut().zip(w) {
+                *d = *c;
+            }
+            *slot = Operand(u64::from_le_bytes(b));
+        }
+        op.operands = Operands::from_buf_and_len(buf, n);
+    } else {
+        op.operands.extend_from_slice(head);
+        op = op.with_str(s);
+    }
+    op
+}
+
 /// Where in the program the converter is, for error messages.
 pub(crate) type At = InstructionSite;
 
-/// The site of `inst`.
-fn site_of(inst: &Instruction<'_>) -> At {
-    At {
-        index: inst.index,
-        offset: inst.offset,
-        opcode: inst.opcode.name_for(inst.sources().len()),
+/// Where the converter is: the current instruction, noted cheaply per instruction; its
+/// [`At`] (with the mnemonic) is made only for an error.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Site {
+    index: u32,
+    offset: u32,
+    /// `None` before the first instruction.
+    opcode: Option<Opcode>,
+    sources: u8,
+}
+
+impl Site {
+    /// The site of `inst`.
+    #[inline]
+    pub(crate) fn of(inst: &Instruction<'_>) -> Self {
+        Site {
+            index: inst.index,
+            offset: inst.offset,
+            opcode: Some(inst.opcode),
+            sources: inst.sources().len() as u8,
+        }
+    }
+
+    /// The site of instruction `index` at token `offset` with `opcode` and `sources`.
+    pub(crate) fn new(index: u32, offset: u32, opcode: Opcode, sources: u8) -> Self {
+        Site {
+            index,
+            offset,
+            opcode: Some(opcode),
+            sources,
+        }
+    }
+
+    /// The site as errors name it.
+    #[cold]
+    pub(crate) fn at(self) -> At {
+        match self.opcode {
+            Some(op) => At {
+                index: self.index,
+                offset: self.offset,
+                opcode: op.name_for(usize::from(self.sources)),
+            },
+            None => At::default(),
+        }
     }
 }
 
@@ -192,7 +296,7 @@ pub(crate) struct Converter<'a, 's> {
     pub(crate) b: Builder,
     fe: FrontendState,
     ep: SsaDef,
-    at: At,
+    at: Site,
     /// The last op of the entry code; entry code is inserted after it.
     prologue: SsaDef,
     /// Instructions converted so far, inlined subroutines included.
@@ -210,6 +314,9 @@ pub(crate) struct Converter<'a, 's> {
     state: state::State,
     /// Values of temporaries not stored yet (see [`TmpValues`]).
     tmp_values: TmpValues,
+    /// The `vec4<f32>` constants made so far (the epilogue's defaults and clamp bounds
+    /// come back several times: a look here is cheaper than the builder's hash table).
+    vec4_constants: SmallVec<[([u64; 4], SsaDef); 6]>,
     /// Components extracted from results used whole as often as per component (samples):
     /// removed at the end where nothing uses them.
     spare_extracts: Vec<SsaDef>,
@@ -217,8 +324,19 @@ pub(crate) struct Converter<'a, 's> {
 
 /// A temporary of the converter (a register component, an output shadow, a loop counter):
 /// an index into [`TmpValues`].
+///
+/// It holds its index plus one, so an `Option<Tmp>` is four bytes and `None` is zero: the
+/// tables of them in the converter start zeroed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Tmp(u32);
+pub(crate) struct Tmp(std::num::NonZeroU32);
+
+impl Tmp {
+    /// The index into [`TmpValues`].
+    #[inline]
+    fn index(self) -> usize {
+        self.0.get() as usize - 1
+    }
+}
 
 /// The current value of each temporary the code since the last control-flow op loaded or
 /// stored. Between two control-flow ops the code is one block, so a `TmpLoad` after a store
@@ -243,6 +361,8 @@ pub(crate) struct TmpValues {
 }
 
 impl<'a, 's> Converter<'a, 's> {
+    /// (Inlined into [`convert`], so the converter's tables are made where they stay.)
+    #[inline(always)]
     fn new(
         shader: &'a Shader<'s>,
         opts: &'a Options,
@@ -261,12 +381,13 @@ impl<'a, 's> Converter<'a, 's> {
         } else {
             dxspv_ir::ShaderStage::Pixel
         };
-        let ep = b.add_decl(Op::new(OpCode::EntryPoint, Type::VOID).with_lit(stage.to_literal()));
-        b.add_decl(
-            Op::new(OpCode::DebugName, Type::VOID)
-                .with_ref(ep)
-                .with_str("main"),
+        // The function is set as the first operand once it exists.
+        let ep = b.add_decl(
+            Op::new(OpCode::EntryPoint, Type::VOID)
+                .with_opt_ref(None)
+                .with_lit(stage.to_literal()),
         );
+        b.add_decl(string_op(OpCode::DebugName, &[r(ep)], "main"));
         Converter {
             shader,
             opts,
@@ -277,7 +398,7 @@ impl<'a, 's> Converter<'a, 's> {
             b,
             fe: FrontendState::default(),
             ep,
-            at: At::default(),
+            at: Site::default(),
             prologue: ep,
             converted: 0,
             regs: registers::RegisterFiles::default(),
@@ -287,6 +408,7 @@ impl<'a, 's> Converter<'a, 's> {
             flow: flow::Flow::default(),
             state: state::State::default(),
             tmp_values: TmpValues::default(),
+            vec4_constants: SmallVec::new(),
             spare_extracts: Vec::new(),
         }
     }
@@ -300,7 +422,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn invalid(&self, what: impl Into<String>) -> ConvertError {
         ConvertError::Invalid {
-            at: self.at,
+            at: self.at.at(),
             what: what.into(),
         }
     }
@@ -310,7 +432,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn limit(&self, what: impl Into<String>) -> ConvertError {
         ConvertError::Limit {
-            at: self.at,
+            at: self.at.at(),
             what: what.into(),
         }
     }
@@ -320,7 +442,7 @@ impl<'a, 's> Converter<'a, 's> {
     #[inline(never)]
     pub(crate) fn unsupported(&self, feature: &'static str) -> ConvertError {
         ConvertError::Unsupported {
-            at: self.at,
+            at: self.at.at(),
             feature,
         }
     }
@@ -341,7 +463,7 @@ impl<'a, 's> Converter<'a, 's> {
     /// emitted. Temporaries get no debug name: SSA construction removes them before
     /// anything could show one.
     pub(crate) fn tmp(&mut self, ty: ScalarType) -> Tmp {
-        let t = Tmp(self.tmp_values.decls.len() as u32);
+        let t = Tmp(std::num::NonZeroU32::MIN.saturating_add(self.tmp_values.decls.len() as u32));
         self.tmp_values.decls.push((ty, None));
         self.tmp_values.slots.push(None);
         t
@@ -349,13 +471,13 @@ impl<'a, 's> Converter<'a, 's> {
 
     /// The `DclTmp` of `t`, declared on first use.
     fn tmp_decl(&mut self, t: Tmp) -> SsaDef {
-        let (ty, decl) = self.tmp_values.decls[t.0 as usize];
+        let (ty, decl) = self.tmp_values.decls[t.index()];
         if let Some(d) = decl {
             return d;
         }
         let ep = self.ep;
         let d = self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep));
-        self.tmp_values.decls[t.0 as usize].1 = Some(d);
+        self.tmp_values.decls[t.index()].1 = Some(d);
         d
     }
 
@@ -380,7 +502,7 @@ impl<'a, 's> Converter<'a, 's> {
     /// op, else a `TmpLoad`.
     #[inline]
     pub(crate) fn load_tmp(&mut self, t: Tmp, ty: ScalarType) -> SsaDef {
-        if let Some(Some((v, _))) = self.tmp_values.slots.get(t.0 as usize) {
+        if let Some(Some((v, _))) = self.tmp_values.slots.get(t.index()) {
             return *v;
         }
         let d = self.tmp_decl(t);
@@ -396,7 +518,7 @@ impl<'a, 's> Converter<'a, 's> {
     }
 
     fn set_tmp_value(&mut self, t: Tmp, v: SsaDef, dirty: bool) {
-        if let Some(slot) = self.tmp_values.slots.get_mut(t.0 as usize) {
+        if let Some(slot) = self.tmp_values.slots.get_mut(t.index()) {
             if slot.is_none() {
                 self.tmp_values.live.push(t);
             }
@@ -408,11 +530,8 @@ impl<'a, 's> Converter<'a, 's> {
     fn flush_tmps(&mut self) {
         let mut live = std::mem::take(&mut self.tmp_values.live);
         for &t in &live {
-            if let Some(Some((v, dirty))) = self
-                .tmp_values
-                .slots
-                .get_mut(t.0 as usize)
-                .map(Option::take)
+            if let Some(Some((v, dirty))) =
+                self.tmp_values.slots.get_mut(t.index()).map(Option::take)
             {
                 if dirty {
                     let d = self.tmp_decl(t);
@@ -468,10 +587,23 @@ impl<'a, 's> Converter<'a, 's> {
                     op.opcode == OpCode::Constant && op.ty == Type::scalar(ScalarType::F32)
                 });
             if constant {
+                if v.len() == 4 {
+                    return self.vec4_constant(lits);
+                }
                 return self.b.add_constant(want, &lits[..v.len()]);
             }
         }
         self.vector(ScalarType::F32, v)
+    }
+
+    /// The `vec4<f32>` constant of the raw bits `lits`, made once.
+    pub(crate) fn vec4_constant(&mut self, lits: [u64; 4]) -> SsaDef {
+        if let Some((_, d)) = self.vec4_constants.iter().find(|(l, _)| *l == lits) {
+            return *d;
+        }
+        let d = self.b.add_constant(Type::vector(ScalarType::F32, 4), &lits);
+        self.vec4_constants.push((lits, d));
+        d
     }
 
     /// `Select` of two f32 values.
@@ -507,14 +639,8 @@ impl<'a, 's> Converter<'a, 's> {
         self.code(Op::new(OpCode::Return, Type::VOID).with_opt_ref(None));
         self.code(Op::new(OpCode::FunctionEnd, Type::VOID));
         self.finish_declarations()?;
-        let stage_lit = self.b.get(self.ep).and_then(|op| op.lit(0)).unwrap_or(0);
         let ep = self.ep;
-        self.b.rewrite(
-            ep,
-            Op::new(OpCode::EntryPoint, Type::VOID)
-                .with_ref(main)
-                .with_lit(stage_lit),
-        );
+        self.b.set_operand(ep, 0, Operand::from_def(main));
         Ok(())
     }
 
@@ -527,21 +653,21 @@ impl<'a, 's> Converter<'a, 's> {
         let mut first = true;
         while let Some(r) = it.next_into(&mut inst) {
             r?;
-            if self.visit(&mut inst, subroutine, &mut first, base_depth)? {
+            if self.visit(&inst, subroutine, &mut first, base_depth)? {
                 break;
             }
         }
         self.end_walk(base_depth)
     }
 
-    /// [`Converter::walk`] over `main`, from the instructions the prescan decoded.
+    /// [`Converter::walk`] over `main`, from the instructions the prescan decoded (their
+    /// write masks already narrowed to what is read).
     fn walk_main(&mut self) -> R<()> {
         let base_depth = self.flow.depth();
         let code = self.main_code;
         let mut first = true;
-        for i in code {
-            let mut inst = i.clone();
-            if self.visit(&mut inst, false, &mut first, base_depth)? {
+        for inst in code {
+            if self.visit(inst, false, &mut first, base_depth)? {
                 break;
             }
         }
@@ -551,7 +677,7 @@ impl<'a, 's> Converter<'a, 's> {
     /// Converts one instruction of a walk; `true` where the function ends before it.
     fn visit(
         &mut self,
-        inst: &mut Instruction<'s>,
+        inst: &Instruction<'s>,
         subroutine: bool,
         first: &mut bool,
         base_depth: usize,
@@ -559,7 +685,7 @@ impl<'a, 's> Converter<'a, 's> {
         if inst.is_comment() {
             return Ok(false);
         }
-        self.at = site_of(inst);
+        self.at = Site::of(inst);
         match inst.opcode {
             Opcode::Label => {
                 // The subroutine's own label starts its walk.
@@ -586,15 +712,9 @@ impl<'a, 's> Converter<'a, 's> {
                 "more than {MAX_INSTRUCTIONS} instructions with subroutines inlined (limit)"
             )));
         }
-        match self.pre.liveness.mask(inst.index) {
-            // Nothing reads what it computes.
-            Some(0) => return Ok(false),
-            Some(m) => {
-                if let Some(d) = inst.dst.as_mut() {
-                    d.write_mask.0 = m;
-                }
-            }
-            None => {}
+        // Nothing reads what it computes (the prescan narrowed the other write masks).
+        if self.pre.liveness.mask(inst.index) == Some(0) {
+            return Ok(false);
         }
         self.instruction(inst)?;
         Ok(false)
@@ -661,5 +781,38 @@ impl FrontendBuilder for Converter<'_, '_> {
     #[inline(always)]
     fn ir(&mut self) -> (&mut Builder, &mut FrontendState) {
         (&mut self.b, &mut self.fe)
+    }
+
+    /// Names `def` for debugging (the string packed by [`string_op`]).
+    fn name(&mut self, def: SsaDef, name: &str) {
+        self.decl(string_op(OpCode::DebugName, &[r(def)], name));
+    }
+
+    #[inline]
+    fn op1(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef) -> SsaDef {
+        self.code(make_op(opc, ty, [r(a)]))
+    }
+
+    #[inline]
+    fn op2(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef) -> SsaDef {
+        self.code(make_op(opc, ty, [r(a), r(b)]))
+    }
+
+    #[inline]
+    fn op3(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef, c: SsaDef) -> SsaDef {
+        self.code(make_op(opc, ty, [r(a), r(b), r(c)]))
+    }
+
+    /// A vector of `ty` built from scalars; a single scalar is returned as is.
+    fn vector(&mut self, ty: ScalarType, parts: &[SsaDef]) -> SsaDef {
+        if let [one] = parts {
+            return *one;
+        }
+        let mut op = Op::new(
+            OpCode::CompositeConstruct,
+            Type::vector(ty, parts.len() as u8),
+        );
+        op.operands = parts.iter().map(|p| r(*p)).collect();
+        self.code(op)
     }
 }

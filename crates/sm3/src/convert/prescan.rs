@@ -254,19 +254,25 @@ pub(crate) struct Walk<'s, 'a> {
     pub shader: &'s Shader<'a>,
     pub limits: Limits,
     pub p: Prescan,
-    pub at: super::At,
+    pub at: super::Site,
 }
 
 impl<'a> Walk<'_, 'a> {
     /// An error refusing a register or instruction the model does not have.
     #[cold]
     fn limit(&self, what: String) -> ConvertError {
-        ConvertError::Limit { at: self.at, what }
+        ConvertError::Limit {
+            at: self.at.at(),
+            what,
+        }
     }
 
     #[cold]
     fn invalid(&self, what: String) -> ConvertError {
-        ConvertError::Invalid { at: self.at, what }
+        ConvertError::Invalid {
+            at: self.at.at(),
+            what,
+        }
     }
 
     /// Checks that register `r` exists in the model.
@@ -298,7 +304,7 @@ impl<'a> Walk<'_, 'a> {
             if inst.is_comment() {
                 continue;
             }
-            self.at = super::site_of(&inst);
+            self.at = super::Site::of(&inst);
             if inst.index >= MAX_INSTRUCTIONS {
                 return Err(
                     self.invalid(format!("more than {MAX_INSTRUCTIONS} instructions (limit)"))
@@ -312,14 +318,18 @@ impl<'a> Walk<'_, 'a> {
             }
         }
         self.p.liveness.finish(self.shader.version);
+        // The conversion reads `main` as narrowed: write masks cut to the components read.
+        for inst in main_code.iter_mut() {
+            if let (Some(m), Some(d)) = (self.p.liveness.mask(inst.index), inst.dst.as_mut()) {
+                if m != 0 {
+                    d.write_mask.0 = m;
+                }
+            }
+        }
         self.p.labels.sort_by_key(|l| l.0);
         if let Some(w) = self.p.labels.windows(2).find(|w| w[0].0 == w[1].0) {
             let (label, offset, index) = w[1];
-            self.at = super::At {
-                index,
-                offset,
-                opcode: "label",
-            };
+            self.at = super::Site::new(index, offset, Opcode::Label, 1);
             return Err(self.invalid(format!("label l{label} defined twice")));
         }
         self.p.defs_f.sort_by_key(|d| d.0);

@@ -36,6 +36,7 @@ pub(crate) struct RegisterFiles {
 }
 
 impl Default for RegisterFiles {
+    #[inline]
     fn default() -> Self {
         RegisterFiles {
             temps: [None; 128],
@@ -481,9 +482,9 @@ impl Converter<'_, '_> {
                 );
                 if clamp {
                     let lo = u64::from((-1.0f32).to_bits());
-                    let lo = self.b.add_constant(vec4, &[lo; 4]);
+                    let lo = self.vec4_constant([lo; 4]);
                     let hi = u64::from(1.0f32.to_bits());
-                    let hi = self.b.add_constant(vec4, &[hi; 4]);
+                    let hi = self.vec4_constant([hi; 4]);
                     v = self.entry(
                         Op::new(OpCode::FClamp, vec4)
                             .with_ref(v)
@@ -716,6 +717,20 @@ impl Converter<'_, '_> {
         // An unpredicated write in the entry block replaces what the register held, and
         // nothing can have read it yet (a co-issued partner may: not while one is held).
         let overwrite = pred.is_none() && !self.regs.hold && !self.tmp_values.left_entry;
+        if pred.is_none() && !self.regs.hold && d.register.ty == RegisterType::Temp {
+            // The common write: each lane straight into its register's temporary.
+            for l in 0..4u8 {
+                if let (true, Some(v)) = (mask & (1 << l) != 0, vals[l as usize]) {
+                    let t = if overwrite {
+                        self.temp_for_write(d.register.index, l)?
+                    } else {
+                        self.temp(d.register.index, l)?
+                    };
+                    self.store_tmp(t, v);
+                }
+            }
+            return Ok(());
+        }
         for l in 0..4u8 {
             if mask & (1 << l) == 0 {
                 continue;
