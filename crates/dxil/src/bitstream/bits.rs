@@ -232,11 +232,18 @@ impl<'a> BitReader<'a> {
         if self.avail < width {
             self.refill();
         }
-        // Most values fit one chunk.
-        let first = self.buf & ((1u64 << width) - 1);
+        // Most values fit one chunk, most others two.
+        let mask = (1u64 << width) - 1;
+        let first = self.buf & mask;
         if first & high == 0 && self.avail >= width {
             self.consume(width);
             return Ok(first);
+        }
+        let second = (self.buf >> width) & mask;
+        if second & high == 0 && self.avail >= 2 * width {
+            self.buf = (self.buf >> width) >> width;
+            self.avail -= 2 * width;
+            return Ok((first & (high - 1)) | (second << (width - 1)));
         }
         self.read_vbr_multi(width)
     }
