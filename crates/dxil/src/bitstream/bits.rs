@@ -127,7 +127,11 @@ impl<'a> BitReader<'a> {
     /// data). Needs `avail < 64`.
     #[inline(always)]
     fn refill(&mut self) {
-        if let Some(chunk) = self.data.get(self.next..).and_then(|s| s.first_chunk::<8>()) {
+        if let Some(chunk) = self
+            .data
+            .get(self.next..)
+            .and_then(|s| s.first_chunk::<8>())
+        {
             self.buf |= u64::from_le_bytes(*chunk) << self.avail;
             // Whole bytes that fit: `avail + 8 * bytes` is `avail | 56` for `avail < 64`.
             self.next += ((63 - self.avail) >> 3) as usize;
@@ -252,22 +256,23 @@ impl<'a> BitReader<'a> {
     /// ends there, else chunk by chunk.
     #[inline(never)]
     fn read_vbr_multi(&mut self, width: u32) -> Result<u64, BitError> {
-        if self.avail < 64 {
+        if self.avail < REFILL_BITS {
             self.refill();
         }
         let high = 1u64 << (width - 1);
         let piece_mask = (1u64 << width) - 1;
-        let window = self.buf;
+        let mut window = self.buf;
         let mut value = 0u64;
         let mut used = 0u32;
         let mut bit = 0u32;
         // At most 64 / width chunks of width - 1 value bits: no overflow possible here.
         while used + width <= self.avail {
-            let piece = (window >> used) & piece_mask;
+            let piece = window & piece_mask;
+            window >>= width;
             value |= (piece & (high - 1)) << bit;
             used += width;
             if piece & high == 0 {
-                self.buf = (self.buf >> (used / 2)) >> (used - used / 2);
+                self.buf = window;
                 self.avail -= used;
                 return Ok(value);
             }
@@ -384,6 +389,40 @@ mod tests {
                 let mut none = Vec::new();
                 let r = bulk.read_fixed_array(width, count + 1, &mut none, |v| v);
                 assert_eq!((r, none.len()), (Err(BitError::Eof), 0));
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_widths_across_refills_match_the_bit_string() {
+        // Fields of every width 0 to 64 in a row, from several starts, through refills and
+        // the slower refill of the last eight bytes; a seek and an alignment on the way.
+        let data: Vec<u8> = (0..83u32).map(|i| (i * 151 + 7) as u8).collect();
+        let bit = |p: u64| u64::from(data[(p / 8) as usize] >> (p % 8) & 1);
+        let field = |p: u64, w: u32| (0..u64::from(w)).fold(0u64, |v, k| v | bit(p + k) << k);
+        for start in [0u64, 1, 13, 31, 60] {
+            let mut r = BitReader::new(&data);
+            r.seek(start).unwrap();
+            let mut p = start;
+            let mut w = 0u32;
+            loop {
+                w = (w + 7) % 65;
+                if p + u64::from(w) > data.len() as u64 * 8 {
+                    assert_eq!(r.read(w), Err(BitError::Eof));
+                    assert_eq!(r.position(), p);
+                    break;
+                }
+                assert_eq!(r.read(w), Ok(field(p, w)), "width {w} at bit {p}");
+                p += u64::from(w);
+                assert_eq!(
+                    (r.position(), r.remaining()),
+                    (p, data.len() as u64 * 8 - p)
+                );
+                if w == 35 {
+                    r.align32().unwrap();
+                    p = (p + 31) & !31;
+                    assert_eq!(r.position(), p);
+                }
             }
         }
     }
