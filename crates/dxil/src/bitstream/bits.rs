@@ -283,32 +283,45 @@ impl<'a> BitReader<'a> {
 
     /// Fills `out` with consecutive 6-bit VBR values (the operands of an unabbreviated
     /// record). Values of one or two chunks (below 1024: characters, type and value ids) are
-    /// taken straight from the buffer; longer ones, and the last bytes of the data, go
-    /// through [`BitReader::read_vbr`].
+    /// taken straight from the buffer, kept in locals for the loop (stores to `out` could
+    /// otherwise alias the reader's fields for the compiler); longer ones, and the last
+    /// bytes of the data, go through [`BitReader::read_vbr`].
     #[inline]
     pub fn read_vbr6_into(&mut self, out: &mut [u64]) -> Result<(), BitError> {
+        let data = self.data;
+        let (mut buf, mut avail, mut next) = (self.buf, self.avail, self.next);
         for slot in out.iter_mut() {
-            if self.avail < 12 {
-                self.refill();
-                if self.avail < 12 {
+            if avail < 12 {
+                if let Some(chunk) = data.get(next..).and_then(|s| s.first_chunk::<8>()) {
+                    buf |= u64::from_le_bytes(*chunk) << avail;
+                    next += ((63 - avail) >> 3) as usize;
+                    avail |= REFILL_BITS;
+                } else {
+                    (self.buf, self.avail, self.next) = (buf, avail, next);
                     *slot = self.read_vbr(6)?;
+                    (buf, avail, next) = (self.buf, self.avail, self.next);
                     continue;
                 }
             }
-            let first = self.buf & 63;
+            let first = buf & 63;
             if first & 32 == 0 {
                 *slot = first;
-                self.consume(6);
+                buf >>= 6;
+                avail -= 6;
                 continue;
             }
-            let second = (self.buf >> 6) & 63;
+            let second = (buf >> 6) & 63;
             if second & 32 == 0 {
                 *slot = (first & 31) | (second << 5);
-                self.consume(12);
+                buf >>= 12;
+                avail -= 12;
                 continue;
             }
+            (self.buf, self.avail, self.next) = (buf, avail, next);
             *slot = self.read_vbr(6)?;
+            (buf, avail, next) = (self.buf, self.avail, self.next);
         }
+        (self.buf, self.avail, self.next) = (buf, avail, next);
         Ok(())
     }
 
