@@ -317,6 +317,39 @@ impl<'a> BitReader<'a> {
                 avail -= 12;
                 continue;
             }
+            // Three or more chunks (32-bit float bits, large integers): walk the buffer,
+            // topped up first, when the value ends inside it.
+            if avail < REFILL_BITS {
+                if let Some(chunk) = data.get(next..).and_then(|s| s.first_chunk::<8>()) {
+                    buf |= u64::from_le_bytes(*chunk) << avail;
+                    next += ((63 - avail) >> 3) as usize;
+                    avail |= REFILL_BITS;
+                }
+            }
+            let mut value = (first & 31) | ((second & 31) << 5);
+            let mut rest = buf >> 12;
+            let mut used = 12;
+            let mut bit = 10;
+            // At most 64 / 6 chunks of 5 value bits: no overflow possible here.
+            let ended = loop {
+                if used + 6 > avail {
+                    break false;
+                }
+                let piece = rest & 63;
+                rest >>= 6;
+                value |= (piece & 31) << bit;
+                used += 6;
+                if piece & 32 == 0 {
+                    break true;
+                }
+                bit += 5;
+            };
+            if ended {
+                *slot = value;
+                buf = rest;
+                avail -= used;
+                continue;
+            }
             (self.buf, self.avail, self.next) = (buf, avail, next);
             *slot = self.read_vbr(6)?;
             (buf, avail, next) = (self.buf, self.avail, self.next);
