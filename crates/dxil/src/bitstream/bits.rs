@@ -2,9 +2,11 @@
 //!
 //! LLVM bitstreams are sequences of 32-bit little-endian words read from the least
 //! significant bit up, so a field of `n` bits starting at bit `p` is bits `p..p+n` of the
-//! byte string taken as one long little-endian integer. [`BitReader::read`] loads the eight
-//! bytes around the position as one `u64` and shifts, so a field costs one bounds check and
-//! one or two loads; nothing is buffered and the reader is two words plus the slice.
+//! byte string taken as one long little-endian integer. [`BitReader`] keeps the next bits in
+//! one `u64` buffer, refilled eight bytes at a time (one unaligned load tops it up to 56 or
+//! more bits), so a field of up to 56 bits costs a compare, a mask and a shift; only the last
+//! bytes of the data take a slower refill. The buffer holds only bits inside the data, so a
+//! read past the end is seen as too few buffered bits after a refill.
 
 /// Why a read failed; the caller adds the location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,26 +27,21 @@ impl BitError {
     }
 }
 
-/// `57 / width` for widths 1 to 32: the whole fields of `width` bits one 8-byte load holds
-/// from any bit offset (a table, so an array read starts without a division).
-const FIELDS_PER_LOAD: [u8; 64] = {
-    let mut table = [0u8; 64];
-    let mut width = 1;
-    while width < 64 {
-        table[width] = (57 / width) as u8;
-        width += 1;
-    }
-    table
-};
+/// Widest field [`BitReader::read`] takes from the buffer in one piece: a refill leaves at
+/// least this many bits buffered (unless the data ends first).
+const REFILL_BITS: u32 = 56;
 
 /// A position in a byte slice, read as a bit stream.
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
     data: &'a [u8],
-    /// Next bit to read.
-    pos: u64,
-    /// One past the last readable bit.
-    end: u64,
+    /// Byte offset of the first byte not yet loaded into `buf`.
+    next: usize,
+    /// Loaded bits not yet read, the next one lowest. Bits above `avail` may hold the
+    /// following data bits (a refill ORs the same bits in again) and are never used.
+    buf: u64,
+    /// How many bits of `buf` are loaded (0 to 64).
+    avail: u32,
 }
 
 impl<'a> BitReader<'a> {
@@ -52,8 +49,9 @@ impl<'a> BitReader<'a> {
     pub fn new(data: &'a [u8]) -> Self {
         BitReader {
             data,
-            pos: 0,
-            end: (data.len() as u64) * 8,
+            next: 0,
+            buf: 0,
+            avail: 0,
         }
     }
 
@@ -65,87 +63,134 @@ impl<'a> BitReader<'a> {
     /// The current bit position.
     #[inline]
     pub fn position(&self) -> u64 {
-        self.pos
+        (self.next as u64) * 8 - u64::from(self.avail)
     }
 
     /// The number of bits in the stream.
     #[inline]
     pub fn len_bits(&self) -> u64 {
-        self.end
+        (self.data.len() as u64) * 8
     }
 
     /// Bits left to read.
     #[inline]
     pub fn remaining(&self) -> u64 {
-        self.end - self.pos
+        self.len_bits() - self.position()
     }
 
     /// Whether every bit has been read.
     #[inline]
     pub fn at_end(&self) -> bool {
-        self.pos >= self.end
+        self.avail == 0 && self.next >= self.data.len()
     }
 
     /// Moves to bit `pos`, which must not be past the end.
     pub fn seek(&mut self, pos: u64) -> Result<(), BitError> {
-        if pos > self.end {
+        if pos > self.len_bits() {
             return Err(BitError::Eof);
         }
-        self.pos = pos;
+        self.next = (pos >> 3) as usize;
+        self.buf = 0;
+        self.avail = 0;
+        let skip = (pos & 7) as u32;
+        if skip > 0 {
+            // `pos` is inside the data, so the refill loads its byte.
+            self.refill();
+            self.consume(skip);
+        }
         Ok(())
     }
 
     /// Moves to the next multiple of 32 bits (no move when already aligned).
     pub fn align32(&mut self) -> Result<(), BitError> {
-        let aligned = (self.pos + 31) & !31;
-        self.seek(aligned)
-    }
-
-    /// Eight bytes from `byte` as a little-endian word, zero-filled past the end.
-    #[inline]
-    fn word_at(&self, byte: usize) -> u64 {
-        if let Some(chunk) = self.data.get(byte..).and_then(|s| s.first_chunk::<8>()) {
-            return u64::from_le_bytes(*chunk);
+        let pos = self.position();
+        let skip = (pos.wrapping_neg() & 31) as u32;
+        if skip == 0 {
+            return Ok(());
         }
-        let mut buf = [0u8; 8];
-        let rest = self.data.get(byte..).unwrap_or_default();
-        let n = rest.len().min(8);
-        buf[..n].copy_from_slice(&rest[..n]);
-        u64::from_le_bytes(buf)
+        if skip <= self.avail {
+            self.consume(skip);
+            return Ok(());
+        }
+        self.seek(pos + u64::from(skip))
     }
 
-    /// Reads a `width`-bit field (`width <= 64`).
+    /// Drops `n <= avail` buffered bits.
+    #[inline(always)]
+    fn consume(&mut self, n: u32) {
+        debug_assert!(n <= self.avail && n < 64);
+        self.buf >>= n;
+        self.avail -= n;
+    }
+
+    /// Tops the buffer up to at least [`REFILL_BITS`] bits (fewer only at the end of the
+    /// data). Needs `avail < 64`.
+    #[inline(always)]
+    fn refill(&mut self) {
+        if let Some(chunk) = self
+            .data
+            .get(self.next..)
+            .and_then(|s| s.first_chunk::<8>())
+        {
+            self.buf |= u64::from_le_bytes(*chunk) << self.avail;
+            // Whole bytes that fit: `avail + 8 * bytes` is `avail | 56` for `avail < 64`.
+            self.next += ((63 - self.avail) >> 3) as usize;
+            self.avail |= REFILL_BITS;
+        } else {
+            self.refill_tail();
+        }
+    }
+
+    /// [`BitReader::refill`] within the last eight bytes of the data.
+    #[inline(never)]
+    fn refill_tail(&mut self) {
+        let rest = self.data.get(self.next..).unwrap_or_default();
+        let take = rest.len().min(((64 - self.avail) / 8) as usize);
+        if take == 0 {
+            return;
+        }
+        let mut word = [0u8; 8];
+        word[..take].copy_from_slice(&rest[..take]);
+        self.buf |= u64::from_le_bytes(word) << self.avail;
+        self.next += take;
+        self.avail += take as u32 * 8;
+    }
+
+    /// Reads a `width`-bit field (`width <= 64`); nothing moves when it runs past the end.
     #[inline]
     pub fn read(&mut self, width: u32) -> Result<u64, BitError> {
         debug_assert!(width <= 64);
-        if width == 0 {
-            return Ok(0);
+        if width > REFILL_BITS {
+            return self.read_wide(width);
         }
-        let end = self.pos + u64::from(width);
-        if end > self.end {
+        if self.avail < width {
+            self.refill();
+            if self.avail < width {
+                return Err(BitError::Eof);
+            }
+        }
+        let value = self.buf & ((1u64 << width) - 1);
+        // `width` may be 0 (a no-op) but never 64 here.
+        self.buf >>= width;
+        self.avail -= width;
+        Ok(value)
+    }
+
+    /// [`BitReader::read`] of 57 to 64 bits: two pieces.
+    #[inline(never)]
+    fn read_wide(&mut self, width: u32) -> Result<u64, BitError> {
+        if u64::from(width) > self.remaining() {
             return Err(BitError::Eof);
         }
-        let byte = (self.pos >> 3) as usize;
-        let shift = (self.pos & 7) as u32;
-        let low = self.word_at(byte) >> shift;
-        let value = if width + shift <= 64 {
-            low
-        } else {
-            // shift > 0 here, so the second word supplies the top `shift` bits.
-            low | (self.word_at(byte + 8) << (64 - shift))
-        };
-        self.pos = end;
-        Ok(if width == 64 {
-            value
-        } else {
-            value & ((1u64 << width) - 1)
-        })
+        let low = self.read(32)?;
+        let high = self.read(width - 32)?;
+        Ok(low | (high << 32))
     }
 
     /// Reads `count` consecutive `width`-bit fields (`1 <= width <= 32`) and appends
-    /// `map(field)` for each to `out`. One 8-byte load supplies `57 / width` fields (7 bytes,
-    /// 9 six-bit characters), which is what makes the character arrays of names and strings
-    /// cheap. Nothing is appended when the fields run past the end.
+    /// `map(field)` for each to `out`. Each refill supplies `avail / width` fields, which is
+    /// what makes the character arrays of names and strings cheap. Nothing is appended when
+    /// the fields run past the end.
     #[inline]
     pub fn read_fixed_array(
         &mut self,
@@ -161,17 +206,22 @@ impl<'a> BitReader<'a> {
         }
         out.reserve(count as usize);
         let mask = (1u64 << width) - 1;
-        let per_load = u64::from(FIELDS_PER_LOAD[(width & 63) as usize]);
         let mut left = count;
         while left > 0 {
-            let window = self.word_at((self.pos >> 3) as usize) >> (self.pos & 7);
-            let n = per_load.min(left);
-            let mut w = window;
+            if self.avail < width {
+                self.refill();
+            }
+            // At least one field is buffered: the bits were checked above.
+            let n = u64::from(self.avail / width).min(left);
+            let mut w = self.buf;
             for _ in 0..n {
                 out.push(map(w & mask));
                 w >>= width;
             }
-            self.pos += n * u64::from(width);
+            let used = n as u32 * width;
+            // `used` may be 64 (two 32-bit fields): shift in two steps.
+            self.buf = (self.buf >> (used / 2)) >> (used - used / 2);
+            self.avail -= used;
             left -= n;
         }
         Ok(())
@@ -183,86 +233,128 @@ impl<'a> BitReader<'a> {
     pub fn read_vbr(&mut self, width: u32) -> Result<u64, BitError> {
         debug_assert!((2..=32).contains(&width));
         let high = 1u64 << (width - 1);
-        let byte = (self.pos >> 3) as usize;
-        // Fast path: the value ends within the 57+ bits of one 8-byte load.
-        if let Some(chunk) = self.data.get(byte..).and_then(|s| s.first_chunk::<8>()) {
-            let shift = (self.pos & 7) as u32;
-            let window = u64::from_le_bytes(*chunk) >> shift;
-            let piece_mask = (1u64 << width) - 1;
-            // Most values fit one chunk.
-            let first = window & piece_mask;
-            if first & high == 0 {
-                self.pos += u64::from(width);
-                return Ok(first);
+        if self.avail < width {
+            self.refill();
+        }
+        // Most values fit one chunk, most others two.
+        let mask = (1u64 << width) - 1;
+        let first = self.buf & mask;
+        if first & high == 0 && self.avail >= width {
+            self.consume(width);
+            return Ok(first);
+        }
+        let second = (self.buf >> width) & mask;
+        if second & high == 0 && self.avail >= 2 * width {
+            self.buf = (self.buf >> width) >> width;
+            self.avail -= 2 * width;
+            return Ok((first & (high - 1)) | (second << (width - 1)));
+        }
+        self.read_vbr_multi(width)
+    }
+
+    /// [`BitReader::read_vbr`] of a value of several chunks: taken from the buffer when it
+    /// ends there, else chunk by chunk.
+    #[inline(never)]
+    fn read_vbr_multi(&mut self, width: u32) -> Result<u64, BitError> {
+        if self.avail < REFILL_BITS {
+            self.refill();
+        }
+        let high = 1u64 << (width - 1);
+        let piece_mask = (1u64 << width) - 1;
+        let mut window = self.buf;
+        let mut value = 0u64;
+        let mut used = 0u32;
+        let mut bit = 0u32;
+        // At most 64 / width chunks of width - 1 value bits: no overflow possible here.
+        while used + width <= self.avail {
+            let piece = window & piece_mask;
+            window >>= width;
+            value |= (piece & (high - 1)) << bit;
+            used += width;
+            if piece & high == 0 {
+                self.buf = window;
+                self.avail -= used;
+                return Ok(value);
             }
-            let available = 64 - shift;
-            let mut value = 0u64;
-            let mut used = 0u32;
-            let mut bit = 0u32;
-            while used + width <= available {
-                let piece = (window >> used) & piece_mask;
-                value |= (piece & (high - 1)) << bit;
-                used += width;
-                if piece & high == 0 {
-                    self.pos += u64::from(used);
-                    return Ok(value);
-                }
-                bit += width - 1;
-            }
+            bit += width - 1;
         }
         self.read_vbr_slow(width)
     }
 
     /// Fills `out` with consecutive 6-bit VBR values (the operands of an unabbreviated
     /// record). Values of one or two chunks (below 1024: characters, type and value ids) are
-    /// taken from an 8-byte window loaded once per 57 or more bits; longer ones, and the
-    /// last bytes of the data, go through [`BitReader::read_vbr`].
+    /// taken straight from the buffer, kept in locals for the loop (stores to `out` could
+    /// otherwise alias the reader's fields for the compiler); longer ones, and the last
+    /// bytes of the data, go through [`BitReader::read_vbr`].
     #[inline]
     pub fn read_vbr6_into(&mut self, out: &mut [u64]) -> Result<(), BitError> {
-        let mut window = 0u64;
-        // Bits of `window` that are data, from `pos` on; `pos` is written back to
-        // `self.pos` before any other read and at the end.
-        let mut avail = 0u64;
-        let mut pos = self.pos;
+        let data = self.data;
+        let (mut buf, mut avail, mut next) = (self.buf, self.avail, self.next);
         for slot in out.iter_mut() {
             if avail < 12 {
-                let byte = (pos >> 3) as usize;
-                match self.data.get(byte..).and_then(|s| s.first_chunk::<8>()) {
-                    Some(chunk) => {
-                        let shift = pos & 7;
-                        window = u64::from_le_bytes(*chunk) >> shift;
-                        avail = 64 - shift;
-                    }
-                    None => {
-                        self.pos = pos;
-                        *slot = self.read_vbr(6)?;
-                        pos = self.pos;
-                        continue;
-                    }
+                if let Some(chunk) = data.get(next..).and_then(|s| s.first_chunk::<8>()) {
+                    buf |= u64::from_le_bytes(*chunk) << avail;
+                    next += ((63 - avail) >> 3) as usize;
+                    avail |= REFILL_BITS;
+                } else {
+                    (self.buf, self.avail, self.next) = (buf, avail, next);
+                    *slot = self.read_vbr(6)?;
+                    (buf, avail, next) = (self.buf, self.avail, self.next);
+                    continue;
                 }
             }
-            let first = window & 63;
+            let first = buf & 63;
             if first & 32 == 0 {
                 *slot = first;
-                window >>= 6;
+                buf >>= 6;
                 avail -= 6;
-                pos += 6;
                 continue;
             }
-            let second = (window >> 6) & 63;
+            let second = (buf >> 6) & 63;
             if second & 32 == 0 {
                 *slot = (first & 31) | (second << 5);
-                window >>= 12;
+                buf >>= 12;
                 avail -= 12;
-                pos += 12;
                 continue;
             }
-            self.pos = pos;
+            // Three or more chunks (32-bit float bits, large integers): walk the buffer,
+            // topped up first, when the value ends inside it.
+            if avail < REFILL_BITS {
+                if let Some(chunk) = data.get(next..).and_then(|s| s.first_chunk::<8>()) {
+                    buf |= u64::from_le_bytes(*chunk) << avail;
+                    next += ((63 - avail) >> 3) as usize;
+                    avail |= REFILL_BITS;
+                }
+            }
+            let mut value = (first & 31) | ((second & 31) << 5);
+            let mut rest = buf >> 12;
+            let mut used = 12;
+            let mut bit = 10;
+            // At most 64 / 6 chunks of 5 value bits: no overflow possible here.
+            let ended = loop {
+                if used + 6 > avail {
+                    break false;
+                }
+                let piece = rest & 63;
+                rest >>= 6;
+                value |= (piece & 31) << bit;
+                used += 6;
+                if piece & 32 == 0 {
+                    break true;
+                }
+                bit += 5;
+            };
+            if ended {
+                *slot = value;
+                buf = rest;
+                avail -= used;
+                continue;
+            }
+            (self.buf, self.avail, self.next) = (buf, avail, next);
             *slot = self.read_vbr(6)?;
-            pos = self.pos;
-            avail = 0;
+            (buf, avail, next) = (self.buf, self.avail, self.next);
         }
-        self.pos = pos;
+        (self.buf, self.avail, self.next) = (buf, avail, next);
         Ok(())
     }
 
@@ -343,6 +435,40 @@ mod tests {
                 let mut none = Vec::new();
                 let r = bulk.read_fixed_array(width, count + 1, &mut none, |v| v);
                 assert_eq!((r, none.len()), (Err(BitError::Eof), 0));
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_widths_across_refills_match_the_bit_string() {
+        // Fields of every width 0 to 64 in a row, from several starts, through refills and
+        // the slower refill of the last eight bytes; a seek and an alignment on the way.
+        let data: Vec<u8> = (0..83u32).map(|i| (i * 151 + 7) as u8).collect();
+        let bit = |p: u64| u64::from(data[(p / 8) as usize] >> (p % 8) & 1);
+        let field = |p: u64, w: u32| (0..u64::from(w)).fold(0u64, |v, k| v | bit(p + k) << k);
+        for start in [0u64, 1, 13, 31, 60] {
+            let mut r = BitReader::new(&data);
+            r.seek(start).unwrap();
+            let mut p = start;
+            let mut w = 0u32;
+            loop {
+                w = (w + 7) % 65;
+                if p + u64::from(w) > data.len() as u64 * 8 {
+                    assert_eq!(r.read(w), Err(BitError::Eof));
+                    assert_eq!(r.position(), p);
+                    break;
+                }
+                assert_eq!(r.read(w), Ok(field(p, w)), "width {w} at bit {p}");
+                p += u64::from(w);
+                assert_eq!(
+                    (r.position(), r.remaining()),
+                    (p, data.len() as u64 * 8 - p)
+                );
+                if w == 35 {
+                    r.align32().unwrap();
+                    p = (p + 31) & !31;
+                    assert_eq!(r.position(), p);
+                }
             }
         }
     }

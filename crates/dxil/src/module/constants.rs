@@ -828,11 +828,11 @@ fn check_block(
         }
     }
     // Depths, in dependency order, with an explicit stack: 0 = unvisited, u16::MAX = on the
-    // stack. Only constants of this block can be unvisited.
+    // stack. Only the pending constants of this block can be unvisited: the others (null,
+    // undef, integers, floats) refer to nothing and keep the depth 1 they were read with.
     let base = scope.local_base;
-    let last = constants.items.len();
-    for d in &mut constants.depth[first..last] {
-        *d = 0;
+    for p in pending {
+        constants.depth[p.constant as usize] = 0;
     }
     let const_index = |id: ValueId| -> Option<u32> {
         match scope.get(id)?.kind {
@@ -841,7 +841,8 @@ fn check_block(
         }
     };
     let mut stack: Vec<(u32, bool)> = Vec::new();
-    for start in first..last {
+    for p in pending {
+        let start = p.constant as usize;
         if constants.depth[start] != 0 {
             continue;
         }

@@ -306,9 +306,13 @@ pub(crate) fn read_block<'a>(
     sink: &mut MetadataSink<'_>,
 ) -> Result<(), Error> {
     let mut name: Option<Str> = None;
-    sink.metadata.reserve_for_bits(cursor.bits_left_in_block());
-    if sink.named.is_some() {
-        sink.metadata.named_bits.reserve(16);
+    // Only a scope's first block is sized: the module's later ones (its kinds) add few
+    // entries, and reserving again would move what the first one read.
+    if sink.metadata.nodes.is_empty() {
+        sink.metadata.reserve_for_bits(cursor.bits_left_in_block());
+        if sink.named.is_some() {
+            sink.metadata.named_bits.reserve(16);
+        }
     }
     loop {
         let abbrev = match cursor.advance()? {
@@ -365,7 +369,8 @@ pub(crate) fn read_block<'a>(
                 });
             }
             code::NODE | code::DISTINCT_NODE => {
-                if rec.ops.iter().any(|&v| v > u64::from(u32::MAX)) {
+                // One OR over the operands (it vectorizes) instead of a search.
+                if rec.ops.iter().fold(0, |acc, &v| acc | v) > u64::from(u32::MAX) {
                     return Err(record_error(cursor, rec, "metadata operand out of range"));
                 }
                 let operands = md.push_operands(rec.ops.iter().copied());
