@@ -290,7 +290,8 @@ impl<'a> Emitter<'a> {
         let slots = std::mem::take(&mut self.slots);
         let words = slots.capacity() * (size_of::<Slot>() / 4)
             + self.infos.capacity() * (size_of::<Info>() / 4)
-            + self.module.sections.capacity();
+            + self.module.capacity()
+            + self.function_state.capacity();
         if words > SCRATCH_LIMIT {
             return;
         }
