@@ -196,15 +196,13 @@ pub(crate) fn packed_str_len(lits: &[Operand]) -> usize {
 /// copied a literal at a time.
 pub(crate) fn decode_packed_str(lits: &[Operand]) -> String {
     let len = packed_str_len(lits);
-    let mut bytes = Vec::with_capacity(len);
-    for o in lits {
-        let rest = len - bytes.len();
-        if rest == 0 {
-            break;
-        }
-        let b = o.0.to_le_bytes();
-        bytes.extend_from_slice(&b[..rest.min(8)]);
+    // Whole literals are copied (eight bytes at a time, no copy call), then cut at the end.
+    let used = lits.get(..len.div_ceil(8)).unwrap_or(lits);
+    let mut bytes = Vec::with_capacity(used.len() * 8);
+    for o in used {
+        bytes.extend_from_slice(&o.0.to_le_bytes());
     }
+    bytes.truncate(len);
     match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),

@@ -10,6 +10,8 @@
 //! gives each block id, one stack for abbreviations defined inside the open blocks (popped
 //! with the block). Entering a block allocates nothing once the pools have grown.
 
+use smallvec::SmallVec;
+
 use crate::bitstream::bits::{BitError, BitReader};
 use crate::bitstream::names::{block, blockinfo};
 use crate::error::{Error, Location};
@@ -70,8 +72,8 @@ struct Abbrev {
 #[derive(Clone, Debug, Default)]
 struct BlockInfo {
     ops: Vec<AbbrevOp>,
-    /// (block id, its abbreviations).
-    blocks: Vec<(u32, Vec<Abbrev>)>,
+    /// (block id, its abbreviations): inline up to the 8 a DXIL writer gives a block.
+    blocks: Vec<(u32, SmallVec<[Abbrev; 8]>)>,
     /// Index into `blocks` set by the last `SETBID`.
     current: Option<usize>,
 }
@@ -574,7 +576,7 @@ impl<'a> Cursor<'a> {
                         let index = match self.blockinfo.index_of(id) {
                             Some(i) => i,
                             None => {
-                                self.blockinfo.blocks.push((id, Vec::new()));
+                                self.blockinfo.blocks.push((id, SmallVec::new()));
                                 self.blockinfo.blocks.len() - 1
                             }
                         };

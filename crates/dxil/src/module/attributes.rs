@@ -203,6 +203,12 @@ impl Attributes {
         strings: &mut Strings,
     ) -> Result<(), Error> {
         let mut bytes = Vec::new();
+        // Room for the few groups a DXIL module has, so the tables do not grow.
+        if self.groups.is_empty() {
+            self.groups.reserve(8);
+            self.attributes.reserve(16);
+            self.by_id.reserve(8);
+        }
         loop {
             let abbrev = match cursor.advance()? {
                 Entry::EndBlock => return Ok(()),
@@ -304,6 +310,10 @@ impl Attributes {
         cursor: &mut Cursor<'a>,
         record: &mut Record<'a>,
     ) -> Result<(), Error> {
+        if self.lists.is_empty() {
+            self.lists.reserve(8);
+            self.list_groups.reserve(16);
+        }
         loop {
             let abbrev = match cursor.advance()? {
                 Entry::EndBlock => return Ok(()),

@@ -127,10 +127,10 @@ impl Metadata {
     }
 
     /// Reserves room for the entries of a scope whose records take `bits` bits (DXIL
-    /// modules average one entry per 100 to 400 bits of bitcode: the kind names take much
-    /// of a small module's metadata block), so the buffers rarely grow.
+    /// modules' first metadata block averages one entry per 50 to 100 bits; the kind names
+    /// come in a later block), so the buffers rarely grow.
     pub(crate) fn reserve_for_bits(&mut self, bits: u64) {
-        let n = usize::try_from(bits / 96).unwrap_or(0);
+        let n = usize::try_from(bits / 48).unwrap_or(0);
         self.nodes.reserve(n);
         self.operands.reserve(4 * n);
         self.node_bits.reserve(n);

@@ -29,6 +29,8 @@ pub(crate) fn read_module(bitcode: &[u8]) -> Result<Module, Error> {
     module.values.reserve(bitcode.len() / 48);
     module.metadata_kinds.reserve(32);
     module.named_metadata.reserve(16);
+    // DXIL modules declare a handful of `dx.op.*` functions besides the entry point.
+    module.functions.reserve(8);
     loop {
         match cursor.advance()? {
             Entry::SubBlock(block::IDENTIFICATION) => {

@@ -503,7 +503,7 @@ impl TypeTable {
         // Bitcode ids referenced before their record: the placeholder (an opaque identified
         // struct) each got, to be filled by a named struct record, as in LLVM.
         let mut placeholders: HashMap<u64, TypeId> = HashMap::new();
-        let mut scratch: Vec<TypeId> = Vec::new();
+        let mut scratch: Vec<TypeId> = Vec::with_capacity(16);
         loop {
             let abbrev = match cursor.advance()? {
                 Entry::EndBlock => break,

@@ -218,10 +218,12 @@ fn well_formed(v: Version, inst: &Instruction<'_>) -> bool {
             T::Texture | T::MiscType => v.is_pixel(),
             _ => false,
         };
-        ok && s.modifier != SourceModifier::Not
-            && s.relative
-                .as_ref()
-                .is_none_or(|r| matches!(r.register.ty, T::Address | T::Loop))
+        // (`Option::is_none_or` is newer than the workspace's rust-version.)
+        let relative_ok = match &s.relative {
+            None => true,
+            Some(r) => matches!(r.register.ty, T::Address | T::Loop),
+        };
+        ok && s.modifier != SourceModifier::Not && relative_ok
     })
 }
 

@@ -349,15 +349,22 @@ impl Tmp {
 /// be emitted, so straight-line code declares none.
 #[derive(Debug, Default)]
 pub(crate) struct TmpValues {
-    /// By temporary: its type and its `DclTmp`, once declared. The three lists are inline
-    /// for the few temporaries most shaders have: no allocation per compile.
-    decls: SmallVec<[(ScalarType, Option<SsaDef>); 24]>,
-    /// By temporary: its value, and whether the temporary lacks it (a store is due).
-    slots: SmallVec<[Option<(SsaDef, bool)>; 24]>,
+    /// By temporary: its type, its `DclTmp` once declared, and its value at hand with
+    /// whether the temporary lacks it (a store is due). Both lists are inline for the few
+    /// temporaries most shaders have: no allocation per compile.
+    tmps: SmallVec<[TmpState; 24]>,
     /// The temporaries with a slot.
     live: SmallVec<[Tmp; 24]>,
     /// A control-flow op was emitted: the code is past the entry block of `main`.
     left_entry: bool,
+}
+
+/// One temporary of [`TmpValues`].
+#[derive(Clone, Copy, Debug)]
+struct TmpState {
+    ty: ScalarType,
+    decl: Option<SsaDef>,
+    value: Option<(SsaDef, bool)>,
 }
 
 impl<'a, 's> Converter<'a, 's> {
@@ -463,21 +470,24 @@ impl<'a, 's> Converter<'a, 's> {
     /// emitted. Temporaries get no debug name: SSA construction removes them before
     /// anything could show one.
     pub(crate) fn tmp(&mut self, ty: ScalarType) -> Tmp {
-        let t = Tmp(std::num::NonZeroU32::MIN.saturating_add(self.tmp_values.decls.len() as u32));
-        self.tmp_values.decls.push((ty, None));
-        self.tmp_values.slots.push(None);
+        let t = Tmp(std::num::NonZeroU32::MIN.saturating_add(self.tmp_values.tmps.len() as u32));
+        self.tmp_values.tmps.push(TmpState {
+            ty,
+            decl: None,
+            value: None,
+        });
         t
     }
 
     /// The `DclTmp` of `t`, declared on first use.
     fn tmp_decl(&mut self, t: Tmp) -> SsaDef {
-        let (ty, decl) = self.tmp_values.decls[t.index()];
+        let TmpState { ty, decl, .. } = self.tmp_values.tmps[t.index()];
         if let Some(d) = decl {
             return d;
         }
         let ep = self.ep;
         let d = self.decl(Op::new(OpCode::DclTmp, ty).with_ref(ep));
-        self.tmp_values.decls[t.index()].1 = Some(d);
+        self.tmp_values.tmps[t.index()].decl = Some(d);
         d
     }
 
@@ -502,8 +512,8 @@ impl<'a, 's> Converter<'a, 's> {
     /// op, else a `TmpLoad`.
     #[inline]
     pub(crate) fn load_tmp(&mut self, t: Tmp, ty: ScalarType) -> SsaDef {
-        if let Some(Some((v, _))) = self.tmp_values.slots.get(t.index()) {
-            return *v;
+        if let Some((v, _)) = self.tmp_values.tmps.get(t.index()).and_then(|s| s.value) {
+            return v;
         }
         let d = self.tmp_decl(t);
         let v = self.op1(OpCode::TmpLoad, ty, d);
@@ -518,11 +528,11 @@ impl<'a, 's> Converter<'a, 's> {
     }
 
     fn set_tmp_value(&mut self, t: Tmp, v: SsaDef, dirty: bool) {
-        if let Some(slot) = self.tmp_values.slots.get_mut(t.index()) {
-            if slot.is_none() {
+        if let Some(slot) = self.tmp_values.tmps.get_mut(t.index()) {
+            if slot.value.is_none() {
                 self.tmp_values.live.push(t);
             }
-            *slot = Some((v, dirty));
+            slot.value = Some((v, dirty));
         }
     }
 
@@ -530,8 +540,11 @@ impl<'a, 's> Converter<'a, 's> {
     fn flush_tmps(&mut self) {
         let mut live = std::mem::take(&mut self.tmp_values.live);
         for &t in &live {
-            if let Some(Some((v, dirty))) =
-                self.tmp_values.slots.get_mut(t.index()).map(Option::take)
+            if let Some((v, dirty)) = self
+                .tmp_values
+                .tmps
+                .get_mut(t.index())
+                .and_then(|s| s.value.take())
             {
                 if dirty {
                     let d = self.tmp_decl(t);
@@ -561,12 +574,13 @@ impl<'a, 's> Converter<'a, 's> {
     pub(crate) fn f32_vector(&mut self, v: &[SsaDef]) -> SsaDef {
         let want = Type::vector(ScalarType::F32, v.len() as u8);
         let source = |i: usize| -> Option<SsaDef> {
-            let op = self.b.get(*v.get(i)?)?;
+            let op = self
+                .b
+                .get(*v.get(i)?)
+                .filter(|op| op.opcode == OpCode::CompositeExtract)?;
             let index = self.b.get(op.arg(1)?)?;
-            (op.opcode == OpCode::CompositeExtract
-                && index.opcode == OpCode::Constant
-                && index.lit(0) == Some(i as u64))
-            .then_some(op.arg(0)?)
+            (index.opcode == OpCode::Constant && index.lit(0) == Some(i as u64))
+                .then_some(op.arg(0)?)
         };
         if v.len() > 1 {
             if let Some(src) = source(0) {

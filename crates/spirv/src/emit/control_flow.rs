@@ -64,6 +64,14 @@ pub(super) struct FunctionState {
 }
 
 impl FunctionState {
+    /// Words of memory the state's lists hold.
+    pub(super) fn capacity(&self) -> usize {
+        (self.loaded_vectors.capacity() * size_of::<(VectorKey, u32)>()
+            + self.sampled_images.capacity() * size_of::<([u32; 2], u32)>()
+            + self.pending_outputs.capacity() * size_of::<PendingOutput>())
+            / 4
+    }
+
     /// Empties the state for a new module, keeping the memory of its lists (the thread's
     /// next emitter takes it over, see `Emitter::recycle`).
     pub(super) fn reset(&mut self) {

@@ -1,8 +1,11 @@
 //! The translator from lowered IR to SPIR-V words, one module per concept.
 //!
-//! [`Emitter::run`] counts the ops, sizes the buffers, then walks the IR once in program
-//! order, handing each op to [`dispatch`], which sends it to the module of its concept; at
-//! the end [`finish`] assembles the words. The state is kept in three places, as naga's
+//! [`Emitter::run`] counts the declarations, sizes the buffers, then walks the IR once in
+//! program order, handing each op to [`dispatch`], which sends it to the module of its
+//! concept; at the end [`finish`] assembles the words. The [`Module`] and the
+//! [`FunctionState`] are boxed and, with the per-def tables, left to the thread's next
+//! emitter ([`Emitter::recycle`]), so their tables and buffers keep their memory from one
+//! compile to the next. The state is kept in three places, as naga's
 //! SPIR-V backend keeps its `Writer` apart from its `BlockContext`:
 //! - [`Module`] (`module.rs`): the SPIR-V module being built, knowing nothing of the IR —
 //!   section buffers, id allocation, capabilities and extensions, deduplicated types
@@ -287,7 +290,8 @@ impl<'a> Emitter<'a> {
         let slots = std::mem::take(&mut self.slots);
         let words = slots.capacity() * (size_of::<Slot>() / 4)
             + self.infos.capacity() * (size_of::<Info>() / 4)
-            + self.module.sections.capacity();
+            + self.module.capacity()
+            + self.function_state.capacity();
         if words > SCRATCH_LIMIT {
             return;
         }
@@ -471,8 +475,8 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Emits the whole module: counts the ops, finds the entry point, walks every op through
-    /// [`Self::op`] and [`Self::finish`]es.
+    /// Emits the whole module: counts the declarations, finds the entry point, walks every
+    /// op through [`Self::op`] and [`Self::finish`]es.
     pub(crate) fn run(&mut self) -> R<SpirvModule> {
         self.module.cap(Capability::Shader);
         if self.module.vulkan_memory_model() {

@@ -125,6 +125,12 @@ impl Module {
         self.target = target;
     }
 
+    /// Words of memory the module's buffers and lists hold (those that grow with the
+    /// program; the tables of types and constants move to a hash map when they would).
+    pub(super) fn capacity(&self) -> usize {
+        self.sections.capacity() + self.global_vars.capacity() * 2 + self.modes.capacity() * 5
+    }
+
     /// A fresh id.
     #[inline]
     pub(super) fn id(&mut self) -> u32 {

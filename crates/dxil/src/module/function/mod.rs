@@ -88,12 +88,12 @@ pub(crate) fn read_function_block<'a>(
         metadata: Metadata::with_base(ctx.metadata_end),
         ..Default::default()
     };
-    // Sized from DXIL functions' typical proportions (an instruction per 100 to 300 bits),
-    // so the buffers rarely grow.
-    let hint = usize::try_from(cursor.bits_left_in_block() / 128).unwrap_or(0);
+    // Sized from DXIL functions' typical proportions (an instruction per 80 to 300 bits,
+    // up to five operand slots each), so the buffers rarely grow.
+    let hint = usize::try_from(cursor.bits_left_in_block() / 80).unwrap_or(0);
     body.values.reserve(params.len() + hint);
     body.instructions.reserve(hint);
-    body.reserve_operands(3 * hint);
+    body.reserve_operands(5 * hint);
     for (i, &ty) in params.iter().enumerate() {
         body.values.push(ValueInfo {
             ty,
