@@ -539,15 +539,14 @@ impl<'a, 's> Converter<'a, 's> {
                 ) => {
                     self.rov |= flags.rasterizer_ordered;
                 }
-                (
-                    Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv,
-                    Payload::InputOutput {
-                        interpolation: Some(i),
-                        ..
-                    },
-                ) => {
+                (Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv, _) => {
+                    // The interpolation mode is a field of the opcode token: the declaration
+                    // is not decoded twice for it (`run` decodes it and checks the mode).
                     use crate::enums::Interpolation as I;
-                    self.sample_rate |= matches!(i, I::LinearSample | I::LinearNoPerspectiveSample);
+                    let tok0 = self.shader.program.tokens.get(inst.offset as usize);
+                    let mode = tok0.and_then(|t| I::from_raw((t >> 11) & 0xf));
+                    self.sample_rate |=
+                        matches!(mode, Some(I::LinearSample | I::LinearNoPerspectiveSample));
                 }
                 _ => {}
             }
@@ -1110,9 +1109,6 @@ fn prescan_reads(opcode: Opcode) -> bool {
             | O::DclUnorderedAccessViewTyped
             | O::DclUnorderedAccessViewRaw
             | O::DclUnorderedAccessViewStructured
-            | O::DclInputPs
-            | O::DclInputPsSiv
-            | O::DclInputPsSgv
     )
 }
 
