@@ -532,12 +532,15 @@ impl<'a, 's> Converter<'a, 's> {
                     self.prescan_class_linkage(inst)?;
                 }
                 (
+                    Opcode::DclUnorderedAccessViewTyped
+                    | Opcode::DclUnorderedAccessViewRaw
+                    | Opcode::DclUnorderedAccessViewStructured,
                     _,
-                    Payload::UavTyped { flags, .. }
-                    | Payload::UavRaw { flags, .. }
-                    | Payload::UavStructured { flags, .. },
                 ) => {
-                    self.rov |= flags.rasterizer_ordered;
+                    // The rasterizer-ordered flag is bit 17 of the opcode token (as the
+                    // decoder reads it): the declaration is decoded once, by `run`.
+                    let tok0 = self.shader.program.tokens.get(inst.offset as usize);
+                    self.rov |= tok0.is_some_and(|t| t & (1 << 17) != 0);
                 }
                 (Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv, _) => {
                     // The interpolation mode is a field of the opcode token: the declaration
@@ -1106,9 +1109,6 @@ fn prescan_reads(opcode: Opcode) -> bool {
             | O::DclOutputControlPointCount
             | O::DclFunctionTable
             | O::DclInterface
-            | O::DclUnorderedAccessViewTyped
-            | O::DclUnorderedAccessViewRaw
-            | O::DclUnorderedAccessViewStructured
     )
 }
 
