@@ -457,9 +457,9 @@ impl Builder {
             }
         }
         let mut op = Op::new(OpCode::Constant, ty);
-        match values {
-            [one] => op.operands.push(Operand(*one)),
-            _ => op.operands.extend(values.iter().map(|&v| Operand(v))),
+        op.operands.reserve(values.len());
+        for &v in values {
+            op.operands.push(Operand(v));
         }
         // No live constant has this key (the table's would): the new one is no duplicate.
         let loose = self.loose_constants;
