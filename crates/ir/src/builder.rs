@@ -1254,6 +1254,22 @@ mod tests {
     }
 
     #[test]
+    fn a_constant_rewritten_into_other_code_is_not_handed_out() {
+        // The constants stay unique (no constant was changed in place), so a hit checks only
+        // that its def is still a live `Constant`.
+        let mut b = Builder::new();
+        let x = b.add_scalar_constant(ScalarType::F32, 1);
+        let k = b.add_scalar_constant(ScalarType::F32, 7);
+        b.rewrite(k, Op::new(OpCode::FNeg, ScalarType::F32).with_ref(x));
+        assert!(b.constants_are_unique());
+        let k2 = b.add_scalar_constant(ScalarType::F32, 7);
+        assert_ne!(k2, k);
+        assert_eq!(b.op(k2).opcode, OpCode::Constant);
+        assert_eq!(b.add_scalar_constant(ScalarType::F32, 7), k2);
+        assert_eq!(b.add_scalar_constant(ScalarType::F32, 1), x);
+    }
+
+    #[test]
     fn growing_and_shrinking_ops_keep_use_lists() {
         let mut b = Builder::new();
         let c1 = f32c(&mut b, 1.0);
