@@ -1,8 +1,8 @@
 //! Bounds-checked little-endian readers for part data.
 
 use crate::error::Error;
-use std::borrow::Cow;
 use crate::FourCC;
+use std::borrow::Cow;
 
 /// Reads fields from one part, turning every out-of-bounds read into an
 /// [`Error::Part`] that names the part and offset.

@@ -457,9 +457,9 @@ impl Builder {
             }
         }
         let mut op = Op::new(OpCode::Constant, ty);
-        match values {
-            [one] => op.operands.push(Operand(*one)),
-            _ => op.operands.extend(values.iter().map(|&v| Operand(v))),
+        op.operands.reserve(values.len());
+        for &v in values {
+            op.operands.push(Operand(v));
         }
         // No live constant has this key (the table's would): the new one is no duplicate.
         let loose = self.loose_constants;
@@ -1251,6 +1251,22 @@ mod tests {
         let u3 = b.add_scalar_constant(ScalarType::U32, 1);
         assert_ne!(u3, u2);
         assert_eq!(b.add_scalar_constant(ScalarType::U32, 1), u3);
+    }
+
+    #[test]
+    fn a_constant_rewritten_into_other_code_is_not_handed_out() {
+        // The constants stay unique (no constant was changed in place), so a hit checks only
+        // that its def is still a live `Constant`.
+        let mut b = Builder::new();
+        let x = b.add_scalar_constant(ScalarType::F32, 1);
+        let k = b.add_scalar_constant(ScalarType::F32, 7);
+        b.rewrite(k, Op::new(OpCode::FNeg, ScalarType::F32).with_ref(x));
+        assert!(b.constants_are_unique());
+        let k2 = b.add_scalar_constant(ScalarType::F32, 7);
+        assert_ne!(k2, k);
+        assert_eq!(b.op(k2).opcode, OpCode::Constant);
+        assert_eq!(b.add_scalar_constant(ScalarType::F32, 7), k2);
+        assert_eq!(b.add_scalar_constant(ScalarType::F32, 1), x);
     }
 
     #[test]

@@ -532,22 +532,24 @@ impl<'a, 's> Converter<'a, 's> {
                     self.prescan_class_linkage(inst)?;
                 }
                 (
+                    Opcode::DclUnorderedAccessViewTyped
+                    | Opcode::DclUnorderedAccessViewRaw
+                    | Opcode::DclUnorderedAccessViewStructured,
                     _,
-                    Payload::UavTyped { flags, .. }
-                    | Payload::UavRaw { flags, .. }
-                    | Payload::UavStructured { flags, .. },
                 ) => {
-                    self.rov |= flags.rasterizer_ordered;
+                    // The rasterizer-ordered flag is bit 17 of the opcode token (as the
+                    // decoder reads it): the declaration is decoded once, by `run`.
+                    let tok0 = self.shader.program.tokens.get(inst.offset as usize);
+                    self.rov |= tok0.is_some_and(|t| t & (1 << 17) != 0);
                 }
-                (
-                    Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv,
-                    Payload::InputOutput {
-                        interpolation: Some(i),
-                        ..
-                    },
-                ) => {
+                (Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv, _) => {
+                    // The interpolation mode is a field of the opcode token: the declaration
+                    // is not decoded twice for it (`run` decodes it and checks the mode).
                     use crate::enums::Interpolation as I;
-                    self.sample_rate |= matches!(i, I::LinearSample | I::LinearNoPerspectiveSample);
+                    let tok0 = self.shader.program.tokens.get(inst.offset as usize);
+                    let mode = tok0.and_then(|t| I::from_raw((t >> 11) & 0xf));
+                    self.sample_rate |=
+                        matches!(mode, Some(I::LinearSample | I::LinearNoPerspectiveSample));
                 }
                 _ => {}
             }
@@ -1023,7 +1025,7 @@ impl<'a, 's> Converter<'a, 's> {
             )));
         }
         let mut words: Vec<u32> = data.iter().collect();
-        while words.len() % 4 != 0 {
+        while !words.len().is_multiple_of(4) {
             words.push(0);
         }
         let n = (words.len() / 4).max(1) as u32;
@@ -1107,12 +1109,6 @@ fn prescan_reads(opcode: Opcode) -> bool {
             | O::DclOutputControlPointCount
             | O::DclFunctionTable
             | O::DclInterface
-            | O::DclUnorderedAccessViewTyped
-            | O::DclUnorderedAccessViewRaw
-            | O::DclUnorderedAccessViewStructured
-            | O::DclInputPs
-            | O::DclInputPsSiv
-            | O::DclInputPsSgv
     )
 }
 

@@ -5,18 +5,10 @@ use crate::op::StringPacker;
 use crate::{Builder, Op, OpCode, ScalarType, SsaDef, Type};
 
 /// What [`FrontendBuilder`]'s provided methods keep between calls.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct FrontendState {
     /// Scalar constants made so far.
     pub constants: ConstantCache,
-}
-
-impl Default for FrontendState {
-    fn default() -> Self {
-        FrontendState {
-            constants: ConstantCache::default(),
-        }
-    }
 }
 
 /// A piece of a debug name: text, or a number written in decimal.
@@ -150,4 +142,3 @@ pub trait FrontendBuilder {
         self.decl(op);
     }
 }
-
