@@ -288,20 +288,31 @@ impl Op {
     /// The reference operands (null ones included as `None`).
     #[inline]
     pub fn refs(&self) -> impl Iterator<Item = Option<SsaDef>> + '_ {
-        self.operands[..self.ref_count()].iter().map(|o| o.def())
+        self.all_operands()
+            .get(..self.ref_count())
+            .unwrap_or(&[])
+            .iter()
+            .map(|o| o.def())
+    }
+
+    /// Every operand as one slice. Accessors index the slice rather than the inline list:
+    /// the list's own indexing is an out-of-line call in other crates.
+    #[inline(always)]
+    fn all_operands(&self) -> &[Operand] {
+        &self.operands
     }
 
     /// The literal operands.
     #[inline]
     pub fn literals(&self) -> &[Operand] {
-        &self.operands[self.ref_count()..]
+        self.all_operands().get(self.ref_count()..).unwrap_or(&[])
     }
 
     /// Reference operand `i`, `None` if null or absent.
     #[inline]
     pub fn arg(&self, i: usize) -> Option<SsaDef> {
         if i < self.ref_count() {
-            self.operands[i].def()
+            self.all_operands().get(i).and_then(|o| o.def())
         } else {
             None
         }

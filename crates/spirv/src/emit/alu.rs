@@ -11,7 +11,6 @@
 
 use super::control_flow::Component;
 use super::error::{malformed, unsupported, R};
-use super::op_read::OpRead;
 use super::types::{int_of_width, scalar_bits, TyKey, L_NONE};
 use super::Emitter;
 use crate::words::{begin, end, inst};
@@ -61,7 +60,7 @@ impl<'a> Emitter<'a> {
         want_ty: u32,
     ) -> u32 {
         let have = op
-            .arg_at(i)
+            .arg(i)
             .and_then(|x| self.op_of(x))
             .and_then(|o| o.ty.as_basic());
         if have == Some(want) {
@@ -73,7 +72,7 @@ impl<'a> Emitter<'a> {
 
     /// The basic type of operand `i` of `op`, if it has one.
     fn arg_basic(&self, op: &Op, i: usize) -> Option<BasicType> {
-        op.arg_at(i)
+        op.arg(i)
             .and_then(|x| self.op_of(x))
             .and_then(|o| o.ty.as_basic())
     }
@@ -827,14 +826,14 @@ impl<'a> Emitter<'a> {
                 f.push(a[2]);
             }
             f.push(a[0]);
-            f.extend(aop.lits().iter().map(|l| l.0 as u32));
+            f.extend(aop.literals().iter().map(|l| l.0 as u32));
             end(f, start);
             if !insert {
                 let from = op
-                    .arg_at(0)
+                    .arg(0)
                     .and_then(|c| self.op_of(c))
                     .and_then(|c| c.ty.as_basic());
-                if let (Some(from), [index]) = (from, aop.lits()) {
+                if let (Some(from), [index]) = (from, aop.literals()) {
                     if from.is_vector()
                         && index.0 < u64::from(from.vec_size())
                         && op.ty.as_basic() == Some(from.with_vec_size(1))
@@ -853,7 +852,7 @@ impl<'a> Emitter<'a> {
             Ok(())
         } else if aop.ty.is_scalar() {
             // A run-time index selects a component of a vector, nothing else.
-            let comp = op.arg_at(0).and_then(|c| self.op_of(c)).map(|c| c.ty);
+            let comp = op.arg(0).and_then(|c| self.op_of(c)).map(|c| c.ty);
             let fits = comp.is_some_and(|c| {
                 c.is_vector()
                     && if insert {

@@ -12,7 +12,6 @@
 //! invocation interlock (`SPV_EXT_fragment_shader_interlock`), ordered per pixel or sample.
 
 use super::error::{malformed, unsupported, R};
-use super::op_read::OpRead;
 use super::resources::ResKind;
 use super::types::scalar_bits;
 use super::Emitter;
@@ -40,7 +39,7 @@ impl<'a> Emitter<'a> {
     /// the pointer to the location, then the atomic instruction of the literal's operation.
     pub(super) fn atomic(&mut self, def: SsaDef, op: &Op, target: AtomicTarget) -> R<()> {
         let id = def.id();
-        let aop_lit = op.lits().first().map(|l| l.0).unwrap_or(u64::MAX);
+        let aop_lit = op.literals().first().map(|l| l.0).unwrap_or(u64::MAX);
         let Some(aop) = AtomicOp::from_literal(aop_lit) else {
             return malformed(def, op, "bad atomic op");
         };
@@ -51,7 +50,7 @@ impl<'a> Emitter<'a> {
                 let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an LDS declaration");
                 };
-                let ix = self.indices(def, op, op.arg_at(1))?;
+                let ix = self.indices(def, op, op.arg(1))?;
                 let ty = vi.ty(self.b);
                 let (p, t) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
                 (p, spirv::Scope::Workgroup, 2, t)
@@ -68,7 +67,7 @@ impl<'a> Emitter<'a> {
                         (p, self.module.global_scope(), 2, Type::scalar(st))
                     }
                     ResKind::Ssbo => {
-                        let ix = self.indices(def, op, op.arg_at(1))?;
+                        let ix = self.indices(def, op, op.arg(1))?;
                         let c0 = self.module.const_u32(0);
                         let data = d.res.data(self.b);
                         let sc = self.module.buffer_class();
@@ -160,7 +159,7 @@ impl<'a> Emitter<'a> {
         }
         if operand_idx != usize::MAX {
             if let Some(t) = op
-                .arg_at(operand_idx)
+                .arg(operand_idx)
                 .and_then(|o| self.op_of(o))
                 .map(|o| o.ty)
             {
@@ -188,7 +187,7 @@ impl<'a> Emitter<'a> {
         let operand = if operand_idx == usize::MAX {
             None
         } else {
-            op.arg_at(operand_idx)
+            op.arg(operand_idx)
         };
         let opv = operand.map(|o| self.v(o));
         let res = if op.ty.members().is_empty() {
@@ -312,7 +311,7 @@ impl<'a> Emitter<'a> {
     /// sample-ordered interlock mode (once).
     pub(super) fn interlock_begin(&mut self, op: &Op) -> R<()> {
         self.interlock_extension();
-        let m = match op.lit_at(1).and_then(RovScope::from_literal) {
+        let m = match op.lit(1).and_then(RovScope::from_literal) {
             Some(RovScope::Sample) => {
                 self.module
                     .cap(Capability::FragmentShaderSampleInterlockEXT);
@@ -353,7 +352,7 @@ impl<'a> Emitter<'a> {
             t.base_type()
                 .filter(|b| b.is_int() && scalar_bits(*b) == 64)
         };
-        let from_operand = op.arg_at(2).and_then(|o| self.op_of(o)).map(|o| o.ty);
+        let from_operand = op.arg(2).and_then(|o| self.op_of(o)).map(|o| o.ty);
         let st = wide(op.ty).or_else(|| from_operand.and_then(wide))?;
         words.then_some(st)
     }

@@ -9,7 +9,6 @@
 
 use super::error::{unsupported, R};
 use super::module::{Module, SMALL_U32};
-use super::op_read::OpRead;
 use super::types::scalar_bits;
 use super::Emitter;
 use crate::words::{begin, end, inst};
@@ -190,7 +189,7 @@ impl<'a> Emitter<'a> {
             return Ok(());
         }
         let mut pos = 0;
-        match self.module.const_of(&op.ty, op.lits(), &mut pos) {
+        match self.module.const_of(&op.ty, op.literals(), &mut pos) {
             Some(id) => {
                 self.set_map(def, id);
                 self.mark(def);

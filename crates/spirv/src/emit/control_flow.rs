@@ -11,7 +11,6 @@
 //! one function. A 64-bit switch selector takes two-word case literals.
 
 use super::error::{malformed, unsupported, R};
-use super::op_read::OpRead;
 use super::types::{scalar_bits, TyKey};
 use super::Emitter;
 use crate::words::{begin, end, inst};
@@ -282,7 +281,7 @@ impl<'a> Emitter<'a> {
 
     /// `Return`: `OpReturnValue` or `OpReturn`.
     pub(super) fn function_return(&mut self, op: &Op) -> R<()> {
-        match op.arg_at(0) {
+        match op.arg(0) {
             Some(v) => {
                 let v = self.v(v);
                 inst(self.module.body(), S::ReturnValue, &[v]);
@@ -421,7 +420,7 @@ impl<'a> Emitter<'a> {
             ) else {
                 return malformed(def, op, "switch case pair");
             };
-            let Some(val) = self.op_of(cv).and_then(|o| o.lit_at(0)) else {
+            let Some(val) = self.op_of(cv).and_then(|o| o.lit(0)) else {
                 return malformed(def, op, "switch case value is not a constant");
             };
             let lbl = self.v(lbl);

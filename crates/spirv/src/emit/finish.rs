@@ -12,7 +12,6 @@
 
 use super::capability_names::capability_name;
 use super::error::{malformed, unsupported, R};
-use super::op_read::OpRead;
 use super::resources::shared_binding;
 use super::{Emitter, Info};
 use crate::reflection::COMMON_SEMANTICS;
@@ -168,19 +167,19 @@ impl<'a> Emitter<'a> {
                         };
                         // The entry function's name, when it is the entry point's, would only
                         // repeat `OpEntryPoint`.
-                        if slot.id == main && packed_str_eq(op.lits(), name) {
+                        if slot.id == main && packed_str_eq(op.literals(), name) {
                             continue;
                         }
                         // A name past SPIR-V's string limit is left out (names are optional).
-                        if op.lits().len() * 8 > MAX_STRING_BYTES
-                            && packed_str_len(op.lits()) > MAX_STRING_BYTES
+                        if op.literals().len() * 8 > MAX_STRING_BYTES
+                            && packed_str_len(op.literals()) > MAX_STRING_BYTES
                         {
                             continue;
                         }
                         let st = begin(&mut out, S::Name);
                         out.push(slot.id);
-                        if !push_packed_str(&mut out, op.lits()) {
-                            push_str(&mut out, &dxspv_ir::op::decode_string(op.lits()));
+                        if !push_packed_str(&mut out, op.literals()) {
+                            push_str(&mut out, &dxspv_ir::op::decode_string(op.literals()));
                         }
                         end(&mut out, st);
                     }
@@ -200,8 +199,8 @@ impl<'a> Emitter<'a> {
                         else {
                             continue;
                         };
-                        let idx = op.lit_at(0).unwrap_or(0) as u32;
-                        let lits = op.lits().get(1..).unwrap_or(&[]);
+                        let idx = op.lit(0).unwrap_or(0) as u32;
+                        let lits = op.literals().get(1..).unwrap_or(&[]);
                         let name = match SEMANTICS.find(lits) {
                             Some(s) => Cow::Borrowed(s),
                             None => Cow::Owned(decode_packed_str(lits)),
@@ -286,8 +285,8 @@ impl<'a> Emitter<'a> {
     /// `DebugName`: names are written at the end, straight from the IR (unless stripped);
     /// this keeps the op and counts the words its `OpName` may take.
     pub(super) fn record_debug_name(&mut self, op: &'a Op) {
-        if op.arg_at(0).is_some() && !self.opts.strip_debug_names {
-            self.names_words += 2 + packed_str_words(op.lits().len());
+        if op.arg(0).is_some() && !self.opts.strip_debug_names {
+            self.names_words += 2 + packed_str_words(op.literals().len());
             self.late.push(op);
         }
     }

@@ -13,7 +13,6 @@
 //! accesses return `struct{u32 code, vec4 texels}`.
 
 use super::error::{malformed, unsupported, R};
-use super::op_read::OpRead;
 use super::resources::{DescInfo, ResKind};
 use super::types::{scalar_bits, TyKey, L_NONE};
 use super::Emitter;
@@ -246,18 +245,18 @@ impl<'a> Emitter<'a> {
         } else {
             matches!(cb.base(), ScalarType::U32 | ScalarType::I32)
         };
-        if cb.vec_size() != dims || !base_ok || op.arg_at(li).is_some() != kind.is_layered() {
+        if cb.vec_size() != dims || !base_ok || op.arg(li).is_some() != kind.is_layered() {
             return malformed(
                 def,
                 op,
                 format!(
                     "coordinate {} (layer {}) for a {kind:?} image",
                     Type::basic(cb),
-                    op.arg_at(li).is_some()
+                    op.arg(li).is_some()
                 ),
             );
         }
-        let Some(layer) = op.arg_at(li) else {
+        let Some(layer) = op.arg(li) else {
             return Ok(cv);
         };
         if self.op_of(layer).map(|o| o.ty) != Some(Type::scalar(cb.base())) {
@@ -282,7 +281,7 @@ impl<'a> Emitter<'a> {
         kind: ResourceKind,
     ) -> R<u32> {
         let (Some(c), Some(o)) = (
-            op.arg_at(3)
+            op.arg(3)
                 .and_then(|c| self.op_of(c))
                 .and_then(|c| c.ty.as_basic()),
             self.op_of(off).and_then(|o| o.ty.as_basic()),
@@ -340,7 +339,7 @@ impl<'a> Emitter<'a> {
         size: u8,
         ok: impl Fn(ScalarType) -> bool,
     ) -> R<()> {
-        let Some(x) = op.arg_at(i) else {
+        let Some(x) = op.arg(i) else {
             return Ok(());
         };
         match self.op_of(x).and_then(|o| o.ty.as_basic()) {
@@ -375,14 +374,14 @@ impl<'a> Emitter<'a> {
         let mut mask = 0u32;
         let mut extra = [0u32; 3];
         let mut n = 0;
-        if let Some(mip) = op.arg_at(1) {
+        if let Some(mip) = op.arg(1) {
             if !kind.is_multisampled() && !d.res.uav {
                 mask |= 0x2;
                 extra[n] = self.v(mip);
                 n += 1;
             }
         }
-        if let Some(off) = op.arg_at(5) {
+        if let Some(off) = op.arg(5) {
             let is_const = self
                 .op_of(off)
                 .is_some_and(|o| o.opcode == OpCode::Constant);
@@ -396,7 +395,7 @@ impl<'a> Emitter<'a> {
                 coord = self.offset_coordinate(def, op, coord, off, kind)?;
             }
         }
-        if let Some(s) = op.arg_at(4) {
+        if let Some(s) = op.arg(4) {
             if kind.is_multisampled() {
                 mask |= 0x40;
                 extra[n] = self.v(s);
@@ -415,7 +414,7 @@ impl<'a> Emitter<'a> {
         let value = self.arg(def, op, 3)?;
         // (`image_descriptor` checked that a multisampled image's store names its sample
         // and a single-sampled one's none.)
-        let sample = op.arg_at(4).map(|s| self.v(s));
+        let sample = op.arg(4).map(|s| self.v(s));
         self.texel_write(def, op, d, coord, value, sample)
     }
 
@@ -465,7 +464,7 @@ impl<'a> Emitter<'a> {
         let int32 =
             |t: &Type| *t == Type::scalar(ScalarType::U32) || *t == Type::scalar(ScalarType::I32);
         let mip_ok = op
-            .arg_at(1)
+            .arg(1)
             .is_none_or(|m| self.op_of(m).is_some_and(|o| int32(&o.ty)));
         if n != dims || !int32(&Type::scalar(sz.base())) || !mip_ok {
             return malformed(def, op, format!("size query {} of a {kind:?} image", op.ty));
@@ -476,7 +475,7 @@ impl<'a> Emitter<'a> {
             return unsupported(def, op, "size type");
         };
         let q = if !kind.is_multisampled() && !d.res.uav {
-            let mip = match op.arg_at(1) {
+            let mip = match op.arg(1) {
                 Some(m) => self.v(m),
                 None => self.module.const_u32(0),
             };
@@ -569,11 +568,7 @@ impl<'a> Emitter<'a> {
         // Gradients and offsets have the coordinate's components (without the layer).
         let dims = kind.coord_components();
         let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
-        let dref = if is_sample {
-            op.arg_at(10)
-        } else {
-            op.arg_at(5)
-        };
+        let dref = if is_sample { op.arg(10) } else { op.arg(5) };
         if dref.is_some() {
             // Only a comparison sampler may compare (see `ResourceBinding::comparison`).
             let sampler = self.desc_of(def, op, 1)?.res.refl;
@@ -625,29 +620,26 @@ impl<'a> Emitter<'a> {
         // Whether an implicit LOD derives over quads (else it is LOD 0).
         let derives = if self.stage == ShaderStage::Pixel {
             true
-        } else if is_sample
-            && op.arg_at(5).is_none()
-            && (op.arg_at(8).is_none() || op.arg_at(9).is_none())
-        {
+        } else if is_sample && op.arg(5).is_none() && (op.arg(8).is_none() || op.arg(9).is_none()) {
             self.derives_over_quads(def, op)?
         } else {
             false
         };
         if is_sample {
-            if let Some(b) = op.arg_at(6) {
+            if let Some(b) = op.arg(6) {
                 if derives {
                     mask |= 0x1;
                     extra[n] = self.v(b);
                     n += 1;
                 }
             }
-            if let Some(l) = op.arg_at(5) {
+            if let Some(l) = op.arg(5) {
                 mask |= 0x2;
                 let lod = self.v(l);
-                extra[n] = self.clamped_lod(lod, op.arg_at(7));
+                extra[n] = self.clamped_lod(lod, op.arg(7));
                 n += 1;
                 explicit = true;
-            } else if let (Some(dx), Some(dy)) = (op.arg_at(8), op.arg_at(9)) {
+            } else if let (Some(dx), Some(dy)) = (op.arg(8), op.arg(9)) {
                 mask |= 0x4;
                 extra[n] = self.v(dx);
                 extra[n + 1] = self.v(dy);
@@ -656,7 +648,7 @@ impl<'a> Emitter<'a> {
             } else if !derives {
                 mask |= 0x2;
                 let lod = self.module.const_scalar(ScalarType::F32, 0);
-                extra[n] = self.clamped_lod(lod, op.arg_at(7));
+                extra[n] = self.clamped_lod(lod, op.arg(7));
                 n += 1;
                 explicit = true;
             }
@@ -664,7 +656,7 @@ impl<'a> Emitter<'a> {
         self.sized_operand(def, op, 4, "offset", kind.offset_components(), |t| {
             matches!(t, ScalarType::I32 | ScalarType::U32)
         })?;
-        let off = op.arg_at(4);
+        let off = op.arg(4);
         if let Some(off) = off {
             let is_const = self
                 .op_of(off)
@@ -684,7 +676,7 @@ impl<'a> Emitter<'a> {
         // An explicit LOD was clamped above: `MinLod` goes with implicit LODs and
         // gradients only.
         if is_sample && mask & 0x2 == 0 {
-            if let Some(c) = op.arg_at(7) {
+            if let Some(c) = op.arg(7) {
                 self.module.cap(Capability::MinLod);
                 mask |= 0x80;
                 extra[n] = self.v(c);
@@ -720,7 +712,7 @@ impl<'a> Emitter<'a> {
         f.extend_from_slice(&[t, id, si, coord]);
         let dv = dref.map(|x| self.v(x));
         let comp = if !is_sample && dv.is_none() {
-            let c = op.lit_at(0).unwrap_or(0);
+            let c = op.lit(0).unwrap_or(0);
             if c > 3 {
                 return malformed(def, op, format!("gather of component {c}"));
             }
@@ -752,7 +744,7 @@ impl<'a> Emitter<'a> {
         // Feedback taken from a buffer load (no Vulkan residency query): resident.
         let from_buffer = self.op_of(fb).is_some_and(|o| {
             o.opcode == OpCode::CompositeExtract
-                && o.arg_at(0)
+                && o.arg(0)
                     .is_some_and(|src| self.resident_feedback.contains(&src))
         });
         if from_buffer {

@@ -36,7 +36,6 @@
 
 use super::control_flow::{PendingOutput, VectorLoads};
 use super::error::{malformed, unsupported, word_lit, R};
-use super::op_read::OpRead;
 use super::types::{block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
 use super::{Emitter, Info};
@@ -206,7 +205,7 @@ impl<'a> Emitter<'a> {
                 // Inputs read per vertex (`PerVertex`: an array of 3).
                 ShaderStage::Pixel => {
                     input
-                        && op.lit_at(2).is_some_and(|m| {
+                        && op.lit(2).is_some_and(|m| {
                             InterpolationModes(m as u32).contains(InterpolationModes::PerVertex)
                         })
                 }
@@ -533,7 +532,7 @@ impl<'a> Emitter<'a> {
             // they are moved past the D3D register range (see
             // `crate::GS_STREAM_LOCATION_STRIDE`).
             let stream = if !input && stage == ShaderStage::Geometry {
-                op.lit_at(2).unwrap_or(0) as u32
+                op.lit(2).unwrap_or(0) as u32
             } else {
                 0
             };
@@ -594,7 +593,7 @@ impl<'a> Emitter<'a> {
                 self.mesh_output(def, op, var, stream)?;
             }
             if !input && stage == ShaderStage::Geometry {
-                let stream = op.lit_at(2).unwrap_or(0) as u32;
+                let stream = op.lit(2).unwrap_or(0) as u32;
                 if stream != 0 || self.multi_stream {
                     self.module.cap(Capability::GeometryStreams);
                     self.module.decorate(var, Decoration::Stream, &[stream]);
@@ -602,7 +601,7 @@ impl<'a> Emitter<'a> {
             }
         }
         if builtin && !input && stage == ShaderStage::Geometry {
-            let stream = op.lit_at(1).unwrap_or(0) as u32;
+            let stream = op.lit(1).unwrap_or(0) as u32;
             if stream != 0 {
                 self.module.cap(Capability::GeometryStreams);
                 self.module.decorate(var, Decoration::Stream, &[stream]);
@@ -696,7 +695,7 @@ impl<'a> Emitter<'a> {
             .module
             .const_scalar(ScalarType::F32, 1.0f32.to_bits() as u64);
         let rcp = |e: &mut Self, w: u32| e.module.un(S::FDiv, ft, &[one, w]);
-        let addr = op.arg_at(1);
+        let addr = op.arg(1);
         let addr_op = addr.and_then(|a| self.op_of(a));
         // The whole position, or one component of it, as 32-bit numbers (computed as floats,
         // bit-cast at the end).
@@ -715,7 +714,7 @@ impl<'a> Emitter<'a> {
             .filter(|o| {
                 o.opcode == OpCode::Constant && o.ty.as_basic().is_some_and(|b| b.vec_size() == 1)
             })
-            .and_then(|o| o.lit_at(0));
+            .and_then(|o| o.lit(0));
         if addr.is_some() && const_idx.is_some() {
             // x, y or z as a float: loaded straight into the def's value.
             let direct = const_idx != Some(3) && want == ft;
@@ -974,7 +973,7 @@ impl<'a> Emitter<'a> {
                 vi.sc,
                 ty,
                 prefix,
-                op.arg_at(1),
+                op.arg(1),
                 &op.ty,
                 false,
                 raw,
@@ -991,7 +990,7 @@ impl<'a> Emitter<'a> {
             vi.sc,
             ty,
             prefix,
-            op.arg_at(1),
+            op.arg(1),
             &op.ty,
             false,
             id,
@@ -1040,17 +1039,7 @@ impl<'a> Emitter<'a> {
             &[]
         };
         let ty = vi.ty(self.b);
-        self.store_via(
-            def,
-            op,
-            vi.var,
-            vi.sc,
-            ty,
-            prefix,
-            op.arg_at(1),
-            value,
-            false,
-        )
+        self.store_via(def, op, vi.var, vi.sc, ty, prefix, op.arg(1), value, false)
     }
 
     /// Keeps the `OutputStore` `op` of a scalar to a constant component of the output vector
@@ -1066,7 +1055,7 @@ impl<'a> Emitter<'a> {
             .opt_arg(op, 1)
             .and_then(|a| self.op_of(a))
             .filter(|a| a.opcode == OpCode::Constant && a.ty.is_scalar())
-            .and_then(|a| a.lit_at(0));
+            .and_then(|a| a.lit(0));
         let Some(k) = k.filter(|&k| k < u64::from(vb.vec_size())) else {
             return Ok(false);
         };
@@ -1207,7 +1196,7 @@ impl<'a> Emitter<'a> {
             SC::PushConstant,
             &mty,
             &[],
-            op.arg_at(1),
+            op.arg(1),
             &op.ty,
             true,
             def.id(),
@@ -1222,11 +1211,11 @@ impl<'a> Emitter<'a> {
         let mut path = [m, 0, 0, 0];
         let mut len = 1;
         let mut at = *mty;
-        if let Some(a) = op.arg_at(1) {
+        if let Some(a) = op.arg(1) {
             let Some(aop) = self.op_of(a).filter(|a| a.opcode == OpCode::Constant) else {
                 return Ok(false);
             };
-            for l in aop.lits() {
+            for l in aop.literals() {
                 let (Some(slot), Ok(i)) = (path.get_mut(len), u32::try_from(l.0)) else {
                     return Ok(false);
                 };
@@ -1280,7 +1269,7 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an input");
         };
-        let ix = self.indices(def, op, op.arg_at(1))?;
+        let ix = self.indices(def, op, op.arg(1))?;
         let ty = vi.ty(self.b);
         let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
         if pt != op.ty {

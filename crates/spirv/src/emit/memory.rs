@@ -26,7 +26,6 @@
 use super::control_flow::{Component, VectorKey, VectorLoads};
 use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
-use super::op_read::OpRead;
 use super::resources::{DescInfo, ResKind};
 use super::types::scalar_bits;
 use super::Emitter;
@@ -179,7 +178,7 @@ impl<'a> Emitter<'a> {
                 // ([`Self::chain`]): an access that reads a whole vector needs none.
                 let mut ok = true;
                 for k in 0..n {
-                    let v = aop.lit_at(k).unwrap_or(0);
+                    let v = aop.lit(k).unwrap_or(0);
                     ok &= ix.push(0, Some(v));
                 }
                 ok
@@ -190,7 +189,7 @@ impl<'a> Emitter<'a> {
                     let val = self
                         .op_of(c)
                         .filter(|o| o.opcode == OpCode::Constant)
-                        .and_then(|o| o.lit_at(0));
+                        .and_then(|o| o.lit(0));
                     let id = self.v(c);
                     ok &= ix.push(id, val);
                 }
@@ -639,7 +638,7 @@ impl<'a> Emitter<'a> {
         let same_vector = |other: &Op| {
             other.opcode == addr.opcode
                 && match addr.opcode {
-                    OpCode::Constant => other.lits().get(..len) == addr.lits().get(..len),
+                    OpCode::Constant => other.literals().get(..len) == addr.literals().get(..len),
                     OpCode::CompositeConstruct => {
                         other.operands.get(..len) == addr.operands.get(..len)
                     }
@@ -783,7 +782,7 @@ impl<'a> Emitter<'a> {
                         sc,
                         data,
                         &[c0],
-                        op.arg_at(1),
+                        op.arg(1),
                         &texel_ty,
                         true,
                         val,
@@ -801,18 +800,7 @@ impl<'a> Emitter<'a> {
                     VectorLoads::Never
                 };
                 self.with_vector_loads(mode, |e| {
-                    e.load_via(
-                        def,
-                        op,
-                        d.ptr,
-                        sc,
-                        data,
-                        &[c0],
-                        op.arg_at(1),
-                        &op.ty,
-                        true,
-                        id,
-                    )
+                    e.load_via(def, op, d.ptr, sc, data, &[c0], op.arg(1), &op.ty, true, id)
                 })
             }
             ResKind::TexelBuffer => {
@@ -831,7 +819,7 @@ impl<'a> Emitter<'a> {
                 let c0 = self.module.const_u32(0);
                 let data = d.res.data(self.b);
                 let sc = self.module.buffer_class();
-                self.store_via(def, op, d.ptr, sc, data, &[c0], op.arg_at(1), value, true)
+                self.store_via(def, op, d.ptr, sc, data, &[c0], op.arg(1), value, true)
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);
@@ -876,7 +864,7 @@ impl<'a> Emitter<'a> {
             vi.sc,
             ty,
             &[],
-            op.arg_at(1),
+            op.arg(1),
             &op.ty,
             false,
             def.id(),
@@ -891,7 +879,7 @@ impl<'a> Emitter<'a> {
         };
         let value = self.arg(def, op, 2)?;
         let ty = vi.ty(self.b);
-        self.store_via(def, op, vi.var, vi.sc, ty, &[], op.arg_at(1), value, false)
+        self.store_via(def, op, vi.var, vi.sc, ty, &[], op.arg(1), value, false)
     }
 
     /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first
@@ -924,7 +912,7 @@ impl<'a> Emitter<'a> {
                 SC::Private,
                 &ty,
                 &[],
-                op.arg_at(1),
+                op.arg(1),
                 &op.ty,
                 false,
                 def.id(),

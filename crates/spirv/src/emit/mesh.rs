@@ -20,7 +20,6 @@
 
 use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
-use super::op_read::OpRead;
 use super::types::TyKey;
 use super::{Emitter, Info};
 use crate::words::inst;
@@ -90,7 +89,7 @@ impl<'a> Emitter<'a> {
             _ => malformed(
                 def,
                 op,
-                format!("count {} past 256", op.lit_at(i).unwrap_or(0)),
+                format!("count {} past 256", op.lit(i).unwrap_or(0)),
             ),
         }
     }
@@ -218,7 +217,7 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, format!("mesh output stream {stream}"));
         }
         let indices = op.opcode == dxspv_ir::OpCode::DclOutputBuiltIn
-            && op.lit_at(0).and_then(dxspv_ir::BuiltIn::from_literal)
+            && op.lit(0).and_then(dxspv_ir::BuiltIn::from_literal)
                 == Some(dxspv_ir::BuiltIn::PrimitiveIndices);
         if stream == 1 && !indices {
             self.module
@@ -254,7 +253,7 @@ impl<'a> Emitter<'a> {
                 let indices = self
                     .b
                     .op(def)
-                    .lit_at(0)
+                    .lit(0)
                     .and_then(dxspv_ir::BuiltIn::from_literal)
                     == Some(dxspv_ir::BuiltIn::PrimitiveIndices)
                     && self.b.op(def).opcode == dxspv_ir::OpCode::DclOutputBuiltIn;

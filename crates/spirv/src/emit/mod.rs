@@ -26,7 +26,6 @@
 
 use crate::{Reflection, SpirvModule, SpirvOptions};
 use dxspv_ir::{Builder, Op, OpClass, OpCode, ShaderStage, SsaDef, Type};
-use op_read::OpRead;
 use smallvec::SmallVec;
 use spirv::Capability;
 use std::cell::Cell;
@@ -47,7 +46,6 @@ mod memory;
 mod mesh;
 mod modes;
 mod module;
-mod op_read;
 mod resources;
 mod subgroups;
 mod types;
@@ -118,7 +116,7 @@ thread_local! {
 /// line so that the common case inlines.
 #[inline(never)]
 fn arg_slow(def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
-    match op.arg_at(i) {
+    match op.arg(i) {
         Some(a) => Ok(a),
         None => malformed(def, op, format!("operand {i} missing")),
     }
@@ -332,14 +330,14 @@ impl<'a> Emitter<'a> {
         if i < op.opcode.info().refs.len() {
             op.operands.get(i).and_then(|o| o.def())
         } else {
-            op.arg_at(i)
+            op.arg(i)
         }
     }
 
     /// Literal operand `i` of `op`, which must be there.
     #[inline]
     fn lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u64> {
-        match op.lit_at(i) {
+        match op.lit(i) {
             Some(a) => Ok(a),
             None => lit_missing(def, op, i),
         }
@@ -350,7 +348,7 @@ impl<'a> Emitter<'a> {
     fn count_lit(&self, def: SsaDef, op: &Op, i: usize) -> R<u32> {
         match u32::try_from(self.lit(def, op, i)?) {
             Ok(n) if n > 0 => Ok(n),
-            _ => unsupported(def, op, format!("count {}", op.lit_at(i).unwrap_or(0))),
+            _ => unsupported(def, op, format!("count {}", op.lit(i).unwrap_or(0))),
         }
     }
 
@@ -393,7 +391,7 @@ impl<'a> Emitter<'a> {
                 first = Some((u.user, op));
             }
         }
-        first.map(|(_, op)| crate::words::decode_packed_str(op.lits()))
+        first.map(|(_, op)| crate::words::decode_packed_str(op.literals()))
     }
 
     /// True when `def`, a vector (or a scalar constant), is used only as the address (operand 1) of accesses whose
@@ -429,7 +427,7 @@ impl<'a> Emitter<'a> {
                 OpCode::BufferAtomic
                     if [
                         Some(user.ty),
-                        user.arg_at(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
+                        user.arg(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
                     ]
                     .into_iter()
                     .flatten()
@@ -438,10 +436,10 @@ impl<'a> Emitter<'a> {
                     false
                 }
                 OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
-                    .arg_at(0)
+                    .arg(0)
                     .and_then(|d| self.op_of(d))
                     .filter(|d| d.opcode == OpCode::DescriptorLoad)
-                    .and_then(|d| d.arg_at(0))
+                    .and_then(|d| d.arg(0))
                     .and_then(|d| self.op_of(d))
                     .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
                 _ => false,
@@ -558,7 +556,7 @@ impl<'a> Emitter<'a> {
 
     /// `EntryPoint`: the shader stage and the entry functions.
     fn entry_point(&mut self, def: SsaDef, op: &Op) -> R<()> {
-        let lit = op.lits().first().map(|l| l.0).unwrap_or(u64::MAX);
+        let lit = op.literals().first().map(|l| l.0).unwrap_or(u64::MAX);
         let Some(stage) = ShaderStage::from_literal(lit) else {
             return malformed(def, op, "bad shader stage");
         };

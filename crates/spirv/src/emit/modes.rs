@@ -20,7 +20,6 @@
 //! so derivatives in mesh and amplification shaders are refused, naming the feature.)
 
 use super::error::{malformed, unsupported, R};
-use super::op_read::OpRead;
 use super::types::scalar_bits;
 use super::Emitter;
 use dxspv_ir::{
@@ -152,7 +151,7 @@ impl<'a> Emitter<'a> {
             Some(PrimitiveType::Triangle) => M::OutputTriangleStrip,
             _ => return unsupported(def, op, "GS output primitive"),
         };
-        let mask = op.lit_at(1).unwrap_or(1);
+        let mask = op.lit(1).unwrap_or(1);
         if mask & !1 != 0 {
             self.multi_stream = true;
             self.module.cap(Capability::GeometryStreams);

@@ -15,7 +15,6 @@
 //! one descriptor set and binding are refused (Vulkan would alias them).
 
 use super::error::{malformed, unsupported, word_lit, R};
-use super::op_read::OpRead;
 use super::types::{block_type_problem, TyKey, L_BLOCK, L_BLOCK_RO};
 use super::types::{layout_size, scalar_bits};
 use super::types::{L_BUFFER_BLOCK, L_BUFFER_BLOCK_RO};
@@ -122,9 +121,9 @@ impl<'a> Emitter<'a> {
                     return malformed(def, op, "missing UAV");
                 };
                 (
-                    word_lit(def, op, uop.lit_at(0).unwrap_or(0))?,
-                    word_lit(def, op, uop.lit_at(1).unwrap_or(0))?,
-                    word_lit(def, op, uop.lit_at(2).unwrap_or(1))?,
+                    word_lit(def, op, uop.lit(0).unwrap_or(0))?,
+                    word_lit(def, op, uop.lit(1).unwrap_or(0))?,
+                    word_lit(def, op, uop.lit(2).unwrap_or(1))?,
                 )
             }
             RegisterClass::Cbv
@@ -153,7 +152,7 @@ impl<'a> Emitter<'a> {
         };
         let uav = class == RegisterClass::Uav;
         let flags = if uav {
-            UavFlags(op.lit_at(4).unwrap_or(0) as u32)
+            UavFlags(op.lit(4).unwrap_or(0) as u32)
         } else {
             UavFlags::empty()
         };
@@ -508,7 +507,7 @@ impl<'a> Emitter<'a> {
             view
         } else {
             // The same element of the array as the descriptor load took.
-            let Some(load) = op.arg_at(0).and_then(|l| self.op_of(l)) else {
+            let Some(load) = op.arg(0).and_then(|l| self.op_of(l)) else {
                 return malformed(def, op, "descriptor missing");
             };
             let idx = self.v(self.arg(def, load, 1)?);

@@ -39,7 +39,6 @@
 //! one SPIR-V block each (phis name their predecessors by the IR's labels).
 
 use super::error::{malformed, unsupported, R};
-use super::op_read::OpRead;
 use super::types::{scalar_bits, TyKey};
 use super::Emitter;
 use crate::words::inst;
@@ -157,9 +156,9 @@ impl<'a> Emitter<'a> {
 
     /// The literal value of operand `i` if it is a constant scalar.
     fn constant_operand(&self, op: &Op, i: usize) -> Option<u64> {
-        let c = self.op_of(op.arg_at(i)?)?;
+        let c = self.op_of(op.arg(i)?)?;
         (c.opcode == OpCode::Constant && c.ty.is_scalar())
-            .then(|| c.lit_at(0))
+            .then(|| c.lit(0))
             .flatten()
     }
 
@@ -265,7 +264,7 @@ impl<'a> Emitter<'a> {
     /// `OpGroupNonUniformAll`/`Any`.
     pub(super) fn wave_op(&mut self, def: SsaDef, op: &Op, group: GroupOperation) -> R<()> {
         self.need_subgroups(def, op)?;
-        let Some(wop) = op.lit_at(0).and_then(WaveOp::from_literal) else {
+        let Some(wop) = op.lit(0).and_then(WaveOp::from_literal) else {
             return malformed(def, op, "bad wave operation");
         };
         let b = self.basic_result(def, op)?;
@@ -333,7 +332,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn quad_read_across(&mut self, def: SsaDef, op: &Op) -> R<()> {
         self.need_subgroups(def, op)?;
         self.module.cap(Capability::GroupNonUniformQuad);
-        let Some(dir) = op.lit_at(0).and_then(QuadDirection::from_literal) else {
+        let Some(dir) = op.lit(0).and_then(QuadDirection::from_literal) else {
             return malformed(def, op, "bad quad direction");
         };
         let v = self.v(self.arg(def, op, 0)?);
@@ -418,7 +417,7 @@ impl<'a> Emitter<'a> {
     /// `WaveMultiPrefixOp`: a call of the partition loop for the value's type and operation.
     pub(super) fn wave_multi_prefix(&mut self, def: SsaDef, op: &Op) -> R<()> {
         self.need_subgroups(def, op)?;
-        let Some(wop) = op.lit_at(0).and_then(WaveOp::from_literal) else {
+        let Some(wop) = op.lit(0).and_then(WaveOp::from_literal) else {
             return malformed(def, op, "bad wave operation");
         };
         let b = self.basic_result(def, op)?;
