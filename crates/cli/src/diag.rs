@@ -70,7 +70,7 @@ impl Reporter {
 
     /// `[done/total]` redrawn in place, only on a terminal and not when quiet.
     pub fn progress(&self, done: usize, total: usize) {
-        if self.terminal && !self.quiet() && (done.is_multiple_of(64) || done == total) {
+        if self.terminal && !self.quiet() && (done % 64 == 0 || done == total) {
             eprint!("\r[{done}/{total}]");
             if done == total {
                 eprintln!();

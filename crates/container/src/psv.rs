@@ -291,7 +291,7 @@ impl PipelineStateValidation {
         }
         let strings_at = c.at + 4;
         let string_size = c.u32()?;
-        if !string_size.is_multiple_of(4) {
+        if string_size % 4 != 0 {
             return Err(r.err(c.at - 4, "string table size is not a multiple of 4"));
         }
         let strings = c.table(1, string_size)?;

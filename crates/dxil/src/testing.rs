@@ -79,7 +79,7 @@ impl BitWriter {
 
     /// Pads with zero bits to a multiple of 32.
     pub fn align32(&mut self) {
-        while !self.bits.is_multiple_of(32) {
+        while self.bits % 32 != 0 {
             self.fixed(0, 1);
         }
     }

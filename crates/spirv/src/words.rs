@@ -129,7 +129,7 @@ pub(crate) fn push_str(buf: &mut Vec<u32>, s: &str) {
         w[..chunk.len()].copy_from_slice(chunk);
         buf.push(u32::from_le_bytes(w));
     }
-    if bytes.len().is_multiple_of(4) {
+    if bytes.len() % 4 == 0 {
         buf.push(0);
     }
 }

@@ -1025,7 +1025,7 @@ impl<'a, 's> Converter<'a, 's> {
             )));
         }
         let mut words: Vec<u32> = data.iter().collect();
-        while !words.len().is_multiple_of(4) {
+        while words.len() % 4 != 0 {
             words.push(0);
         }
         let n = (words.len() / 4).max(1) as u32;

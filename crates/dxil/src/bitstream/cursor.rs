@@ -331,7 +331,7 @@ impl<'a> Cursor<'a> {
             return true;
         }
         // Trailing zero words after the last top-level block (LLVM stops at the module).
-        pos.is_multiple_of(32)
+        pos % 32 == 0
             && self
                 .data()
                 .get((pos / 8) as usize..)

@@ -49,7 +49,7 @@ pub fn strip_wrapper(data: &[u8]) -> Result<&[u8], Error> {
             "missing the LLVM bitcode magic 'BC' 0xC0DE",
         ));
     }
-    if !bitcode.len().is_multiple_of(4) {
+    if bitcode.len() % 4 != 0 {
         return Err(Error::malformed(
             Location::top(bitcode.len() as u64 * 8),
             format!(

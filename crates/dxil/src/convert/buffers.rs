@@ -665,7 +665,7 @@ impl<'s> Converter<'s> {
                 None => None,
             });
         }
-        let aligned = align.is_multiple_of(4);
+        let aligned = align % 4 == 0;
         let mut k = 0;
         while k < bits.len() {
             if aligned && k % 2 == 0 && k + 1 < bits.len() {

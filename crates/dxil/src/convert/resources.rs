@@ -146,7 +146,7 @@ impl<'s> Converter<'s> {
                 DxKind::TBuffer => return Err(self.unsupported("texture buffers (tbuffer)")),
                 DxKind::StructuredBuffer => {
                     let s = r.structured_stride.unwrap_or(0);
-                    if s > 0 && s.is_multiple_of(4) {
+                    if s > 0 && s % 4 == 0 {
                         (ResourceKind::BufferStructured, ScalarType::U32, s, false)
                     } else {
                         (ResourceKind::BufferRaw, ScalarType::U32, s, true)

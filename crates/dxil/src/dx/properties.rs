@@ -118,7 +118,7 @@ pub struct EntryProperties {
 impl EntryProperties {
     /// Reads the tag/value list.
     pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &Ctx<'_>) -> Result<Self, Error> {
-        if !ops.len().is_multiple_of(2) {
+        if ops.len() % 2 != 0 {
             return Err(md_error(ctx, "has an odd number of operands"));
         }
         let mut p = EntryProperties::default();

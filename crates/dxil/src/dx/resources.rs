@@ -214,7 +214,7 @@ fn read_resource(
         }
     };
     if let Some(tags) = r.optional_tuple(ops.get(tags_at).copied().flatten(), &f("tags"))? {
-        if !tags.len().is_multiple_of(2) {
+        if tags.len() % 2 != 0 {
             return Err(md_error(&f("tags"), "has an odd number of operands"));
         }
         for pair in tags.chunks_exact(2) {

@@ -133,7 +133,7 @@ fn read_element(
         tags: SmallVec::new(),
     };
     if let Some(tags) = r.optional_tuple(ops.get(10).copied().flatten(), &field(10, "tags"))? {
-        if !tags.len().is_multiple_of(2) {
+        if tags.len() % 2 != 0 {
             return Err(md_error(
                 &field(10, "tags"),
                 "has an odd number of operands",

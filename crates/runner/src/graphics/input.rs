@@ -423,7 +423,7 @@ impl InputAssembly {
         };
         let size = if i.ty == vk::IndexType::UINT16 { 2 } else { 4 };
         let at = offset.unwrap_or(i.offset);
-        if !at.is_multiple_of(size) {
+        if at % size != 0 {
             return Err(format!(
                 "index buffer offset {at} is not a multiple of {size}"
             ));

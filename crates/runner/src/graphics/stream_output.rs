@@ -58,7 +58,7 @@ impl StreamOutput {
                 .view_offset
                 .checked_add(b.view_size)
                 .is_some_and(|end| end <= b.size_bytes);
-            if !fits || !b.view_offset.is_multiple_of(4) {
+            if !fits || b.view_offset % 4 != 0 {
                 return Err(format!(
                     "stream-output slot {}: view {}+{} does not fit {} bytes at a 4-byte offset",
                     b.slot, b.view_offset, b.view_size, b.size_bytes

@@ -225,7 +225,7 @@ impl<'a> Emitter<'a> {
         }
         let wide = scalar_bits(b.base()) == 64;
         let used = u32::from(b.vec_size()) * if wide { 2 } else { 1 };
-        if ty.dims().contains(&0) || comp + used > 4 || (wide && !comp.is_multiple_of(2)) {
+        if ty.dims().contains(&0) || comp + used > 4 || (wide && comp % 2 != 0) {
             return unsupported(def, op, format!("varying {} at component {comp}", op.ty));
         }
         let count = ty
@@ -906,7 +906,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn dcl_push_data(&mut self, def: SsaDef, op: &Op) -> R<()> {
         let offset = self.lit(def, op, 0)? as u32;
         let why = block_type_problem(&op.ty, false).or_else(|| {
-            (!offset.is_multiple_of(block_align(&op.ty, false)))
+            (offset % block_align(&op.ty, false) != 0)
                 .then_some("an offset that breaks std430 alignment")
         });
         if let Some(why) = why {

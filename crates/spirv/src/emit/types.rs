@@ -157,7 +157,7 @@ pub(super) fn block_align(t: &Type, uniform: bool) -> u32 {
 /// do; an array stride must be a multiple of its element's base alignment (16 in a uniform
 /// block), which `vec3<f32>[n]` (stride 12) is not.
 pub(super) fn block_layout_ok(t: &Type, uniform: bool) -> bool {
-    t.dims().is_empty() || layout_size(&t.without_arrays()).is_multiple_of(block_align(t, uniform))
+    t.dims().is_empty() || layout_size(&t.without_arrays()) % block_align(t, uniform) == 0
 }
 
 /// Why `t` cannot be the contents of a Vulkan block (a buffer, a CBV or push data), if it
