@@ -17,6 +17,7 @@ use crate::fxhash::FxHasher;
 use crate::op::{Operand, SsaDef};
 use crate::opcode::OpCode;
 use crate::passes::error::PassError;
+use crate::passes::dce;
 use crate::passes::util::replace_and_remove;
 use crate::Builder;
 use std::hash::Hasher;
@@ -74,6 +75,10 @@ pub struct State {
     /// The users of the values the last run replaced, taken just before each replacement:
     /// the ops whose operands that run changed (see [`State::changed_users`]).
     changed_users: Vec<SsaDef>,
+    /// With `dead_valid`: what DCE needs to look at right after the last run (see
+    /// [`State::dead_code_candidates`]).
+    dead_candidates: Vec<SsaDef>,
+    dead_valid: bool,
 }
 
 impl State {
@@ -99,6 +104,7 @@ impl State {
         self.one_block = false;
         self.table.replace.clear();
         self.changed_users.clear();
+        self.dead_valid = false;
     }
 
     /// Takes `cfg`, a CFG whose blocks, labels, terminators and edges are the program's (as
@@ -143,6 +149,16 @@ impl State {
     pub fn changed_users(&self) -> &[SsaDef] {
         &self.changed_users
     }
+
+    /// After a run on a program of one block per function: every op that can be dead code
+    /// right after the run, for [`crate::passes::dce::run_from_candidates`]. Those are the
+    /// removable code ops that only annotations used when the walk met them, and the
+    /// operands of the ops the run replaced (the only ops that lost users since). `None`
+    /// after other runs (and after [`State::invalidate`]); valid only until the program next
+    /// changes.
+    pub fn dead_code_candidates(&self) -> Option<&[SsaDef]> {
+        self.dead_valid.then_some(&self.dead_candidates[..])
+    }
 }
 
 /// [`run_with_cfg`] reusing all of `state` (see [`State`]).
@@ -155,7 +171,11 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
         table,
         stack,
         changed_users,
+        dead_candidates,
+        dead_valid,
     } = state;
+    dead_candidates.clear();
+    *dead_valid = false;
     let in_blocks = match *built {
         Some(x) => x,
         None => {
@@ -222,10 +242,24 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
         } else {
             b.first()
         };
+        // One block per function: the walk meets every code op, so it also gathers what DCE
+        // needs to start from.
+        *dead_valid = *one_block;
+        let gather = *one_block;
         while let Some(def) = cur {
             cur = b.next(def);
             let op = b.op(def);
             let code = op.opcode;
+            // (A first user that is no annotation keeps the op; DCE looks at all uses of
+            // the others.)
+            if gather
+                && dce::is_removable_code(code)
+                && b.uses(def).next().map_or(true, |u| {
+                    b.get(u.user).is_some_and(|o| o.opcode.is_annotation())
+                })
+            {
+                dead_candidates.push(def);
+            }
             if code == OpCode::Label
                 || code.is_scoped()
                 || code == OpCode::Function
@@ -241,6 +275,16 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
     changed_users.clear();
     for &(old, new) in &t.replace {
         changed_users.extend(b.uses(old).map(|u| u.user));
+        if *dead_valid {
+            // A constant or `Undef` (merged declarations) replacing a value can make
+            // `replace_and_remove` drop other ops too: DCE then looks at everything.
+            if b.get(new).is_some_and(|o| o.opcode.is_declarative()) {
+                *dead_valid = false;
+            }
+            if let Some(op) = b.get(old) {
+                dead_candidates.extend(op.refs().flatten());
+            }
+        }
         replace_and_remove(b, old, new);
     }
     Ok(changed)
