@@ -316,6 +316,15 @@ pub(crate) fn one_block_per_function(b: &Builder) -> bool {
     let mut at = At::Outside;
     for (_, op) in b.iter_from(first) {
         let code = op.opcode;
+        // The common steps from one table lookup; the rest as the rules say.
+        match (LINE_KINDS[code as usize & (LINE_KINDS.len() - 1)], &at) {
+            (LINE_PLAIN, At::InBlock) | (LINE_DECLARATION, _) => continue,
+            (LINE_END, At::InBlock) => {
+                at = At::Ended;
+                continue;
+            }
+            _ => {}
+        }
         at = match (code, at) {
             (OpCode::Function, At::Outside) => At::Entry,
             (OpCode::FunctionEnd, At::Ended) => At::Outside,
@@ -328,6 +337,49 @@ pub(crate) fn one_block_per_function(b: &Builder) -> bool {
         };
     }
     at == At::Outside
+}
+
+/// What [`one_block_per_function`] makes of each opcode (by discriminant, masked to the
+/// table's size) without looking further: [`LINE_PLAIN`], [`LINE_END`],
+/// [`LINE_DECLARATION`], or 0 for the opcodes its rules look at one by one (`Function`,
+/// `FunctionEnd`, `Label`, `Phi` and other control flow).
+static LINE_KINDS: [u8; 1024] = {
+    let mut table = [0u8; 1024];
+    let mut i = 0;
+    while i < OpCode::ALL.len() {
+        let op = OpCode::ALL[i];
+        table[op as usize] = line_kind(op);
+        i += 1;
+    }
+    table
+};
+
+/// Code that neither ends a block nor is control flow: stays in the block.
+const LINE_PLAIN: u8 = 1;
+/// A terminator that is no branch (`Return`, ...): ends the function's one block.
+const LINE_END: u8 = 2;
+/// A declaration: changes nothing.
+const LINE_DECLARATION: u8 = 3;
+
+const fn line_kind(op: OpCode) -> u8 {
+    use crate::opcode::{OpClass, Traits};
+    if matches!(
+        op,
+        OpCode::Function | OpCode::FunctionEnd | OpCode::Label | OpCode::Phi
+    ) {
+        return 0;
+    }
+    let info = op.const_info();
+    let control_flow = info.traits.contains(Traits::CONTROL_FLOW);
+    if matches!(info.class, OpClass::Declaration) {
+        LINE_DECLARATION
+    } else if info.traits.contains(Traits::TERMINATOR) && !control_flow {
+        LINE_END
+    } else if !control_flow {
+        LINE_PLAIN
+    } else {
+        0
+    }
 }
 
 /// One op in the value-numbering table. Opcode, flags and type are read from the builder
@@ -509,6 +561,28 @@ mod tests {
             fast.contains("%17 = CompositeConstruct vec2<f32> %15 %15"),
             "{fast}"
         );
+    }
+
+    #[test]
+    fn line_kinds_follow_the_opcode_table() {
+        for &op in OpCode::ALL {
+            let special = matches!(
+                op,
+                OpCode::Function | OpCode::FunctionEnd | OpCode::Label | OpCode::Phi
+            );
+            let expected = if special {
+                0
+            } else if op.is_declarative() {
+                LINE_DECLARATION
+            } else if op.is_terminator() && !op.is_control_flow() {
+                LINE_END
+            } else if !op.is_control_flow() {
+                LINE_PLAIN
+            } else {
+                0
+            };
+            assert_eq!(LINE_KINDS[op as usize], expected, "{op:?}");
+        }
     }
 
     #[test]
