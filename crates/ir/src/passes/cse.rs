@@ -260,14 +260,10 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
             {
                 dead_candidates.push(def);
             }
-            if code == OpCode::Label
-                || code.is_scoped()
-                || code == OpCode::Function
-                || code.is_terminator()
-            {
-                t.undo_to(base);
-            } else if code.is_pure() && !code.is_declarative() {
-                t.visit(b, def, op);
+            match STRAIGHT_KINDS[code as usize & (STRAIGHT_KINDS.len() - 1)] {
+                REGION_END => t.undo_to(base),
+                NUMBERED => t.visit(b, def, op),
+                _ => {}
             }
         }
     }
@@ -337,6 +333,39 @@ pub(crate) fn one_block_per_function(b: &Builder) -> bool {
         };
     }
     at == At::Outside
+}
+
+/// What the straight-line walk of [`run_with_state`] does at an op of each opcode (by
+/// discriminant, masked to the table's size): [`REGION_END`], [`NUMBERED`] or nothing (0).
+static STRAIGHT_KINDS: [u8; 1024] = {
+    let mut table = [0u8; 1024];
+    let mut i = 0;
+    while i < OpCode::ALL.len() {
+        let op = OpCode::ALL[i];
+        table[op as usize] = straight_kind(op);
+        i += 1;
+    }
+    table
+};
+
+/// Ends a straight-line region (`Label`, `Function`, scoped control flow, terminators).
+const REGION_END: u8 = 1;
+/// A pure code op: numbered.
+const NUMBERED: u8 = 2;
+
+const fn straight_kind(op: OpCode) -> u8 {
+    use crate::opcode::{OpClass, Traits};
+    let info = op.const_info();
+    if matches!(op, OpCode::Label | OpCode::Function)
+        || info.traits.contains(Traits::SCOPED)
+        || info.traits.contains(Traits::TERMINATOR)
+    {
+        REGION_END
+    } else if info.traits.contains(Traits::PURE) && !matches!(info.class, OpClass::Declaration) {
+        NUMBERED
+    } else {
+        0
+    }
 }
 
 /// What [`one_block_per_function`] makes of each opcode (by discriminant, masked to the
@@ -582,6 +611,24 @@ mod tests {
                 0
             };
             assert_eq!(LINE_KINDS[op as usize], expected, "{op:?}");
+        }
+    }
+
+    #[test]
+    fn straight_kinds_follow_the_opcode_table() {
+        for &op in OpCode::ALL {
+            let expected = if op == OpCode::Label
+                || op.is_scoped()
+                || op == OpCode::Function
+                || op.is_terminator()
+            {
+                REGION_END
+            } else if op.is_pure() && !op.is_declarative() {
+                NUMBERED
+            } else {
+                0
+            };
+            assert_eq!(STRAIGHT_KINDS[op as usize], expected, "{op:?}");
         }
     }
 
