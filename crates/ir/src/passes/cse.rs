@@ -16,8 +16,8 @@ use crate::census::Counted;
 use crate::fxhash::FxHasher;
 use crate::op::{Operand, SsaDef};
 use crate::opcode::OpCode;
-use crate::passes::error::PassError;
 use crate::passes::dce;
+use crate::passes::error::PassError;
 use crate::passes::util::replace_and_remove;
 use crate::Builder;
 use std::hash::Hasher;
@@ -254,9 +254,10 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
             // the others.)
             if gather
                 && dce::is_removable_code(code)
-                && b.uses(def).next().map_or(true, |u| {
-                    b.get(u.user).is_some_and(|o| o.opcode.is_annotation())
-                })
+                && match b.uses(def).next() {
+                    None => true,
+                    Some(u) => b.get(u.user).is_some_and(|o| o.opcode.is_annotation()),
+                }
             {
                 dead_candidates.push(def);
             }

@@ -60,7 +60,6 @@ fn kind(opcode: OpCode) -> u8 {
     KINDS[opcode as usize & (KINDS.len() - 1)]
 }
 
-
 /// Runs dead code elimination; returns whether anything was removed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
     run_with_scratch(b, &mut Scratch::default())
@@ -254,7 +253,11 @@ mod tests {
         for &op in OpCode::ALL {
             let removable = op.is_removable() && !op.is_declarative();
             assert_eq!(kind(op) == REMOVABLE, removable, "{op:?}");
-            assert_eq!(kind(op) == ANNOTATION, !removable && op.is_annotation(), "{op:?}");
+            assert_eq!(
+                kind(op) == ANNOTATION,
+                !removable && op.is_annotation(),
+                "{op:?}"
+            );
         }
     }
     use crate::text::parse;
@@ -337,7 +340,10 @@ mod tests {
         let mut scratch = Scratch::default();
         assert!(run_from_candidates(&mut fast, &mut scratch, &candidates).unwrap());
         assert_eq!(print(&fast), print(&full));
-        assert_eq!(live_ids(&fast), vec![1, 2, 3, 4, 10, 11, 12, 15, 20, 16, 17, 18]);
+        assert_eq!(
+            live_ids(&fast),
+            vec![1, 2, 3, 4, 10, 11, 12, 15, 20, 16, 17, 18]
+        );
         // Nothing left to find.
         assert!(!run(&mut fast).unwrap());
     }
