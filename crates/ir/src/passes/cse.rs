@@ -16,6 +16,7 @@ use crate::census::Counted;
 use crate::fxhash::FxHasher;
 use crate::op::{Operand, SsaDef};
 use crate::opcode::OpCode;
+use crate::passes::dce;
 use crate::passes::error::PassError;
 use crate::passes::util::replace_and_remove;
 use crate::Builder;
@@ -74,6 +75,10 @@ pub struct State {
     /// The users of the values the last run replaced, taken just before each replacement:
     /// the ops whose operands that run changed (see [`State::changed_users`]).
     changed_users: Vec<SsaDef>,
+    /// With `dead_valid`: what DCE needs to look at right after the last run (see
+    /// [`State::dead_code_candidates`]).
+    dead_candidates: Vec<SsaDef>,
+    dead_valid: bool,
 }
 
 impl State {
@@ -99,6 +104,7 @@ impl State {
         self.one_block = false;
         self.table.replace.clear();
         self.changed_users.clear();
+        self.dead_valid = false;
     }
 
     /// Takes `cfg`, a CFG whose blocks, labels, terminators and edges are the program's (as
@@ -143,6 +149,16 @@ impl State {
     pub fn changed_users(&self) -> &[SsaDef] {
         &self.changed_users
     }
+
+    /// After a run on a program of one block per function: every op that can be dead code
+    /// right after the run, for [`crate::passes::dce::run_from_candidates`]. Those are the
+    /// removable code ops that only annotations used when the walk met them, and the
+    /// operands of the ops the run replaced (the only ops that lost users since). `None`
+    /// after other runs (and after [`State::invalidate`]); valid only until the program next
+    /// changes.
+    pub fn dead_code_candidates(&self) -> Option<&[SsaDef]> {
+        self.dead_valid.then_some(&self.dead_candidates[..])
+    }
 }
 
 /// [`run_with_cfg`] reusing all of `state` (see [`State`]).
@@ -155,7 +171,11 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
         table,
         stack,
         changed_users,
+        dead_candidates,
+        dead_valid,
     } = state;
+    dead_candidates.clear();
+    *dead_valid = false;
     let in_blocks = match *built {
         Some(x) => x,
         None => {
@@ -222,18 +242,29 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
         } else {
             b.first()
         };
+        // One block per function: the walk meets every code op, so it also gathers what DCE
+        // needs to start from.
+        *dead_valid = *one_block;
+        let gather = *one_block;
         while let Some(def) = cur {
             cur = b.next(def);
             let op = b.op(def);
             let code = op.opcode;
-            if code == OpCode::Label
-                || code.is_scoped()
-                || code == OpCode::Function
-                || code.is_terminator()
+            // (A first user that is no annotation keeps the op; DCE looks at all uses of
+            // the others.)
+            if gather
+                && dce::is_removable_code(code)
+                && match b.uses(def).next() {
+                    None => true,
+                    Some(u) => b.get(u.user).is_some_and(|o| o.opcode.is_annotation()),
+                }
             {
-                t.undo_to(base);
-            } else if code.is_pure() && !code.is_declarative() {
-                t.visit(b, def, op);
+                dead_candidates.push(def);
+            }
+            match STRAIGHT_KINDS[code as usize & (STRAIGHT_KINDS.len() - 1)] {
+                REGION_END => t.undo_to(base),
+                NUMBERED => t.visit(b, def, op),
+                _ => {}
             }
         }
     }
@@ -241,6 +272,16 @@ pub fn run_with_state(b: &mut Builder, state: &mut State) -> Result<bool, PassEr
     changed_users.clear();
     for &(old, new) in &t.replace {
         changed_users.extend(b.uses(old).map(|u| u.user));
+        if *dead_valid {
+            // A constant or `Undef` (merged declarations) replacing a value can make
+            // `replace_and_remove` drop other ops too: DCE then looks at everything.
+            if b.get(new).is_some_and(|o| o.opcode.is_declarative()) {
+                *dead_valid = false;
+            }
+            if let Some(op) = b.get(old) {
+                dead_candidates.extend(op.refs().flatten());
+            }
+        }
         replace_and_remove(b, old, new);
     }
     Ok(changed)
@@ -272,6 +313,15 @@ pub(crate) fn one_block_per_function(b: &Builder) -> bool {
     let mut at = At::Outside;
     for (_, op) in b.iter_from(first) {
         let code = op.opcode;
+        // The common steps from one table lookup; the rest as the rules say.
+        match (LINE_KINDS[code as usize & (LINE_KINDS.len() - 1)], &at) {
+            (LINE_PLAIN, At::InBlock) | (LINE_DECLARATION, _) => continue,
+            (LINE_END, At::InBlock) => {
+                at = At::Ended;
+                continue;
+            }
+            _ => {}
+        }
         at = match (code, at) {
             (OpCode::Function, At::Outside) => At::Entry,
             (OpCode::FunctionEnd, At::Ended) => At::Outside,
@@ -284,6 +334,82 @@ pub(crate) fn one_block_per_function(b: &Builder) -> bool {
         };
     }
     at == At::Outside
+}
+
+/// What the straight-line walk of [`run_with_state`] does at an op of each opcode (by
+/// discriminant, masked to the table's size): [`REGION_END`], [`NUMBERED`] or nothing (0).
+static STRAIGHT_KINDS: [u8; 1024] = {
+    let mut table = [0u8; 1024];
+    let mut i = 0;
+    while i < OpCode::ALL.len() {
+        let op = OpCode::ALL[i];
+        table[op as usize] = straight_kind(op);
+        i += 1;
+    }
+    table
+};
+
+/// Ends a straight-line region (`Label`, `Function`, scoped control flow, terminators).
+const REGION_END: u8 = 1;
+/// A pure code op: numbered.
+const NUMBERED: u8 = 2;
+
+const fn straight_kind(op: OpCode) -> u8 {
+    use crate::opcode::{OpClass, Traits};
+    let info = op.const_info();
+    if matches!(op, OpCode::Label | OpCode::Function)
+        || info.traits.contains(Traits::SCOPED)
+        || info.traits.contains(Traits::TERMINATOR)
+    {
+        REGION_END
+    } else if info.traits.contains(Traits::PURE) && !matches!(info.class, OpClass::Declaration) {
+        NUMBERED
+    } else {
+        0
+    }
+}
+
+/// What [`one_block_per_function`] makes of each opcode (by discriminant, masked to the
+/// table's size) without looking further: [`LINE_PLAIN`], [`LINE_END`],
+/// [`LINE_DECLARATION`], or 0 for the opcodes its rules look at one by one (`Function`,
+/// `FunctionEnd`, `Label`, `Phi` and other control flow).
+static LINE_KINDS: [u8; 1024] = {
+    let mut table = [0u8; 1024];
+    let mut i = 0;
+    while i < OpCode::ALL.len() {
+        let op = OpCode::ALL[i];
+        table[op as usize] = line_kind(op);
+        i += 1;
+    }
+    table
+};
+
+/// Code that neither ends a block nor is control flow: stays in the block.
+const LINE_PLAIN: u8 = 1;
+/// A terminator that is no branch (`Return`, ...): ends the function's one block.
+const LINE_END: u8 = 2;
+/// A declaration: changes nothing.
+const LINE_DECLARATION: u8 = 3;
+
+const fn line_kind(op: OpCode) -> u8 {
+    use crate::opcode::{OpClass, Traits};
+    if matches!(
+        op,
+        OpCode::Function | OpCode::FunctionEnd | OpCode::Label | OpCode::Phi
+    ) {
+        return 0;
+    }
+    let info = op.const_info();
+    let control_flow = info.traits.contains(Traits::CONTROL_FLOW);
+    if matches!(info.class, OpClass::Declaration) {
+        LINE_DECLARATION
+    } else if info.traits.contains(Traits::TERMINATOR) && !control_flow {
+        LINE_END
+    } else if !control_flow {
+        LINE_PLAIN
+    } else {
+        0
+    }
 }
 
 /// One op in the value-numbering table. Opcode, flags and type are read from the builder
@@ -465,6 +591,46 @@ mod tests {
             fast.contains("%17 = CompositeConstruct vec2<f32> %15 %15"),
             "{fast}"
         );
+    }
+
+    #[test]
+    fn line_kinds_follow_the_opcode_table() {
+        for &op in OpCode::ALL {
+            let special = matches!(
+                op,
+                OpCode::Function | OpCode::FunctionEnd | OpCode::Label | OpCode::Phi
+            );
+            let expected = if special {
+                0
+            } else if op.is_declarative() {
+                LINE_DECLARATION
+            } else if op.is_terminator() && !op.is_control_flow() {
+                LINE_END
+            } else if !op.is_control_flow() {
+                LINE_PLAIN
+            } else {
+                0
+            };
+            assert_eq!(LINE_KINDS[op as usize], expected, "{op:?}");
+        }
+    }
+
+    #[test]
+    fn straight_kinds_follow_the_opcode_table() {
+        for &op in OpCode::ALL {
+            let expected = if op == OpCode::Label
+                || op.is_scoped()
+                || op == OpCode::Function
+                || op.is_terminator()
+            {
+                REGION_END
+            } else if op.is_pure() && !op.is_declarative() {
+                NUMBERED
+            } else {
+                0
+            };
+            assert_eq!(STRAIGHT_KINDS[op as usize], expected, "{op:?}");
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::census::Counted;
 use crate::op::SsaDef;
 use crate::opcode::{OpClass, OpCode, Traits};
 use crate::passes::error::PassError;
-use crate::passes::util::remove_with_debug;
+use crate::passes::util::{only_debug_uses, remove_with_debug};
 use crate::Builder;
 
 /// What DCE makes of an op of each opcode (by discriminant, masked to the table's size):
@@ -107,6 +107,42 @@ impl Scratch {
             dead: self.stamp,
         }
     }
+}
+
+/// True for the ops DCE may remove: removable code.
+#[inline]
+pub(crate) fn is_removable_code(opcode: OpCode) -> bool {
+    kind(opcode) == REMOVABLE
+}
+
+/// [`run`] on a program of one block per function whose possibly dead ops are all among
+/// `candidates` (or are used only by dead ops): what CSE gathers on its walk
+/// ([`crate::passes::cse::State::dead_code_candidates`]). Removes the candidates that only
+/// annotations use, then the operands that leaves unused, and so on: with one block per
+/// function no value is used before its definition, so there are no dead cycles and this
+/// removes exactly what [`run`] would, without a walk over the whole program.
+pub fn run_from_candidates(
+    b: &mut Builder,
+    scratch: &mut Scratch,
+    candidates: &[SsaDef],
+) -> Result<bool, PassError> {
+    let work = &mut scratch.work;
+    work.clear();
+    work.extend(candidates.iter().rev());
+    let mut removed = false;
+    while let Some(def) = work.pop() {
+        let Some(op) = b.get(def) else { continue };
+        if kind(op.opcode) != REMOVABLE || !only_debug_uses(b, def) {
+            continue;
+        }
+        let start = work.len();
+        work.extend(op.refs().flatten());
+        // Looked at in operand order once this op is gone.
+        work[start..].reverse();
+        remove_with_debug(b, def);
+        removed = true;
+    }
+    Ok(removed)
 }
 
 /// [`run`] with caller-kept buffers.
@@ -267,6 +303,49 @@ mod tests {
             vec![1, 2, 3, 4, 6, 10, 11, 12, 15, 16, 17, 18]
         );
         assert!(!run_with_scratch(&mut b, &mut scratch).unwrap());
+    }
+
+    #[test]
+    fn candidates_from_cse_remove_what_the_full_walk_removes() {
+        use crate::passes::cse;
+        use crate::text::print;
+        let text = "\
+%1 = EntryPoint %10 Compute
+%2 = DclLds u32[16] %1
+%3 = Constant u32 1
+%4 = Constant u32 0
+%5 = DebugName %13 \"dead\"
+%10 = Function void
+%11 = Label None
+%12 = IAdd u32 %3 %3
+%13 = IMul u32 %12 %12
+%14 = IAdd u32 %13 %3
+%15 = IMul u32 %12 %3
+%19 = IMul u32 %12 %3
+%20 = IAdd u32 %19 %19
+%21 = IAdd u32 %19 %3
+%16 = LdsStore %2 %4 %20
+%17 = Return void null
+%18 = FunctionEnd
+";
+        let mut full = parse(text).unwrap();
+        let mut state = cse::State::default();
+        assert!(cse::run_with_state(&mut full, &mut state).unwrap());
+        assert!(state.dead_code_candidates().is_some());
+        assert!(run(&mut full).unwrap());
+        let mut fast = parse(text).unwrap();
+        let mut state = cse::State::default();
+        assert!(cse::run_with_state(&mut fast, &mut state).unwrap());
+        let candidates = state.dead_code_candidates().unwrap().to_vec();
+        let mut scratch = Scratch::default();
+        assert!(run_from_candidates(&mut fast, &mut scratch, &candidates).unwrap());
+        assert_eq!(print(&fast), print(&full));
+        assert_eq!(
+            live_ids(&fast),
+            vec![1, 2, 3, 4, 10, 11, 12, 15, 20, 16, 17, 18]
+        );
+        // Nothing left to find.
+        assert!(!run(&mut fast).unwrap());
     }
 
     #[test]

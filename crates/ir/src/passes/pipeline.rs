@@ -324,7 +324,17 @@ pub fn run_pipeline_with(
                 changed |= r.run("cse", Lowered, |b| cse::run_with_state(b, cse_state))?;
             }
             if opts.dce {
-                changed |= r.run("dce", Lowered, |b| dce::run_with_scratch(b, dce_scratch))?;
+                // Right after a CSE run on one-block functions, DCE starts from what CSE
+                // gathered on its walk instead of walking the program again.
+                let candidates = if opts.cse {
+                    cse_state.dead_code_candidates()
+                } else {
+                    None
+                };
+                changed |= r.run("dce", Lowered, |b| match candidates {
+                    Some(c) => dce::run_from_candidates(b, dce_scratch, c),
+                    None => dce::run_with_scratch(b, dce_scratch),
+                })?;
             }
         }
         if !changed {

@@ -23,8 +23,9 @@ impl FpModes {
     pub fn collect(b: &Builder) -> Self {
         let mut m = FpModes::default();
         // The walk ends at the last of them (the census says how many there are). It goes
-        // backwards from the last declaration: frontends declare the modes after their
-        // resources and constants, and the flags of several modes combine in any order.
+        // inwards from both ends of the declarations at once: frontends declare the modes
+        // either first or after their resources and constants, and the flags of several
+        // modes combine in any order.
         let mut left = b.census().count(Counted::SetFpMode);
         if left == 0 {
             return m;
@@ -33,21 +34,26 @@ impl FpModes {
             Some(code) => b.prev(code),
             None => b.last(),
         };
-        let mut cur = last_decl;
-        while let Some(def) = cur {
-            cur = b.prev(def);
-            let Some(op) = b.get(def) else {
-                continue;
-            };
-            if op.opcode == OpCode::SetFpMode {
+        let mut take = |def: SsaDef| {
+            if let Some(op) = b.get(def).filter(|op| op.opcode == OpCode::SetFpMode) {
                 if let Some(slot) = op.ty.base_type().and_then(|t| m.slot(t)) {
                     *slot |= op.flags;
                 }
                 left -= 1;
-                if left == 0 {
-                    break;
-                }
             }
+            left == 0
+        };
+        let (mut lo, mut hi) = (b.first(), last_decl);
+        while let (Some(l), Some(h)) = (lo, hi) {
+            if take(l) || l == h {
+                break;
+            }
+            let next = b.next(l);
+            if take(h) || next == Some(h) {
+                break;
+            }
+            lo = next;
+            hi = b.prev(h);
         }
         m
     }
@@ -492,6 +498,37 @@ fn addresses_leaving_a_composite<'b>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fp_modes_are_found_wherever_the_declarations_put_them() {
+        // Modes first (D3D9's frontend), last (DXBC's), in the middle, and a program of
+        // only modes: the walk from both ends meets each once.
+        let mode = |t: ScalarType, f: OpFlags| Op::new(OpCode::SetFpMode, t).with_flags(f);
+        let layouts: [&[usize]; 5] = [&[0, 1], &[6, 7], &[3, 4], &[0, 7], &[0, 1, 2]];
+        for (n, &at) in layouts.iter().enumerate() {
+            let mut b = Builder::new();
+            let len = if n == 4 { 3 } else { 8 };
+            let mut next_mode = [
+                mode(ScalarType::F32, OpFlags::NO_SZ),
+                mode(ScalarType::F64, OpFlags::PRECISE),
+                mode(ScalarType::F16, OpFlags::NO_NAN),
+            ]
+            .into_iter();
+            for i in 0..len {
+                if at.contains(&i) {
+                    b.add_decl(next_mode.next().unwrap());
+                } else {
+                    b.add_scalar_constant(ScalarType::U32, i as u64);
+                }
+            }
+            b.add(Op::new(OpCode::Function, Type::VOID));
+            let m = FpModes::collect(&b);
+            let f32_op = Op::new(OpCode::FAdd, ScalarType::F32);
+            let f64_op = Op::new(OpCode::FAdd, ScalarType::F64);
+            assert_eq!(m.effective(&f32_op), OpFlags::NO_SZ, "{at:?}");
+            assert_eq!(m.effective(&f64_op), OpFlags::PRECISE, "{at:?}");
+        }
+    }
 
     #[test]
     fn a_constant_replacing_an_out_of_range_index_leaves_no_stray_address() {
