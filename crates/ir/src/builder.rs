@@ -741,31 +741,13 @@ impl Builder {
     /// and `next` (NIL: the start or the end of the program), which must be adjacent.
     #[inline(always)]
     fn alloc_linked(&mut self, op: Op, prev: u32, next: u32) -> u32 {
-        let id = self.ops.len() as u32;
-        let opcode = op.opcode;
-        self.census.add(opcode, &op.ty);
-        self.loose_constants |= opcode == OpCode::Constant;
-        let n = op.ref_count();
-        let mut m = Meta {
+        let declarative = op.opcode.is_declarative();
+        let m = Meta {
             prev,
             next,
             ..Meta::default()
         };
-        if n > 0 {
-            m.nodes = self.nodes.len() as u32;
-            m.nrefs = n as u32;
-            m.cap = n as u32;
-        }
-        self.meta.push(m);
-        if let Some(refs) = op.operands.get(..n) {
-            link_new(&mut self.meta, &mut self.nodes, id, refs);
-        }
-        self.ops.push(Some(op));
-        if self.ops.len() < self.meta.len() {
-            // A forward reference got its slot early (see `link_operands`).
-            self.ops.resize_with(self.meta.len(), || None);
-        }
-        self.live += 1;
+        let id = self.alloc_with(op, m);
         if prev == NIL {
             self.head = id;
         } else {
@@ -776,7 +758,7 @@ impl Builder {
         } else {
             self.meta[next as usize].prev = id;
         }
-        if prev == self.decl_tail && opcode.is_declarative() {
+        if prev == self.decl_tail && declarative {
             self.decl_tail = id;
         }
         id
@@ -784,13 +766,18 @@ impl Builder {
 
     #[inline(always)]
     fn alloc(&mut self, op: Op) -> u32 {
+        self.alloc_with(op, Meta::default())
+    }
+
+    /// A new op with its links `m` (no node block yet): counted, and its reference operands
+    /// linked straight from `op` before it moves into `ops` (what `link_operands` does for a
+    /// fresh op).
+    #[inline(always)]
+    fn alloc_with(&mut self, op: Op, mut m: Meta) -> u32 {
         let id = self.ops.len() as u32;
         self.census.add(op.opcode, &op.ty);
         self.loose_constants |= op.opcode == OpCode::Constant;
-        // A new op's node block is new too: its reference operands are linked straight from
-        // `op`, before it moves into `ops` (what `link_operands` does for a fresh op).
         let n = op.ref_count();
-        let mut m = Meta::default();
         if n > 0 {
             m.nodes = self.nodes.len() as u32;
             m.nrefs = n as u32;

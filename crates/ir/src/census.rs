@@ -54,16 +54,7 @@ const CODES: usize = 1024;
 const _: () = assert!(OpCode::ALL.len() <= CODES);
 
 /// The kind of each opcode (by discriminant), 0 for none.
-static OPCODE_KIND: [u8; CODES] = {
-    let mut table = [0u8; CODES];
-    let mut i = 0;
-    while i < OpCode::ALL.len() {
-        let op = OpCode::ALL[i];
-        table[op as usize] = opcode_kind(op);
-        i += 1;
-    }
-    table
-};
+static OPCODE_KIND: [u8; CODES] = crate::opcode::opcode_table!(CODES, 0u8, opcode_kind);
 
 const fn opcode_kind(op: OpCode) -> u8 {
     use OpCode as O;

@@ -608,6 +608,23 @@ const DESCRIPTORS: &[OpCode] = &[
     O::DclUavCounter,
 ];
 
+/// A table indexed by opcode discriminant, built at compile time: `opcode_table!(LEN, DEFAULT,
+/// f)` holds `f(op)` (a `const fn(OpCode) -> T`) at `op as usize` for every opcode and
+/// `DEFAULT` elsewhere. Passes read one entry per op instead of asking several queries.
+macro_rules! opcode_table {
+    ($len:expr, $default:expr, $f:path) => {{
+        let mut table = [$default; $len];
+        let mut i = 0;
+        while i < $crate::opcode::OpCode::ALL.len() {
+            let op = $crate::opcode::OpCode::ALL[i];
+            table[op as usize] = $f(op);
+            i += 1;
+        }
+        table
+    }};
+}
+pub(crate) use opcode_table;
+
 /// `None`, or the one optional expression given.
 macro_rules! opt {
     () => {

@@ -66,16 +66,7 @@ pub fn run_with_modes(b: &mut Builder, modes: &FpModes) -> Result<bool, PassErro
 /// Per opcode (by discriminant): whether [`fold`] has a rule for it. Most ops have none, and
 /// this one lookup turns them away before the operands are looked at. Indexed by the
 /// discriminant masked to the table's size (a power of two above every opcode).
-static FOLDS: [bool; 1024] = {
-    let mut table = [false; 1024];
-    let mut i = 0;
-    while i < OpCode::ALL.len() {
-        let op = OpCode::ALL[i];
-        table[op as usize] = has_fold_rule(op);
-        i += 1;
-    }
-    table
-};
+static FOLDS: [bool; 1024] = crate::opcode::opcode_table!(1024, false, has_fold_rule);
 
 /// The opcodes [`fold`] folds: those of its own match and of [`fold_bool`], [`fold_int`] and
 /// [`fold_float`] (for every other opcode those return `None`). No declaration is among them.

@@ -338,16 +338,7 @@ pub(crate) fn one_block_per_function(b: &Builder) -> bool {
 
 /// What the straight-line walk of [`run_with_state`] does at an op of each opcode (by
 /// discriminant, masked to the table's size): [`REGION_END`], [`NUMBERED`] or nothing (0).
-static STRAIGHT_KINDS: [u8; 1024] = {
-    let mut table = [0u8; 1024];
-    let mut i = 0;
-    while i < OpCode::ALL.len() {
-        let op = OpCode::ALL[i];
-        table[op as usize] = straight_kind(op);
-        i += 1;
-    }
-    table
-};
+static STRAIGHT_KINDS: [u8; 1024] = crate::opcode::opcode_table!(1024, 0u8, straight_kind);
 
 /// Ends a straight-line region (`Label`, `Function`, scoped control flow, terminators).
 const REGION_END: u8 = 1;
@@ -373,16 +364,7 @@ const fn straight_kind(op: OpCode) -> u8 {
 /// table's size) without looking further: [`LINE_PLAIN`], [`LINE_END`],
 /// [`LINE_DECLARATION`], or 0 for the opcodes its rules look at one by one (`Function`,
 /// `FunctionEnd`, `Label`, `Phi` and other control flow).
-static LINE_KINDS: [u8; 1024] = {
-    let mut table = [0u8; 1024];
-    let mut i = 0;
-    while i < OpCode::ALL.len() {
-        let op = OpCode::ALL[i];
-        table[op as usize] = line_kind(op);
-        i += 1;
-    }
-    table
-};
+static LINE_KINDS: [u8; 1024] = crate::opcode::opcode_table!(1024, 0u8, line_kind);
 
 /// Code that neither ends a block nor is control flow: stays in the block.
 const LINE_PLAIN: u8 = 1;

@@ -23,16 +23,7 @@ use crate::Builder;
 
 /// What DCE makes of an op of each opcode (by discriminant, masked to the table's size):
 /// [`ROOT`], [`REMOVABLE`] or [`ANNOTATION`]; one lookup per op instead of three queries.
-static KINDS: [u8; 1024] = {
-    let mut table = [ROOT; 1024];
-    let mut i = 0;
-    while i < OpCode::ALL.len() {
-        let op = OpCode::ALL[i];
-        table[op as usize] = kind_of(op);
-        i += 1;
-    }
-    table
-};
+static KINDS: [u8; 1024] = crate::opcode::opcode_table!(1024, ROOT, kind_of);
 
 /// Kept, and keeps what it refers to alive.
 const ROOT: u8 = 0;
