@@ -522,27 +522,12 @@ impl Builder {
         // Unlink the run.
         let before = self.meta[f as usize].prev;
         let after = self.meta[l as usize].next;
-        if before == NIL {
-            self.head = after;
-        } else {
-            self.meta[before as usize].next = after;
-        }
-        if after == NIL {
-            self.tail = before;
-        } else {
-            self.meta[after as usize].prev = before;
-        }
+        self.join(before, after);
         // Link it after `pos`.
         let p = pos.id();
         let next = self.meta[p as usize].next;
-        self.meta[p as usize].next = f;
-        self.meta[f as usize].prev = p;
-        self.meta[l as usize].next = next;
-        if next == NIL {
-            self.tail = l;
-        } else {
-            self.meta[next as usize].prev = l;
-        }
+        self.join(p, f);
+        self.join(l, next);
     }
 
     /// Replaces the op of `def` in place (same id, same position), updating use lists.
@@ -748,16 +733,8 @@ impl Builder {
             ..Meta::default()
         };
         let id = self.alloc_with(op, m);
-        if prev == NIL {
-            self.head = id;
-        } else {
-            self.meta[prev as usize].next = id;
-        }
-        if next == NIL {
-            self.tail = id;
-        } else {
-            self.meta[next as usize].prev = id;
-        }
+        self.join(prev, id);
+        self.join(id, next);
         if prev == self.decl_tail && declarative {
             self.decl_tail = id;
         }
@@ -895,6 +872,22 @@ impl Builder {
             .is_some_and(|op| op.opcode.is_declarative())
     }
 
+    /// Makes `b` follow `a` in program order (a NIL `a`: `b` comes first; a NIL `b`: `a`
+    /// comes last).
+    #[inline(always)]
+    fn join(&mut self, a: u32, b: u32) {
+        if a == NIL {
+            self.head = b;
+        } else {
+            self.meta[a as usize].next = b;
+        }
+        if b == NIL {
+            self.tail = a;
+        } else {
+            self.meta[b as usize].prev = a;
+        }
+    }
+
     /// Links `id` into program order after `prev` (NIL: at the start).
     #[inline]
     fn link_after(&mut self, prev: u32, id: u32) {
@@ -903,19 +896,8 @@ impl Builder {
         } else {
             self.meta[prev as usize].next
         };
-        let m = &mut self.meta[id as usize];
-        m.prev = prev;
-        m.next = next;
-        if prev == NIL {
-            self.head = id;
-        } else {
-            self.meta[prev as usize].next = id;
-        }
-        if next == NIL {
-            self.tail = id;
-        } else {
-            self.meta[next as usize].prev = id;
-        }
+        self.join(prev, id);
+        self.join(id, next);
         if prev == self.decl_tail && self.is_decl(id) {
             self.decl_tail = id;
         }
@@ -923,16 +905,7 @@ impl Builder {
 
     fn unlink_layout(&mut self, id: u32) {
         let Meta { prev, next, .. } = self.meta[id as usize];
-        if prev == NIL {
-            self.head = next;
-        } else {
-            self.meta[prev as usize].next = next;
-        }
-        if next == NIL {
-            self.tail = prev;
-        } else {
-            self.meta[next as usize].prev = prev;
-        }
+        self.join(prev, next);
         if self.decl_tail == id {
             self.decl_tail = prev;
         }
