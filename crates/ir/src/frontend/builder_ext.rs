@@ -150,4 +150,3 @@ pub trait FrontendBuilder {
         self.decl(op);
     }
 }
-
