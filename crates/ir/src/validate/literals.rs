@@ -78,7 +78,7 @@ impl Validator<'_> {
                 );
             }
         }
-        if info.var_lits == Some(LitKind::Str) {
+        if matches!(info.var_lits, Some(LitKind::Str)) {
             let words = lits.get(info.lits.len()..).unwrap_or(&[]);
             let terminated = words.iter().any(|w| w.0.to_le_bytes().contains(&0));
             if !terminated {

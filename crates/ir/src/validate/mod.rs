@@ -656,12 +656,13 @@ impl<'a> Validator<'a> {
 
     fn check_op(&mut self, def: SsaDef, op: &Op, p: u32) {
         // A function belongs to no region (calls name it from anywhere); its body is one.
-        if op.opcode == OpCode::Function {
-            self.func_scope = 0;
-            self.set_scope(0);
-        }
+        let scope = if op.opcode == OpCode::Function {
+            0
+        } else {
+            self.cur_scope
+        };
         if let Some(slot) = self.def_scope.get_mut(def.index()) {
-            *slot = self.cur_scope;
+            *slot = scope;
         }
         match op.opcode {
             OpCode::Function => {
