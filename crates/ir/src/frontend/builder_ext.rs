@@ -150,3 +150,4 @@ pub trait FrontendBuilder {
         self.decl(op);
     }
 }
+

@@ -60,6 +60,7 @@ fn kind(opcode: OpCode) -> u8 {
     KINDS[opcode as usize & (KINDS.len() - 1)]
 }
 
+
 /// Runs dead code elimination; returns whether anything was removed.
 pub fn run(b: &mut Builder) -> Result<bool, PassError> {
     run_with_scratch(b, &mut Scratch::default())
@@ -217,11 +218,7 @@ mod tests {
         for &op in OpCode::ALL {
             let removable = op.is_removable() && !op.is_declarative();
             assert_eq!(kind(op) == REMOVABLE, removable, "{op:?}");
-            assert_eq!(
-                kind(op) == ANNOTATION,
-                !removable && op.is_annotation(),
-                "{op:?}"
-            );
+            assert_eq!(kind(op) == ANNOTATION, !removable && op.is_annotation(), "{op:?}");
         }
     }
     use crate::text::parse;
