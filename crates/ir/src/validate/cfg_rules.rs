@@ -113,6 +113,10 @@ pub(super) fn check(
     funcs: &[FuncInfo],
     errors: &mut Vec<ValidationError>,
 ) {
+    // Without a block-form function every function is skipped: the graphs would be empty.
+    if !funcs.iter().any(|f| f.block_form(level)) {
+        return;
+    }
     let mut scratch = SCRATCH.with(Cell::take).unwrap_or_default();
     check_with(b, level, funcs, errors, &mut scratch);
     SCRATCH.with(|s| s.set(Some(scratch)));
@@ -650,7 +654,10 @@ impl Checker<'_> {
         let label = self.cfg.label(target);
         let info = op.opcode.info();
         (0..op.ref_count()).find(|&i| {
-            op.arg(i) == Some(label) && info.ref_info(i).is_some_and(|r| r.role == Role::Block)
+            op.arg(i) == Some(label)
+                && info
+                    .ref_info(i)
+                    .is_some_and(|r| matches!(r.role, Role::Block))
         })
     }
 

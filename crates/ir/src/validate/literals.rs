@@ -11,6 +11,14 @@ use crate::op::{Op, SsaDef};
 use crate::opcode::{LitKind, OpCode};
 use crate::types::{ScalarType, Type};
 
+/// True if every value is a valid literal of `kind`.
+fn any_value(kind: LitKind) -> bool {
+    matches!(
+        kind,
+        LitKind::Int | LitKind::Str | LitKind::Data | LitKind::CaseValue
+    )
+}
+
 /// Outcome of matching a literal against its kind.
 fn literal_valid(kind: LitKind, v: u64) -> bool {
     match kind {
@@ -50,7 +58,13 @@ impl Validator<'_> {
     pub(super) fn check_literals(&mut self, def: SsaDef, op: &Op, nref: usize) {
         let info = op.opcode.info();
         let lits = &op.operands[nref..];
-        for (j, lit) in lits.iter().enumerate() {
+        // Past the fixed literals every word is of the repeated kind; kinds that take any
+        // value (strings, data, plain integers) need no look at each word.
+        let checked = match info.var_lits {
+            Some(kind) if any_value(kind) => lits.len().min(info.lits.len()),
+            _ => lits.len(),
+        };
+        for (j, lit) in lits[..checked].iter().enumerate() {
             let Some(kind) = info.lit_kind(j) else {
                 continue;
             };
@@ -64,7 +78,7 @@ impl Validator<'_> {
                 );
             }
         }
-        if info.var_lits == Some(LitKind::Str) {
+        if matches!(info.var_lits, Some(LitKind::Str)) {
             let words = lits.get(info.lits.len()..).unwrap_or(&[]);
             let terminated = words.iter().any(|w| w.0.to_le_bytes().contains(&0));
             if !terminated {

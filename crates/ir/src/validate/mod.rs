@@ -656,12 +656,13 @@ impl<'a> Validator<'a> {
 
     fn check_op(&mut self, def: SsaDef, op: &Op, p: u32) {
         // A function belongs to no region (calls name it from anywhere); its body is one.
-        if op.opcode == OpCode::Function {
-            self.func_scope = 0;
-            self.set_scope(0);
-        }
+        let scope = if op.opcode == OpCode::Function {
+            0
+        } else {
+            self.cur_scope
+        };
         if let Some(slot) = self.def_scope.get_mut(def.index()) {
-            *slot = self.cur_scope;
+            *slot = scope;
         }
         match op.opcode {
             OpCode::Function => {
@@ -717,7 +718,9 @@ impl<'a> Validator<'a> {
         // reference operands, no stage, no opcode-specific rule here (their literals are
         // checked with the other literals). With op flags (sparse feedback) they go through.
         // The test `constants_meet_no_specific_rule` holds the rules to that.
-        if op.opcode == OpCode::Constant && op.flags.is_empty() {
+        // Annotations (debug names, semantics) name any op and meet none of them either;
+        // the test `annotations_meet_no_specific_rule` holds the rules to that.
+        if (op.opcode == OpCode::Constant || op.opcode.is_annotation()) && op.flags.is_empty() {
             return;
         }
         self.check_specific_rules(def, op, nref);
@@ -731,7 +734,10 @@ impl<'a> Validator<'a> {
         // with the part they reach).
         let info = op.opcode.info();
         if op.opcode.addresses_operand_type()
-            && info.refs.first().is_some_and(|r| r.role != Role::Value)
+            && info
+                .refs
+                .first()
+                .is_some_and(|r| !matches!(r.role, Role::Value))
         {
             self.check_variable_address(def, op);
         }

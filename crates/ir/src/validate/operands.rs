@@ -27,7 +27,8 @@ fn valueless_target(user: OpCode, role: Role, target: OpCode, ty: &Type) -> Opti
         return Some("a debug op, not something to name");
     }
     if target.is_not_a_value() {
-        let asked = role == Role::Named || role.opcodes().is_some_and(|w| w.contains(&target));
+        let asked =
+            matches!(role, Role::Named) || role.opcodes().is_some_and(|w| w.contains(&target));
         return (!asked).then_some("which is not a value");
     }
     if target.is_mode() {
@@ -54,8 +55,14 @@ impl Validator<'_> {
     /// Reference operands: null, dangling, forward, referenced opcodes, declaration use.
     pub(super) fn check_refs(&mut self, def: SsaDef, op: &Op, p: u32, nref: usize) {
         let info = op.opcode.info();
-        for i in 0..nref {
-            let raw = op.operands[i].0;
+        let b = self.b;
+        let is_phi = op.opcode == OpCode::Phi;
+        let user_annotation = op.opcode.is_annotation();
+        let Some(operands) = op.operands.get(..nref) else {
+            return;
+        };
+        for (i, &operand) in operands.iter().enumerate() {
+            let raw = operand.0;
             let r = info.ref_info(i).unwrap_or(&UNDESCRIBED);
             if raw == 0 {
                 if r.kind == RefKind::Required {
@@ -63,15 +70,15 @@ impl Validator<'_> {
                 }
                 continue;
             }
-            let target = op.operands[i].def().filter(|&t| self.pos_of(t) != 0);
-            let Some(t) = target else {
+            // One position lookup: 0 for ids not in the program (or not ids at all).
+            let found = operand.def().map(|t| (t, self.pos_of(t)));
+            let Some((t, tp)) = found.filter(|&(_, tp)| tp != 0) else {
                 self.err_at(def, op, i, Rule::DanglingReference, format!("%{raw}"));
                 continue;
             };
-            let tp = self.pos_of(t);
             // A phi's value may be the phi itself: a value a loop carries unchanged on that
             // edge (SPIR-V and LLVM allow it).
-            let own_value = op.opcode == OpCode::Phi && i % 2 == 1;
+            let own_value = is_phi && i % 2 == 1;
             if tp == p && !own_value {
                 self.err_at(
                     def,
@@ -83,7 +90,7 @@ impl Validator<'_> {
             } else if tp > p && !r.role.may_be_later() && !self.unstructured_code(tp) {
                 self.err_at(def, op, i, Rule::ForwardReference, format!("{t} is later"));
             }
-            let Some(top) = self.b.get(t) else { continue };
+            let Some(top) = b.get(t) else { continue };
             let ts = self.def_scope.get(t.index()).copied().unwrap_or(0);
             if ts != 0
                 && tp < p
@@ -91,8 +98,8 @@ impl Validator<'_> {
                 // selector is a value like any other; annotations and branches name ops
                 // without using their values.
                 && !top.opcode.is_scoped()
-                && !op.opcode.is_annotation()
-                && r.role != Role::Block
+                && !user_annotation
+                && !matches!(r.role, Role::Block)
                 && !self.scope_visible(ts)
             {
                 self.err_at(def, op, i, Rule::ScopeDominance, format!("{t}"));
@@ -120,7 +127,7 @@ impl Validator<'_> {
         t: SsaDef,
         top: &Op,
     ) {
-        if role == Role::StageFunction {
+        if matches!(role, Role::StageFunction) {
             if top.opcode != OpCode::Function {
                 self.err_at(
                     def,
@@ -141,7 +148,7 @@ impl Validator<'_> {
             }
             return;
         }
-        if role == Role::Merge {
+        if matches!(role, Role::Merge) {
             if top.opcode != OpCode::Label {
                 self.err_at(
                     def,
@@ -161,7 +168,7 @@ impl Validator<'_> {
             }
             return;
         }
-        if role == Role::Block {
+        if matches!(role, Role::Block) {
             if top.opcode != OpCode::Label {
                 self.err_at(
                     def,
@@ -181,7 +188,7 @@ impl Validator<'_> {
             }
             return;
         }
-        if role == Role::CaseValue {
+        if matches!(role, Role::CaseValue) {
             if top.opcode != OpCode::Constant {
                 self.err_at(
                     def,
@@ -193,7 +200,7 @@ impl Validator<'_> {
             }
             return;
         }
-        if role == Role::EnclosingFunction {
+        if matches!(role, Role::EnclosingFunction) {
             let cur = self.func.as_ref().and_then(|f| f.def);
             if cur != Some(t) {
                 self.err_at(
@@ -226,7 +233,7 @@ impl Validator<'_> {
                     Rule::OperandOpcode,
                     format!("{t} is {}, expected {}", top.opcode, names.join(" or ")),
                 );
-            } else if role == Role::Param {
+            } else if matches!(role, Role::Param) {
                 let fid = self.func.as_ref().and_then(|f| f.def).map_or(0, |d| d.id());
                 if self.param_owner.get(t.index()).copied().unwrap_or(0) != fid || fid == 0 {
                     self.err_at(

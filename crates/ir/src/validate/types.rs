@@ -133,7 +133,7 @@ impl Validator<'_> {
             if r.ty != TypeRule::Any && !r.ty.is_image_operand() {
                 self.check_type_rule(def, op, i, r.ty);
             }
-            if r.like != Like::Free {
+            if !matches!(r.like, Like::Free) {
                 self.check_like(def, op, i, r.like);
             }
         }

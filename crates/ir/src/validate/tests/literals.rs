@@ -188,3 +188,49 @@ fn constants_meet_no_specific_rule() {
         }
     }
 }
+
+#[test]
+fn annotations_meet_no_specific_rule() {
+    // Targets of every kind an annotation may name: declarations, constants, a function, a
+    // value, another annotation; and of every type.
+    let mut b = Builder::new();
+    let mut targets = Vec::new();
+    for ty in [
+        Type::VOID,
+        Type::scalar(S::F32),
+        Type::vector(S::U32, 4),
+        Type::scalar(S::F32).array_of(0).unwrap(),
+    ] {
+        targets.push(b.add_decl(Op::new(O::Constant, ty)));
+        targets.push(b.add_decl(Op::new(O::DclInput, ty).with_lit(0).with_lit(0)));
+        targets.push(b.add_decl(Op::new(O::DclOutput, ty).with_lit(0).with_lit(0)));
+        targets.push(b.add_decl(Op::new(O::DclLds, ty)));
+    }
+    targets.push(b.add(Op::new(O::Function, Type::VOID)));
+    let named = b.add_decl(Op::new(O::DebugName, Type::VOID).with_ref(targets[0]));
+    targets.push(named);
+    let mut annotations = Vec::new();
+    for &t in &targets {
+        for (opcode, lits) in [(O::DebugName, 0), (O::DebugMemberName, 1), (O::Semantic, 1)] {
+            for name in ["", "a", "a longer name of more words"] {
+                let mut op = Op::new(opcode, Type::VOID).with_ref(t);
+                for k in 0..lits {
+                    op = op.with_lit(k as u64);
+                }
+                annotations.push(b.add_decl(op.with_str(name)));
+            }
+        }
+    }
+    for level in [Level::Structural, Level::Unstructured, Level::Lowered] {
+        for &stage in ShaderStage::ALL {
+            let mut v = Validator::new(&b, level);
+            v.stage = Some(stage);
+            v.workgroup_size = Some([1, 1, 1]);
+            for &d in &annotations {
+                let op = b.op(d);
+                v.check_specific_rules(d, op, op.ref_count());
+            }
+            assert!(v.errors.is_empty(), "{level:?} {stage:?}: {:?}", v.errors);
+        }
+    }
+}
