@@ -188,6 +188,7 @@ impl<'s> Converter<'s> {
 
     /// The converted value `id`: constants are made on first use; anything else must be
     /// converted already (dominance puts definitions first in reverse post-order).
+    #[inline]
     pub(crate) fn value(&mut self, id: ValueId) -> R<Val> {
         // The common cases (a value converted already) stay small enough to inline; the
         // first use of a constant takes the out-of-line paths.
