@@ -568,7 +568,7 @@ impl<'s> Converter<'s> {
     }
 
     /// The arguments of a call (after the opcode for DXIL operations, the opcode included).
-    pub(crate) fn call_args(&self, inst: &Instruction) -> R<Args> {
+    pub(crate) fn call_args(&self, inst: &Instruction) -> R<Args<'s>> {
         let LlOp::Call { args, .. } = inst.op else {
             return Err(self.invalid("not a call"));
         };
@@ -577,17 +577,13 @@ impl<'s> Converter<'s> {
         if ops.len() > MAX_ARGS {
             return Err(self.limit("call arguments", MAX_ARGS as u64));
         }
-        let mut a = Args {
-            ids: [ValueId(0); MAX_ARGS],
-            len: ops.len(),
-        };
-        for (slot, &o) in a.ids.iter_mut().zip(ops) {
-            if o & crate::module::instructions::METADATA_OPERAND != 0 {
-                return Err(self.unsupported("metadata arguments"));
-            }
-            *slot = ValueId(o);
+        if ops
+            .iter()
+            .any(|&o| o & crate::module::instructions::METADATA_OPERAND != 0)
+        {
+            return Err(self.unsupported("metadata arguments"));
         }
-        Ok(a)
+        Ok(Args { ids: ops })
     }
 
     /// Whether instruction `index` of the current function carries `!dx.precise`.
@@ -708,22 +704,22 @@ impl<'s> Converter<'s> {
 /// Most call arguments (the opcode included): `SampleCmpGrad` has 19.
 const MAX_ARGS: usize = 24;
 
-/// The arguments of a call, without allocation.
+/// The arguments of a call, borrowed from the function body (checked to hold no
+/// metadata operands), without allocation or copying.
 #[derive(Clone, Copy)]
-pub(crate) struct Args {
-    ids: [ValueId; MAX_ARGS],
-    len: usize,
+pub(crate) struct Args<'s> {
+    ids: &'s [u32],
 }
 
-impl Args {
+impl Args<'_> {
     /// Argument `i` (0 is the opcode of a DXIL operation).
     pub(crate) fn get(&self, i: usize) -> Option<ValueId> {
-        (i < self.len).then(|| self.ids[i])
+        self.ids.get(i).map(|&o| ValueId(o))
     }
 
     /// Number of arguments.
     pub(crate) fn len(&self) -> usize {
-        self.len
+        self.ids.len()
     }
 }
 

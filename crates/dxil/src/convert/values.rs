@@ -188,17 +188,29 @@ impl<'s> Converter<'s> {
 
     /// The converted value `id`: constants are made on first use; anything else must be
     /// converted already (dominance puts definitions first in reverse post-order).
+    #[inline]
     pub(crate) fn value(&mut self, id: ValueId) -> R<Val> {
+        // The common cases (a value converted already) stay small enough to inline; the
+        // first use of a constant takes the out-of-line paths.
         let module_len = self.m.values.len();
         if id.index() < module_len {
+            if let Some(Some(v)) = self.module_vals.get(id.index()) {
+                return Ok(*v);
+            }
             return self.module_value(id);
         }
         let local = id.index() - module_len;
-        match self.f.vals.get(local).copied() {
-            Some(Val::Pending) => {}
-            Some(v) => return Ok(v),
-            None => return Err(self.invalid(format!("value %{} does not exist", id.0))),
+        match self.f.vals.get(local) {
+            Some(Val::Pending) => self.local_constant(id, local),
+            Some(&v) => Ok(v),
+            None => Err(self.invalid(format!("value %{} does not exist", id.0))),
         }
+    }
+
+    /// The first use of function-local value `id` (index `local` in the function's
+    /// table): a constant is made and kept; anything else is used before its definition.
+    #[inline(never)]
+    fn local_constant(&mut self, id: ValueId, local: usize) -> R<Val> {
         let body = self.body()?;
         let info = body
             .value(id)
@@ -224,6 +236,7 @@ impl<'s> Converter<'s> {
     }
 
     /// A module-level value: a global, a function, or a module constant.
+    #[inline(never)]
     fn module_value(&mut self, id: ValueId) -> R<Val> {
         if let Some(Some(v)) = self.module_vals.get(id.index()) {
             return Ok(*v);

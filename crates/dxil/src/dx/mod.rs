@@ -130,8 +130,45 @@ impl core::fmt::Display for Ctx<'_> {
     }
 }
 
-/// The operands of a metadata tuple, inline for the sizes DXIL records have.
-pub(crate) type Ops = smallvec::SmallVec<[MetadataRef; 12]>;
+/// The operands of a metadata tuple, borrowed from the module's operand table (where
+/// they are stored as id + 1, 0 for null), so reading a tuple copies nothing.
+#[derive(Clone, Copy)]
+pub(crate) struct Ops<'m> {
+    raw: &'m [u64],
+}
+
+impl<'m> Ops<'m> {
+    fn decode(v: u64) -> MetadataRef {
+        v.checked_sub(1).map(|id| MetadataId(id as u32))
+    }
+
+    /// Number of operands.
+    pub fn len(&self) -> usize {
+        self.raw.len()
+    }
+
+    /// Operand `i`, `None` past the end.
+    pub fn get(&self, i: usize) -> Option<MetadataRef> {
+        self.raw.get(i).map(|&v| Self::decode(v))
+    }
+
+    /// Operand `i`; the caller has checked the length.
+    pub fn op(&self, i: usize) -> MetadataRef {
+        Self::decode(self.raw[i])
+    }
+
+    /// Every operand in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = MetadataRef> + 'm {
+        self.raw.iter().map(|&v| Self::decode(v))
+    }
+
+    /// Consecutive operand pairs (a trailing odd operand is left out).
+    pub fn pairs(&self) -> impl Iterator<Item = (MetadataRef, MetadataRef)> + 'm {
+        self.raw
+            .chunks_exact(2)
+            .map(|p| (Self::decode(p[0]), Self::decode(p[1])))
+    }
+}
 
 /// An [`Error::Metadata`].
 #[cold]
@@ -144,38 +181,27 @@ pub(crate) fn md_error(context: &Ctx<'_>, message: impl Into<String>) -> Error {
 
 impl<'m> Reader<'m> {
     /// The operands of tuple `id`.
-    pub fn tuple(&self, id: MetadataId, context: &Ctx<'_>) -> Result<Ops, Error> {
+    pub fn tuple(&self, id: MetadataId, context: &Ctx<'_>) -> Result<Ops<'m>, Error> {
         match self.m.metadata.get(id) {
-            Some(MetadataNode::Tuple { operands, .. }) => {
-                // Tuples of up to 12 operands (all of DXIL's records) fill the inline buffer
-                // directly.
-                let raw = self.m.metadata.raw(*operands);
-                let mut inline: [MetadataRef; 12] = [None; 12];
-                if raw.len() > inline.len() {
-                    return Ok(self.m.metadata.operands(*operands).collect());
-                }
-                for (slot, &v) in inline.iter_mut().zip(raw) {
-                    *slot = v.checked_sub(1).map(|id| MetadataId(id as u32));
-                }
-                Ok(Ops::from_buf_and_len(inline, raw.len()))
-            }
+            Some(MetadataNode::Tuple { operands, .. }) => Ok(Ops {
+                raw: self.m.metadata.raw(*operands),
+            }),
             _ => Err(md_error(context, format!("!{} is not a tuple", id.0))),
         }
     }
 
     /// The operands of an optional tuple (null gives `None`).
-    pub fn optional_tuple(&self, r: MetadataRef, context: &Ctx<'_>) -> Result<Option<Ops>, Error> {
+    pub fn optional_tuple(
+        &self,
+        r: MetadataRef,
+        context: &Ctx<'_>,
+    ) -> Result<Option<Ops<'m>>, Error> {
         r.map(|id| self.tuple(id, context)).transpose()
     }
 
     /// The operand `i` of `ops`.
-    pub fn at(
-        &self,
-        ops: &[MetadataRef],
-        i: usize,
-        context: &Ctx<'_>,
-    ) -> Result<MetadataRef, Error> {
-        ops.get(i).copied().ok_or_else(|| {
+    pub fn at(&self, ops: Ops<'_>, i: usize, context: &Ctx<'_>) -> Result<MetadataRef, Error> {
+        ops.get(i).ok_or_else(|| {
             md_error(
                 context,
                 format!("has {} operands, operand {i} is missing", ops.len()),
@@ -241,7 +267,7 @@ impl<'m> Reader<'m> {
     }
 
     /// The single tuple a named metadata holds (`None` when the name is absent).
-    fn named_single(&self, name: &str) -> Result<Option<Ops>, Error> {
+    fn named_single(&self, name: &str) -> Result<Option<Ops<'m>>, Error> {
         let Some(n) = self.m.named_metadata(name) else {
             return Ok(None);
         };
@@ -259,8 +285,8 @@ impl<'m> Reader<'m> {
         };
         let ctx = Ctx::root(name);
         Ok(Some((
-            self.u32(self.at(&ops, 0, &ctx)?, &ctx.sub("major"))?,
-            self.u32(self.at(&ops, 1, &ctx)?, &ctx.sub("minor"))?,
+            self.u32(self.at(ops, 0, &ctx)?, &ctx.sub("major"))?,
+            self.u32(self.at(ops, 1, &ctx)?, &ctx.sub("minor"))?,
         )))
     }
 }
@@ -277,16 +303,16 @@ impl DxilMetadata {
         };
         if let Some(ops) = r.named_single("dx.shaderModel")? {
             let ctx = Ctx::root("dx.shaderModel");
-            let name = r.string(r.at(&ops, 0, &ctx)?, &ctx)?;
+            let name = r.string(r.at(ops, 0, &ctx)?, &ctx)?;
             d.shader_model = Some(ShaderModel {
                 kind: ShaderKind::from_profile(name.as_bytes())
                     .ok_or_else(|| md_error(&ctx, format!("unknown shader model \"{name}\"")))?,
-                major: r.u32(r.at(&ops, 1, &ctx)?, &ctx)?,
-                minor: r.u32(r.at(&ops, 2, &ctx)?, &ctx)?,
+                major: r.u32(r.at(ops, 1, &ctx)?, &ctx)?,
+                minor: r.u32(r.at(ops, 2, &ctx)?, &ctx)?,
             });
         }
         if let Some(ops) = r.named_single("dx.resources")? {
-            d.resources = Resources::read(&r, &ops, &Ctx::root("dx.resources"))?;
+            d.resources = Resources::read(&r, ops, &Ctx::root("dx.resources"))?;
         }
         if let Some(n) = m.named_metadata("dx.entryPoints") {
             let root = Ctx::root("dx.entryPoints");
@@ -297,7 +323,7 @@ impl DxilMetadata {
         }
         if let Some(ops) = r.named_single("dx.viewIdState")? {
             let ctx = Ctx::root("dx.viewIdState");
-            let (_, v) = r.value(r.at(&ops, 0, &ctx)?, &ctx)?;
+            let (_, v) = r.value(r.at(ops, 0, &ctx)?, &ctx)?;
             let words = match m.constant(None, v) {
                 Some(Constant::Data(words)) => m
                     .constants
@@ -336,24 +362,24 @@ fn read_entry(r: &Reader<'_>, id: MetadataId, ctx: &Ctx<'_>) -> Result<EntryPoin
             format!("has {} operands, an entry point has 5", ops.len()),
         ));
     }
-    let function = match ops[0] {
+    let function = match ops.op(0) {
         None => None,
-        Some(_) => Some(r.value(ops[0], &ctx.sub("function"))?.1),
+        Some(_) => Some(r.value(ops.op(0), &ctx.sub("function"))?.1),
     };
-    let name = r.string(ops[1], &ctx.sub("name"))?;
+    let name = r.string(ops.op(1), &ctx.sub("name"))?;
     let sctx = ctx.sub("signatures");
-    let signatures = match r.optional_tuple(ops[2], &sctx)? {
-        Some(s) => Signatures::read(r, &s, &sctx)?,
+    let signatures = match r.optional_tuple(ops.op(2), &sctx)? {
+        Some(s) => Signatures::read(r, s, &sctx)?,
         None => Signatures::default(),
     };
     let rctx = ctx.sub("resources");
     let resources = r
-        .optional_tuple(ops[3], &rctx)?
-        .map(|res| Resources::read(r, &res, &rctx))
+        .optional_tuple(ops.op(3), &rctx)?
+        .map(|res| Resources::read(r, res, &rctx))
         .transpose()?;
     let pctx = ctx.sub("properties");
-    let properties = match r.optional_tuple(ops[4], &pctx)? {
-        Some(p) => EntryProperties::read(r, &p, &pctx)?,
+    let properties = match r.optional_tuple(ops.op(4), &pctx)? {
+        Some(p) => EntryProperties::read(r, p, &pctx)?,
         None => EntryProperties::default(),
     };
     Ok(EntryPoint {

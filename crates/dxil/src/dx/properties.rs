@@ -10,7 +10,7 @@ use crate::dx::enums::{
     InputPrimitive, MeshOutputTopology, PrimitiveTopology, ShaderKind, TessellatorDomain,
     TessellatorOutputPrimitive, TessellatorPartitioning,
 };
-use crate::dx::{md_error, Ctx, Reader};
+use crate::dx::{md_error, Ctx, Ops, Reader};
 use crate::error::Error;
 use crate::module::{MetadataRef, ValueId};
 
@@ -117,54 +117,54 @@ pub struct EntryProperties {
 
 impl EntryProperties {
     /// Reads the tag/value list.
-    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &Ctx<'_>) -> Result<Self, Error> {
+    pub(crate) fn read(r: &Reader<'_>, ops: Ops<'_>, ctx: &Ctx<'_>) -> Result<Self, Error> {
         if ops.len() % 2 != 0 {
             return Err(md_error(ctx, "has an odd number of operands"));
         }
         let mut p = EntryProperties::default();
-        for pair in ops.chunks_exact(2) {
-            let tag = r.u32(pair[0], &ctx.sub("tag"))?;
-            let v = pair[1];
+        for (key, val) in ops.pairs() {
+            let tag = r.u32(key, &ctx.sub("tag"))?;
+            let v = val;
             let c = ctx.item("tag", u64::from(tag));
             match tag {
                 0 => p.shader_flags = r.int(v, &c)? as u64,
                 1 => {
                     let s = list(r, v, &c, 5)?;
                     p.geometry = Some(GeometryState {
-                        input_primitive: InputPrimitive::from_u32(r.u32(s[0], &c)?),
-                        max_vertex_count: r.u32(s[1], &c)?,
-                        active_stream_mask: r.u32(s[2], &c)?,
-                        output_topology: PrimitiveTopology::from_u32(r.u32(s[3], &c)?),
-                        instance_count: r.u32(s[4], &c)?,
+                        input_primitive: InputPrimitive::from_u32(r.u32(s.op(0), &c)?),
+                        max_vertex_count: r.u32(s.op(1), &c)?,
+                        active_stream_mask: r.u32(s.op(2), &c)?,
+                        output_topology: PrimitiveTopology::from_u32(r.u32(s.op(3), &c)?),
+                        instance_count: r.u32(s.op(4), &c)?,
                     });
                 }
                 2 => {
                     let s = list(r, v, &c, 2)?;
                     p.domain = Some(DomainState {
-                        domain: TessellatorDomain::from_u32(r.u32(s[0], &c)?),
-                        input_control_points: r.u32(s[1], &c)?,
+                        domain: TessellatorDomain::from_u32(r.u32(s.op(0), &c)?),
+                        input_control_points: r.u32(s.op(1), &c)?,
                     });
                 }
                 3 => {
                     let s = list(r, v, &c, 7)?;
                     p.hull = Some(HullState {
-                        patch_constant_function: match s[0] {
+                        patch_constant_function: match s.op(0) {
                             None => None,
-                            Some(_) => Some(r.value(s[0], &c)?.1),
+                            Some(_) => Some(r.value(s.op(0), &c)?.1),
                         },
-                        input_control_points: r.u32(s[1], &c)?,
-                        output_control_points: r.u32(s[2], &c)?,
-                        domain: TessellatorDomain::from_u32(r.u32(s[3], &c)?),
-                        partitioning: TessellatorPartitioning::from_u32(r.u32(s[4], &c)?),
-                        output_primitive: TessellatorOutputPrimitive::from_u32(r.u32(s[5], &c)?),
-                        max_tess_factor: r.float(s[6], &c)?,
+                        input_control_points: r.u32(s.op(1), &c)?,
+                        output_control_points: r.u32(s.op(2), &c)?,
+                        domain: TessellatorDomain::from_u32(r.u32(s.op(3), &c)?),
+                        partitioning: TessellatorPartitioning::from_u32(r.u32(s.op(4), &c)?),
+                        output_primitive: TessellatorOutputPrimitive::from_u32(r.u32(s.op(5), &c)?),
+                        max_tess_factor: r.float(s.op(6), &c)?,
                     });
                 }
                 4 => p.num_threads = Some(threads(r, v, &c)?),
                 // DXC writes the space as a one-element tuple.
                 5 => {
                     p.auto_binding_space = Some(match v.and_then(|id| r.tuple(id, &c).ok()) {
-                        Some(ops) => r.u32(r.at(&ops, 0, &c)?, &c)?,
+                        Some(ops) => r.u32(r.at(ops, 0, &c)?, &c)?,
                         None => r.u32(v, &c)?,
                     })
                 }
@@ -174,28 +174,31 @@ impl EntryProperties {
                 9 => {
                     let s = list(r, v, &c, 5)?;
                     p.mesh = Some(MeshState {
-                        num_threads: threads(r, s[0], &c)?,
-                        max_vertex_count: r.u32(s[1], &c)?,
-                        max_primitive_count: r.u32(s[2], &c)?,
-                        output_topology: MeshOutputTopology::from_u32(r.u32(s[3], &c)?),
-                        payload_size: r.u32(s[4], &c)?,
+                        num_threads: threads(r, s.op(0), &c)?,
+                        max_vertex_count: r.u32(s.op(1), &c)?,
+                        max_primitive_count: r.u32(s.op(2), &c)?,
+                        output_topology: MeshOutputTopology::from_u32(r.u32(s.op(3), &c)?),
+                        payload_size: r.u32(s.op(4), &c)?,
                     });
                 }
                 10 => {
                     let s = list(r, v, &c, 2)?;
                     p.amplification = Some(AmplificationState {
-                        num_threads: threads(r, s[0], &c)?,
-                        payload_size: r.u32(s[1], &c)?,
+                        num_threads: threads(r, s.op(0), &c)?,
+                        payload_size: r.u32(s.op(1), &c)?,
                     });
                 }
                 11 => {
                     let s = list(r, v, &c, 1)?;
-                    p.wave_size = Some(r.u32(s[0], &c)?);
+                    p.wave_size = Some(r.u32(s.op(0), &c)?);
                 }
                 23 => {
                     let s = list(r, v, &c, 3)?;
-                    p.wave_size_range =
-                        Some([r.u32(s[0], &c)?, r.u32(s[1], &c)?, r.u32(s[2], &c)?]);
+                    p.wave_size_range = Some([
+                        r.u32(s.op(0), &c)?,
+                        r.u32(s.op(1), &c)?,
+                        r.u32(s.op(2), &c)?,
+                    ]);
                 }
                 _ => {}
             }
@@ -213,7 +216,7 @@ impl EntryProperties {
 }
 
 /// A tuple value with at least `n` operands.
-fn list(r: &Reader<'_>, v: MetadataRef, ctx: &Ctx<'_>, n: usize) -> Result<crate::dx::Ops, Error> {
+fn list<'r>(r: &Reader<'r>, v: MetadataRef, ctx: &Ctx<'_>, n: usize) -> Result<Ops<'r>, Error> {
     let Some(id) = v else {
         return Err(md_error(ctx, "is null"));
     };
@@ -230,5 +233,9 @@ fn list(r: &Reader<'_>, v: MetadataRef, ctx: &Ctx<'_>, n: usize) -> Result<crate
 /// `!{i32 x, i32 y, i32 z}`.
 fn threads(r: &Reader<'_>, v: MetadataRef, ctx: &Ctx<'_>) -> Result<[u32; 3], Error> {
     let s = list(r, v, ctx, 3)?;
-    Ok([r.u32(s[0], ctx)?, r.u32(s[1], ctx)?, r.u32(s[2], ctx)?])
+    Ok([
+        r.u32(s.op(0), ctx)?,
+        r.u32(s.op(1), ctx)?,
+        r.u32(s.op(2), ctx)?,
+    ])
 }

@@ -8,7 +8,7 @@
 //! atomics are used.
 
 use crate::dx::enums::{ComponentType, ResourceKind, SamplerKind};
-use crate::dx::{md_error, Ctx, Reader};
+use crate::dx::{md_error, Ctx, Ops, Reader};
 use crate::error::Error;
 use crate::module::{MetadataRef, ValueId};
 
@@ -95,7 +95,7 @@ pub struct Resources {
 
 impl Resources {
     /// Reads `!{srvs, uavs, cbvs, samplers}` (each a list or null).
-    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &Ctx<'_>) -> Result<Self, Error> {
+    pub(crate) fn read(r: &Reader<'_>, ops: Ops<'_>, ctx: &Ctx<'_>) -> Result<Self, Error> {
         let mut out = Resources::default();
         let classes = [
             ResourceClass::Srv,
@@ -105,15 +105,15 @@ impl Resources {
         ];
         for (i, class) in classes.into_iter().enumerate() {
             let c = ctx.sub(["SRVs", "UAVs", "CBVs", "samplers"][i]);
-            let Some(list) = r.optional_tuple(ops.get(i).copied().flatten(), &c)? else {
+            let Some(list) = r.optional_tuple(ops.get(i).flatten(), &c)? else {
                 continue;
             };
-            for (k, rec) in list.into_iter().enumerate() {
+            for (k, rec) in list.iter().enumerate() {
                 let c = c.item("record", k as u64);
                 let Some(id) = rec else {
                     return Err(md_error(&c, "is null"));
                 };
-                let resource = read_resource(r, class, &r.tuple(id, &c)?, &c)?;
+                let resource = read_resource(r, class, r.tuple(id, &c)?, &c)?;
                 match class {
                     ResourceClass::Srv => out.srvs.push(resource),
                     ResourceClass::Uav => out.uavs.push(resource),
@@ -149,7 +149,7 @@ impl Resources {
 fn read_resource(
     r: &Reader<'_>,
     class: ResourceClass,
-    ops: &[MetadataRef],
+    ops: Ops<'_>,
     ctx: &Ctx<'_>,
 ) -> Result<Resource, Error> {
     let needed = match class {
@@ -164,22 +164,22 @@ fn read_resource(
         ));
     }
     let f = |what| ctx.sub(what);
-    let symbol = match ops[1] {
+    let symbol = match ops.op(1) {
         None => None,
-        Some(_) => Some(r.value(ops[1], &f("symbol"))?.1),
+        Some(_) => Some(r.value(ops.op(1), &f("symbol"))?.1),
     };
     let mut res = Resource {
         class,
-        id: r.u32(ops[0], &f("id"))?,
+        id: r.u32(ops.op(0), &f("id"))?,
         symbol,
-        name: r.string(ops[2], &f("name"))?,
-        space: r.u32(ops[3], &f("space"))?,
-        lower_bound: r.u32(ops[4], &f("lower bound"))?,
-        range_size: r.u32(ops[5], &f("range size"))?,
+        name: r.string(ops.op(2), &f("name"))?,
+        space: r.u32(ops.op(3), &f("space"))?,
+        lower_bound: r.u32(ops.op(4), &f("lower bound"))?,
+        range_size: r.u32(ops.op(5), &f("range size"))?,
         kind: match class {
             ResourceClass::Cbv => ResourceKind::CBuffer,
             ResourceClass::Sampler => ResourceKind::Sampler,
-            _ => ResourceKind::from_u32(r.u32(ops[6], &f("shape"))?),
+            _ => ResourceKind::from_u32(r.u32(ops.op(6), &f("shape"))?),
         },
         sample_count: 0,
         element_type: None,
@@ -195,41 +195,41 @@ fn read_resource(
     };
     let tags_at = match class {
         ResourceClass::Srv => {
-            res.sample_count = r.u32(ops[7], &f("sample count"))?;
+            res.sample_count = r.u32(ops.op(7), &f("sample count"))?;
             8
         }
         ResourceClass::Uav => {
-            res.globally_coherent = r.bool(ops[7], &f("globally coherent"))?;
-            res.has_counter = r.bool(ops[8], &f("has counter"))?;
-            res.rasterizer_ordered = r.bool(ops[9], &f("rasterizer ordered"))?;
+            res.globally_coherent = r.bool(ops.op(7), &f("globally coherent"))?;
+            res.has_counter = r.bool(ops.op(8), &f("has counter"))?;
+            res.rasterizer_ordered = r.bool(ops.op(9), &f("rasterizer ordered"))?;
             10
         }
         ResourceClass::Cbv => {
-            res.cbv_size = r.u32(ops[6], &f("size"))?;
+            res.cbv_size = r.u32(ops.op(6), &f("size"))?;
             7
         }
         ResourceClass::Sampler => {
-            res.sampler_kind = SamplerKind::from_u32(r.u32(ops[6], &f("sampler kind"))?);
+            res.sampler_kind = SamplerKind::from_u32(r.u32(ops.op(6), &f("sampler kind"))?);
             7
         }
     };
-    if let Some(tags) = r.optional_tuple(ops.get(tags_at).copied().flatten(), &f("tags"))? {
+    if let Some(tags) = r.optional_tuple(ops.get(tags_at).flatten(), &f("tags"))? {
         if tags.len() % 2 != 0 {
             return Err(md_error(&f("tags"), "has an odd number of operands"));
         }
-        for pair in tags.chunks_exact(2) {
-            let tag = r.u32(pair[0], &f("tag"))?;
+        for (key, val) in tags.pairs() {
+            let tag = r.u32(key, &f("tag"))?;
             match tag {
                 0 => {
                     res.element_type =
-                        Some(ComponentType::from_u32(r.u32(pair[1], &f("element type"))?))
+                        Some(ComponentType::from_u32(r.u32(val, &f("element type"))?))
                 }
-                1 => res.structured_stride = Some(r.u32(pair[1], &f("structured stride"))?),
-                2 => res.sampler_feedback_kind = Some(r.u32(pair[1], &f("sampler feedback kind"))?),
-                3 => res.atomic64 = r.bool(pair[1], &f("atomic64 use"))?,
+                1 => res.structured_stride = Some(r.u32(val, &f("structured stride"))?),
+                2 => res.sampler_feedback_kind = Some(r.u32(val, &f("sampler feedback kind"))?),
+                3 => res.atomic64 = r.bool(val, &f("atomic64 use"))?,
                 _ => {}
             }
-            res.tags.push((tag, pair[1]));
+            res.tags.push((tag, val));
         }
     }
     Ok(res)

@@ -6,7 +6,7 @@
 //! components the shader reads or writes (3).
 
 use crate::dx::enums::{ComponentType, InterpolationMode, SemanticKind};
-use crate::dx::{md_error, Ctx, Reader};
+use crate::dx::{md_error, Ctx, Ops, Reader};
 use crate::error::Error;
 use crate::module::MetadataRef;
 use smallvec::SmallVec;
@@ -58,20 +58,20 @@ pub struct Signatures {
 
 impl Signatures {
     /// Reads `!{input, output, patch constant}` (each a list or null).
-    pub(crate) fn read(r: &Reader<'_>, ops: &[MetadataRef], ctx: &Ctx<'_>) -> Result<Self, Error> {
+    pub(crate) fn read(r: &Reader<'_>, ops: Ops<'_>, ctx: &Ctx<'_>) -> Result<Self, Error> {
         let mut lists: [Vec<SignatureElement>; 3] = Default::default();
         for (i, list) in lists.iter_mut().enumerate() {
             let which = ["input", "output", "patch constant"][i];
             let c = ctx.sub(which);
-            let Some(elements) = r.optional_tuple(ops.get(i).copied().flatten(), &c)? else {
+            let Some(elements) = r.optional_tuple(ops.get(i).flatten(), &c)? else {
                 continue;
             };
-            for (k, e) in elements.into_iter().enumerate() {
+            for (k, e) in elements.iter().enumerate() {
                 let c = c.item("element", k as u64);
                 let Some(id) = e else {
                     return Err(md_error(&c, "is null"));
                 };
-                list.push(read_element(r, &r.tuple(id, &c)?, &c)?);
+                list.push(read_element(r, r.tuple(id, &c)?, &c)?);
             }
         }
         let [input, output, patch_constant] = lists;
@@ -83,11 +83,7 @@ impl Signatures {
     }
 }
 
-fn read_element(
-    r: &Reader<'_>,
-    ops: &[MetadataRef],
-    ctx: &Ctx<'_>,
-) -> Result<SignatureElement, Error> {
+fn read_element(r: &Reader<'_>, ops: Ops<'_>, ctx: &Ctx<'_>) -> Result<SignatureElement, Error> {
     if ops.len() < 10 {
         return Err(md_error(
             ctx,
@@ -98,58 +94,56 @@ fn read_element(
     let small = |v: i64, what: &'static str| -> Result<u8, Error> {
         u8::try_from(v).map_err(|_| md_error(&field(0, what), format!("value {v} out of range")))
     };
-    let semantic_indices = match r.optional_tuple(ops[4], &field(4, "semantic indices"))? {
+    let semantic_indices = match r.optional_tuple(ops.op(4), &field(4, "semantic indices"))? {
         Some(list) => list
-            .into_iter()
+            .iter()
             .map(|i| r.u32(i, &field(4, "semantic index")))
             .collect::<Result<SmallVec<_>, _>>()?,
         None => SmallVec::new(),
     };
     let mut element = SignatureElement {
-        id: r.u32(ops[0], &field(0, "id"))?,
-        name: r.string(ops[1], &field(1, "name"))?,
+        id: r.u32(ops.op(0), &field(0, "id"))?,
+        name: r.string(ops.op(1), &field(1, "name"))?,
         component_type: ComponentType::from_u32(u32::from(small(
-            r.int(ops[2], &field(2, "component type"))?,
+            r.int(ops.op(2), &field(2, "component type"))?,
             "component type",
         )?)),
         semantic_kind: SemanticKind::from_u32(u32::from(small(
-            r.int(ops[3], &field(3, "semantic kind"))?,
+            r.int(ops.op(3), &field(3, "semantic kind"))?,
             "semantic kind",
         )?)),
         semantic_indices,
         interpolation: InterpolationMode::from_u32(u32::from(small(
-            r.int(ops[5], &field(5, "interpolation"))?,
+            r.int(ops.op(5), &field(5, "interpolation"))?,
             "interpolation",
         )?)),
-        rows: r.u32(ops[6], &field(6, "rows"))?,
-        cols: small(r.int(ops[7], &field(7, "columns"))?, "columns")?,
-        start_row: i32::try_from(r.int(ops[8], &field(8, "start row"))?)
+        rows: r.u32(ops.op(6), &field(6, "rows"))?,
+        cols: small(r.int(ops.op(7), &field(7, "columns"))?, "columns")?,
+        start_row: i32::try_from(r.int(ops.op(8), &field(8, "start row"))?)
             .map_err(|_| md_error(&field(8, "start row"), "out of range"))?,
-        start_col: i8::try_from(r.int(ops[9], &field(9, "start column"))?)
+        start_col: i8::try_from(r.int(ops.op(9), &field(9, "start column"))?)
             .map_err(|_| md_error(&field(9, "start column"), "out of range"))?,
         output_stream: 0,
         dynamic_index_mask: 0,
         usage_mask: None,
         tags: SmallVec::new(),
     };
-    if let Some(tags) = r.optional_tuple(ops.get(10).copied().flatten(), &field(10, "tags"))? {
+    if let Some(tags) = r.optional_tuple(ops.get(10).flatten(), &field(10, "tags"))? {
         if tags.len() % 2 != 0 {
             return Err(md_error(
                 &field(10, "tags"),
                 "has an odd number of operands",
             ));
         }
-        for pair in tags.chunks_exact(2) {
-            let tag = r.u32(pair[0], &field(10, "tag"))?;
+        for (key, val) in tags.pairs() {
+            let tag = r.u32(key, &field(10, "tag"))?;
             match tag {
-                0 => element.output_stream = r.u32(pair[1], &field(10, "output stream"))?,
-                2 => {
-                    element.dynamic_index_mask = r.u32(pair[1], &field(10, "dynamic index mask"))?
-                }
-                3 => element.usage_mask = Some(r.u32(pair[1], &field(10, "usage mask"))?),
+                0 => element.output_stream = r.u32(val, &field(10, "output stream"))?,
+                2 => element.dynamic_index_mask = r.u32(val, &field(10, "dynamic index mask"))?,
+                3 => element.usage_mask = Some(r.u32(val, &field(10, "usage mask"))?),
                 _ => {}
             }
-            element.tags.push((tag, pair[1]));
+            element.tags.push((tag, val));
         }
     }
     Ok(element)

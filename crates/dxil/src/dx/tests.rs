@@ -287,3 +287,32 @@ fn malformed_dxil_metadata_is_an_error_naming_the_node() {
         "{e}"
     );
 }
+
+#[test]
+fn tuple_operand_view_decodes_nulls_pairs_and_bounds() {
+    use crate::module::MetadataId;
+    // Stored as id + 1, 0 for null; an odd trailing operand is left out of the pairs.
+    let raw = [3u64, 0, 1, 8, 5];
+    let ops = Ops { raw: &raw };
+    assert_eq!(ops.len(), 5);
+    assert_eq!(ops.op(0), Some(MetadataId(2)));
+    assert_eq!(ops.get(1), Some(None));
+    assert_eq!(ops.get(5), None);
+    assert_eq!(
+        ops.iter().collect::<Vec<_>>(),
+        [
+            Some(MetadataId(2)),
+            None,
+            Some(MetadataId(0)),
+            Some(MetadataId(7)),
+            Some(MetadataId(4))
+        ]
+    );
+    assert_eq!(
+        ops.pairs().collect::<Vec<_>>(),
+        [
+            (Some(MetadataId(2)), None),
+            (Some(MetadataId(0)), Some(MetadataId(7)))
+        ]
+    );
+}
