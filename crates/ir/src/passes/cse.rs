@@ -438,6 +438,9 @@ impl Table {
     }
 
     /// Numbers `op` (at `def`): replaces it by an equal op already in the table, or adds it.
+    // Inlined into each walk: the call's register saves and restores cost more than the
+    // numbering of a typical op (~15% of CSE).
+    #[inline(always)]
     fn visit(&mut self, b: &Builder, def: SsaDef, op: &crate::Op) {
         // The value-numbering key, built at the end of `operands` (kept there if the op is
         // new): reference operands mapped to their representatives, commutative operand
