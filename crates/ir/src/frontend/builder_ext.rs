@@ -2,7 +2,7 @@
 
 use super::ConstantCache;
 use crate::op::StringPacker;
-use crate::{Builder, Op, OpCode, ScalarType, SsaDef, Type};
+use crate::{Builder, Op, OpCode, Operand, ScalarType, SsaDef, Type};
 
 /// What [`FrontendBuilder`]'s provided methods keep between calls.
 #[derive(Clone, Debug, Default)]
@@ -105,9 +105,7 @@ pub trait FrontendBuilder {
             OpCode::CompositeConstruct,
             Type::vector(ty, parts.len() as u8),
         );
-        for &p in parts {
-            op = op.with_ref(p);
-        }
+        op.operands = parts.iter().map(|&p| Operand::from_def(p)).collect();
         self.code(op)
     }
 

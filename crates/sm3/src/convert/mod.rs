@@ -816,17 +816,4 @@ impl FrontendBuilder for Converter<'_, '_> {
     fn op3(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef, c: SsaDef) -> SsaDef {
         self.code(make_op(opc, ty, [r(a), r(b), r(c)]))
     }
-
-    /// A vector of `ty` built from scalars; a single scalar is returned as is.
-    fn vector(&mut self, ty: ScalarType, parts: &[SsaDef]) -> SsaDef {
-        if let [one] = parts {
-            return *one;
-        }
-        let mut op = Op::new(
-            OpCode::CompositeConstruct,
-            Type::vector(ty, parts.len() as u8),
-        );
-        op.operands = parts.iter().map(|p| r(*p)).collect();
-        self.code(op)
-    }
 }
