@@ -233,6 +233,27 @@ impl Op {
         }
     }
 
+    /// An op with the operands `ops`: up to four fill the inline operand buffer in one store
+    /// instead of a push each (what a chain of `with_ref`/`with_lit` builds).
+    #[inline(always)]
+    pub fn with_operands<const N: usize>(
+        opcode: OpCode,
+        ty: impl Into<Type>,
+        ops: [Operand; N],
+    ) -> Self {
+        let mut op = Op::new(opcode, ty);
+        if N <= 4 {
+            let mut buf = [Operand(0); 4];
+            for (slot, o) in buf.iter_mut().zip(ops) {
+                *slot = o;
+            }
+            op.operands = Operands::from_buf_and_len(buf, N);
+        } else {
+            op.operands.extend_from_slice(&ops);
+        }
+        op
+    }
+
     /// Adds a reference operand.
     #[inline]
     pub fn with_ref(mut self, def: SsaDef) -> Self {

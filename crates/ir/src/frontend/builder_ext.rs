@@ -74,19 +74,19 @@ pub trait FrontendBuilder {
     /// A one-operand code op.
     #[inline]
     fn op1(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef) -> SsaDef {
-        self.code(Op::new(opc, ty).with_ref(a))
+        self.code(Op::with_operands(opc, ty, [a].map(Operand::from_def)))
     }
 
     /// A two-operand code op.
     #[inline]
     fn op2(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef) -> SsaDef {
-        self.code(Op::new(opc, ty).with_ref(a).with_ref(b))
+        self.code(Op::with_operands(opc, ty, [a, b].map(Operand::from_def)))
     }
 
     /// A three-operand code op.
     #[inline]
     fn op3(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef, c: SsaDef) -> SsaDef {
-        self.code(Op::new(opc, ty).with_ref(a).with_ref(b).with_ref(c))
+        self.code(Op::with_operands(opc, ty, [a, b, c].map(Operand::from_def)))
     }
 
     /// Extracts member or component `i` of a composite.

@@ -29,7 +29,7 @@ use dxspv_ir::frontend::{FrontendBuilder, NamePart};
 use dxspv_ir::{BuiltIn, InterpolationModes, Op, OpCode, Operand, ScalarType, SsaDef, Type};
 
 use super::prescan::IoDcl;
-use super::{l, make_op, r, string_op, Converter, Tmp, R};
+use super::{l, r, string_op, Converter, Tmp, R};
 use crate::decode::Usage;
 use crate::options::DynamicState;
 use crate::register::{misctype, rastout, Register, RegisterType};
@@ -262,7 +262,7 @@ impl Converter<'_, '_> {
             return x;
         }
         let idx = self.c_u32(c as u32);
-        let x = self.entry(make_op(
+        let x = self.entry(Op::with_operands(
             OpCode::CompositeExtract,
             ScalarType::F32,
             [r(v), r(idx)],
@@ -593,7 +593,7 @@ impl Converter<'_, '_> {
     /// A varying output at `loc` (`vec4<f32>`).
     fn varying_output(&mut self, loc: u32, usage: Usage, index: u8) -> SsaDef {
         let ep = self.ep;
-        let d = self.decl(make_op(
+        let d = self.decl(Op::with_operands(
             OpCode::DclOutput,
             Type::vector(ScalarType::F32, 4),
             [r(ep), l(u64::from(loc)), l(0), l(0)],
@@ -618,7 +618,7 @@ impl Converter<'_, '_> {
 
     /// Stores a whole value into an output declaration.
     pub(crate) fn output_store(&mut self, d: SsaDef, v: SsaDef) {
-        self.code(make_op(
+        self.code(Op::with_operands(
             OpCode::OutputStore,
             Type::VOID,
             [r(d), Operand::from_opt_def(None), r(v)],

@@ -53,8 +53,7 @@ mod tests;
 
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState, InstructionSite};
 use dxspv_ir::{
-    Builder, Construct, DenormMode, Op, OpCode, Operand, Operands, RoundMode, ScalarType, SsaDef,
-    Type,
+    Builder, Construct, DenormMode, Op, OpCode, Operand, RoundMode, ScalarType, SsaDef, Type,
 };
 
 use smallvec::SmallVec;
@@ -164,27 +163,6 @@ pub(crate) const SAMPLER_NAMES: [&str; 16] = [
 /// Pixel shader colour outputs `oC0`-`oC3`.
 pub(crate) const COLOR_NAMES: [&str; 4] = ["oC0", "oC1", "oC2", "oC3"];
 
-/// An op of `opcode` and `ty` with the operands `ops` (at most four: they fill the inline
-/// operand buffer in one store instead of a push per operand).
-#[inline(always)]
-pub(crate) fn make_op<const N: usize>(
-    opcode: OpCode,
-    ty: impl Into<Type>,
-    ops: [Operand; N],
-) -> Op {
-    let mut op = Op::new(opcode, ty);
-    if N <= 4 {
-        let mut buf = [Operand(0); 4];
-        for (slot, o) in buf.iter_mut().zip(ops) {
-            *slot = o;
-        }
-        op.operands = Operands::from_buf_and_len(buf, N);
-    } else {
-        op.operands.extend_from_slice(&ops);
-    }
-    op
-}
-
 /// A reference operand.
 #[inline(always)]
 pub(crate) fn r(d: SsaDef) -> Operand {
@@ -198,33 +176,11 @@ pub(crate) fn l(v: u64) -> Operand {
 }
 
 /// An op of `opcode` (type void) with the operands `head` and then the string `s`, packed
-/// as [`Op::with_str`] packs it (8 bytes per operand, little-endian, zero-terminated) but
-/// whole words at a time: names and semantics are on most declarations.
+/// as [`Op::with_str`] packs it.
 pub(crate) fn string_op(opcode: OpCode, head: &[Operand], s: &str) -> Op {
     let mut op = Op::new(opcode, Type::VOID);
-    let bytes = s.as_bytes();
-    let n = head.len() + bytes.len() / 8 + 1;
-    if n <= 4 {
-        let mut buf = [Operand(0); 4];
-        let mut words = buf.iter_mut();
-        // (`head` first: zip pulls from its first iterator before it sees the second end.)
-        for (o, slot) in head.iter().zip(&mut words) {
-            *slot = *o;
-        }
-        // The zero-padded words; the last (or the extra zero word) is already 0.
-        for (slot, w) in words.zip(bytes.chunks(8)) {
-            let mut b = [0u8; 8];
-            for (d, c) in b.iter_mut().zip(w) {
-                *d = *c;
-            }
-            *slot = Operand(u64::from_le_bytes(b));
-        }
-        op.operands = Operands::from_buf_and_len(buf, n);
-    } else {
-        op.operands.extend_from_slice(head);
-        op = op.with_str(s);
-    }
-    op
+    op.operands.extend_from_slice(head);
+    op.with_str(s)
 }
 
 /// Where in the program the converter is, for error messages.
@@ -795,25 +751,5 @@ impl FrontendBuilder for Converter<'_, '_> {
     #[inline(always)]
     fn ir(&mut self) -> (&mut Builder, &mut FrontendState) {
         (&mut self.b, &mut self.fe)
-    }
-
-    /// Names `def` for debugging (the string packed by [`string_op`]).
-    fn name(&mut self, def: SsaDef, name: &str) {
-        self.decl(string_op(OpCode::DebugName, &[r(def)], name));
-    }
-
-    #[inline]
-    fn op1(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef) -> SsaDef {
-        self.code(make_op(opc, ty, [r(a)]))
-    }
-
-    #[inline]
-    fn op2(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef) -> SsaDef {
-        self.code(make_op(opc, ty, [r(a), r(b)]))
-    }
-
-    #[inline]
-    fn op3(&mut self, opc: OpCode, ty: impl Into<Type>, a: SsaDef, b: SsaDef, c: SsaDef) -> SsaDef {
-        self.code(make_op(opc, ty, [r(a), r(b), r(c)]))
     }
 }

@@ -1241,12 +1241,12 @@ fn register_name_tables_spell_prefix_and_number() {
     }
 }
 
-/// `string_op` and `make_op` build the operands `Op::with_str` and `with_ref` /
+/// `string_op` and `Op::with_operands` build the operands `Op::with_str` and `with_ref` /
 /// `with_lit` build, for every string length around the word size and every head length
 /// (the inline buffer and the spilled path).
 #[test]
 fn string_and_small_ops_match_the_op_builders() {
-    use super::{l, make_op, r, string_op};
+    use super::{l, r, string_op};
     use dxspv_ir::{Op, OpCode, Operand, ScalarType, SsaDef, Type};
     let d = SsaDef::new(7).unwrap_or_else(|| unreachable!());
     let text = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij";
@@ -1267,14 +1267,17 @@ fn string_and_small_ops_match_the_op_builders() {
     let want = Op::new(OpCode::FAdd, ScalarType::F32)
         .with_ref(d)
         .with_ref(d);
-    assert_eq!(make_op(OpCode::FAdd, ScalarType::F32, [r(d), r(d)]), want);
+    assert_eq!(
+        Op::with_operands(OpCode::FAdd, ScalarType::F32, [r(d), r(d)]),
+        want
+    );
     let want = Op::new(OpCode::DclOutput, Type::VOID)
         .with_ref(d)
         .with_lit(1)
         .with_lit(2)
         .with_lit(3)
         .with_lit(4);
-    let got = make_op(
+    let got = Op::with_operands(
         OpCode::DclOutput,
         Type::VOID,
         [r(d), l(1), l(2), l(3), l(4)],
