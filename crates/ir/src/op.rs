@@ -368,18 +368,9 @@ pub fn push_string(out: &mut Operands, s: &str) {
 
 /// Packs raw bytes (which need not be UTF-8) like [`push_string`].
 pub fn push_bytes(out: &mut Operands, bytes: &[u8]) {
-    out.reserve(bytes.len() / 8 + 1);
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(w);
-        out.push(Operand(u64::from_le_bytes(a)));
-    }
-    // The last word: the rest of the bytes and at least one zero byte.
-    let last = (0u32..)
-        .zip(words.remainder())
-        .fold(0u64, |w, (i, &b)| w | u64::from(b) << (8 * i));
-    out.push(Operand(last));
+    let mut packer = StringPacker::new(out, bytes.len());
+    packer.push_bytes(bytes);
+    packer.finish();
 }
 
 /// Packs a string into literal operands piece by piece, as [`push_string`] packs it whole:
