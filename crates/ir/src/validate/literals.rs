@@ -45,6 +45,16 @@ fn literal_valid(kind: LitKind, v: u64) -> bool {
     }
 }
 
+/// True if one of the eight bytes of `w` is zero (the classic word-at-a-time test: a byte
+/// borrows in the subtraction, and had its top bit clear, only if it was zero or a borrow
+/// reached it from a lower zero byte, so the lowest flagged byte is always a zero one).
+#[inline]
+pub(super) fn has_zero_byte(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    w.wrapping_sub(ONES) & !w & HIGHS != 0
+}
+
 /// True if `v` is a valid literal of an integer type of `bits` bits (zero- or sign-extended).
 fn fits_bits(v: u64, bits: u32) -> bool {
     if bits >= 64 {
@@ -80,7 +90,7 @@ impl Validator<'_> {
         }
         if matches!(info.var_lits, Some(LitKind::Str)) {
             let words = lits.get(info.lits.len()..).unwrap_or(&[]);
-            let terminated = words.iter().any(|w| w.0.to_le_bytes().contains(&0));
+            let terminated = words.iter().any(|w| has_zero_byte(w.0));
             if !terminated {
                 self.err_at(
                     def,

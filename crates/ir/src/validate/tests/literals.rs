@@ -356,3 +356,26 @@ fn rule_groups_skip_nothing() {
         }
     }
 }
+
+/// The word-at-a-time zero byte test agrees with a byte search.
+#[test]
+fn zero_byte_test_matches_byte_search() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for k in 0..200_000u64 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        // Mostly words with few zero bytes, some with many, and every single-byte pattern.
+        let w = match k % 4 {
+            0 => state,
+            1 => state & (state >> 3),
+            2 => (k & 0xff) << ((k >> 8) % 8 * 8),
+            _ => !((0xffu64) << (k % 8 * 8)) & state | 0x0101_0101_0101_0101 & state,
+        };
+        assert_eq!(
+            super::super::literals::has_zero_byte(w),
+            w.to_le_bytes().contains(&0),
+            "{w:#018x}"
+        );
+    }
+}
