@@ -12,10 +12,33 @@ use crate::opcode::{LitKind, OpCode};
 use crate::types::{ScalarType, Type};
 
 /// True if every value is a valid literal of `kind`.
-fn any_value(kind: LitKind) -> bool {
+const fn any_value(kind: LitKind) -> bool {
     matches!(
         kind,
         LitKind::Int | LitKind::Str | LitKind::Data | LitKind::CaseValue
+    )
+}
+
+/// True if [`Validator::check_literals`] has a rule for an op of `op`: a literal kind that
+/// not every value is valid for, a string, or one of the opcodes its match checks further.
+pub(super) const fn has_literal_rule(op: OpCode) -> bool {
+    let info = op.const_info();
+    let mut k = 0;
+    while k < info.lits.len() {
+        if !any_value(info.lits[k]) {
+            return true;
+        }
+        k += 1;
+    }
+    if let Some(kind) = info.var_lits {
+        if !any_value(kind) || matches!(kind, LitKind::Str) {
+            return true;
+        }
+    }
+    use OpCode::*;
+    matches!(
+        op,
+        Label | ImageGather | SetFpMode | CounterAtomic | Constant
     )
 }
 

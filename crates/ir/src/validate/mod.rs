@@ -705,7 +705,9 @@ impl<'a> Validator<'a> {
             return;
         };
         self.check_refs(def, op, p, nref);
-        self.check_literals(def, op, nref);
+        if RULE_GROUPS[op.opcode as usize] & group::LITERALS != 0 {
+            self.check_literals(def, op, nref);
+        }
         self.check_result(def, op);
         self.check_specific(def, op, nref);
         self.update_control_flow(def, op);
@@ -798,7 +800,9 @@ mod group {
     pub const STAGE: u16 = 256;
     pub const SUBGROUP: u16 = 512;
     pub const MESH: u16 = 1024;
-    /// Every group.
+    /// [`Validator::check_literals`] (run by `check_op`, not `check_specific`).
+    pub const LITERALS: u16 = 2048;
+    /// Every group of `check_specific`.
     #[cfg(test)]
     pub const ALL: u16 = 2047;
 }
@@ -824,6 +828,7 @@ const fn rule_groups(op: OpCode) -> u16 {
         (stages::has_stage_rule(op), group::STAGE),
         (subgroups::has_subgroup_rule(op), group::SUBGROUP),
         (mesh::has_mesh_rule(op), group::MESH),
+        (literals::has_literal_rule(op), group::LITERALS),
     ];
     let mut k = 0;
     while k < groups.len() {

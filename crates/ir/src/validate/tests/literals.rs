@@ -344,6 +344,10 @@ fn rule_groups_skip_nothing() {
                 let nref = op.ref_count();
                 all.check_specific_rules(def, op, nref);
                 table.check_specific(def, op, nref);
+                all.check_literals(def, op, nref);
+                if RULE_GROUPS[op.opcode as usize] & group::LITERALS != 0 {
+                    table.check_literals(def, op, nref);
+                }
                 assert_eq!(all.errors, table.errors, "{level:?} {stage:?} {op:?}");
                 checked += usize::from(!all.errors.is_empty());
                 all.errors.clear();
