@@ -789,16 +789,27 @@ impl<'a> Validator<'a> {
 
 /// The rule groups of [`Validator::check_specific`], one bit each.
 mod group {
+    /// `check_variable_address`: a constant address stays inside its variable.
     pub const VARIABLE_ADDRESS: u16 = 1;
+    /// `check_operand_types`: the table's operand type rules.
     pub const OPERAND_TYPES: u16 = 2;
+    /// `check_arithmetic`.
     pub const ARITHMETIC: u16 = 4;
+    /// `check_branch_operands`.
     pub const BRANCH: u16 = 8;
+    /// `check_function_ops`.
     pub const FUNCTION: u16 = 16;
+    /// `check_composite`.
     pub const COMPOSITE: u16 = 32;
+    /// `check_memory_ops`.
     pub const MEMORY: u16 = 64;
+    /// `check_image_ops`.
     pub const IMAGE: u16 = 128;
+    /// `check_stage_rules`.
     pub const STAGE: u16 = 256;
+    /// `check_subgroup_ops`.
     pub const SUBGROUP: u16 = 512;
+    /// `check_mesh_rules`.
     pub const MESH: u16 = 1024;
     /// [`Validator::check_literals`] (run by `check_op`, not `check_specific`).
     pub const LITERALS: u16 = 2048;
