@@ -8,6 +8,27 @@ use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 use crate::types::{ScalarType, Type};
 
+/// True if [`Validator::check_arithmetic`] has a rule for `op` (the opcodes of its match,
+/// and conversions).
+pub(super) const fn has_arithmetic_rule(op: OpCode) -> bool {
+    use OpCode::*;
+    matches!(
+        op,
+        FDot | FDotLegacy
+            | UMsad
+            | SDot4x8Packed
+            | UDot4x8Packed
+            | ConvertFtoF
+            | ConvertFtoI
+            | ConvertItoF
+            | ConvertItoI
+            | Cast
+    ) || op
+        .const_info()
+        .traits
+        .contains(crate::opcode::Traits::CONVERSION)
+}
+
 impl Validator<'_> {
     /// Result types of dot products, `msad4`, conversions and casts; the bit sizes of casts;
     /// conversions that convert nothing in lowered IR.

@@ -5,6 +5,11 @@ use super::{Rule, Validator};
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 
+/// True if [`Validator::check_branch_operands`] has a rule for `op`.
+pub(super) const fn has_branch_rule(op: OpCode) -> bool {
+    matches!(op, OpCode::Switch | OpCode::Phi)
+}
+
 impl Validator<'_> {
     /// The shapes of switches (case values of the selector's type) and phis (whole pairs).
     pub(super) fn check_branch_operands(&mut self, def: SsaDef, op: &Op, nref: usize) {

@@ -6,6 +6,12 @@ use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 use crate::types::Type;
 
+/// True if [`Validator::check_composite`] has a rule for `op`.
+pub(super) const fn has_composite_rule(op: OpCode) -> bool {
+    use OpCode::*;
+    matches!(op, CompositeInsert | CompositeExtract | CompositeConstruct)
+}
+
 impl Validator<'_> {
     /// Composite construction, extraction and insertion.
     pub(super) fn check_composite(&mut self, def: SsaDef, op: &Op, nref: usize) {

@@ -5,6 +5,15 @@ use super::{FuncState, Level, Rule, Validator};
 use crate::op::{Op, SsaDef};
 use crate::opcode::{OpClass, OpCode};
 
+/// True if [`Validator::check_function_ops`] has a rule for `op`.
+pub(super) const fn has_function_rule(op: OpCode) -> bool {
+    use OpCode::*;
+    matches!(
+        op,
+        Return | FunctionCall | ParamLoad | EntryPoint | Function
+    )
+}
+
 impl Validator<'_> {
     /// Declarations before code, code inside functions, function nesting, entry point count.
     pub(super) fn check_layout(&mut self, def: SsaDef, op: &Op) {

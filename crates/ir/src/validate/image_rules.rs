@@ -45,6 +45,22 @@ pub fn image_op_misfit(op: &Op, kind: ResourceKind, uav: bool) -> Option<&'stati
     })
 }
 
+/// True if [`Validator::check_image_ops`] has a rule for `op`.
+pub(super) const fn has_image_rule(op: OpCode) -> bool {
+    use OpCode::*;
+    matches!(
+        op,
+        ImageQuerySize
+            | ImageLoad
+            | ImageStore
+            | ImageAtomic
+            | ImageSample
+            | ImageGather
+            | ImageComputeLod
+            | ImageQueryMips
+    )
+}
+
 impl Validator<'_> {
     /// Image query results and image operands.
     pub(super) fn check_image_ops(&mut self, def: SsaDef, op: &Op) {

@@ -12,10 +12,33 @@ use crate::opcode::{LitKind, OpCode};
 use crate::types::{ScalarType, Type};
 
 /// True if every value is a valid literal of `kind`.
-fn any_value(kind: LitKind) -> bool {
+const fn any_value(kind: LitKind) -> bool {
     matches!(
         kind,
         LitKind::Int | LitKind::Str | LitKind::Data | LitKind::CaseValue
+    )
+}
+
+/// True if [`Validator::check_literals`] has a rule for an op of `op`: a literal kind that
+/// not every value is valid for, a string, or one of the opcodes its match checks further.
+pub(super) const fn has_literal_rule(op: OpCode) -> bool {
+    let info = op.const_info();
+    let mut k = 0;
+    while k < info.lits.len() {
+        if !any_value(info.lits[k]) {
+            return true;
+        }
+        k += 1;
+    }
+    if let Some(kind) = info.var_lits {
+        if !any_value(kind) || matches!(kind, LitKind::Str) {
+            return true;
+        }
+    }
+    use OpCode::*;
+    matches!(
+        op,
+        Label | ImageGather | SetFpMode | CounterAtomic | Constant
     )
 }
 
@@ -43,6 +66,16 @@ fn literal_valid(kind: LitKind, v: u64) -> bool {
         LitKind::WaveOp => WaveOp::from_literal(v).is_some(),
         LitKind::QuadDirection => QuadDirection::from_literal(v).is_some(),
     }
+}
+
+/// True if one of the eight bytes of `w` is zero (the classic word-at-a-time test: a byte
+/// borrows in the subtraction, and had its top bit clear, only if it was zero or a borrow
+/// reached it from a lower zero byte, so the lowest flagged byte is always a zero one).
+#[inline]
+pub(super) fn has_zero_byte(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    w.wrapping_sub(ONES) & !w & HIGHS != 0
 }
 
 /// True if `v` is a valid literal of an integer type of `bits` bits (zero- or sign-extended).
@@ -80,7 +113,7 @@ impl Validator<'_> {
         }
         if matches!(info.var_lits, Some(LitKind::Str)) {
             let words = lits.get(info.lits.len()..).unwrap_or(&[]);
-            let terminated = words.iter().any(|w| w.0.to_le_bytes().contains(&0));
+            let terminated = words.iter().any(|w| has_zero_byte(w.0));
             if !terminated {
                 self.err_at(
                     def,

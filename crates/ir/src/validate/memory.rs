@@ -6,6 +6,24 @@ use crate::op::{Op, OpFlags, SsaDef};
 use crate::opcode::OpCode;
 use crate::types::ScalarType;
 
+/// True if [`Validator::check_memory_ops`] has a rule for `op`.
+pub(super) const fn has_memory_rule(op: OpCode) -> bool {
+    use OpCode::*;
+    matches!(
+        op,
+        DescriptorLoad
+            | TmpLoad
+            | DclInput
+            | DclInputBuiltIn
+            | DclOutput
+            | DclOutputBuiltIn
+            | DclLds
+            | DclScratch
+            | DclTmp
+            | DclParam
+    )
+}
+
 impl Validator<'_> {
     /// A sparse access's result: the feedback (what `CheckSparseAccess` reads), then the data.
     pub(super) fn check_sparse_feedback(&mut self, def: SsaDef, op: &Op) {

@@ -10,6 +10,15 @@ use crate::opcode::OpCode;
 /// Direct3D's largest output vertex and primitive counts of a mesh shader.
 pub const MAX_MESH_OUTPUTS: u64 = 256;
 
+/// True if [`Validator::check_mesh_rules`] has a rule for `op`.
+pub(super) const fn has_mesh_rule(op: OpCode) -> bool {
+    use OpCode::*;
+    matches!(
+        op,
+        SetMsOutputs | DclOutput | DclOutputBuiltIn | LdsStore | LdsAtomic | DclMeshPayload
+    )
+}
+
 impl Validator<'_> {
     /// Mesh output limits, output streams and shapes, payload writes and count.
     pub(super) fn check_mesh_rules(&mut self, def: SsaDef, op: &Op) {

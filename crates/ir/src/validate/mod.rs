@@ -705,51 +705,159 @@ impl<'a> Validator<'a> {
             return;
         };
         self.check_refs(def, op, p, nref);
-        self.check_literals(def, op, nref);
+        if RULE_GROUPS[op.opcode as usize] & group::LITERALS != 0 {
+            self.check_literals(def, op, nref);
+        }
         self.check_result(def, op);
         self.check_specific(def, op, nref);
         self.update_control_flow(def, op);
     }
 
     /// The opcode table's operand types, then the opcode-specific rules, each in the module
-    /// of its concept. Every opcode has its specific rules in at most one of them.
+    /// of its concept. Every opcode has its specific rules in at most one of them. Only the
+    /// rule groups that have a rule for the opcode run ([`RULE_GROUPS`]); constants and
+    /// annotations, most of a small program's declarations, meet none of them (the tests
+    /// `constants_meet_no_specific_rule` and `annotations_meet_no_specific_rule` hold the
+    /// rules to that, and `rule_groups_skip_nothing` the table to the rules).
     fn check_specific(&mut self, def: SsaDef, op: &Op, nref: usize) {
-        // Constants, most of a small program's declarations, meet none of these rules: no
-        // reference operands, no stage, no opcode-specific rule here (their literals are
-        // checked with the other literals). With op flags (sparse feedback) they go through.
-        // The test `constants_meet_no_specific_rule` holds the rules to that.
-        // Annotations (debug names, semantics) name any op and meet none of them either;
-        // the test `annotations_meet_no_specific_rule` holds the rules to that.
-        if (op.opcode == OpCode::Constant || op.opcode.is_annotation()) && op.flags.is_empty() {
-            return;
-        }
-        self.check_specific_rules(def, op, nref);
+        let groups = RULE_GROUPS[op.opcode as usize];
+        self.check_rule_groups(def, op, nref, groups);
     }
 
-    /// [`Validator::check_specific`] without its shortcut for constants.
+    /// [`Validator::check_specific`] with every rule group, whatever the opcode.
+    #[cfg(test)]
     fn check_specific_rules(&mut self, def: SsaDef, op: &Op, nref: usize) {
+        // Addresses into a variable (not a value) are checked as such.
+        let variable_address = op.opcode.addresses_operand_type()
+            && op
+                .opcode
+                .info()
+                .refs
+                .first()
+                .is_some_and(|r| !matches!(r.role, Role::Value));
+        let groups = if variable_address {
+            group::ALL
+        } else {
+            group::ALL & !group::VARIABLE_ADDRESS
+        };
+        self.check_rule_groups(def, op, nref, groups);
+    }
+
+    /// The rule groups in `groups` (bits of [`group`]), in their fixed order; sparse feedback
+    /// and stages, which depend on more than the opcode, always.
+    #[inline(always)]
+    fn check_rule_groups(&mut self, def: SsaDef, op: &Op, nref: usize, groups: u16) {
         self.check_sparse_feedback(def, op);
         self.check_op_stage(def, op);
         // Constant addresses stay inside the variable they address (composites check theirs
         // with the part they reach).
-        let info = op.opcode.info();
-        if op.opcode.addresses_operand_type()
-            && info
-                .refs
-                .first()
-                .is_some_and(|r| !matches!(r.role, Role::Value))
-        {
+        if groups & group::VARIABLE_ADDRESS != 0 {
             self.check_variable_address(def, op);
         }
-        self.check_operand_types(def, op, nref);
-        self.check_arithmetic(def, op);
-        self.check_branch_operands(def, op, nref);
-        self.check_function_ops(def, op, nref);
-        self.check_composite(def, op, nref);
-        self.check_memory_ops(def, op);
-        self.check_image_ops(def, op);
-        self.check_stage_rules(def, op);
-        self.check_subgroup_ops(def, op);
-        self.check_mesh_rules(def, op);
+        if groups & group::OPERAND_TYPES != 0 {
+            self.check_operand_types(def, op, nref);
+        }
+        if groups & group::ARITHMETIC != 0 {
+            self.check_arithmetic(def, op);
+        }
+        if groups & group::BRANCH != 0 {
+            self.check_branch_operands(def, op, nref);
+        }
+        if groups & group::FUNCTION != 0 {
+            self.check_function_ops(def, op, nref);
+        }
+        if groups & group::COMPOSITE != 0 {
+            self.check_composite(def, op, nref);
+        }
+        if groups & group::MEMORY != 0 {
+            self.check_memory_ops(def, op);
+        }
+        if groups & group::IMAGE != 0 {
+            self.check_image_ops(def, op);
+        }
+        if groups & group::STAGE != 0 {
+            self.check_stage_rules(def, op);
+        }
+        if groups & group::SUBGROUP != 0 {
+            self.check_subgroup_ops(def, op);
+        }
+        if groups & group::MESH != 0 {
+            self.check_mesh_rules(def, op);
+        }
     }
 }
+
+/// The rule groups of [`Validator::check_specific`], one bit each.
+mod group {
+    /// `check_variable_address`: a constant address stays inside its variable.
+    pub const VARIABLE_ADDRESS: u16 = 1;
+    /// `check_operand_types`: the table's operand type rules.
+    pub const OPERAND_TYPES: u16 = 2;
+    /// `check_arithmetic`.
+    pub const ARITHMETIC: u16 = 4;
+    /// `check_branch_operands`.
+    pub const BRANCH: u16 = 8;
+    /// `check_function_ops`.
+    pub const FUNCTION: u16 = 16;
+    /// `check_composite`.
+    pub const COMPOSITE: u16 = 32;
+    /// `check_memory_ops`.
+    pub const MEMORY: u16 = 64;
+    /// `check_image_ops`.
+    pub const IMAGE: u16 = 128;
+    /// `check_stage_rules`.
+    pub const STAGE: u16 = 256;
+    /// `check_subgroup_ops`.
+    pub const SUBGROUP: u16 = 512;
+    /// `check_mesh_rules`.
+    pub const MESH: u16 = 1024;
+    /// [`Validator::check_literals`] (run by `check_op`, not `check_specific`).
+    pub const LITERALS: u16 = 2048;
+    /// Every group of `check_specific`.
+    #[cfg(test)]
+    pub const ALL: u16 = 2047;
+}
+
+/// The rule groups that have a rule for `op` (each module says which opcodes its group
+/// covers, beside the match that checks them).
+const fn rule_groups(op: OpCode) -> u16 {
+    let refs = op.const_info().refs;
+    // `OpCode::addresses_operand_type`, of a variable rather than a value.
+    let variable_address = refs.len() > 1
+        && matches!(refs[1].ty, crate::opcode::TypeRule::Address)
+        && !matches!(refs[0].role, Role::Value);
+    let mut g = 0;
+    let groups = [
+        (variable_address, group::VARIABLE_ADDRESS),
+        (types::has_operand_type_rule(op), group::OPERAND_TYPES),
+        (arithmetic::has_arithmetic_rule(op), group::ARITHMETIC),
+        (blocks::has_branch_rule(op), group::BRANCH),
+        (functions::has_function_rule(op), group::FUNCTION),
+        (composites::has_composite_rule(op), group::COMPOSITE),
+        (memory::has_memory_rule(op), group::MEMORY),
+        (image_rules::has_image_rule(op), group::IMAGE),
+        (stages::has_stage_rule(op), group::STAGE),
+        (subgroups::has_subgroup_rule(op), group::SUBGROUP),
+        (mesh::has_mesh_rule(op), group::MESH),
+        (literals::has_literal_rule(op), group::LITERALS),
+    ];
+    let mut k = 0;
+    while k < groups.len() {
+        if groups[k].0 {
+            g |= groups[k].1;
+        }
+        k += 1;
+    }
+    g
+}
+
+/// [`rule_groups`] per opcode.
+static RULE_GROUPS: [u16; OpCode::ALL.len()] = {
+    let mut table = [0u16; OpCode::ALL.len()];
+    let mut k = 0;
+    while k < OpCode::ALL.len() {
+        table[OpCode::ALL[k] as usize] = rule_groups(OpCode::ALL[k]);
+        k += 1;
+    }
+    table
+};

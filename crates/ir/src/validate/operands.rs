@@ -4,7 +4,7 @@
 
 use super::{Rule, Validator};
 use crate::op::{Op, SsaDef};
-use crate::opcode::{Like, OpCode, RefInfo, RefKind, Role, TypeRule};
+use crate::opcode::{Like, OpCode, RefInfo, RefKind, Role, Traits, TypeRule};
 use crate::types::Type;
 
 /// What the validator assumes of an operand the table does not describe (none: the shape is
@@ -104,7 +104,8 @@ impl Validator<'_> {
             {
                 self.err_at(def, op, i, Rule::ScopeDominance, format!("{t}"));
             }
-            if top.opcode.is_dcl() && !r.role.takes_declaration() {
+            let traits = top.opcode.traits();
+            if traits.contains(Traits::DCL) && !r.role.takes_declaration() {
                 self.err_at(
                     def,
                     op,
@@ -113,7 +114,16 @@ impl Validator<'_> {
                     format!("{t} is {}", top.opcode),
                 );
             }
-            self.check_ref_opcode(def, op, i, r.role, t, top);
+            // A plain value (most operands) naming an op with a value: nothing more to check
+            // (`check_ref_opcode` would find what `valueless_target` finds, nothing).
+            let plain = matches!(r.role, Role::Value)
+                && !traits.contains(Traits::ANNOTATION)
+                && !traits.contains(Traits::NOT_A_VALUE)
+                && !traits.contains(Traits::MODE)
+                && !top.ty.is_void();
+            if !plain {
+                self.check_ref_opcode(def, op, i, r.role, t, top);
+            }
         }
     }
 

@@ -7,6 +7,15 @@ use crate::enums::{
 use crate::op::{Op, SsaDef};
 use crate::opcode::OpCode;
 
+/// True if [`Validator::check_stage_rules`] has a rule for `op`.
+pub(super) const fn has_stage_rule(op: OpCode) -> bool {
+    use OpCode::*;
+    matches!(
+        op,
+        DclInput | DclInputBuiltIn | DclOutputBuiltIn | Barrier | DerivX | DerivY | ImageComputeLod
+    )
+}
+
 impl Validator<'_> {
     /// An op bound to stages ([`OpCode::stages`]) in a program of another stage.
     pub(super) fn check_op_stage(&mut self, def: SsaDef, op: &Op) {

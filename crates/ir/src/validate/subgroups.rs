@@ -13,6 +13,15 @@ fn is_wave_size(n: u64) -> bool {
     n.is_power_of_two() && (4..=128).contains(&n)
 }
 
+/// True if [`Validator::check_subgroup_ops`] has a rule for `op`.
+pub(super) const fn has_subgroup_rule(op: OpCode) -> bool {
+    use OpCode::*;
+    matches!(
+        op,
+        WaveActiveOp | WavePrefixOp | WaveMultiPrefixOp | WaveAllEqual | WaveMatch | SetWaveSize
+    )
+}
+
 impl Validator<'_> {
     /// Wave and quad ops: reductions and scans on types their operation takes, compared
     /// values that are numbers or `bool`s, wave sizes in Direct3D's range.

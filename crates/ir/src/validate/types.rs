@@ -3,9 +3,28 @@
 
 use super::{Level, Rule, Validator};
 use crate::op::{Op, SsaDef};
-use crate::opcode::{Like, ResultRule, TypeRule};
+use crate::opcode::{Like, OpCode, ResultRule, TypeRule};
 use crate::types::{ScalarType, Type};
 use std::fmt;
+
+/// True if [`Validator::check_operand_types`] has a rule for an operand of `op`: a
+/// [`TypeRule`] other than `Any` and the image rules, or a [`Like`] other than `Free`.
+pub(super) const fn has_operand_type_rule(op: OpCode) -> bool {
+    let info = op.const_info();
+    const fn any_rule(refs: &[crate::opcode::RefInfo]) -> bool {
+        let mut k = 0;
+        while k < refs.len() {
+            let r = &refs[k];
+            let typed = !matches!(r.ty, TypeRule::Any) && !r.ty.is_image_operand();
+            if typed || !matches!(r.like, Like::Free) {
+                return true;
+            }
+            k += 1;
+        }
+        false
+    }
+    any_rule(info.refs) || any_rule(info.ref_tail)
+}
 
 impl Validator<'_> {
     pub(super) fn unknown_ok(&self) -> bool {

@@ -234,3 +234,152 @@ fn annotations_meet_no_specific_rule() {
         }
     }
 }
+
+/// `Validator::check_specific` runs only the rule groups `RULE_GROUPS` names for an opcode:
+/// on ops of every opcode, of many shapes and types, naming targets of many kinds, it must
+/// report exactly what every group together reports.
+#[test]
+fn rule_groups_skip_nothing() {
+    let types = [
+        Type::VOID,
+        Type::scalar(S::F32),
+        Type::scalar(S::U32),
+        Type::scalar(S::I32),
+        Type::scalar(S::Bool),
+        Type::scalar(S::Unknown),
+        Type::scalar(S::Srv),
+        Type::vector(S::F32, 4),
+        Type::vector(S::U32, 2),
+        Type::vector(S::I32, 3),
+        Type::structure(&[BasicType::scalar(S::U32), BasicType::vector(S::F32, 4)]).unwrap(),
+        Type::scalar(S::F32).array_of(4).unwrap(),
+        Type::scalar(S::U32).array_of(0).unwrap(),
+    ];
+    let mut b = Builder::new();
+    let mut targets = Vec::new();
+    for ty in &types {
+        let n = ty.flattened_scalar_count().unwrap_or(0) as usize;
+        let mut c = Op::new(O::Constant, *ty);
+        for k in 0..n {
+            c = c.with_lit(k as u64 % 3);
+        }
+        targets.push(b.add_decl(c));
+        targets.push(b.add_decl(Op::new(O::DclInput, *ty).with_lit(0).with_lit(0)));
+        targets.push(b.add_decl(Op::new(O::DclLds, *ty)));
+        targets.push(b.add(Op::new(O::FAdd, *ty)));
+    }
+    let srv = b.add_decl(
+        Op::new(O::DclSrv, Type::VOID)
+            .with_lit(0)
+            .with_lit(0)
+            .with_lit(1)
+            .with_lit(ResourceKind::Image2D.to_literal()),
+    );
+    targets.push(srv);
+    targets.push(b.add(Op::new(O::DescriptorLoad, Type::scalar(S::Srv)).with_ref(srv)));
+    targets.push(b.add(Op::new(O::Function, Type::VOID)));
+    targets.push(b.add(Op::new(O::Label, Type::VOID).with_lit(0)));
+    // A small deterministic generator (xorshift).
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut ops = Vec::new();
+    for &opcode in OpCode::ALL {
+        let info = opcode.info();
+        for variant in 0..24 {
+            let ty = types[next() as usize % types.len()];
+            let mut op = Op::new(opcode, ty);
+            let tail = if info.var_refs() { variant % 5 } else { 0 };
+            for _ in 0..info.refs.len() + tail {
+                let t = targets[next() as usize % targets.len()];
+                op = if next() % 8 == 0 {
+                    op.with_opt_ref(None)
+                } else {
+                    op.with_ref(t)
+                };
+            }
+            let lits = info.lits.len()
+                + if info.var_lits.is_some() {
+                    variant % 4
+                } else {
+                    0
+                };
+            for _ in 0..lits {
+                let v = match next() % 4 {
+                    0 => 0,
+                    1 => 1,
+                    2 => next() % 300,
+                    _ => next(),
+                };
+                op = op.with_lit(v);
+            }
+            if variant % 6 == 5 {
+                op.flags = OpFlags::SPARSE_FEEDBACK;
+            }
+            ops.push(op);
+        }
+    }
+    for level in [Level::Structural, Level::Unstructured, Level::Lowered] {
+        for &stage in ShaderStage::ALL {
+            let mut all = Validator::new(&b, level);
+            let mut table = Validator::new(&b, level);
+            for v in [&mut all, &mut table] {
+                v.stage = Some(stage);
+                v.workgroup_size = Some([3, 1, 1]);
+            }
+            let def = targets[0];
+            for op in &ops {
+                let nref = op.ref_count();
+                all.check_specific_rules(def, op, nref);
+                table.check_specific(def, op, nref);
+                all.errors.clear();
+                table.errors.clear();
+            }
+            let mut checked = 0;
+            for op in &ops {
+                let nref = op.ref_count();
+                all.check_specific_rules(def, op, nref);
+                table.check_specific(def, op, nref);
+                all.check_literals(def, op, nref);
+                if RULE_GROUPS[op.opcode as usize] & group::LITERALS != 0 {
+                    table.check_literals(def, op, nref);
+                }
+                assert_eq!(all.errors, table.errors, "{level:?} {stage:?} {op:?}");
+                checked += usize::from(!all.errors.is_empty());
+                all.errors.clear();
+                table.errors.clear();
+            }
+            assert!(
+                checked > 100,
+                "{level:?} {stage:?}: only {checked} ops with errors"
+            );
+        }
+    }
+}
+
+/// The word-at-a-time zero byte test agrees with a byte search.
+#[test]
+fn zero_byte_test_matches_byte_search() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for k in 0..200_000u64 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        // Mostly words with few zero bytes, some with many, and every single-byte pattern.
+        let w = match k % 4 {
+            0 => state,
+            1 => state & (state >> 3),
+            2 => (k & 0xff) << ((k >> 8) % 8 * 8),
+            _ => !((0xffu64) << (k % 8 * 8)) & state | 0x0101_0101_0101_0101 & state,
+        };
+        assert_eq!(
+            super::super::literals::has_zero_byte(w),
+            w.to_le_bytes().contains(&0),
+            "{w:#018x}"
+        );
+    }
+}
