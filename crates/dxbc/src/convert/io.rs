@@ -788,6 +788,13 @@ impl<'a, 's> Converter<'a, 's> {
             let v = self.code_slot(slot, op);
             return Ok(self.coerce(v, slot.ty, ty));
         }
+        // Read untyped, the value is the load itself: looked up under the declaration's type,
+        // the one key it is remembered under.
+        let ty = if ty == ScalarType::Unknown {
+            slot.ty
+        } else {
+            ty
+        };
         if let Some(v) = self.input_loads.get((slot.decl, addr, ty)) {
             return Ok(v);
         }
