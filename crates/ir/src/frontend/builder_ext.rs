@@ -173,6 +173,11 @@ fn gather_name(parts: &[NamePart<'_>]) -> Option<([u8; NAME_BUFFER], usize)> {
                 buf.get_mut(len..len + b.len())?.copy_from_slice(b);
                 len += b.len();
             }
+            NamePart::N(n) if n < 10 => {
+                // One digit (most register numbers and semantic indices): no copy.
+                *buf.get_mut(len)? = b'0' + n as u8;
+                len += 1;
+            }
             NamePart::N(n) => {
                 let mut digits = [0u8; 20];
                 let mut i = digits.len();
