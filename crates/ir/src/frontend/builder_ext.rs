@@ -170,7 +170,12 @@ fn gather_name(parts: &[NamePart<'_>]) -> Option<([u8; NAME_BUFFER], usize)> {
         match *p {
             NamePart::S(t) => {
                 let b = t.as_bytes();
-                buf.get_mut(len..len + b.len())?.copy_from_slice(b);
+                if let [c] = b {
+                    // One byte (`o`, `_`): stored, not copied.
+                    *buf.get_mut(len)? = *c;
+                } else {
+                    buf.get_mut(len..len + b.len())?.copy_from_slice(b);
+                }
                 len += b.len();
             }
             NamePart::N(n) if n < 10 => {
