@@ -324,6 +324,13 @@ pub(crate) fn decode_operand(
         _ => {}
     }
     // Each index is written in place (`*out` above reset them all to immediate 0).
+    if (tok >> 22) & 0x1ff == 0 {
+        // Every index a 32-bit immediate (nearly all operands): no representation to look at.
+        for index in op.indices.iter_mut().take(index_count as usize) {
+            index.imm = c.next()? as u64;
+        }
+        return Ok(());
+    }
     for (i, index) in op.indices.iter_mut().enumerate().take(index_count as usize) {
         let rep = (tok >> (22 + 3 * i as u32)) & 7;
         match rep {
