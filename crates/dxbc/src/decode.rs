@@ -559,6 +559,12 @@ impl<'a> Cursor<'a> {
         Ok(u32::from_le_bytes(*w))
     }
 
+    /// The next token, without reading it.
+    #[inline(always)]
+    pub fn peek(&self) -> Option<u32> {
+        self.rest.first_chunk::<4>().map(|w| u32::from_le_bytes(*w))
+    }
+
     /// Skips `count` tokens; fails (at the first of them) if fewer are left.
     pub fn skip(&mut self, count: usize) -> Result<(), Fail> {
         match self.rest.get(count.saturating_mul(4)..) {
