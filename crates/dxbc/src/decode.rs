@@ -894,7 +894,7 @@ pub(crate) fn decode_instruction<'a>(
     Ok(())
 }
 
-#[inline]
+#[inline(always)]
 fn push_operand(inst: &mut Instruction<'_>, c: &mut Cursor<'_>) -> Result<(), Fail> {
     let at = c.pos;
     let n = inst.operand_count as usize;
