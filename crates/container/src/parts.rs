@@ -35,8 +35,9 @@ pub struct Parts<'a> {
     pub features: Option<FeatureFlags>,
     /// Statistics (STAT) as raw counts.
     pub statistics: Option<Statistics>,
-    /// DXIL pipeline state validation data (PSV0).
-    pub pipeline_state: Option<PipelineStateValidation>,
+    /// DXIL pipeline state validation data (PSV0), boxed: it is large, and an SM 4–5
+    /// container (most of those read) has none to carry around.
+    pub pipeline_state: Option<Box<PipelineStateValidation>>,
     /// Root signature (RTS0).
     pub root_signature: Option<RootSignature>,
     /// DXIL shader hash (HASH).
@@ -113,7 +114,10 @@ impl<'a> Parts<'a> {
                 b"RDEF" => parts.resources = Some(ResourceDefinitions::parse(part.data)?),
                 b"SFI0" => parts.features = Some(FeatureFlags::parse(part.data)?),
                 b"STAT" => parts.statistics = Some(Statistics::parse(part.data)),
-                b"PSV0" => parts.pipeline_state = Some(PipelineStateValidation::parse(part.data)?),
+                b"PSV0" => {
+                    parts.pipeline_state =
+                        Some(Box::new(PipelineStateValidation::parse(part.data)?));
+                }
                 b"RTS0" => parts.root_signature = Some(RootSignature::parse(part.data)?),
                 b"HASH" => parts.hash = Some(ShaderHash::parse(part.data)?),
                 _ => parts.skipped.push(part.fourcc),

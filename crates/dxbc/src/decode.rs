@@ -559,6 +559,12 @@ impl<'a> Cursor<'a> {
         Ok(u32::from_le_bytes(*w))
     }
 
+    /// The next token, without reading it.
+    #[inline(always)]
+    pub fn peek(&self) -> Option<u32> {
+        self.rest.first_chunk::<4>().map(|w| u32::from_le_bytes(*w))
+    }
+
     /// Skips `count` tokens; fails (at the first of them) if fewer are left.
     pub fn skip(&mut self, count: usize) -> Result<(), Fail> {
         match self.rest.get(count.saturating_mul(4)..) {
@@ -639,38 +645,67 @@ impl<'a> Instructions<'a> {
         inst: &mut Instruction<'a>,
         decode: impl Fn(Opcode) -> bool,
     ) -> Option<Result<(), Error>> {
-        if self.done || self.pos >= self.tokens.len() {
-            return None;
-        }
-        let Some((opcode, len)) = self.skippable_at(self.pos, decode) else {
+        let Some(bare) = self.skip_unselected(decode) else {
             return self.next_into(inst);
         };
-        inst.opcode = opcode;
-        inst.offset = self.pos as u32;
-        inst.len = len;
-        inst.index = self.index;
+        inst.opcode = bare.opcode;
+        inst.offset = bare.offset;
+        inst.len = bare.len;
+        inst.index = bare.index;
         inst.modifiers = Modifiers::default();
         inst.operand_count = 0;
         inst.payload = Payload::None;
-        self.pos += len as usize;
-        self.index += 1;
         Some(Ok(()))
     }
 
-    /// The opcode and length of the instruction at token `start`, when `decode` does not ask
-    /// for it and its opcode token alone gives a valid length (not custom data, whose length
-    /// is in the next token, nor a declaration in its long form).
+    /// Steps over the next instruction, returning what its opcode token says, when `decode`
+    /// does not ask for it and its opcode token alone gives a valid length (not custom data,
+    /// whose length is in the next token, nor a declaration in its long form): the
+    /// instructions [`Self::next_selected_into`] returns bare. `None`, without moving, at the
+    /// end and for an instruction to decode in full (with [`Self::next_into`]).
     #[inline]
-    fn skippable_at(&self, start: usize, decode: impl Fn(Opcode) -> bool) -> Option<(Opcode, u32)> {
-        let tok0 = self.tokens.get(start)?;
-        let opcode = Opcode::from_raw(tok0 & 0x7ff)?;
-        let extended = tok0 & 0x8000_0000 != 0;
+    pub fn skip_unselected(&mut self, decode: impl Fn(Opcode) -> bool) -> Option<BareInstruction> {
+        if self.done {
+            return None;
+        }
+        let start = self.pos;
+        let token = self.tokens.get(start)?;
+        let opcode = Opcode::from_raw(token & 0x7ff)?;
+        let extended = token & 0x8000_0000 != 0;
         if decode(opcode) || opcode == Opcode::CustomData || (extended && has_long_form(opcode)) {
             return None;
         }
-        let len = (tok0 >> 24) & 0x7f;
-        (len != 0 && len as usize <= self.tokens.len() - start).then_some((opcode, len))
+        let len = (token >> 24) & 0x7f;
+        if len == 0 || len as usize > self.tokens.len() - start {
+            return None;
+        }
+        let bare = BareInstruction {
+            opcode,
+            token,
+            offset: start as u32,
+            len,
+            index: self.index,
+        };
+        self.pos += len as usize;
+        self.index += 1;
+        Some(bare)
     }
+}
+
+/// An instruction [`Instructions::skip_unselected`] stepped over: its opcode token and what
+/// that says, without its operands.
+#[derive(Clone, Copy, Debug)]
+pub struct BareInstruction {
+    /// Opcode.
+    pub opcode: Opcode,
+    /// The opcode token (its opcode-specific fields: flags, modes).
+    pub token: u32,
+    /// Token offset of the opcode token.
+    pub offset: u32,
+    /// Length in tokens.
+    pub len: u32,
+    /// Zero-based index of the instruction in the program.
+    pub index: u32,
 }
 
 /// Whether an instruction with the extended bit set keeps its real length in the token after
@@ -859,7 +894,7 @@ pub(crate) fn decode_instruction<'a>(
     Ok(())
 }
 
-#[inline]
+#[inline(always)]
 fn push_operand(inst: &mut Instruction<'_>, c: &mut Cursor<'_>) -> Result<(), Fail> {
     let at = c.pos;
     let n = inst.operand_count as usize;

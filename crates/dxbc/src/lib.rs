@@ -66,7 +66,7 @@ mod testutil;
 
 /// The program module, under the name used in docs (`program::Program`).
 pub mod program {
-    pub use crate::decode::{Instruction, Instructions, Program, Stage, Version};
+    pub use crate::decode::{BareInstruction, Instruction, Instructions, Program, Stage, Version};
 }
 
 pub use container::Shader;
@@ -74,8 +74,8 @@ pub use convert::{
     convert, convert_with, ConvertError, ConvertOptions, InstanceData, InterfaceBinding,
 };
 pub use decode::{
-    GlobalFlags, Instruction, Instructions, Modifiers, Payload, Program, Stage, SyncFlags, Test,
-    UavFlags, Version, MAX_OPERANDS,
+    BareInstruction, GlobalFlags, Instruction, Instructions, Modifiers, Payload, Program, Stage,
+    SyncFlags, Test, UavFlags, Version, MAX_OPERANDS,
 };
 pub use disasm::{disassemble, disassemble_shader};
 /// The container crate, re-exported: SM 4–5 shaders are read through its parts.

@@ -237,12 +237,57 @@ impl Operand {
 
 /// Decodes one operand at the cursor. `nested` is true while decoding a
 /// relative-index register, which may not itself be relatively indexed.
+///
+/// The usual operand (a register with immediate indices, no extended token) is decoded here;
+/// any other by [`decode_operand_in_full`], which also reports every malformed one.
 #[inline(always)]
 pub(crate) fn decode_operand(
     c: &mut Cursor<'_>,
     nested: bool,
     out: &mut Operand,
 ) -> Result<(), Fail> {
+    if let Some(tok) = c.peek() {
+        // No extended operand token, every index representation a 32-bit immediate.
+        if tok & 0xffc0_0000 == 0 {
+            let components = match (tok & 3, (tok >> 2) & 3) {
+                (0, _) => Some(Components::Zero),
+                (1, _) => Some(Components::One),
+                (2, 0) => Some(Components::Mask(((tok >> 4) & 0xf) as u8)),
+                (2, 1) => Some(Components::Swizzle([
+                    ((tok >> 4) & 3) as u8,
+                    ((tok >> 6) & 3) as u8,
+                    ((tok >> 8) & 3) as u8,
+                    ((tok >> 10) & 3) as u8,
+                ])),
+                (2, 2) => Some(Components::Select1(((tok >> 4) & 3) as u8)),
+                _ => None,
+            };
+            let ty = OperandType::from_raw((tok >> 12) & 0xff);
+            if let (Some(components), Some(ty)) = (components, ty) {
+                if !matches!(ty, OperandType::Immediate32 | OperandType::Immediate64) {
+                    c.next()?;
+                    let index_count = ((tok >> 20) & 3) as u8;
+                    *out = Operand {
+                        ty,
+                        components,
+                        index_count,
+                        ..Operand::default()
+                    };
+                    for index in out.indices.iter_mut().take(index_count as usize) {
+                        index.imm = c.next()? as u64;
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    }
+    decode_operand_in_full(c, nested, out)
+}
+
+/// [`decode_operand`] for any operand: extended tokens, immediates, relative indices and
+/// every malformed encoding.
+#[inline(never)]
+fn decode_operand_in_full(c: &mut Cursor<'_>, nested: bool, out: &mut Operand) -> Result<(), Fail> {
     let at = c.pos;
     let tok = c.next()?;
     let components = match tok & 3 {
@@ -324,6 +369,13 @@ pub(crate) fn decode_operand(
         _ => {}
     }
     // Each index is written in place (`*out` above reset them all to immediate 0).
+    if (tok >> 22) & 0x1ff == 0 {
+        // Every index a 32-bit immediate (nearly all operands): no representation to look at.
+        for index in op.indices.iter_mut().take(index_count as usize) {
+            index.imm = c.next()? as u64;
+        }
+        return Ok(());
+    }
     for (i, index) in op.indices.iter_mut().enumerate().take(index_count as usize) {
         let rep = (tok >> (22 + 3 * i as u32)) & 7;
         match rep {
@@ -341,7 +393,7 @@ pub(crate) fn decode_operand(
                 return Err(Fail::at(c.pos, DecodeErrorKind::NestingTooDeep));
             }
             let mut rel = Operand::default();
-            decode_operand(c, true, &mut rel)?;
+            decode_operand_in_full(c, true, &mut rel)?;
             let mut indices = [0u32; 3];
             for (dst, src) in indices.iter_mut().zip(rel.indices()) {
                 *dst = src.imm as u32;

@@ -65,6 +65,86 @@ pub(crate) struct IoSlot {
     pub builtin: Option<BuiltIn>,
 }
 
+/// Streams a geometry shader may write (`dcl_stream m0` to `m3`).
+const STREAMS: usize = 4;
+
+/// The declared I/O register components, by register file, stream and register: a direct
+/// index (registers are below [`MAX_IO_REGISTERS`], streams below [`STREAMS`]) into the
+/// registers declared so far, so that a lookup costs no search.
+#[derive(Clone, Debug)]
+pub(crate) struct IoMap {
+    /// For each file, stream and register, 1 + the position of its entry (0: none).
+    index: [u16; 4 * STREAMS * MAX_IO_REGISTERS as usize],
+    /// The declared registers in declaration order, with their keys.
+    entries: smallvec::SmallVec<[IoEntry; 8]>,
+}
+
+/// A declared register: its file, stream and number, and its components.
+type IoEntry = ((IoFile, u32, u32), [Option<IoSlot>; 4]);
+
+impl Default for IoMap {
+    fn default() -> Self {
+        IoMap {
+            index: [0; 4 * STREAMS * MAX_IO_REGISTERS as usize],
+            entries: smallvec::SmallVec::new(),
+        }
+    }
+}
+
+impl IoMap {
+    /// The place of a key in `index`; `None` for a register or stream out of range (never
+    /// declared).
+    #[inline]
+    fn slot(file: IoFile, stream: u32, reg: u32) -> Option<usize> {
+        if reg >= MAX_IO_REGISTERS || stream as usize >= STREAMS {
+            return None;
+        }
+        Some((file as usize * STREAMS + stream as usize) * MAX_IO_REGISTERS as usize + reg as usize)
+    }
+
+    /// The components of a register, if it is declared.
+    #[inline]
+    pub(crate) fn get(&self, file: IoFile, stream: u32, reg: u32) -> Option<&[Option<IoSlot>; 4]> {
+        let at = *self.index.get(Self::slot(file, stream, reg)?)?;
+        self.entries
+            .get(usize::from(at).checked_sub(1)?)
+            .map(|(_, s)| s)
+    }
+
+    /// Sets the components of a register (declared by [`Converter::declare_register`], so in
+    /// range: one out of range is dropped, and stays undeclared).
+    pub(crate) fn insert(
+        &mut self,
+        file: IoFile,
+        stream: u32,
+        reg: u32,
+        slots: [Option<IoSlot>; 4],
+    ) {
+        let Some(i) = Self::slot(file, stream, reg) else {
+            return;
+        };
+        let Some(at) = self.index.get_mut(i) else {
+            return;
+        };
+        match usize::from(*at).checked_sub(1) {
+            Some(e) => {
+                if let Some(entry) = self.entries.get_mut(e) {
+                    entry.1 = slots;
+                }
+            }
+            None => {
+                self.entries.push(((file, stream, reg), slots));
+                *at = self.entries.len() as u16;
+            }
+        }
+    }
+
+    /// The declared registers' keys, in declaration order.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &(IoFile, u32, u32)> {
+        self.entries.iter().map(|(k, _)| k)
+    }
+}
+
 /// A destination resolved by [`Converter::lane_target`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum LaneTarget {
@@ -398,7 +478,7 @@ impl<'a, 's> Converter<'a, 's> {
 
     fn lookup(&self, file: IoFile, stream: u32, reg: u32, c: u8) -> Option<IoSlot> {
         self.io
-            .get(&(file, stream, reg))
+            .get(file, stream, reg)
             .and_then(|s| s[c as usize & 3])
     }
 
@@ -465,7 +545,7 @@ impl<'a, 's> Converter<'a, 's> {
         }
         let mut slots = self
             .io
-            .get(&(file, stream, e.register))
+            .get(file, stream, e.register)
             .copied()
             .unwrap_or([None; 4]);
         // Each component of a register belongs to one element: two variables covering the same
@@ -577,7 +657,7 @@ impl<'a, 's> Converter<'a, 's> {
                 });
             }
         }
-        self.io.insert((file, stream, e.register), slots);
+        self.io.insert(file, stream, e.register, slots);
         Ok(())
     }
 
@@ -788,6 +868,13 @@ impl<'a, 's> Converter<'a, 's> {
             let v = self.code_slot(slot, op);
             return Ok(self.coerce(v, slot.ty, ty));
         }
+        // Read untyped, the value is the load itself: looked up under the declaration's type,
+        // the one key it is remembered under.
+        let ty = if ty == ScalarType::Unknown {
+            slot.ty
+        } else {
+            ty
+        };
         if let Some(v) = self.input_loads.get((slot.decl, addr, ty)) {
             return Ok(v);
         }

@@ -59,7 +59,7 @@ pub use class_linkage::{
 pub(crate) use dxspv_ir::frontend::{lanes, NamePart};
 use dxspv_ir::frontend::{FrontendBuilder, FrontendState, InstructionSite};
 use dxspv_ir::small_map::SmallMap;
-use io::{IoFile, IoSlot};
+use io::IoFile;
 use resources::Binding;
 
 /// Why a shader could not be converted. Every instruction-level error names the instruction
@@ -224,7 +224,7 @@ pub(crate) struct Converter<'a, 's> {
     itemps: SmallMap<u32, (SsaDef, u32, u32), 2>,
     icb: Option<(SsaDef, Vec<u32>)>,
     // I/O.
-    io: SmallMap<(IoFile, u32, u32), [Option<IoSlot>; 4], 8>,
+    io: io::IoMap,
     builtins: SmallMap<(bool, u32, BuiltIn), (SsaDef, Type), 4>,
     fresh_builtin: bool,
     index_ranges: Vec<IndexRange>,
@@ -316,7 +316,7 @@ impl<'a, 's> Converter<'a, 's> {
             shared_temps: false,
             itemps: SmallMap::default(),
             icb: None,
-            io: SmallMap::default(),
+            io: io::IoMap::default(),
             builtins: SmallMap::default(),
             fresh_builtin: false,
             index_ranges: Vec::new(),
@@ -492,8 +492,21 @@ impl<'a, 's> Converter<'a, 's> {
     fn prescan(&mut self, inst: &mut Instruction<'s>) -> R<()> {
         let mut insts = self.shader.program.instructions();
         // Only the declarations read below are taken apart here (everything is decoded by
-        // `run`, which reports what is wrong with the rest).
-        while let Some(r) = insts.next_selected_into(inst, prescan_reads) {
+        // `run`, which reports what is wrong with the rest); the others are stepped over by
+        // their opcode tokens.
+        loop {
+            if let Some(bare) = insts.skip_unselected(prescan_reads) {
+                self.at = At {
+                    index: bare.index,
+                    offset: bare.offset,
+                    opcode: Some(bare.opcode),
+                };
+                self.prescan_opcode(bare.opcode, bare.token);
+                continue;
+            }
+            let Some(r) = insts.next_into(inst) else {
+                break;
+            };
             r?;
             self.set_at(inst);
             match (inst.opcode, &inst.payload) {
@@ -522,36 +535,13 @@ impl<'a, 's> Converter<'a, 's> {
                 (Opcode::DclOutputControlPointCount, Payload::ControlPointCount(n)) => {
                     self.hs_out = *n;
                 }
-                (Opcode::HsControlPointPhase, _) => {
-                    self.hs.has_cp_phase = true;
-                    self.hs.in_patch_phase = false;
-                }
-                (Opcode::HsForkPhase | Opcode::HsJoinPhase, _) => self.hs.in_patch_phase = true,
-                (Opcode::Label, _) => self.shared_temps = true,
                 (Opcode::DclFunctionTable | Opcode::DclInterface, _) => {
                     self.prescan_class_linkage(inst)?;
                 }
-                (
-                    Opcode::DclUnorderedAccessViewTyped
-                    | Opcode::DclUnorderedAccessViewRaw
-                    | Opcode::DclUnorderedAccessViewStructured,
-                    _,
-                ) => {
-                    // The rasterizer-ordered flag is bit 17 of the opcode token (as the
-                    // decoder reads it): the declaration is decoded once, by `run`.
-                    let tok0 = self.shader.program.tokens.get(inst.offset as usize);
-                    self.rov |= tok0.is_some_and(|t| t & (1 << 17) != 0);
+                _ => {
+                    let token = self.shader.program.tokens.get(inst.offset as usize);
+                    self.prescan_opcode(inst.opcode, token.unwrap_or(0));
                 }
-                (Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv, _) => {
-                    // The interpolation mode is a field of the opcode token: the declaration
-                    // is not decoded twice for it (`run` decodes it and checks the mode).
-                    use crate::enums::Interpolation as I;
-                    let tok0 = self.shader.program.tokens.get(inst.offset as usize);
-                    let mode = tok0.and_then(|t| I::from_raw((t >> 11) & 0xf));
-                    self.sample_rate |=
-                        matches!(mode, Some(I::LinearSample | I::LinearNoPerspectiveSample));
-                }
-                _ => {}
             }
         }
         if self.stage != Stage::Pixel {
@@ -559,6 +549,35 @@ impl<'a, 's> Converter<'a, 's> {
         }
         self.hs.in_patch_phase = false;
         self.resolve_class_linkage()
+    }
+
+    /// The prescan's facts that an instruction's opcode token gives (`token`).
+    #[inline]
+    fn prescan_opcode(&mut self, opcode: Opcode, token: u32) {
+        match opcode {
+            Opcode::HsControlPointPhase => {
+                self.hs.has_cp_phase = true;
+                self.hs.in_patch_phase = false;
+            }
+            Opcode::HsForkPhase | Opcode::HsJoinPhase => self.hs.in_patch_phase = true,
+            Opcode::Label => self.shared_temps = true,
+            Opcode::DclUnorderedAccessViewTyped
+            | Opcode::DclUnorderedAccessViewRaw
+            | Opcode::DclUnorderedAccessViewStructured => {
+                // The rasterizer-ordered flag is bit 17 of the opcode token (as the decoder
+                // reads it): the declaration is decoded once, by `run`.
+                self.rov |= token & (1 << 17) != 0;
+            }
+            Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv => {
+                // The interpolation mode is a field of the opcode token: the declaration is
+                // not decoded twice for it (`run` decodes it and checks the mode).
+                use crate::enums::Interpolation as I;
+                let mode = I::from_raw((token >> 11) & 0xf);
+                self.sample_rate |=
+                    matches!(mode, Some(I::LinearSample | I::LinearNoPerspectiveSample));
+            }
+            _ => {}
+        }
     }
 
     /// Refuses instructions Direct3D allows only in one stage (emit/cut in geometry shaders;

@@ -442,6 +442,13 @@ impl<'a> Converter<'a, '_> {
         }
         let (desc, _) = self.descriptor(Class::Cbv, op)?;
         let elem = self.operand_index(op, if self.sm51 { 2 } else { 1 })?;
+        // Read untyped, the value is the `f32` load itself: looked up under `f32`, the one key
+        // it is remembered under.
+        let ty = if ty == ScalarType::Unknown {
+            ScalarType::F32
+        } else {
+            ty
+        };
         let mut out: Lanes = [None; 4];
         for c in lanes(comps) {
             let addr = self.address(&[elem, Ix::C(c as u32)]);

@@ -129,14 +129,79 @@ pub trait FrontendBuilder {
     /// debug names are made for most declarations, and `format!` is slow.
     fn name_parts(&mut self, def: SsaDef, parts: &[NamePart<'_>]) {
         let mut op = Op::new(OpCode::DebugName, Type::VOID).with_ref(def);
-        let mut packer = StringPacker::new(&mut op.operands, 16);
-        for p in parts {
-            match *p {
-                NamePart::S(t) => packer.push_bytes(t.as_bytes()),
-                NamePart::N(n) => packer.push_decimal(n),
+        // A short name (all but a few) is gathered in a buffer and packed a word at a time;
+        // a longer one byte by byte.
+        match gather_name(parts) {
+            Some((buf, len)) => {
+                let words = len / 8 + 1;
+                op.operands.reserve(words);
+                for w in buf.chunks_exact(8).take(words) {
+                    let mut a = [0u8; 8];
+                    a.copy_from_slice(w);
+                    op.operands.push(Operand(u64::from_le_bytes(a)));
+                }
+            }
+            None => {
+                let mut packer = StringPacker::new(&mut op.operands, 16);
+                for p in parts {
+                    match *p {
+                        NamePart::S(t) => packer.push_bytes(t.as_bytes()),
+                        NamePart::N(n) => packer.push_decimal(n),
+                    }
+                }
+                packer.finish();
             }
         }
-        packer.finish();
         self.decl(op);
     }
+}
+
+/// Bytes [`gather_name`] gathers a name in: names of up to `NAME_BUFFER - 8` bytes, so that
+/// the word holding the terminating zero byte is inside it too.
+const NAME_BUFFER: usize = 48;
+
+/// The concatenation of `parts` in a zero-filled buffer, with its length, if it is shorter
+/// than `NAME_BUFFER - 8` bytes.
+#[inline]
+fn gather_name(parts: &[NamePart<'_>]) -> Option<([u8; NAME_BUFFER], usize)> {
+    let mut buf = [0u8; NAME_BUFFER];
+    let mut len = 0usize;
+    for p in parts {
+        match *p {
+            NamePart::S(t) => {
+                let b = t.as_bytes();
+                if let [c] = b {
+                    // One byte (`o`, `_`): stored, not copied.
+                    *buf.get_mut(len)? = *c;
+                } else {
+                    buf.get_mut(len..len + b.len())?.copy_from_slice(b);
+                }
+                len += b.len();
+            }
+            NamePart::N(n) if n < 10 => {
+                // One digit (most register numbers and semantic indices): no copy.
+                *buf.get_mut(len)? = b'0' + n as u8;
+                len += 1;
+            }
+            NamePart::N(n) => {
+                let mut digits = [0u8; 20];
+                let mut i = digits.len();
+                let mut n = n;
+                loop {
+                    i -= 1;
+                    if let Some(d) = digits.get_mut(i) {
+                        *d = b'0' + (n % 10) as u8;
+                    }
+                    n /= 10;
+                    if n == 0 || i == 0 {
+                        break;
+                    }
+                }
+                let d = digits.get(i..).unwrap_or_default();
+                buf.get_mut(len..len + d.len())?.copy_from_slice(d);
+                len += d.len();
+            }
+        }
+    }
+    (len < NAME_BUFFER - 8).then_some((buf, len))
 }

@@ -28,8 +28,34 @@ pub use system_values::{builtin_of_d3d_name, builtin_shape};
 pub use words::Words;
 
 /// The set lanes (0–3) of a four-bit write mask, in order.
+#[inline]
 pub fn lanes(mask: u8) -> impl Iterator<Item = usize> {
-    (0..4).filter(move |i| mask & (1 << i) != 0)
+    Lanes(mask & 0xf)
+}
+
+/// The iterator [`lanes`] returns: the set bits of a mask, lowest first, each found with one
+/// count of trailing zeros rather than a test of every lane.
+#[derive(Clone, Copy, Debug)]
+struct Lanes(u8);
+
+impl Iterator for Lanes {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let lane = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(lane)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
 }
 
 #[cfg(test)]

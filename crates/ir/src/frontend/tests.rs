@@ -93,3 +93,30 @@ fn write_masks_and_system_values() {
     );
     assert_eq!(builtin_shape(BuiltIn::Position, 0), (ScalarType::F32, 4, 0));
 }
+
+#[test]
+fn name_parts_packs_as_the_whole_string_would() {
+    // Short names are gathered in a buffer, long ones packed piece by piece: both as
+    // `with_str` of the concatenation, at every length around the word and buffer edges.
+    for len in 0..70usize {
+        let text: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+        for n in [None, Some(0u64), Some(7), Some(12345), Some(u64::MAX)] {
+            let mut m = Mini::default();
+            let ep = m.decl(
+                Op::new(OpCode::EntryPoint, Type::VOID).with_lit(ShaderStage::Compute.to_literal()),
+            );
+            let mut parts = vec![NamePart::S("v"), NamePart::S(&text)];
+            let mut whole = format!("v{text}");
+            if let Some(n) = n {
+                parts.push(NamePart::N(n));
+                whole.push_str(&n.to_string());
+            }
+            m.name_parts(ep, &parts);
+            let want = Op::new(OpCode::DebugName, Type::VOID)
+                .with_ref(ep)
+                .with_str(&whole);
+            let got = m.b.iter().map(|(_, op)| op.clone()).last();
+            assert_eq!(got.as_ref(), Some(&want), "{whole}");
+        }
+    }
+}
