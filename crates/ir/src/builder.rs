@@ -299,11 +299,11 @@ impl Builder {
             }
             None => Default::default(),
         };
-        o.reserve(ops + 1);
+        reserve_empty(&mut o, ops + 1);
         o.push(None);
-        m.reserve(ops + 1);
+        reserve_empty(&mut m, ops + 1);
         m.push(Meta::default());
-        nodes.reserve(uses + 1);
+        reserve_empty(&mut nodes, uses + 1);
         nodes.push(UseNode::default());
         table.reset(constants);
         Builder {
@@ -969,6 +969,14 @@ fn push_use(meta: &mut Vec<Meta>, nodes: &mut [UseNode], def: u32, node: u32) ->
         }
     }
     head
+}
+
+/// Makes room for `n` items in the empty `v` (a spare buffer): a new allocation when it is too
+/// small, since growing it in place would copy the old, unused contents.
+fn reserve_empty<T>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() < n {
+        *v = Vec::with_capacity(n);
+    }
 }
 
 /// Gives the forward reference `def` its slot in `meta` (parsers, deserializers).
