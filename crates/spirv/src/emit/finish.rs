@@ -21,7 +21,6 @@ use crate::words::{
     begin, decode_packed_str, end, first_oversized_instruction, inst, packed_str_eq,
     packed_str_len, push_packed_str, push_str, str_words,
 };
-use crate::SpirvModule;
 use dxspv_ir::{BuiltIn, Op};
 use dxspv_ir::{OpCode, ShaderStage, SsaDef};
 use spirv::{Op as S, StorageClass as SC};
@@ -45,7 +44,7 @@ pub(super) const MAX_STRING_BYTES: usize = 65_535;
 impl<'a> Emitter<'a> {
     /// Writes the module: the push constant block, the hull shader entry point, the
     /// remaining execution modes, then every section (see the module doc).
-    pub(super) fn finish(&mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
+    pub(super) fn finish(&mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<Vec<u32>> {
         self.finish_push_data(entry)?;
         if let Some((a, b)) = shared_binding(&self.refl.resources) {
             let r = &self.refl.resources;
@@ -154,7 +153,6 @@ impl<'a> Emitter<'a> {
             end(&mut out, st);
         }
         // Debug names and semantics, straight from the IR.
-        let mut refl = std::mem::take(&mut self.refl);
         {
             for &op in &self.late {
                 match op.opcode {
@@ -184,14 +182,14 @@ impl<'a> Emitter<'a> {
                         end(&mut out, st);
                     }
                     OpCode::Semantic => {
-                        let Some(Info::Var(vi)) = self.opt_arg(op, 0).and_then(|t| self.info(t))
+                        let Some(&Info::Var(vi)) = self.opt_arg(op, 0).and_then(|t| self.info(t))
                         else {
                             continue;
                         };
                         let list = if vi.sc == SC::Input {
-                            &mut refl.inputs
+                            &mut self.refl.inputs
                         } else {
-                            &mut refl.outputs
+                            &mut self.refl.outputs
                         };
                         let Some(info) = (vi.refl as usize)
                             .checked_sub(1)
@@ -212,7 +210,7 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
-        self.finish_reflection(&mut refl);
+        self.finish_reflection();
         // The helper functions of the wave emulations follow the IR's functions.
         let helpers = std::mem::take(&mut self.subgroup.helpers);
         self.module.sections.functions.extend_from_slice(&helpers);
@@ -242,16 +240,14 @@ impl<'a> Emitter<'a> {
                 format!("an {name} longer than SPIR-V's 65,535 words (too many operands)"),
             );
         }
-        Ok(SpirvModule {
-            words: out,
-            reflection: refl,
-        })
+        Ok(out)
     }
 
     /// Completes the reflection with what is known only at the end: the capabilities and
     /// extensions, and the system-value semantic of each built-in the signature did not
     /// name (the depth output's variant from the depth execution mode).
-    fn finish_reflection(&self, refl: &mut crate::Reflection) {
+    fn finish_reflection(&mut self) {
+        let refl = &mut self.refl;
         refl.capabilities = self
             .module
             .caps

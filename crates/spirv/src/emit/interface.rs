@@ -103,6 +103,9 @@ const MAX_PENDING_OUTPUTS: usize = 8;
 /// device offers, so nothing real is refused, while the overlap check stays a table lookup.
 pub(super) const MAX_LOCATIONS: usize = 256;
 
+/// Entries the reflection's lists of inputs, outputs and resources get on their first one.
+pub(super) const REFLECTION_CAPACITY: usize = 8;
+
 /// True if `ty` is a type Vulkan accepts for the built-in `bi` (per vertex, an array, where
 /// a stage reads or writes arrays of vertices: `arrayed`).
 pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
@@ -626,6 +629,10 @@ impl<'a> Emitter<'a> {
         } else {
             &mut self.refl.outputs
         };
+        if list.capacity() == 0 {
+            // Room for a typical signature at once (no count of the declarations is made).
+            list.reserve(REFLECTION_CAPACITY);
+        }
         list.push(InterfaceVariable {
             location,
             component,

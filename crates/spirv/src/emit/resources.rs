@@ -425,6 +425,11 @@ impl<'a> Emitter<'a> {
             }
             _ => (None, None),
         };
+        if self.refl.resources.capacity() == 0 {
+            self.refl
+                .resources
+                .reserve(super::interface::REFLECTION_CAPACITY);
+        }
         self.refl.resources.push(ResourceBinding {
             class,
             space,
