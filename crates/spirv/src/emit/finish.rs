@@ -152,9 +152,13 @@ impl<'a> Emitter<'a> {
             out.extend_from_slice(&args[..*n]);
             end(&mut out, st);
         }
-        // Debug names and semantics, straight from the IR.
+        // Debug names and semantics, straight from the IR. Signatures repeat a semantic name
+        // over consecutive indices (`TEXCOORD0`, `TEXCOORD1`, ...): the last one found is
+        // tried first.
         {
+            let mut last_semantic: (&[dxspv_ir::Operand], &'static str) = (&[], "");
             for &op in &self.late {
+                let lits = op.literals();
                 match op.opcode {
                     OpCode::DebugName => {
                         let Some(t) = self.opt_arg(op, 0) else {
@@ -165,19 +169,19 @@ impl<'a> Emitter<'a> {
                         };
                         // The entry function's name, when it is the entry point's, would only
                         // repeat `OpEntryPoint`.
-                        if slot.id == main && packed_str_eq(op.literals(), name) {
+                        if slot.id == main && packed_str_eq(lits, name) {
                             continue;
                         }
                         // A name past SPIR-V's string limit is left out (names are optional).
-                        if op.literals().len() * 8 > MAX_STRING_BYTES
-                            && packed_str_len(op.literals()) > MAX_STRING_BYTES
+                        if lits.len() * 8 > MAX_STRING_BYTES
+                            && packed_str_len(lits) > MAX_STRING_BYTES
                         {
                             continue;
                         }
                         let st = begin(&mut out, S::Name);
                         out.push(slot.id);
-                        if !push_packed_str(&mut out, op.literals()) {
-                            push_str(&mut out, &dxspv_ir::op::decode_string(op.literals()));
+                        if !push_packed_str(&mut out, lits) {
+                            push_str(&mut out, &dxspv_ir::op::decode_string(lits));
                         }
                         end(&mut out, st);
                     }
@@ -197,11 +201,18 @@ impl<'a> Emitter<'a> {
                         else {
                             continue;
                         };
-                        let idx = op.lit(0).unwrap_or(0) as u32;
-                        let lits = op.literals().get(1..).unwrap_or(&[]);
-                        let name = match SEMANTICS.find(lits) {
-                            Some(s) => Cow::Borrowed(s),
-                            None => Cow::Owned(decode_packed_str(lits)),
+                        let idx = lits.first().map_or(0, |l| l.0) as u32;
+                        let lits = lits.get(1..).unwrap_or(&[]);
+                        let name = if !lits.is_empty() && lits == last_semantic.0 {
+                            Cow::Borrowed(last_semantic.1)
+                        } else {
+                            match SEMANTICS.find(lits) {
+                                Some(s) => {
+                                    last_semantic = (lits, s);
+                                    Cow::Borrowed(s)
+                                }
+                                None => Cow::Owned(decode_packed_str(lits)),
+                            }
                         };
                         info.semantic = Some((name, idx));
                     }

@@ -826,10 +826,10 @@ impl<'a> Emitter<'a> {
         if self.push_var == 0 {
             return Ok(());
         }
-        let push = std::mem::take(&mut self.push);
+        let push = &self.push;
         let mut members = SmallVec::<[u32; 8]>::with_capacity(push.len());
         self.refl.push_data.reserve_exact(push.len());
-        for (offset, t) in &push {
+        for (offset, t) in push {
             let Some(id) = self.module.ty(t, true) else {
                 let op = self.b.op(entry);
                 return unsupported(entry, op, format!("push data type {t}"));
@@ -847,7 +847,7 @@ impl<'a> Emitter<'a> {
         g.extend_from_slice(&members);
         end(g, h);
         self.module.decorate(st, Decoration::Block, &[]);
-        for (i, (offset, _)) in push.iter().enumerate() {
+        for (i, (offset, _)) in self.push.iter().enumerate() {
             let a = &mut self.module.sections.annotations;
             inst(
                 a,

@@ -103,6 +103,8 @@ struct Scratch {
     function_state: Option<Box<FunctionState>>,
     /// [`Emitter::io_slots`].
     io_slots: Vec<u8>,
+    /// [`Emitter::push`].
+    push: Vec<(u32, Type)>,
 }
 
 /// Largest buffers (in words) kept for reuse, so one huge shader does not pin its memory.
@@ -249,6 +251,8 @@ impl<'a> Emitter<'a> {
         self.slots = scratch.slots;
         self.infos = scratch.infos;
         self.io_slots = scratch.io_slots;
+        self.push = scratch.push;
+        self.push.clear();
         self.io_slots.clear();
         self.io_slots.resize(2 * MAX_LOCATIONS, 0);
         let bound = self.module.next_id as usize;
@@ -271,11 +275,13 @@ impl<'a> Emitter<'a> {
             slots,
             infos,
             io_slots,
+            push,
             refl,
             ..
         } = self;
         let words = slots.capacity() * (size_of::<Slot>() / 4)
             + infos.capacity() * (size_of::<Info>() / 4)
+            + push.capacity() * (size_of::<(u32, Type)>() / 4)
             + module.capacity()
             + function_state.capacity();
         if words <= SCRATCH_LIMIT {
@@ -285,6 +291,7 @@ impl<'a> Emitter<'a> {
                 module: Some(module),
                 function_state: Some(function_state),
                 io_slots,
+                push,
             };
             // Fails only while the thread is being torn down; the buffers are then just
             // dropped.

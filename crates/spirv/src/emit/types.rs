@@ -118,6 +118,10 @@ pub(super) fn basic_align(t: BasicType) -> u32 {
 
 /// Size of one element for explicit layouts.
 pub(super) fn layout_size(t: &Type) -> u32 {
+    // A scalar or vector (most push data and buffer elements): its own size.
+    if let Some(b) = t.as_basic() {
+        return basic_size(b);
+    }
     let mut size: u32 = 0;
     let mut align = 1;
     for m in t.members() {
@@ -138,6 +142,9 @@ pub(super) fn layout_size(t: &Type) -> u32 {
 /// Base alignment of `t` in a block (std430; at least 16 for arrays in a uniform block,
 /// as std140 rounds array elements up to a 16-byte row).
 pub(super) fn block_align(t: &Type, uniform: bool) -> u32 {
+    if let Some(b) = t.as_basic() {
+        return basic_align(b);
+    }
     let a = t
         .members()
         .iter()
