@@ -292,7 +292,7 @@ impl<'a> Emitter<'a> {
     /// `DebugName`: names are written at the end, straight from the IR (unless stripped);
     /// this keeps the op and counts the words its `OpName` may take.
     pub(super) fn record_debug_name(&mut self, op: &'a Op) {
-        if op.arg(0).is_some() && !self.opts.strip_debug_names {
+        if self.opt_arg(op, 0).is_some() && !self.opts.strip_debug_names {
             self.names_words += 2 + packed_str_words(op.literals().len());
             self.late.push(op);
         }

@@ -702,7 +702,7 @@ impl<'a> Emitter<'a> {
             .module
             .const_scalar(ScalarType::F32, 1.0f32.to_bits() as u64);
         let rcp = |e: &mut Self, w: u32| e.module.un(S::FDiv, ft, &[one, w]);
-        let addr = op.arg(1);
+        let addr = self.opt_arg(op, 1);
         let addr_op = addr.and_then(|a| self.op_of(a));
         // The whole position, or one component of it, as 32-bit numbers (computed as floats,
         // bit-cast at the end).
@@ -980,7 +980,7 @@ impl<'a> Emitter<'a> {
                 vi.sc,
                 ty,
                 prefix,
-                op.arg(1),
+                self.opt_arg(op, 1),
                 &op.ty,
                 false,
                 raw,
@@ -997,7 +997,7 @@ impl<'a> Emitter<'a> {
             vi.sc,
             ty,
             prefix,
-            op.arg(1),
+            self.opt_arg(op, 1),
             &op.ty,
             false,
             id,
@@ -1046,7 +1046,7 @@ impl<'a> Emitter<'a> {
             &[]
         };
         let ty = vi.ty(self.b);
-        self.store_via(def, op, vi.var, vi.sc, ty, prefix, op.arg(1), value, false)
+        self.store_via(def, op, vi.var, vi.sc, ty, prefix, self.opt_arg(op, 1), value, false)
     }
 
     /// Keeps the `OutputStore` `op` of a scalar to a constant component of the output vector
@@ -1203,7 +1203,7 @@ impl<'a> Emitter<'a> {
             SC::PushConstant,
             &mty,
             &[],
-            op.arg(1),
+            self.opt_arg(op, 1),
             &op.ty,
             true,
             def.id(),
@@ -1218,7 +1218,7 @@ impl<'a> Emitter<'a> {
         let mut path = [m, 0, 0, 0];
         let mut len = 1;
         let mut at = *mty;
-        if let Some(a) = op.arg(1) {
+        if let Some(a) = self.opt_arg(op, 1) {
             let Some(aop) = self.op_of(a).filter(|a| a.opcode == OpCode::Constant) else {
                 return Ok(false);
             };
@@ -1276,7 +1276,7 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an input");
         };
-        let ix = self.indices(def, op, op.arg(1))?;
+        let ix = self.indices(def, op, self.opt_arg(op, 1))?;
         let ty = vi.ty(self.b);
         let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
         if pt != op.ty {

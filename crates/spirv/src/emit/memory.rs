@@ -782,7 +782,7 @@ impl<'a> Emitter<'a> {
                         sc,
                         data,
                         &[c0],
-                        op.arg(1),
+                        self.opt_arg(op, 1),
                         &texel_ty,
                         true,
                         val,
@@ -800,7 +800,7 @@ impl<'a> Emitter<'a> {
                     VectorLoads::Never
                 };
                 self.with_vector_loads(mode, |e| {
-                    e.load_via(def, op, d.ptr, sc, data, &[c0], op.arg(1), &op.ty, true, id)
+                    e.load_via(def, op, d.ptr, sc, data, &[c0], e.opt_arg(op, 1), &op.ty, true, id)
                 })
             }
             ResKind::TexelBuffer => {
@@ -819,7 +819,7 @@ impl<'a> Emitter<'a> {
                 let c0 = self.module.const_u32(0);
                 let data = d.res.data(self.b);
                 let sc = self.module.buffer_class();
-                self.store_via(def, op, d.ptr, sc, data, &[c0], op.arg(1), value, true)
+                self.store_via(def, op, d.ptr, sc, data, &[c0], self.opt_arg(op, 1), value, true)
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);
@@ -864,7 +864,7 @@ impl<'a> Emitter<'a> {
             vi.sc,
             ty,
             &[],
-            op.arg(1),
+            self.opt_arg(op, 1),
             &op.ty,
             false,
             def.id(),
@@ -879,7 +879,7 @@ impl<'a> Emitter<'a> {
         };
         let value = self.arg(def, op, 2)?;
         let ty = vi.ty(self.b);
-        self.store_via(def, op, vi.var, vi.sc, ty, &[], op.arg(1), value, false)
+        self.store_via(def, op, vi.var, vi.sc, ty, &[], self.opt_arg(op, 1), value, false)
     }
 
     /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first
@@ -912,7 +912,7 @@ impl<'a> Emitter<'a> {
                 SC::Private,
                 &ty,
                 &[],
-                op.arg(1),
+                e.opt_arg(op, 1),
                 &op.ty,
                 false,
                 def.id(),
