@@ -293,7 +293,8 @@ impl<'a> Emitter<'a> {
     /// this keeps the op and counts the words its `OpName` may take.
     pub(super) fn record_debug_name(&mut self, op: &'a Op) {
         if self.opt_arg(op, 0).is_some() && !self.opts.strip_debug_names {
-            self.names_words += 2 + packed_str_words(op.literals().len());
+            // Bounded by all the operands (cheaper to count than the literals).
+            self.names_words += 2 + packed_str_words(op.operands.len());
             self.late.push(op);
         }
     }

@@ -169,7 +169,8 @@ pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
 /// The component kind, component bits and vector size of `t` (of its members, for an
 /// array): what the reflection tells of an interface variable.
 pub(super) fn value_shape(t: &Type) -> (ScalarKind, u32, u32) {
-    let Some(b) = t.without_arrays().as_basic() else {
+    // The element of an array is its one member (no copy of the type without arrays).
+    let &[b] = t.members() else {
         return (ScalarKind::Float, 32, 1);
     };
     let st = b.base();
@@ -219,7 +220,7 @@ impl<'a> Emitter<'a> {
         } else {
             op.ty
         };
-        let Some(b) = ty.without_arrays().as_basic() else {
+        let &[b] = ty.members() else {
             return unsupported(def, op, format!("varying type {}", op.ty));
         };
         if b.base() == ScalarType::Bool {
@@ -271,6 +272,12 @@ impl<'a> Emitter<'a> {
     pub(super) fn dcl_io(&mut self, def: SsaDef, op: &Op, sc: SC, builtin: bool) -> R<()> {
         let input = sc == SC::Input;
         let ty = &op.ty;
+        // The literals, worked out once.
+        let lits = op.literals();
+        let lit = |i: usize| match lits.get(i) {
+            Some(o) => Ok(o.0),
+            None => super::lit_missing(def, op, i),
+        };
         // The declared type, where it is not the IR's (`SampleMask`'s array of one).
         let mut array_of_one = None;
         let mut wrap = IoWrap::None;
@@ -281,7 +288,7 @@ impl<'a> Emitter<'a> {
         let mut builtin_name = None;
         let mut is_patch = false;
         if builtin {
-            let Some(bi) = BuiltIn::from_literal(self.lit(def, op, 0)?) else {
+            let Some(bi) = BuiltIn::from_literal(lit(0)?) else {
                 return malformed(def, op, "unknown builtin");
             };
             if !bi.exists_in(stage, !input) {
@@ -434,7 +441,7 @@ impl<'a> Emitter<'a> {
                 BuiltIn::Barycentrics => {
                     self.module.cap(Capability::FragmentBarycentricKHR);
                     self.module.ext("SPV_KHR_fragment_shader_barycentric");
-                    let m = InterpolationModes(self.lit(def, op, 1)? as u32);
+                    let m = InterpolationModes(lit(1)? as u32);
                     if m.contains(InterpolationModes::NoPerspective) {
                         B::BaryCoordNoPerspKHR
                     } else {
@@ -499,7 +506,7 @@ impl<'a> Emitter<'a> {
             self.module
                 .decorate(var, Decoration::BuiltIn, &[sbi as u32]);
             if mesh_output {
-                let stream = self.lit(def, op, 1)? as u32;
+                let stream = lit(1)? as u32;
                 self.mesh_output(def, op, var, stream)?;
             }
             // Tessellation factors are per patch; Mesa's drivers drop them (and so every
@@ -514,7 +521,7 @@ impl<'a> Emitter<'a> {
             }
             if bi == BuiltIn::Barycentrics {
                 // The weights at the centroid or a sample where the input says so.
-                let m = InterpolationModes(self.lit(def, op, 1)? as u32);
+                let m = InterpolationModes(lit(1)? as u32);
                 if m.contains(InterpolationModes::Centroid) {
                     self.module.decorate(var, Decoration::Centroid, &[]);
                 }
@@ -524,8 +531,8 @@ impl<'a> Emitter<'a> {
                 }
             }
         } else {
-            let reg = self.lit(def, op, 0)? as u32;
-            let comp = self.lit(def, op, 1)? as u32;
+            let reg = lit(0)? as u32;
+            let comp = lit(1)? as u32;
             let patch = op.ty.dims().is_empty()
                 && ((stage == ShaderStage::Hull && !input)
                     || (stage == ShaderStage::Domain && input));
@@ -535,7 +542,7 @@ impl<'a> Emitter<'a> {
             // they are moved past the D3D register range (see
             // `crate::GS_STREAM_LOCATION_STRIDE`).
             let stream = if !input && stage == ShaderStage::Geometry {
-                op.lit(2).unwrap_or(0) as u32
+                lits.get(2).map(|o| o.0).unwrap_or(0) as u32
             } else {
                 0
             };
@@ -559,7 +566,7 @@ impl<'a> Emitter<'a> {
                 self.module.decorate(var, Decoration::Patch, &[]);
             }
             let pixel_modes = if input && stage == ShaderStage::Pixel {
-                Some(InterpolationModes(self.lit(def, op, 2)? as u32))
+                Some(InterpolationModes(lit(2)? as u32))
             } else {
                 None
             };
@@ -592,11 +599,11 @@ impl<'a> Emitter<'a> {
                 }
             }
             if !input && stage == ShaderStage::Mesh {
-                let stream = self.lit(def, op, 2)? as u32;
+                let stream = lit(2)? as u32;
                 self.mesh_output(def, op, var, stream)?;
             }
             if !input && stage == ShaderStage::Geometry {
-                let stream = op.lit(2).unwrap_or(0) as u32;
+                let stream = lits.get(2).map(|o| o.0).unwrap_or(0) as u32;
                 if stream != 0 || self.multi_stream {
                     self.module.cap(Capability::GeometryStreams);
                     self.module.decorate(var, Decoration::Stream, &[stream]);
@@ -604,7 +611,7 @@ impl<'a> Emitter<'a> {
             }
         }
         if builtin && !input && stage == ShaderStage::Geometry {
-            let stream = op.lit(1).unwrap_or(0) as u32;
+            let stream = lits.get(1).map(|o| o.0).unwrap_or(0) as u32;
             if stream != 0 {
                 self.module.cap(Capability::GeometryStreams);
                 self.module.decorate(var, Decoration::Stream, &[stream]);
