@@ -852,7 +852,10 @@ impl<'a> Emitter<'a> {
             Ok(())
         } else if aop.ty.is_scalar() {
             // A run-time index selects a component of a vector, nothing else.
-            let comp = self.opt_arg(op, 0).and_then(|c| self.op_of(c)).map(|c| c.ty);
+            let comp = self
+                .opt_arg(op, 0)
+                .and_then(|c| self.op_of(c))
+                .map(|c| c.ty);
             let fits = comp.is_some_and(|c| {
                 c.is_vector()
                     && if insert {

@@ -352,7 +352,10 @@ impl<'a> Emitter<'a> {
             t.base_type()
                 .filter(|b| b.is_int() && scalar_bits(*b) == 64)
         };
-        let from_operand = self.opt_arg(op, 2).and_then(|o| self.op_of(o)).map(|o| o.ty);
+        let from_operand = self
+            .opt_arg(op, 2)
+            .and_then(|o| self.op_of(o))
+            .map(|o| o.ty);
         let st = wide(op.ty).or_else(|| from_operand.and_then(wide))?;
         words.then_some(st)
     }

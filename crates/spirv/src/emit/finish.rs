@@ -41,6 +41,14 @@ pub(super) const MAX_PRIVATE_VARIABLES: usize = 65_535;
 /// out).
 pub(super) const MAX_STRING_BYTES: usize = 65_535;
 
+/// The literals of a `DebugName` or `Semantic`, which have one reference (their target) and
+/// then literals only: what [`Op::literals`] gives, without working out the reference count.
+fn late_literals(op: &Op) -> &[dxspv_ir::Operand] {
+    let lits = op.operands.get(1..).unwrap_or(&[]);
+    debug_assert_eq!(lits, op.literals());
+    lits
+}
+
 impl<'a> Emitter<'a> {
     /// Writes the module: the push constant block, the hull shader entry point, the
     /// remaining execution modes, then every section (see the module doc).
@@ -158,7 +166,7 @@ impl<'a> Emitter<'a> {
         {
             let mut last_semantic: (&[dxspv_ir::Operand], &'static str) = (&[], "");
             for &op in &self.late {
-                let lits = op.literals();
+                let lits = late_literals(op);
                 match op.opcode {
                     OpCode::DebugName => {
                         let Some(t) = self.opt_arg(op, 0) else {

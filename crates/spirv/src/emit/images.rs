@@ -568,7 +568,11 @@ impl<'a> Emitter<'a> {
         // Gradients and offsets have the coordinate's components (without the layer).
         let dims = kind.coord_components();
         let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
-        let dref = if is_sample { self.opt_arg(op, 10) } else { self.opt_arg(op, 5) };
+        let dref = if is_sample {
+            self.opt_arg(op, 10)
+        } else {
+            self.opt_arg(op, 5)
+        };
         if dref.is_some() {
             // Only a comparison sampler may compare (see `ResourceBinding::comparison`).
             let sampler = self.desc_of(def, op, 1)?.res.refl;
@@ -620,7 +624,10 @@ impl<'a> Emitter<'a> {
         // Whether an implicit LOD derives over quads (else it is LOD 0).
         let derives = if self.stage == ShaderStage::Pixel {
             true
-        } else if is_sample && self.opt_arg(op, 5).is_none() && (self.opt_arg(op, 8).is_none() || self.opt_arg(op, 9).is_none()) {
+        } else if is_sample
+            && self.opt_arg(op, 5).is_none()
+            && (self.opt_arg(op, 8).is_none() || self.opt_arg(op, 9).is_none())
+        {
             self.derives_over_quads(def, op)?
         } else {
             false

@@ -1019,7 +1019,9 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an output declaration");
         };
-        if self.defer_output_store(def, op, &vi)? {
+        // The variable's basic type, asked once for both paths below.
+        let var_basic = vi.ty(self.b).as_basic();
+        if self.defer_output_store(def, op, &vi, var_basic)? {
             return Ok(());
         }
         self.flush_outputs()?;
@@ -1029,7 +1031,7 @@ impl<'a> Emitter<'a> {
         if vi.wrap == IoWrap::None && vi.sc == SC::Output && self.opt_arg(op, 1).is_none() {
             // Basic types are equal as their `BasicType`s are (cheaper than comparing types).
             let vb = self.op_of(value).and_then(|v| v.ty.as_basic());
-            if vb.is_some() && vb == vi.ty(self.b).as_basic() {
+            if vb.is_some() && vb == var_basic {
                 let val = self.v(value);
                 inst_tail(
                     &mut self.module.sections.functions,
@@ -1053,13 +1055,30 @@ impl<'a> Emitter<'a> {
             &[]
         };
         let ty = vi.ty(self.b);
-        self.store_via(def, op, vi.var, vi.sc, ty, prefix, self.opt_arg(op, 1), value, false)
+        self.store_via(
+            def,
+            op,
+            vi.var,
+            vi.sc,
+            ty,
+            prefix,
+            self.opt_arg(op, 1),
+            value,
+            false,
+        )
     }
 
     /// Keeps the `OutputStore` `op` of a scalar to a constant component of the output vector
-    /// `vi` with the block's pending stores; false, having done nothing, for any other store.
-    fn defer_output_store(&mut self, def: SsaDef, op: &Op, vi: &VarInfo) -> R<bool> {
-        let Some(vb) = vi.ty(self.b).as_basic().filter(|b| b.is_vector()) else {
+    /// `vi` (of basic type `var_basic`) with the block's pending stores; false, having done
+    /// nothing, for any other store.
+    fn defer_output_store(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        vi: &VarInfo,
+        var_basic: Option<BasicType>,
+    ) -> R<bool> {
+        let Some(vb) = var_basic.filter(|b| b.is_vector()) else {
             return Ok(false);
         };
         if vi.wrap != IoWrap::None || vi.sc != SC::Output {

@@ -800,7 +800,18 @@ impl<'a> Emitter<'a> {
                     VectorLoads::Never
                 };
                 self.with_vector_loads(mode, |e| {
-                    e.load_via(def, op, d.ptr, sc, data, &[c0], e.opt_arg(op, 1), &op.ty, true, id)
+                    e.load_via(
+                        def,
+                        op,
+                        d.ptr,
+                        sc,
+                        data,
+                        &[c0],
+                        e.opt_arg(op, 1),
+                        &op.ty,
+                        true,
+                        id,
+                    )
                 })
             }
             ResKind::TexelBuffer => {
@@ -819,7 +830,17 @@ impl<'a> Emitter<'a> {
                 let c0 = self.module.const_u32(0);
                 let data = d.res.data(self.b);
                 let sc = self.module.buffer_class();
-                self.store_via(def, op, d.ptr, sc, data, &[c0], self.opt_arg(op, 1), value, true)
+                self.store_via(
+                    def,
+                    op,
+                    d.ptr,
+                    sc,
+                    data,
+                    &[c0],
+                    self.opt_arg(op, 1),
+                    value,
+                    true,
+                )
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);
@@ -879,7 +900,17 @@ impl<'a> Emitter<'a> {
         };
         let value = self.arg(def, op, 2)?;
         let ty = vi.ty(self.b);
-        self.store_via(def, op, vi.var, vi.sc, ty, &[], self.opt_arg(op, 1), value, false)
+        self.store_via(
+            def,
+            op,
+            vi.var,
+            vi.sc,
+            ty,
+            &[],
+            self.opt_arg(op, 1),
+            value,
+            false,
+        )
     }
 
     /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first

@@ -423,7 +423,9 @@ impl<'a> Emitter<'a> {
                 OpCode::BufferAtomic
                     if [
                         Some(user.ty),
-                        self.opt_arg(user, 2).and_then(|v| self.op_of(v)).map(|v| v.ty),
+                        self.opt_arg(user, 2)
+                            .and_then(|v| self.op_of(v))
+                            .map(|v| v.ty),
                     ]
                     .into_iter()
                     .flatten()
