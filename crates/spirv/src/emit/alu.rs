@@ -11,7 +11,7 @@
 
 use super::control_flow::Component;
 use super::error::{malformed, unsupported, R};
-use super::types::{int_of_width, scalar_bits, TyKey, L_NONE};
+use super::types::{basic_bits, int_of_width, TyKey, L_NONE};
 use super::Emitter;
 use crate::words::{begin, end, inst};
 use dxspv_ir::{
@@ -279,7 +279,7 @@ impl<'a> Emitter<'a> {
         let Some(cb) = self.arg_basic(op, 1) else {
             return malformed(def, op, "shift count type");
         };
-        let bits = scalar_bits(rb.base()) as u64;
+        let bits = basic_bits(rb) as u64;
         let Some(ct) = self.module.basic_ty(cb) else {
             return unsupported(def, op, "shift count type");
         };
@@ -301,7 +301,7 @@ impl<'a> Emitter<'a> {
             args: a,
             basic: rb,
         } = alu;
-        if scalar_bits(rb.base()) != 32 {
+        if basic_bits(rb) != 32 {
             return unsupported(def, op, "bit field ops on other than 32-bit integers");
         }
         // D3D: offset and count are masked to 5 bits; offset + count is clamped.
@@ -314,7 +314,7 @@ impl<'a> Emitter<'a> {
         let Some(ot) = self.module.basic_ty(ob) else {
             return unsupported(def, op, "offset type");
         };
-        let bits = scalar_bits(rb.base()) as u64;
+        let bits = basic_bits(rb) as u64;
         let m = self.module.const_splat(ob, bits - 1);
         let w = self.module.const_splat(ob, bits);
         let off = self.module.un(S::BitwiseAnd, ot, &[a[oi], m]);
@@ -390,8 +390,8 @@ impl<'a> Emitter<'a> {
     fn bit_scan_width(&self, def: SsaDef, op: &Op, alu: &Alu) -> R<()> {
         if self
             .arg_basic(op, 0)
-            .is_none_or(|b| scalar_bits(b.base()) != 32)
-            || scalar_bits(alu.basic.base()) != 32
+            .is_none_or(|b| basic_bits(b) != 32)
+            || basic_bits(alu.basic) != 32
         {
             return unsupported(
                 def,
@@ -486,7 +486,7 @@ impl<'a> Emitter<'a> {
         } else {
             S::ConvertFToU
         };
-        if sb.base() == ScalarType::F32 && scalar_bits(rb.base()) == 32 {
+        if sb.base() == ScalarType::F32 && basic_bits(rb) == 32 {
             // D3D: saturate to the integer range, NaN -> 0.
             let (lo, hi) = if signed {
                 ((-2147483648.0f32).to_bits(), 2147483520.0f32.to_bits())
@@ -553,14 +553,14 @@ impl<'a> Emitter<'a> {
         // The same width in another signedness is the same bits.
         if self
             .arg_basic(op, 0)
-            .is_some_and(|b| scalar_bits(b.base()) == scalar_bits(rb.base()))
+            .is_some_and(|b| basic_bits(b) == basic_bits(rb))
         {
             return self.alu_write(&alu, Core(S::Bitcast), 1);
         }
         let Some(sb) = self.arg_basic(op, 0) else {
             return malformed(def, op, "source type");
         };
-        let widen = scalar_bits(rb.base()) > scalar_bits(sb.base());
+        let widen = basic_bits(rb) > basic_bits(sb);
         if widen && sb.base().is_signed_int() {
             let Some(st) = self
                 .module
@@ -602,7 +602,7 @@ impl<'a> Emitter<'a> {
             args: a,
             basic,
         } = alu;
-        if !(basic.base().is_int() && scalar_bits(basic.base()) == 32 && !basic.is_vector()) {
+        if !(basic.base().is_int() && basic_bits(basic) == 32 && !basic.is_vector()) {
             return malformed(def, op, format!("{} of type {}", op.opcode, op.ty));
         }
         // The operands and the sum in the signedness of the operation.
@@ -939,7 +939,7 @@ impl<'a> Emitter<'a> {
         let Some(b) = op.ty.as_basic() else {
             return malformed(def, op, "derivative of a composite");
         };
-        let half = match scalar_bits(b.base()) {
+        let half = match basic_bits(b) {
             32 => None,
             16 => {
                 let Some(ft) = self.module.basic_ty(b.with_base(ScalarType::F32)) else {

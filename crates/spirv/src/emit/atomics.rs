@@ -13,7 +13,7 @@
 
 use super::error::{malformed, unsupported, R};
 use super::resources::ResKind;
-use super::types::scalar_bits;
+use super::types::{basic_bits, scalar_bits};
 use super::Emitter;
 use crate::words::inst;
 use dxspv_ir::validate::image_op_misfit;
@@ -379,7 +379,7 @@ impl<'a> Emitter<'a> {
         if !at.base().is_int() {
             return malformed(def, op, format!("buffer address of type {at}"));
         }
-        if scalar_bits(at.base()) != 32 {
+        if basic_bits(at) != 32 {
             // Widen or narrow to 32 bits first, keeping the sign of a signed index.
             let (conv, to) = if at.base().is_signed_int() {
                 (S::SConvert, ScalarType::I32)

@@ -14,7 +14,7 @@
 
 use super::error::{malformed, unsupported, R};
 use super::resources::{DescInfo, ResKind};
-use super::types::{scalar_bits, TyKey, L_NONE};
+use super::types::{basic_bits, scalar_bits, TyKey, L_NONE};
 use super::Emitter;
 use crate::words::{begin, end, inst};
 use dxspv_ir::validate::image_op_misfit;
@@ -53,7 +53,7 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, "resource texel type");
         };
         // Texels are read as numbers of the texel's bit size (as they are written).
-        if !texel.base().is_numeric() || scalar_bits(texel.base()) != scalar_bits(st) {
+        if !texel.base().is_numeric() || basic_bits(texel) != scalar_bits(st) {
             return unsupported(def, op, format!("reading {} as {st} texels", op.ty));
         }
         let v4 = BasicType::vector(st, 4);
@@ -167,7 +167,7 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, "texel type");
         };
         // Texels are numbers of the texel's bit size (bools, descriptors are not).
-        if !vb.base().is_numeric() || scalar_bits(vb.base()) != scalar_bits(st) {
+        if !vb.base().is_numeric() || basic_bits(vb) != scalar_bits(st) {
             return unsupported(def, op, format!("writing {} as {st} texels", vop.ty));
         }
         let mut v = self.v(value);

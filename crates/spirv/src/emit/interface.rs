@@ -36,7 +36,7 @@
 
 use super::control_flow::{PendingOutput, VectorLoads};
 use super::error::{malformed, unsupported, word_lit, R};
-use super::types::{block_align, block_type_problem};
+use super::types::{basic_bits, block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
 use super::{Emitter, Info};
 use crate::words::{begin, end, inst, inst_tail};
@@ -183,7 +183,7 @@ pub(super) fn value_shape(t: &Type) -> (ScalarKind, u32, u32) {
     } else {
         ScalarKind::Float
     };
-    (kind, scalar_bits(st), u32::from(b.vec_size()))
+    (kind, basic_bits(b), u32::from(b.vec_size()))
 }
 
 impl<'a> Emitter<'a> {
@@ -227,7 +227,7 @@ impl<'a> Emitter<'a> {
             // Vulkan passes numbers between stages; only built-ins are bools.
             return unsupported(def, op, format!("varying of type {}", op.ty));
         }
-        let wide = scalar_bits(b.base()) == 64;
+        let wide = basic_bits(b) == 64;
         let used = u32::from(b.vec_size()) * if wide { 2 } else { 1 };
         if ty.dims().contains(&0) || comp + used > 4 || (wide && comp % 2 != 0) {
             return unsupported(def, op, format!("varying {} at component {comp}", op.ty));
@@ -715,7 +715,7 @@ impl<'a> Emitter<'a> {
         // bit-cast at the end).
         let size = if addr.is_some() { 1 } else { 4 };
         let shape_ok = op.ty.as_basic().is_some_and(|b| {
-            b.vec_size() == size && b.base().is_numeric() && scalar_bits(b.base()) == 32
+            b.vec_size() == size && b.base().is_numeric() && basic_bits(b) == 32
         });
         if !shape_ok {
             return unsupported(
@@ -1267,7 +1267,7 @@ impl<'a> Emitter<'a> {
             && (mb.base() == wb.base()
                 || (mb.base().is_numeric()
                     && wb.base().is_numeric()
-                    && scalar_bits(mb.base()) == scalar_bits(wb.base())));
+                    && basic_bits(mb) == basic_bits(wb)));
         let Some(t) = self.module.basic_ty(mb).filter(|_| castable) else {
             return Ok(false);
         };
@@ -1324,7 +1324,7 @@ impl<'a> Emitter<'a> {
                     .op_of(sample)
                     .and_then(|o| o.ty.as_basic())
                     .is_some_and(|b| {
-                        b.vec_size() == 1 && b.base().is_int() && scalar_bits(b.base()) == 32
+                        b.vec_size() == 1 && b.base().is_int() && basic_bits(b) == 32
                     });
                 if !int32 {
                     return malformed(def, op, "the sample index is not a 32-bit integer");

@@ -58,7 +58,7 @@ use interface::{VarInfo, MAX_LOCATIONS};
 use modes::exec_model;
 use module::Module;
 use resources::{DescInfo, ResInfo};
-use types::scalar_bits;
+use types::basic_bits;
 
 /// What an IR def stands for beyond its SPIR-V id (see [`Slot::info`]).
 #[derive(Clone, Copy)]
@@ -429,7 +429,7 @@ impl<'a> Emitter<'a> {
                     ]
                     .into_iter()
                     .flatten()
-                    .any(|t| t.as_basic().is_some_and(|t| scalar_bits(t.base()) == 64)) =>
+                    .any(|t| t.as_basic().is_some_and(|t| basic_bits(t) == 64)) =>
                 {
                     false
                 }

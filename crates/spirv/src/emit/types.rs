@@ -76,13 +76,31 @@ pub(super) fn basic_index(t: BasicType) -> usize {
 }
 
 /// The width of `t` in bits (32 for minimum-precision types and bools).
-pub(super) fn scalar_bits(t: ScalarType) -> u32 {
+pub(super) const fn scalar_bits(t: ScalarType) -> u32 {
     match t {
         ScalarType::I8 | ScalarType::U8 => 8,
         ScalarType::I16 | ScalarType::U16 | ScalarType::F16 => 16,
         ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 64,
         _ => 32,
     }
+}
+
+/// [`scalar_bits`] of each 5-bit scalar code ([`BasicType::bits`]' low bits; 32 for the
+/// codes of no scalar type, which `BasicType::base` reads as `Unknown`).
+static SCALAR_CODE_BITS: [u8; 32] = {
+    let mut t = [32u8; 32];
+    let mut i = 0;
+    while i < ScalarType::ALL.len() && i < t.len() {
+        t[i] = scalar_bits(ScalarType::ALL[i]) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// `basic_bits(t)`, read from a table by the scalar code.
+#[inline]
+pub(super) fn basic_bits(t: BasicType) -> u32 {
+    u32::from(SCALAR_CODE_BITS[usize::from(t.bits() & 0x1f)])
 }
 
 /// The integer type of `t`'s width (32 bits for min-precision types) and the given
@@ -102,13 +120,13 @@ pub(super) fn int_of_width(t: ScalarType, signed: bool) -> ScalarType {
 
 /// The size of `t` in bytes.
 pub(super) fn basic_size(t: BasicType) -> u32 {
-    let s = scalar_bits(t.base()) / 8;
+    let s = basic_bits(t) / 8;
     s * t.vec_size() as u32
 }
 
 /// The base alignment of `t` in bytes (a three-component vector aligns as four).
 pub(super) fn basic_align(t: BasicType) -> u32 {
-    let s = scalar_bits(t.base()) / 8;
+    let s = basic_bits(t) / 8;
     match t.vec_size() {
         1 => s,
         2 => 2 * s,
