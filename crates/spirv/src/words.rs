@@ -65,8 +65,7 @@ fn head(op: u32, words: usize) -> u32 {
 /// Appends one instruction with fixed operands.
 #[inline]
 pub(crate) fn inst(buf: &mut Vec<u32>, op: Op, operands: &[u32]) {
-    buf.push(head(op as u32, operands.len() + 1));
-    buf.extend_from_slice(operands);
+    inst_tail(buf, op, [], operands);
 }
 
 /// Words of the longest instruction [`inst_tail`] assembles on the stack.
