@@ -41,8 +41,11 @@ use spirv::{Op as S, StorageClass as SC};
 pub(super) struct Indices {
     /// The index ids; 0 for a constant (of the value in `vals`) not declared yet.
     pub(super) ids: [u32; 6],
-    /// Their constant values, where known.
-    pub(super) vals: [Option<u64>; 6],
+    /// Their constant values, where known ([`Indices::val`]: bit `k` of `known` says
+    /// whether `vals[k]` is one; kept apart so that the struct copies cheaply).
+    vals: [u64; 6],
+    /// Which of `vals` are known.
+    known: u8,
     /// How many there are.
     pub(super) len: usize,
     /// Type of dynamic indices (for `+k` adjustments); 0 for a constant address.
@@ -113,11 +116,11 @@ fn vector_key(base: u32, prefix: &[u32], ix: &Indices, len: usize) -> Option<Vec
     let indices = ix
         .ids
         .iter()
-        .zip(&ix.vals)
+        .enumerate()
         .take(len)
-        .map(|(&id, v)| match v {
+        .map(|(k, &id)| match ix.val(k) {
             _ if id != 0 => Some(id),
-            Some(v) if *v < u64::from(CONSTANT_KEY_TAG) => Some(CONSTANT_KEY_TAG | *v as u32),
+            Some(v) if v < u64::from(CONSTANT_KEY_TAG) => Some(CONSTANT_KEY_TAG | v as u32),
             _ => None,
         });
     for (k, id) in key[1..]
@@ -136,9 +139,30 @@ impl Indices {
             return false;
         }
         self.ids[self.len] = id;
-        self.vals[self.len] = val;
+        self.set_val(self.len, val);
         self.len += 1;
         true
+    }
+
+    /// The constant value of index `k`, if known.
+    #[inline]
+    pub(super) fn val(&self, k: usize) -> Option<u64> {
+        let v = *self.vals.get(k)?;
+        (self.known & (1 << k) != 0).then_some(v)
+    }
+
+    /// Sets the constant value of index `k` (`k < 6`).
+    #[inline]
+    fn set_val(&mut self, k: usize, val: Option<u64>) {
+        if let Some(slot) = self.vals.get_mut(k) {
+            *slot = val.unwrap_or(0);
+            let bit = 1u8 << k;
+            self.known = if val.is_some() {
+                self.known | bit
+            } else {
+                self.known & !bit
+            };
+        }
     }
 }
 
@@ -148,7 +172,8 @@ impl<'a> Emitter<'a> {
     pub(super) fn indices(&mut self, def: SsaDef, op: &Op, addr: Option<SsaDef>) -> R<Indices> {
         let mut ix = Indices {
             ids: [0; 6],
-            vals: [None; 6],
+            vals: [0; 6],
+            known: 0,
             len: 0,
             idx_ty: 0,
             idx_base: ScalarType::U32,
@@ -230,7 +255,7 @@ impl<'a> Emitter<'a> {
     ) -> R<(u32, Type)> {
         let mut t = *ty;
         for k in 0..ix.len {
-            match t.index_into(ix.vals[k]) {
+            match t.index_into(ix.val(k)) {
                 Some(n) => t = n,
                 None => return malformed(def, op, format!("address does not fit type {ty}")),
             }
@@ -242,9 +267,9 @@ impl<'a> Emitter<'a> {
             return unsupported(def, op, format!("type {t}"));
         };
         let mut ids = ix.ids;
-        for (id, v) in ids.iter_mut().zip(&ix.vals).take(ix.len) {
+        for (k, id) in ids.iter_mut().enumerate().take(ix.len) {
             if *id == 0 {
-                *id = self.module.const_scalar(ix.idx_base, v.unwrap_or(0));
+                *id = self.module.const_scalar(ix.idx_base, ix.val(k).unwrap_or(0));
             }
         }
         let ptr = self.module.ptr(sc, pt);
@@ -369,10 +394,10 @@ impl<'a> Emitter<'a> {
         let Some(last) = ix.len.checked_sub(1).filter(|_| k > 0) else {
             return jx;
         };
-        match ix.vals[last] {
+        match ix.val(last) {
             Some(v) => {
                 jx.ids[last] = 0;
-                jx.vals[last] = Some(v + k);
+                jx.set_val(last, Some(v + k));
             }
             None => {
                 let kc = self.module.const_scalar(ix.idx_base, k);
@@ -500,7 +525,7 @@ impl<'a> Emitter<'a> {
         let Some(last) = ix.len.checked_sub(1) else {
             return Ok(false);
         };
-        let Some(k) = ix.vals[last] else {
+        let Some(k) = ix.val(last) else {
             return Ok(false);
         };
         let Some(want_b) = want.as_basic().filter(|b| b.vec_size() == 1) else {
@@ -508,8 +533,8 @@ impl<'a> Emitter<'a> {
         };
         // The vector the last index selects a component of.
         let mut vt = *ty;
-        for v in &ix.vals[..last] {
-            match vt.index_into(*v) {
+        for j in 0..last {
+            match vt.index_into(ix.val(j)) {
                 Some(n) => vt = n,
                 None => return Ok(false),
             }
