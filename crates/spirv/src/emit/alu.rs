@@ -388,10 +388,7 @@ impl<'a> Emitter<'a> {
     /// Checks that a bit count, reversal or search reads and gives 32-bit integers (what
     /// `OpBitCount`, `OpBitReverse` and the `GLSL.std.450` searches take in Vulkan).
     fn bit_scan_width(&self, def: SsaDef, op: &Op, alu: &Alu) -> R<()> {
-        if self
-            .arg_basic(op, 0)
-            .is_none_or(|b| basic_bits(b) != 32)
-            || basic_bits(alu.basic) != 32
+        if self.arg_basic(op, 0).is_none_or(|b| basic_bits(b) != 32) || basic_bits(alu.basic) != 32
         {
             return unsupported(
                 def,

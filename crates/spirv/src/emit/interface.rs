@@ -714,9 +714,10 @@ impl<'a> Emitter<'a> {
         // The whole position, or one component of it, as 32-bit numbers (computed as floats,
         // bit-cast at the end).
         let size = if addr.is_some() { 1 } else { 4 };
-        let shape_ok = op.ty.as_basic().is_some_and(|b| {
-            b.vec_size() == size && b.base().is_numeric() && basic_bits(b) == 32
-        });
+        let shape_ok = op
+            .ty
+            .as_basic()
+            .is_some_and(|b| b.vec_size() == size && b.base().is_numeric() && basic_bits(b) == 32);
         if !shape_ok {
             return unsupported(
                 def,
@@ -1323,9 +1324,7 @@ impl<'a> Emitter<'a> {
                 let int32 = self
                     .op_of(sample)
                     .and_then(|o| o.ty.as_basic())
-                    .is_some_and(|b| {
-                        b.vec_size() == 1 && b.base().is_int() && basic_bits(b) == 32
-                    });
+                    .is_some_and(|b| b.vec_size() == 1 && b.base().is_int() && basic_bits(b) == 32);
                 if !int32 {
                     return malformed(def, op, "the sample index is not a 32-bit integer");
                 }

@@ -269,7 +269,9 @@ impl<'a> Emitter<'a> {
         let mut ids = ix.ids;
         for (k, id) in ids.iter_mut().enumerate().take(ix.len) {
             if *id == 0 {
-                *id = self.module.const_scalar(ix.idx_base, ix.val(k).unwrap_or(0));
+                *id = self
+                    .module
+                    .const_scalar(ix.idx_base, ix.val(k).unwrap_or(0));
             }
         }
         let ptr = self.module.ptr(sc, pt);
