@@ -30,7 +30,7 @@ use super::resources::{DescInfo, ResKind};
 use super::types::scalar_bits;
 use super::Emitter;
 use super::Info;
-use crate::words::{begin, end, inst};
+use crate::words::{begin, end, inst, inst_tail};
 use dxspv_ir::{BasicType, Op, OpCode, OpFlags, ScalarType, SsaDef, Type};
 use smallvec::SmallVec;
 use spirv::Capability;
@@ -607,10 +607,7 @@ impl<'a> Emitter<'a> {
     /// ([`Emitter::mem_access`]).
     fn emit_load(&mut self, ty: u32, id: u32, ptr: u32, ma: ([u32; 2], usize)) {
         let f = &mut self.module.sections.functions;
-        let st = begin(f, S::Load);
-        f.extend_from_slice(&[ty, id, ptr]);
-        f.extend_from_slice(&ma.0[..ma.1]);
-        end(f, st);
+        inst_tail(f, S::Load, [ty, id, ptr], ma.0.get(..ma.1).unwrap_or(&ma.0));
     }
 
     /// The vector this block already loaded under `key`, if it is still remembered.
@@ -730,10 +727,7 @@ impl<'a> Emitter<'a> {
                 copy
             };
             let f = &mut self.module.sections.functions;
-            let st = begin(f, S::Store);
-            f.extend_from_slice(&[ptr, val]);
-            f.extend_from_slice(&ma.0[..ma.1]);
-            end(f, st);
+            inst_tail(f, S::Store, [ptr, val], ma.0.get(..ma.1).unwrap_or(&ma.0));
             return Ok(());
         };
         let n = vb.vec_size() as u32;
@@ -754,10 +748,7 @@ impl<'a> Emitter<'a> {
                 conv(self, val, vb, pb)?
             };
             let f = &mut self.module.sections.functions;
-            let st = begin(f, S::Store);
-            f.extend_from_slice(&[ptr, v]);
-            f.extend_from_slice(&ma.0[..ma.1]);
-            end(f, st);
+            inst_tail(f, S::Store, [ptr, v], ma.0.get(..ma.1).unwrap_or(&ma.0));
             return Ok(());
         }
         if m != 1 || ix.len == 0 {
@@ -772,10 +763,7 @@ impl<'a> Emitter<'a> {
             let c = self.module.un(S::CompositeExtract, sty, &[val, k]);
             let c = conv(self, c, BasicType::scalar(vb.base()), pb)?;
             let f = &mut self.module.sections.functions;
-            let st = begin(f, S::Store);
-            f.extend_from_slice(&[p, c]);
-            f.extend_from_slice(&ma.0[..ma.1]);
-            end(f, st);
+            inst_tail(f, S::Store, [p, c], ma.0.get(..ma.1).unwrap_or(&ma.0));
         }
         Ok(())
     }
