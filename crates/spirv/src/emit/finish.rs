@@ -143,14 +143,13 @@ impl<'a> Emitter<'a> {
             push_str(&mut out, name);
             // The interface: every module-scope variable (SPIR-V 1.4 on), or the inputs and
             // outputs (before).
-            let all = target.interface_lists_all_globals();
-            out.extend(
-                self.module
-                    .global_vars
-                    .iter()
-                    .filter(|&&(_, io)| all || io)
-                    .map(|&(id, _)| id),
-            );
+            let globals = &self.module.global_vars;
+            if target.interface_lists_all_globals() {
+                // Of a known count: one capacity check.
+                out.extend(globals.iter().map(|&(id, _)| id));
+            } else {
+                out.extend(globals.iter().filter(|&&(_, io)| io).map(|&(id, _)| id));
+            }
             end(&mut out, st);
         }
         for (m, args, n) in &self.module.modes {
