@@ -12,7 +12,7 @@
 use super::control_flow::Component;
 use super::error::{malformed, unsupported, R};
 use super::types::{basic_bits, int_of_width, TyKey, L_NONE};
-use super::Emitter;
+use super::{constant_literals, Emitter};
 use crate::words::{begin, end, inst};
 use dxspv_ir::{
     BasicType, DerivativeMode, Op, OpCode, OpFlags, RoundMode, ScalarType, SsaDef, Type,
@@ -823,14 +823,14 @@ impl<'a> Emitter<'a> {
                 f.push(a[2]);
             }
             f.push(a[0]);
-            f.extend(aop.literals().iter().map(|l| l.0 as u32));
+            f.extend(constant_literals(aop).iter().map(|l| l.0 as u32));
             end(f, start);
             if !insert {
                 let from = op
                     .arg(0)
                     .and_then(|c| self.op_of(c))
                     .and_then(|c| c.ty.as_basic());
-                if let (Some(from), [index]) = (from, aop.literals()) {
+                if let (Some(from), [index]) = (from, constant_literals(aop)) {
                     if from.is_vector()
                         && index.0 < u64::from(from.vec_size())
                         && op.ty.as_basic() == Some(from.with_vec_size(1))

@@ -38,7 +38,7 @@ use super::control_flow::{PendingOutput, VectorLoads};
 use super::error::{malformed, unsupported, word_lit, R};
 use super::types::{basic_bits, block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
-use super::{Emitter, Info};
+use super::{constant_literals, Emitter, Info};
 use crate::words::{begin, end, inst, inst_tail};
 use crate::{InterfaceVariable, ScalarKind};
 use dxspv_ir::{
@@ -729,7 +729,7 @@ impl<'a> Emitter<'a> {
             .filter(|o| {
                 o.opcode == OpCode::Constant && o.ty.as_basic().is_some_and(|b| b.vec_size() == 1)
             })
-            .and_then(|o| o.lit(0));
+            .and_then(|o| constant_literals(o).first().map(|l| l.0));
         if addr.is_some() && const_idx.is_some() {
             // x, y or z as a float: loaded straight into the def's value.
             let direct = const_idx != Some(3) && want == ft;
@@ -1089,7 +1089,7 @@ impl<'a> Emitter<'a> {
             .opt_arg(op, 1)
             .and_then(|a| self.op_of(a))
             .filter(|a| a.opcode == OpCode::Constant && a.ty.is_scalar())
-            .and_then(|a| a.lit(0));
+            .and_then(|a| constant_literals(a).first().map(|l| l.0));
         let Some(k) = k.filter(|&k| k < u64::from(vb.vec_size())) else {
             return Ok(false);
         };

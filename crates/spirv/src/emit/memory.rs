@@ -28,8 +28,8 @@ use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
 use super::resources::{DescInfo, ResKind};
 use super::types::scalar_bits;
-use super::Emitter;
 use super::Info;
+use super::{constant_literals, Emitter};
 use crate::words::{begin, end, inst, inst_tail};
 use dxspv_ir::{BasicType, Op, OpCode, OpFlags, ScalarType, SsaDef, Type};
 use smallvec::SmallVec;
@@ -203,7 +203,7 @@ impl<'a> Emitter<'a> {
                 // ([`Self::chain`]): an access that reads a whole vector needs none.
                 let mut ok = true;
                 for k in 0..n {
-                    let v = aop.lit(k).unwrap_or(0);
+                    let v = constant_literals(aop).get(k).map_or(0, |l| l.0);
                     ok &= ix.push(0, Some(v));
                 }
                 ok
@@ -214,7 +214,7 @@ impl<'a> Emitter<'a> {
                     let val = self
                         .op_of(c)
                         .filter(|o| o.opcode == OpCode::Constant)
-                        .and_then(|o| o.lit(0));
+                        .and_then(|o| constant_literals(o).first().map(|l| l.0));
                     let id = self.v(c);
                     ok &= ix.push(id, val);
                 }
@@ -662,7 +662,9 @@ impl<'a> Emitter<'a> {
         let same_vector = |other: &Op| {
             other.opcode == addr.opcode
                 && match addr.opcode {
-                    OpCode::Constant => other.literals().get(..len) == addr.literals().get(..len),
+                    OpCode::Constant => {
+                        constant_literals(other).get(..len) == constant_literals(addr).get(..len)
+                    }
                     OpCode::CompositeConstruct => {
                         other.operands.get(..len) == addr.operands.get(..len)
                     }

@@ -124,6 +124,14 @@ fn arg_slow(def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
     }
 }
 
+/// The literals of a `Constant` op: all its operands, as it has no references (what
+/// [`Op::literals`] gives, without working out the reference count).
+#[inline]
+fn constant_literals(c: &Op) -> &[dxspv_ir::Operand] {
+    debug_assert!(c.opcode == OpCode::Constant && c.operands[..] == *c.literals());
+    &c.operands
+}
+
 /// The error of [`Emitter::lit`] for a missing literal.
 #[cold]
 #[inline(never)]
@@ -433,11 +441,11 @@ impl<'a> Emitter<'a> {
                 {
                     false
                 }
-                OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
-                    .arg(0)
+                OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => self
+                    .opt_arg(user, 0)
                     .and_then(|d| self.op_of(d))
                     .filter(|d| d.opcode == OpCode::DescriptorLoad)
-                    .and_then(|d| d.arg(0))
+                    .and_then(|d| self.opt_arg(d, 0))
                     .and_then(|d| self.op_of(d))
                     .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
                 _ => false,
