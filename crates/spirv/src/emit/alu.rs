@@ -13,7 +13,7 @@ use super::control_flow::Component;
 use super::error::{malformed, unsupported, R};
 use super::types::{basic_bits, int_of_width, TyKey, L_NONE};
 use super::{constant_literals, Emitter};
-use crate::words::{begin, end, inst};
+use crate::words::{begin, end, inst, inst_tail};
 use dxspv_ir::{
     BasicType, DerivativeMode, Op, OpCode, OpFlags, RoundMode, ScalarType, SsaDef, Type,
 };
@@ -817,17 +817,25 @@ impl<'a> Emitter<'a> {
                 S::CompositeExtract
             };
             let f = &mut self.module.sections.functions;
-            let start = begin(f, o);
-            f.extend_from_slice(&[t, id]);
-            if insert {
-                f.push(a[2]);
+            let start = f.len();
+            match (insert, constant_literals(aop)) {
+                // One index (nearly always): an instruction of known length.
+                (false, &[k]) => inst_tail(f, o, [t, id, a[0], k.0 as u32], &[]),
+                (true, &[k]) => inst_tail(f, o, [t, id, a[2], a[0], k.0 as u32], &[]),
+                (_, lits) => {
+                    let start = begin(f, o);
+                    f.extend_from_slice(&[t, id]);
+                    if insert {
+                        f.push(a[2]);
+                    }
+                    f.push(a[0]);
+                    f.extend(lits.iter().map(|l| l.0 as u32));
+                    end(f, start);
+                }
             }
-            f.push(a[0]);
-            f.extend(constant_literals(aop).iter().map(|l| l.0 as u32));
-            end(f, start);
             if !insert {
-                let from = op
-                    .arg(0)
+                let from = self
+                    .opt_arg(op, 0)
                     .and_then(|c| self.op_of(c))
                     .and_then(|c| c.ty.as_basic());
                 if let (Some(from), [index]) = (from, constant_literals(aop)) {
