@@ -637,8 +637,9 @@ impl<'a> Emitter<'a> {
             &mut self.refl.outputs
         };
         if list.capacity() == 0 {
-            // Room for a typical signature at once (no count of the declarations is made).
-            list.reserve(REFLECTION_CAPACITY);
+            // Room for a typical signature at once (no count of the declarations is made),
+            // allocated as new (the empty list holds nothing to keep).
+            *list = Vec::with_capacity(REFLECTION_CAPACITY);
         }
         list.push(InterfaceVariable {
             location,

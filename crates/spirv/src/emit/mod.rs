@@ -538,7 +538,10 @@ impl<'a> Emitter<'a> {
         };
         self.stage = stage;
         self.entry = Some(def);
-        self.entry_fns = op.refs().flatten().collect();
+        self.entry_fns.clear();
+        for f in op.refs().flatten() {
+            self.entry_fns.push(f);
+        }
         Ok(())
     }
 }

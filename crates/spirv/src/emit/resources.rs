@@ -426,9 +426,7 @@ impl<'a> Emitter<'a> {
             _ => (None, None),
         };
         if self.refl.resources.capacity() == 0 {
-            self.refl
-                .resources
-                .reserve(super::interface::REFLECTION_CAPACITY);
+            self.refl.resources = Vec::with_capacity(super::interface::REFLECTION_CAPACITY);
         }
         self.refl.resources.push(ResourceBinding {
             class,

@@ -188,6 +188,11 @@ pub(super) fn block_layout_ok(t: &Type, uniform: bool) -> bool {
 /// Why `t` cannot be the contents of a Vulkan block (a buffer, a CBV or push data), if it
 /// cannot: Vulkan has no bools in memory the host sees, and see [`block_layout_ok`].
 pub(super) fn block_type_problem(t: &Type, uniform: bool) -> Option<&'static str> {
+    // A scalar or vector (push data, most buffer elements) has no array stride to check.
+    if let Some(b) = t.as_basic() {
+        return (b.base() == ScalarType::Bool)
+            .then_some("a bool, which host-visible memory cannot hold");
+    }
     if t.members().iter().any(|m| m.base() == ScalarType::Bool) {
         Some("a bool, which host-visible memory cannot hold")
     } else if !block_layout_ok(t, uniform) {
