@@ -135,11 +135,14 @@ fn vector_key(base: u32, prefix: &[u32], ix: &Indices, len: usize) -> Option<Vec
 impl Indices {
     /// Appends index `id` (of constant value `val`, if known); false when all six are taken.
     pub(super) fn push(&mut self, id: u32, val: Option<u64>) -> bool {
-        if self.len >= 6 {
+        let k = self.len;
+        let (Some(i), Some(v)) = (self.ids.get_mut(k), self.vals.get_mut(k)) else {
             return false;
-        }
-        self.ids[self.len] = id;
-        self.set_val(self.len, val);
+        };
+        *i = id;
+        *v = val.unwrap_or(0);
+        // Branch-free: the bit of `k` cleared, then set for a known value.
+        self.known = (self.known & !(1 << k)) | (u8::from(val.is_some()) << k);
         self.len += 1;
         true
     }
