@@ -133,6 +133,16 @@ fn vector_key(base: u32, prefix: &[u32], ix: &Indices, len: usize) -> Option<Vec
 }
 
 impl Indices {
+    /// No indices (an access of the whole variable).
+    pub(super) const NONE: Indices = Indices {
+        ids: [0; 6],
+        vals: [0; 6],
+        known: 0,
+        len: 0,
+        idx_ty: 0,
+        idx_base: ScalarType::U32,
+    };
+
     /// Appends index `id` (of constant value `val`, if known); false when all six are taken.
     pub(super) fn push(&mut self, id: u32, val: Option<u64>) -> bool {
         let k = self.len;
@@ -173,16 +183,22 @@ impl<'a> Emitter<'a> {
     /// The access-chain indices of the IR address `addr` (a scalar or vector of integers):
     /// constants where it is constant, its components extracted where it is a run-time vector.
     pub(super) fn indices(&mut self, def: SsaDef, op: &Op, addr: Option<SsaDef>) -> R<Indices> {
-        let mut ix = Indices {
-            ids: [0; 6],
-            vals: [0; 6],
-            known: 0,
-            len: 0,
-            idx_ty: 0,
-            idx_base: ScalarType::U32,
-        };
+        let mut ix = Indices::NONE;
+        self.fill_indices(def, op, addr, &mut ix)?;
+        Ok(ix)
+    }
+
+    /// [`Self::indices`] written into `ix`, which must be [`Indices::NONE`] (the loads and
+    /// stores keep theirs in place rather than copy them out of a result).
+    pub(super) fn fill_indices(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        addr: Option<SsaDef>,
+        ix: &mut Indices,
+    ) -> R<()> {
         let Some(a) = addr else {
-            return Ok(ix);
+            return Ok(());
         };
         let Some(aop) = self.op_of(a) else {
             return malformed(def, op, "address operand missing");
@@ -239,7 +255,7 @@ impl<'a> Emitter<'a> {
         if !ok {
             return unsupported(def, op, "address with more than six indices");
         }
-        Ok(ix)
+        Ok(())
     }
 
     /// Access chain from `base` (a pointer to IR type `ty` in `sc`), with `prefix` indices
@@ -428,7 +444,8 @@ impl<'a> Emitter<'a> {
         layout: bool,
         out: u32,
     ) -> R<()> {
-        let ix = self.indices(def, op, addr)?;
+        let mut ix = Indices::NONE;
+        self.fill_indices(def, op, addr, &mut ix)?;
         if self.function_state.vector_loads != VectorLoads::Never
             && self.load_component(def, op, base, sc, ty, prefix, &ix, want, layout, out)?
         {
@@ -709,7 +726,8 @@ impl<'a> Emitter<'a> {
         value: SsaDef,
         layout: bool,
     ) -> R<()> {
-        let ix = self.indices(def, op, addr)?;
+        let mut ix = Indices::NONE;
+        self.fill_indices(def, op, addr, &mut ix)?;
         let (ptr, pt) = self.chain(def, op, base, sc, ty, prefix, &ix, layout)?;
         let Some(vop) = self.op_of(value) else {
             return malformed(def, op, "value missing");
