@@ -1,7 +1,7 @@
 //! The translator from lowered IR to SPIR-V words, one module per concept.
 //!
-//! [`Emitter::run`] counts the declarations, sizes the buffers, then walks the IR once in
-//! program order, handing each op to [`dispatch`], which sends it to the module of its
+//! [`Emitter::run`] finds the entry point, sizes the buffers from the op count, then walks
+//! the IR once in program order, handing each op to [`dispatch`], which sends it to the module of its
 //! concept; at the end [`finish`] assembles the words. The [`Module`] and the
 //! [`FunctionState`] are boxed and, with the per-def tables, left to the thread's next
 //! emitter ([`Emitter::recycle`]), so their tables and buffers keep their memory from one
@@ -479,8 +479,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Emits the whole module: counts the declarations, finds the entry point, walks every
-    /// op through [`Self::op`] and [`Self::finish`]es, giving the words (the reflection
+    /// Emits the whole module: finds the entry point, walks every op through [`Self::op`] and [`Self::finish`]es, giving the words (the reflection
     /// stays in the emitter, see [`Self::recycle`]).
     pub(crate) fn run(&mut self) -> R<Vec<u32>> {
         self.module.cap(Capability::Shader);
