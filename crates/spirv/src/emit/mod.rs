@@ -1,8 +1,8 @@
 //! The translator from lowered IR to SPIR-V words, one module per concept.
 //!
 //! [`Emitter::run`] finds the entry point, sizes the buffers from the op count, then walks
-//! the IR once in program order, handing each op to [`dispatch`], which sends it to the module of its
-//! concept; at the end [`finish`] assembles the words. The [`Module`] and the
+//! the IR once in program order, handing each op to [`dispatch`], which sends it to the
+//! module of its concept; at the end [`finish`] assembles the words. The [`Module`] and the
 //! [`FunctionState`] are boxed and, with the per-def tables, left to the thread's next
 //! emitter ([`Emitter::recycle`]), so their tables and buffers keep their memory from one
 //! compile to the next. The state is kept in three places, as naga's
