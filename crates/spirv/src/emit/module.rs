@@ -252,6 +252,7 @@ impl Module {
     }
 
     /// Records the execution mode `mode` with its literal operands (at most three).
+    #[inline]
     pub(super) fn execution_mode(&mut self, mode: spirv::ExecutionMode, operands: &[u32]) {
         let mut words = [0; 3];
         for (w, o) in words.iter_mut().zip(operands) {
