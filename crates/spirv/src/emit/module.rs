@@ -142,6 +142,7 @@ impl Module {
     /// Records that the module needs capability `c`: in the target's version, that is the
     /// capability it names there and the extension it needs there, if any
     /// ([`TargetEnv::capability`]).
+    #[inline]
     pub(super) fn cap(&mut self, c: Capability) {
         let (c, ext) = self.target.capability(c);
         self.caps.insert(c);
