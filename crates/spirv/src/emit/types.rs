@@ -135,6 +135,7 @@ pub(super) fn basic_align(t: BasicType) -> u32 {
 }
 
 /// Size of one element for explicit layouts.
+#[inline]
 pub(super) fn layout_size(t: &Type) -> u32 {
     // A scalar or vector (most push data and buffer elements): its own size.
     if let Some(b) = t.as_basic() {
@@ -159,6 +160,7 @@ pub(super) fn layout_size(t: &Type) -> u32 {
 
 /// Base alignment of `t` in a block (std430; at least 16 for arrays in a uniform block,
 /// as std140 rounds array elements up to a 16-byte row).
+#[inline]
 pub(super) fn block_align(t: &Type, uniform: bool) -> u32 {
     if let Some(b) = t.as_basic() {
         return basic_align(b);
@@ -187,6 +189,7 @@ pub(super) fn block_layout_ok(t: &Type, uniform: bool) -> bool {
 
 /// Why `t` cannot be the contents of a Vulkan block (a buffer, a CBV or push data), if it
 /// cannot: Vulkan has no bools in memory the host sees, and see [`block_layout_ok`].
+#[inline]
 pub(super) fn block_type_problem(t: &Type, uniform: bool) -> Option<&'static str> {
     // A scalar or vector (push data, most buffer elements) has no array stride to check.
     if let Some(b) = t.as_basic() {
