@@ -237,7 +237,10 @@ pub fn emit(b: &Builder, opts: &SpirvOptions) -> Result<Vec<u32>, SpirvError> {
 /// Like [`emit()`], also returning the [`Reflection`] of the module.
 pub fn emit_with_reflection(b: &Builder, opts: &SpirvOptions) -> Result<SpirvModule, SpirvError> {
     let mut e = emit::Emitter::new(b, opts);
-    let module = e.run();
-    e.recycle();
-    module.map_err(|e| *e)
+    let words = e.run();
+    let reflection = e.recycle();
+    match words {
+        Ok(words) => Ok(SpirvModule { words, reflection }),
+        Err(err) => Err(*err),
+    }
 }

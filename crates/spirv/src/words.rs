@@ -65,9 +65,11 @@ fn head(op: u32, words: usize) -> u32 {
 /// Appends one instruction with fixed operands.
 #[inline]
 pub(crate) fn inst(buf: &mut Vec<u32>, op: Op, operands: &[u32]) {
-    buf.push(head(op as u32, operands.len() + 1));
-    buf.extend_from_slice(operands);
+    inst_tail(buf, op, [], operands);
 }
+
+/// Words of the longest instruction [`inst_tail`] assembles on the stack.
+const SHORT_INSTRUCTION_WORDS: usize = 8;
 
 /// Appends one instruction of fixed leading operands `fixed` and a short tail `tail` (the
 /// operands of an arithmetic or decoration), reserving once and copying the tail a word at a
@@ -75,6 +77,17 @@ pub(crate) fn inst(buf: &mut Vec<u32>, op: Op, operands: &[u32]) {
 #[inline(always)]
 pub(crate) fn inst_tail<const N: usize>(buf: &mut Vec<u32>, op: Op, fixed: [u32; N], tail: &[u32]) {
     let words = 1 + N + tail.len();
+    // An instruction of a few words (nearly all; the length is known where this is inlined)
+    // is assembled on the stack and appended in one copy: one capacity check and one length
+    // update instead of one per word.
+    if words <= SHORT_INSTRUCTION_WORDS {
+        let mut w = [0u32; SHORT_INSTRUCTION_WORDS];
+        w[0] = head(op as u32, words);
+        w[1..1 + N].copy_from_slice(&fixed);
+        w[1 + N..words].copy_from_slice(tail);
+        buf.extend_from_slice(&w[..words]);
+        return;
+    }
     buf.reserve(words);
     buf.push(head(op as u32, words));
     buf.extend_from_slice(&fixed);

@@ -122,6 +122,25 @@ fn ops_the_passes_lower_are_refused() {
     }
 }
 
+#[test]
+fn a_second_entry_point_is_refused() {
+    // Valid IR has one `EntryPoint` (the validator refuses a second); the backend takes the
+    // first, which sets the stage, and refuses another rather than emit it under that stage.
+    let src = "%1 = EntryPoint %3 Compute
+%2 = SetCsWorkgroupSize %1 1 1 1
+%4 = EntryPoint %3 Compute
+%3 = Function void
+%5 = Label None
+%7 = Return void null
+%8 = FunctionEnd
+";
+    let b = parse(src).expect("parse");
+    match emit(&b, &SpirvOptions::default()) {
+        Ok(_) => panic!("emitted"),
+        Err(e) => assert!(e.to_string().contains("a second EntryPoint"), "{e}"),
+    }
+}
+
 /// Components of an input are read from one load of the whole vector (as short as an access
 /// chain and a load for one, shorter for more), and a construct of all its components in
 /// order is that vector (the extracts only it used go); components of one constant buffer vector read close together come

@@ -11,9 +11,9 @@
 
 use super::control_flow::Component;
 use super::error::{malformed, unsupported, R};
-use super::types::{int_of_width, scalar_bits, TyKey, L_NONE};
-use super::Emitter;
-use crate::words::{begin, end, inst};
+use super::types::{basic_bits, int_of_width, TyKey, L_NONE};
+use super::{constant_literals, Emitter};
+use crate::words::{begin, end, inst, inst_tail};
 use dxspv_ir::{
     BasicType, DerivativeMode, Op, OpCode, OpFlags, RoundMode, ScalarType, SsaDef, Type,
 };
@@ -279,7 +279,7 @@ impl<'a> Emitter<'a> {
         let Some(cb) = self.arg_basic(op, 1) else {
             return malformed(def, op, "shift count type");
         };
-        let bits = scalar_bits(rb.base()) as u64;
+        let bits = basic_bits(rb) as u64;
         let Some(ct) = self.module.basic_ty(cb) else {
             return unsupported(def, op, "shift count type");
         };
@@ -301,7 +301,7 @@ impl<'a> Emitter<'a> {
             args: a,
             basic: rb,
         } = alu;
-        if scalar_bits(rb.base()) != 32 {
+        if basic_bits(rb) != 32 {
             return unsupported(def, op, "bit field ops on other than 32-bit integers");
         }
         // D3D: offset and count are masked to 5 bits; offset + count is clamped.
@@ -314,7 +314,7 @@ impl<'a> Emitter<'a> {
         let Some(ot) = self.module.basic_ty(ob) else {
             return unsupported(def, op, "offset type");
         };
-        let bits = scalar_bits(rb.base()) as u64;
+        let bits = basic_bits(rb) as u64;
         let m = self.module.const_splat(ob, bits - 1);
         let w = self.module.const_splat(ob, bits);
         let off = self.module.un(S::BitwiseAnd, ot, &[a[oi], m]);
@@ -388,10 +388,7 @@ impl<'a> Emitter<'a> {
     /// Checks that a bit count, reversal or search reads and gives 32-bit integers (what
     /// `OpBitCount`, `OpBitReverse` and the `GLSL.std.450` searches take in Vulkan).
     fn bit_scan_width(&self, def: SsaDef, op: &Op, alu: &Alu) -> R<()> {
-        if self
-            .arg_basic(op, 0)
-            .is_none_or(|b| scalar_bits(b.base()) != 32)
-            || scalar_bits(alu.basic.base()) != 32
+        if self.arg_basic(op, 0).is_none_or(|b| basic_bits(b) != 32) || basic_bits(alu.basic) != 32
         {
             return unsupported(
                 def,
@@ -486,7 +483,7 @@ impl<'a> Emitter<'a> {
         } else {
             S::ConvertFToU
         };
-        if sb.base() == ScalarType::F32 && scalar_bits(rb.base()) == 32 {
+        if sb.base() == ScalarType::F32 && basic_bits(rb) == 32 {
             // D3D: saturate to the integer range, NaN -> 0.
             let (lo, hi) = if signed {
                 ((-2147483648.0f32).to_bits(), 2147483520.0f32.to_bits())
@@ -553,14 +550,14 @@ impl<'a> Emitter<'a> {
         // The same width in another signedness is the same bits.
         if self
             .arg_basic(op, 0)
-            .is_some_and(|b| scalar_bits(b.base()) == scalar_bits(rb.base()))
+            .is_some_and(|b| basic_bits(b) == basic_bits(rb))
         {
             return self.alu_write(&alu, Core(S::Bitcast), 1);
         }
         let Some(sb) = self.arg_basic(op, 0) else {
             return malformed(def, op, "source type");
         };
-        let widen = scalar_bits(rb.base()) > scalar_bits(sb.base());
+        let widen = basic_bits(rb) > basic_bits(sb);
         if widen && sb.base().is_signed_int() {
             let Some(st) = self
                 .module
@@ -602,7 +599,7 @@ impl<'a> Emitter<'a> {
             args: a,
             basic,
         } = alu;
-        if !(basic.base().is_int() && scalar_bits(basic.base()) == 32 && !basic.is_vector()) {
+        if !(basic.base().is_int() && basic_bits(basic) == 32 && !basic.is_vector()) {
             return malformed(def, op, format!("{} of type {}", op.opcode, op.ty));
         }
         // The operands and the sum in the signedness of the operation.
@@ -820,20 +817,28 @@ impl<'a> Emitter<'a> {
                 S::CompositeExtract
             };
             let f = &mut self.module.sections.functions;
-            let start = begin(f, o);
-            f.extend_from_slice(&[t, id]);
-            if insert {
-                f.push(a[2]);
+            let start = f.len();
+            match (insert, constant_literals(aop)) {
+                // One index (nearly always): an instruction of known length.
+                (false, &[k]) => inst_tail(f, o, [t, id, a[0], k.0 as u32], &[]),
+                (true, &[k]) => inst_tail(f, o, [t, id, a[2], a[0], k.0 as u32], &[]),
+                (_, lits) => {
+                    let start = begin(f, o);
+                    f.extend_from_slice(&[t, id]);
+                    if insert {
+                        f.push(a[2]);
+                    }
+                    f.push(a[0]);
+                    f.extend(lits.iter().map(|l| l.0 as u32));
+                    end(f, start);
+                }
             }
-            f.push(a[0]);
-            f.extend(aop.literals().iter().map(|l| l.0 as u32));
-            end(f, start);
             if !insert {
-                let from = op
-                    .arg(0)
+                let from = self
+                    .opt_arg(op, 0)
                     .and_then(|c| self.op_of(c))
                     .and_then(|c| c.ty.as_basic());
-                if let (Some(from), [index]) = (from, aop.literals()) {
+                if let (Some(from), [index]) = (from, constant_literals(aop)) {
                     if from.is_vector()
                         && index.0 < u64::from(from.vec_size())
                         && op.ty.as_basic() == Some(from.with_vec_size(1))
@@ -852,7 +857,10 @@ impl<'a> Emitter<'a> {
             Ok(())
         } else if aop.ty.is_scalar() {
             // A run-time index selects a component of a vector, nothing else.
-            let comp = op.arg(0).and_then(|c| self.op_of(c)).map(|c| c.ty);
+            let comp = self
+                .opt_arg(op, 0)
+                .and_then(|c| self.op_of(c))
+                .map(|c| c.ty);
             let fits = comp.is_some_and(|c| {
                 c.is_vector()
                     && if insert {
@@ -936,7 +944,7 @@ impl<'a> Emitter<'a> {
         let Some(b) = op.ty.as_basic() else {
             return malformed(def, op, "derivative of a composite");
         };
-        let half = match scalar_bits(b.base()) {
+        let half = match basic_bits(b) {
             32 => None,
             16 => {
                 let Some(ft) = self.module.basic_ty(b.with_base(ScalarType::F32)) else {

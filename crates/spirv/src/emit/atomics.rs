@@ -13,7 +13,7 @@
 
 use super::error::{malformed, unsupported, R};
 use super::resources::ResKind;
-use super::types::scalar_bits;
+use super::types::{basic_bits, scalar_bits};
 use super::Emitter;
 use crate::words::inst;
 use dxspv_ir::validate::image_op_misfit;
@@ -50,7 +50,7 @@ impl<'a> Emitter<'a> {
                 let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an LDS declaration");
                 };
-                let ix = self.indices(def, op, op.arg(1))?;
+                let ix = self.indices(def, op, self.opt_arg(op, 1))?;
                 let ty = vi.ty(self.b);
                 let (p, t) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
                 (p, spirv::Scope::Workgroup, 2, t)
@@ -67,7 +67,7 @@ impl<'a> Emitter<'a> {
                         (p, self.module.global_scope(), 2, Type::scalar(st))
                     }
                     ResKind::Ssbo => {
-                        let ix = self.indices(def, op, op.arg(1))?;
+                        let ix = self.indices(def, op, self.opt_arg(op, 1))?;
                         let c0 = self.module.const_u32(0);
                         let data = d.res.data(self.b);
                         let sc = self.module.buffer_class();
@@ -352,7 +352,10 @@ impl<'a> Emitter<'a> {
             t.base_type()
                 .filter(|b| b.is_int() && scalar_bits(*b) == 64)
         };
-        let from_operand = op.arg(2).and_then(|o| self.op_of(o)).map(|o| o.ty);
+        let from_operand = self
+            .opt_arg(op, 2)
+            .and_then(|o| self.op_of(o))
+            .map(|o| o.ty);
         let st = wide(op.ty).or_else(|| from_operand.and_then(wide))?;
         words.then_some(st)
     }
@@ -376,7 +379,7 @@ impl<'a> Emitter<'a> {
         if !at.base().is_int() {
             return malformed(def, op, format!("buffer address of type {at}"));
         }
-        if scalar_bits(at.base()) != 32 {
+        if basic_bits(at) != 32 {
             // Widen or narrow to 32 bits first, keeping the sign of a signed index.
             let (conv, to) = if at.base().is_signed_int() {
                 (S::SConvert, ScalarType::I32)

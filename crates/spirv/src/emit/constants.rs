@@ -10,7 +10,7 @@
 use super::error::{unsupported, R};
 use super::module::{Module, SMALL_U32};
 use super::types::scalar_bits;
-use super::Emitter;
+use super::{constant_literals, Emitter};
 use crate::words::{begin, end, inst};
 use dxspv_ir::{BasicType, Operand, ScalarType, Type};
 use dxspv_ir::{Op, SsaDef};
@@ -189,7 +189,10 @@ impl<'a> Emitter<'a> {
             return Ok(());
         }
         let mut pos = 0;
-        match self.module.const_of(&op.ty, op.literals(), &mut pos) {
+        match self
+            .module
+            .const_of(&op.ty, constant_literals(op), &mut pos)
+        {
             Some(id) => {
                 self.set_map(def, id);
                 self.mark(def);

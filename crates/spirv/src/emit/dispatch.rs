@@ -97,7 +97,9 @@ impl<'a> Emitter<'a> {
         match op.opcode {
             // Declarations with no SPIR-V of their own, and debug information (names and
             // semantics are written at the end, straight from the IR).
-            O::EntryPoint | O::Drain | O::DebugMemberName => Ok(()),
+            O::EntryPoint if self.entry == Some(def) => Ok(()),
+            O::EntryPoint => malformed(def, op, "a second EntryPoint"),
+            O::Drain | O::DebugMemberName => Ok(()),
             O::DclXfb => self.dcl_xfb(def, op),
             O::DebugName => {
                 self.record_debug_name(op);

@@ -21,7 +21,6 @@ use crate::words::{
     begin, decode_packed_str, end, first_oversized_instruction, inst, packed_str_eq,
     packed_str_len, push_packed_str, push_str, str_words,
 };
-use crate::SpirvModule;
 use dxspv_ir::{BuiltIn, Op};
 use dxspv_ir::{OpCode, ShaderStage, SsaDef};
 use spirv::{Op as S, StorageClass as SC};
@@ -42,10 +41,26 @@ pub(super) const MAX_PRIVATE_VARIABLES: usize = 65_535;
 /// out).
 pub(super) const MAX_STRING_BYTES: usize = 65_535;
 
+/// The literals of a `DebugName` or `Semantic`, which have one reference (their target) and
+/// then literals only: what [`Op::literals`] gives, without working out the reference count.
+fn late_literals(op: &Op) -> &[dxspv_ir::Operand] {
+    let lits = op.operands.get(1..).unwrap_or(&[]);
+    debug_assert_eq!(lits, op.literals());
+    lits
+}
+
+/// The target of a `DebugName` or `Semantic`: its one reference, its first operand (what
+/// [`Op::arg`] gives for operand 0).
+fn late_target(op: &Op) -> Option<SsaDef> {
+    let t = op.operands.first().and_then(|o| o.def());
+    debug_assert_eq!(t, op.arg(0));
+    t
+}
+
 impl<'a> Emitter<'a> {
     /// Writes the module: the push constant block, the hull shader entry point, the
     /// remaining execution modes, then every section (see the module doc).
-    pub(super) fn finish(&mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<SpirvModule> {
+    pub(super) fn finish(&mut self, entry: SsaDef, model: spirv::ExecutionModel) -> R<Vec<u32>> {
         self.finish_push_data(entry)?;
         if let Some((a, b)) = shared_binding(&self.refl.resources) {
             let r = &self.refl.resources;
@@ -136,14 +151,13 @@ impl<'a> Emitter<'a> {
             push_str(&mut out, name);
             // The interface: every module-scope variable (SPIR-V 1.4 on), or the inputs and
             // outputs (before).
-            let all = target.interface_lists_all_globals();
-            out.extend(
-                self.module
-                    .global_vars
-                    .iter()
-                    .filter(|&&(_, io)| all || io)
-                    .map(|&(id, _)| id),
-            );
+            let globals = &self.module.global_vars;
+            if target.interface_lists_all_globals() {
+                // Of a known count: one capacity check.
+                out.extend(globals.iter().map(|&(id, _)| id));
+            } else {
+                out.extend(globals.iter().filter(|&&(_, io)| io).map(|&(id, _)| id));
+            }
             end(&mut out, st);
         }
         for (m, args, n) in &self.module.modes {
@@ -153,13 +167,16 @@ impl<'a> Emitter<'a> {
             out.extend_from_slice(&args[..*n]);
             end(&mut out, st);
         }
-        // Debug names and semantics, straight from the IR.
-        let mut refl = std::mem::take(&mut self.refl);
+        // Debug names and semantics, straight from the IR. Signatures repeat a semantic name
+        // over consecutive indices (`TEXCOORD0`, `TEXCOORD1`, ...): the last one found is
+        // tried first.
         {
+            let mut last_semantic: (&[dxspv_ir::Operand], &'static str) = (&[], "");
             for &op in &self.late {
+                let lits = late_literals(op);
                 match op.opcode {
                     OpCode::DebugName => {
-                        let Some(t) = self.opt_arg(op, 0) else {
+                        let Some(t) = late_target(op) else {
                             continue;
                         };
                         let Some(slot) = self.slots.get(t.index()).filter(|s| s.defined) else {
@@ -167,31 +184,31 @@ impl<'a> Emitter<'a> {
                         };
                         // The entry function's name, when it is the entry point's, would only
                         // repeat `OpEntryPoint`.
-                        if slot.id == main && packed_str_eq(op.literals(), name) {
+                        if slot.id == main && packed_str_eq(lits, name) {
                             continue;
                         }
                         // A name past SPIR-V's string limit is left out (names are optional).
-                        if op.literals().len() * 8 > MAX_STRING_BYTES
-                            && packed_str_len(op.literals()) > MAX_STRING_BYTES
+                        if lits.len() * 8 > MAX_STRING_BYTES
+                            && packed_str_len(lits) > MAX_STRING_BYTES
                         {
                             continue;
                         }
                         let st = begin(&mut out, S::Name);
                         out.push(slot.id);
-                        if !push_packed_str(&mut out, op.literals()) {
-                            push_str(&mut out, &dxspv_ir::op::decode_string(op.literals()));
+                        if !push_packed_str(&mut out, lits) {
+                            push_str(&mut out, &dxspv_ir::op::decode_string(lits));
                         }
                         end(&mut out, st);
                     }
                     OpCode::Semantic => {
-                        let Some(Info::Var(vi)) = self.opt_arg(op, 0).and_then(|t| self.info(t))
+                        let Some(&Info::Var(vi)) = late_target(op).and_then(|t| self.info(t))
                         else {
                             continue;
                         };
                         let list = if vi.sc == SC::Input {
-                            &mut refl.inputs
+                            &mut self.refl.inputs
                         } else {
-                            &mut refl.outputs
+                            &mut self.refl.outputs
                         };
                         let Some(info) = (vi.refl as usize)
                             .checked_sub(1)
@@ -199,11 +216,18 @@ impl<'a> Emitter<'a> {
                         else {
                             continue;
                         };
-                        let idx = op.lit(0).unwrap_or(0) as u32;
-                        let lits = op.literals().get(1..).unwrap_or(&[]);
-                        let name = match SEMANTICS.find(lits) {
-                            Some(s) => Cow::Borrowed(s),
-                            None => Cow::Owned(decode_packed_str(lits)),
+                        let idx = lits.first().map_or(0, |l| l.0) as u32;
+                        let lits = lits.get(1..).unwrap_or(&[]);
+                        let name = if !lits.is_empty() && lits == last_semantic.0 {
+                            Cow::Borrowed(last_semantic.1)
+                        } else {
+                            match SEMANTICS.find(lits) {
+                                Some(s) => {
+                                    last_semantic = (lits, s);
+                                    Cow::Borrowed(s)
+                                }
+                                None => Cow::Owned(decode_packed_str(lits)),
+                            }
                         };
                         info.semantic = Some((name, idx));
                     }
@@ -212,7 +236,7 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
-        self.finish_reflection(&mut refl);
+        self.finish_reflection();
         // The helper functions of the wave emulations follow the IR's functions.
         let helpers = std::mem::take(&mut self.subgroup.helpers);
         self.module.sections.functions.extend_from_slice(&helpers);
@@ -242,16 +266,14 @@ impl<'a> Emitter<'a> {
                 format!("an {name} longer than SPIR-V's 65,535 words (too many operands)"),
             );
         }
-        Ok(SpirvModule {
-            words: out,
-            reflection: refl,
-        })
+        Ok(out)
     }
 
     /// Completes the reflection with what is known only at the end: the capabilities and
     /// extensions, and the system-value semantic of each built-in the signature did not
     /// name (the depth output's variant from the depth execution mode).
-    fn finish_reflection(&self, refl: &mut crate::Reflection) {
+    fn finish_reflection(&mut self) {
+        let refl = &mut self.refl;
         refl.capabilities = self
             .module
             .caps
@@ -285,8 +307,9 @@ impl<'a> Emitter<'a> {
     /// `DebugName`: names are written at the end, straight from the IR (unless stripped);
     /// this keeps the op and counts the words its `OpName` may take.
     pub(super) fn record_debug_name(&mut self, op: &'a Op) {
-        if op.arg(0).is_some() && !self.opts.strip_debug_names {
-            self.names_words += 2 + packed_str_words(op.literals().len());
+        if !self.opts.strip_debug_names && late_target(op).is_some() {
+            // Bounded by all the operands (cheaper to count than the literals).
+            self.names_words += 2 + packed_str_words(op.operands.len());
             self.late.push(op);
         }
     }

@@ -36,9 +36,9 @@
 
 use super::control_flow::{PendingOutput, VectorLoads};
 use super::error::{malformed, unsupported, word_lit, R};
-use super::types::{block_align, block_type_problem};
+use super::types::{basic_bits, block_align, block_type_problem};
 use super::types::{layout_size, scalar_bits};
-use super::{Emitter, Info};
+use super::{constant_literals, Emitter, Info};
 use crate::words::{begin, end, inst, inst_tail};
 use crate::{InterfaceVariable, ScalarKind};
 use dxspv_ir::{
@@ -103,6 +103,9 @@ const MAX_PENDING_OUTPUTS: usize = 8;
 /// device offers, so nothing real is refused, while the overlap check stays a table lookup.
 pub(super) const MAX_LOCATIONS: usize = 256;
 
+/// Entries the reflection's lists of inputs, outputs and resources get on their first one.
+pub(super) const REFLECTION_CAPACITY: usize = 8;
+
 /// True if `ty` is a type Vulkan accepts for the built-in `bi` (per vertex, an array, where
 /// a stage reads or writes arrays of vertices: `arrayed`).
 pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
@@ -166,7 +169,8 @@ pub(super) fn builtin_type_ok(bi: BuiltIn, ty: &Type, arrayed: bool) -> bool {
 /// The component kind, component bits and vector size of `t` (of its members, for an
 /// array): what the reflection tells of an interface variable.
 pub(super) fn value_shape(t: &Type) -> (ScalarKind, u32, u32) {
-    let Some(b) = t.without_arrays().as_basic() else {
+    // The element of an array is its one member (no copy of the type without arrays).
+    let &[b] = t.members() else {
         return (ScalarKind::Float, 32, 1);
     };
     let st = b.base();
@@ -179,7 +183,7 @@ pub(super) fn value_shape(t: &Type) -> (ScalarKind, u32, u32) {
     } else {
         ScalarKind::Float
     };
-    (kind, scalar_bits(st), u32::from(b.vec_size()))
+    (kind, basic_bits(b), u32::from(b.vec_size()))
 }
 
 impl<'a> Emitter<'a> {
@@ -216,14 +220,14 @@ impl<'a> Emitter<'a> {
         } else {
             op.ty
         };
-        let Some(b) = ty.without_arrays().as_basic() else {
+        let &[b] = ty.members() else {
             return unsupported(def, op, format!("varying type {}", op.ty));
         };
         if b.base() == ScalarType::Bool {
             // Vulkan passes numbers between stages; only built-ins are bools.
             return unsupported(def, op, format!("varying of type {}", op.ty));
         }
-        let wide = scalar_bits(b.base()) == 64;
+        let wide = basic_bits(b) == 64;
         let used = u32::from(b.vec_size()) * if wide { 2 } else { 1 };
         if ty.dims().contains(&0) || comp + used > 4 || (wide && comp % 2 != 0) {
             return unsupported(def, op, format!("varying {} at component {comp}", op.ty));
@@ -268,6 +272,12 @@ impl<'a> Emitter<'a> {
     pub(super) fn dcl_io(&mut self, def: SsaDef, op: &Op, sc: SC, builtin: bool) -> R<()> {
         let input = sc == SC::Input;
         let ty = &op.ty;
+        // The literals, worked out once.
+        let lits = op.literals();
+        let lit = |i: usize| match lits.get(i) {
+            Some(o) => Ok(o.0),
+            None => super::lit_missing(def, op, i),
+        };
         // The declared type, where it is not the IR's (`SampleMask`'s array of one).
         let mut array_of_one = None;
         let mut wrap = IoWrap::None;
@@ -278,7 +288,7 @@ impl<'a> Emitter<'a> {
         let mut builtin_name = None;
         let mut is_patch = false;
         if builtin {
-            let Some(bi) = BuiltIn::from_literal(self.lit(def, op, 0)?) else {
+            let Some(bi) = BuiltIn::from_literal(lit(0)?) else {
                 return malformed(def, op, "unknown builtin");
             };
             if !bi.exists_in(stage, !input) {
@@ -431,7 +441,7 @@ impl<'a> Emitter<'a> {
                 BuiltIn::Barycentrics => {
                     self.module.cap(Capability::FragmentBarycentricKHR);
                     self.module.ext("SPV_KHR_fragment_shader_barycentric");
-                    let m = InterpolationModes(self.lit(def, op, 1)? as u32);
+                    let m = InterpolationModes(lit(1)? as u32);
                     if m.contains(InterpolationModes::NoPerspective) {
                         B::BaryCoordNoPerspKHR
                     } else {
@@ -496,7 +506,7 @@ impl<'a> Emitter<'a> {
             self.module
                 .decorate(var, Decoration::BuiltIn, &[sbi as u32]);
             if mesh_output {
-                let stream = self.lit(def, op, 1)? as u32;
+                let stream = lit(1)? as u32;
                 self.mesh_output(def, op, var, stream)?;
             }
             // Tessellation factors are per patch; Mesa's drivers drop them (and so every
@@ -511,7 +521,7 @@ impl<'a> Emitter<'a> {
             }
             if bi == BuiltIn::Barycentrics {
                 // The weights at the centroid or a sample where the input says so.
-                let m = InterpolationModes(self.lit(def, op, 1)? as u32);
+                let m = InterpolationModes(lit(1)? as u32);
                 if m.contains(InterpolationModes::Centroid) {
                     self.module.decorate(var, Decoration::Centroid, &[]);
                 }
@@ -521,8 +531,8 @@ impl<'a> Emitter<'a> {
                 }
             }
         } else {
-            let reg = self.lit(def, op, 0)? as u32;
-            let comp = self.lit(def, op, 1)? as u32;
+            let reg = lit(0)? as u32;
+            let comp = lit(1)? as u32;
             let patch = op.ty.dims().is_empty()
                 && ((stage == ShaderStage::Hull && !input)
                     || (stage == ShaderStage::Domain && input));
@@ -532,7 +542,7 @@ impl<'a> Emitter<'a> {
             // they are moved past the D3D register range (see
             // `crate::GS_STREAM_LOCATION_STRIDE`).
             let stream = if !input && stage == ShaderStage::Geometry {
-                op.lit(2).unwrap_or(0) as u32
+                lits.get(2).map(|o| o.0).unwrap_or(0) as u32
             } else {
                 0
             };
@@ -556,7 +566,7 @@ impl<'a> Emitter<'a> {
                 self.module.decorate(var, Decoration::Patch, &[]);
             }
             let pixel_modes = if input && stage == ShaderStage::Pixel {
-                Some(InterpolationModes(self.lit(def, op, 2)? as u32))
+                Some(InterpolationModes(lit(2)? as u32))
             } else {
                 None
             };
@@ -589,11 +599,11 @@ impl<'a> Emitter<'a> {
                 }
             }
             if !input && stage == ShaderStage::Mesh {
-                let stream = self.lit(def, op, 2)? as u32;
+                let stream = lit(2)? as u32;
                 self.mesh_output(def, op, var, stream)?;
             }
             if !input && stage == ShaderStage::Geometry {
-                let stream = op.lit(2).unwrap_or(0) as u32;
+                let stream = lits.get(2).map(|o| o.0).unwrap_or(0) as u32;
                 if stream != 0 || self.multi_stream {
                     self.module.cap(Capability::GeometryStreams);
                     self.module.decorate(var, Decoration::Stream, &[stream]);
@@ -601,7 +611,7 @@ impl<'a> Emitter<'a> {
             }
         }
         if builtin && !input && stage == ShaderStage::Geometry {
-            let stream = op.lit(1).unwrap_or(0) as u32;
+            let stream = lits.get(1).map(|o| o.0).unwrap_or(0) as u32;
             if stream != 0 {
                 self.module.cap(Capability::GeometryStreams);
                 self.module.decorate(var, Decoration::Stream, &[stream]);
@@ -626,6 +636,11 @@ impl<'a> Emitter<'a> {
         } else {
             &mut self.refl.outputs
         };
+        if list.capacity() == 0 {
+            // Room for a typical signature at once (no count of the declarations is made),
+            // allocated as new (the empty list holds nothing to keep).
+            *list = Vec::with_capacity(REFLECTION_CAPACITY);
+        }
         list.push(InterfaceVariable {
             location,
             component,
@@ -695,14 +710,15 @@ impl<'a> Emitter<'a> {
             .module
             .const_scalar(ScalarType::F32, 1.0f32.to_bits() as u64);
         let rcp = |e: &mut Self, w: u32| e.module.un(S::FDiv, ft, &[one, w]);
-        let addr = op.arg(1);
+        let addr = self.opt_arg(op, 1);
         let addr_op = addr.and_then(|a| self.op_of(a));
         // The whole position, or one component of it, as 32-bit numbers (computed as floats,
         // bit-cast at the end).
         let size = if addr.is_some() { 1 } else { 4 };
-        let shape_ok = op.ty.as_basic().is_some_and(|b| {
-            b.vec_size() == size && b.base().is_numeric() && scalar_bits(b.base()) == 32
-        });
+        let shape_ok = op
+            .ty
+            .as_basic()
+            .is_some_and(|b| b.vec_size() == size && b.base().is_numeric() && basic_bits(b) == 32);
         if !shape_ok {
             return unsupported(
                 def,
@@ -714,7 +730,7 @@ impl<'a> Emitter<'a> {
             .filter(|o| {
                 o.opcode == OpCode::Constant && o.ty.as_basic().is_some_and(|b| b.vec_size() == 1)
             })
-            .and_then(|o| o.lit(0));
+            .and_then(|o| constant_literals(o).first().map(|l| l.0));
         if addr.is_some() && const_idx.is_some() {
             // x, y or z as a float: loaded straight into the def's value.
             let direct = const_idx != Some(3) && want == ft;
@@ -819,10 +835,10 @@ impl<'a> Emitter<'a> {
         if self.push_var == 0 {
             return Ok(());
         }
-        let push = std::mem::take(&mut self.push);
+        let push = &self.push;
         let mut members = SmallVec::<[u32; 8]>::with_capacity(push.len());
         self.refl.push_data.reserve_exact(push.len());
-        for (offset, t) in &push {
+        for (offset, t) in push {
             let Some(id) = self.module.ty(t, true) else {
                 let op = self.b.op(entry);
                 return unsupported(entry, op, format!("push data type {t}"));
@@ -840,7 +856,7 @@ impl<'a> Emitter<'a> {
         g.extend_from_slice(&members);
         end(g, h);
         self.module.decorate(st, Decoration::Block, &[]);
-        for (i, (offset, _)) in push.iter().enumerate() {
+        for (i, (offset, _)) in self.push.iter().enumerate() {
             let a = &mut self.module.sections.annotations;
             inst(
                 a,
@@ -973,7 +989,7 @@ impl<'a> Emitter<'a> {
                 vi.sc,
                 ty,
                 prefix,
-                op.arg(1),
+                self.opt_arg(op, 1),
                 &op.ty,
                 false,
                 raw,
@@ -990,7 +1006,7 @@ impl<'a> Emitter<'a> {
             vi.sc,
             ty,
             prefix,
-            op.arg(1),
+            self.opt_arg(op, 1),
             &op.ty,
             false,
             id,
@@ -1005,7 +1021,9 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an output declaration");
         };
-        if self.defer_output_store(def, op, &vi)? {
+        // The variable's basic type, asked once for both paths below.
+        let var_basic = vi.ty(self.b).as_basic();
+        if self.defer_output_store(def, op, &vi, var_basic)? {
             return Ok(());
         }
         self.flush_outputs()?;
@@ -1015,7 +1033,7 @@ impl<'a> Emitter<'a> {
         if vi.wrap == IoWrap::None && vi.sc == SC::Output && self.opt_arg(op, 1).is_none() {
             // Basic types are equal as their `BasicType`s are (cheaper than comparing types).
             let vb = self.op_of(value).and_then(|v| v.ty.as_basic());
-            if vb.is_some() && vb == vi.ty(self.b).as_basic() {
+            if vb.is_some() && vb == var_basic {
                 let val = self.v(value);
                 inst_tail(
                     &mut self.module.sections.functions,
@@ -1039,13 +1057,30 @@ impl<'a> Emitter<'a> {
             &[]
         };
         let ty = vi.ty(self.b);
-        self.store_via(def, op, vi.var, vi.sc, ty, prefix, op.arg(1), value, false)
+        self.store_via(
+            def,
+            op,
+            vi.var,
+            vi.sc,
+            ty,
+            prefix,
+            self.opt_arg(op, 1),
+            value,
+            false,
+        )
     }
 
     /// Keeps the `OutputStore` `op` of a scalar to a constant component of the output vector
-    /// `vi` with the block's pending stores; false, having done nothing, for any other store.
-    fn defer_output_store(&mut self, def: SsaDef, op: &Op, vi: &VarInfo) -> R<bool> {
-        let Some(vb) = vi.ty(self.b).as_basic().filter(|b| b.is_vector()) else {
+    /// `vi` (of basic type `var_basic`) with the block's pending stores; false, having done
+    /// nothing, for any other store.
+    fn defer_output_store(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        vi: &VarInfo,
+        var_basic: Option<BasicType>,
+    ) -> R<bool> {
+        let Some(vb) = var_basic.filter(|b| b.is_vector()) else {
             return Ok(false);
         };
         if vi.wrap != IoWrap::None || vi.sc != SC::Output {
@@ -1055,7 +1090,7 @@ impl<'a> Emitter<'a> {
             .opt_arg(op, 1)
             .and_then(|a| self.op_of(a))
             .filter(|a| a.opcode == OpCode::Constant && a.ty.is_scalar())
-            .and_then(|a| a.lit(0));
+            .and_then(|a| constant_literals(a).first().map(|l| l.0));
         let Some(k) = k.filter(|&k| k < u64::from(vb.vec_size())) else {
             return Ok(false);
         };
@@ -1196,7 +1231,7 @@ impl<'a> Emitter<'a> {
             SC::PushConstant,
             &mty,
             &[],
-            op.arg(1),
+            self.opt_arg(op, 1),
             &op.ty,
             true,
             def.id(),
@@ -1211,7 +1246,7 @@ impl<'a> Emitter<'a> {
         let mut path = [m, 0, 0, 0];
         let mut len = 1;
         let mut at = *mty;
-        if let Some(a) = op.arg(1) {
+        if let Some(a) = self.opt_arg(op, 1) {
             let Some(aop) = self.op_of(a).filter(|a| a.opcode == OpCode::Constant) else {
                 return Ok(false);
             };
@@ -1234,7 +1269,7 @@ impl<'a> Emitter<'a> {
             && (mb.base() == wb.base()
                 || (mb.base().is_numeric()
                     && wb.base().is_numeric()
-                    && scalar_bits(mb.base()) == scalar_bits(wb.base())));
+                    && basic_bits(mb) == basic_bits(wb)));
         let Some(t) = self.module.basic_ty(mb).filter(|_| castable) else {
             return Ok(false);
         };
@@ -1269,7 +1304,7 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an input");
         };
-        let ix = self.indices(def, op, op.arg(1))?;
+        let ix = self.indices(def, op, self.opt_arg(op, 1))?;
         let ty = vi.ty(self.b);
         let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
         if pt != op.ty {
@@ -1290,9 +1325,7 @@ impl<'a> Emitter<'a> {
                 let int32 = self
                     .op_of(sample)
                     .and_then(|o| o.ty.as_basic())
-                    .is_some_and(|b| {
-                        b.vec_size() == 1 && b.base().is_int() && scalar_bits(b.base()) == 32
-                    });
+                    .is_some_and(|b| b.vec_size() == 1 && b.base().is_int() && basic_bits(b) == 32);
                 if !int32 {
                     return malformed(def, op, "the sample index is not a 32-bit integer");
                 }

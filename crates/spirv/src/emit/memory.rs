@@ -28,9 +28,9 @@ use super::error::{malformed, unsupported, R};
 use super::interface::{IoWrap, VarInfo};
 use super::resources::{DescInfo, ResKind};
 use super::types::scalar_bits;
-use super::Emitter;
 use super::Info;
-use crate::words::{begin, end, inst};
+use super::{constant_literals, Emitter};
+use crate::words::{begin, end, inst, inst_tail};
 use dxspv_ir::{BasicType, Op, OpCode, OpFlags, ScalarType, SsaDef, Type};
 use smallvec::SmallVec;
 use spirv::Capability;
@@ -41,8 +41,11 @@ use spirv::{Op as S, StorageClass as SC};
 pub(super) struct Indices {
     /// The index ids; 0 for a constant (of the value in `vals`) not declared yet.
     pub(super) ids: [u32; 6],
-    /// Their constant values, where known.
-    pub(super) vals: [Option<u64>; 6],
+    /// Their constant values, where known ([`Indices::val`]: bit `k` of `known` says
+    /// whether `vals[k]` is one; kept apart so that the struct copies cheaply).
+    vals: [u64; 6],
+    /// Which of `vals` are known.
+    known: u8,
     /// How many there are.
     pub(super) len: usize,
     /// Type of dynamic indices (for `+k` adjustments); 0 for a constant address.
@@ -113,11 +116,11 @@ fn vector_key(base: u32, prefix: &[u32], ix: &Indices, len: usize) -> Option<Vec
     let indices = ix
         .ids
         .iter()
-        .zip(&ix.vals)
+        .enumerate()
         .take(len)
-        .map(|(&id, v)| match v {
+        .map(|(k, &id)| match ix.val(k) {
             _ if id != 0 => Some(id),
-            Some(v) if *v < u64::from(CONSTANT_KEY_TAG) => Some(CONSTANT_KEY_TAG | *v as u32),
+            Some(v) if v < u64::from(CONSTANT_KEY_TAG) => Some(CONSTANT_KEY_TAG | v as u32),
             _ => None,
         });
     for (k, id) in key[1..]
@@ -130,15 +133,49 @@ fn vector_key(base: u32, prefix: &[u32], ix: &Indices, len: usize) -> Option<Vec
 }
 
 impl Indices {
+    /// No indices (an access of the whole variable).
+    pub(super) const NONE: Indices = Indices {
+        ids: [0; 6],
+        vals: [0; 6],
+        known: 0,
+        len: 0,
+        idx_ty: 0,
+        idx_base: ScalarType::U32,
+    };
+
     /// Appends index `id` (of constant value `val`, if known); false when all six are taken.
     pub(super) fn push(&mut self, id: u32, val: Option<u64>) -> bool {
-        if self.len >= 6 {
+        let k = self.len;
+        let (Some(i), Some(v)) = (self.ids.get_mut(k), self.vals.get_mut(k)) else {
             return false;
-        }
-        self.ids[self.len] = id;
-        self.vals[self.len] = val;
+        };
+        *i = id;
+        *v = val.unwrap_or(0);
+        // Branch-free: the bit of `k` cleared, then set for a known value.
+        self.known = (self.known & !(1 << k)) | (u8::from(val.is_some()) << k);
         self.len += 1;
         true
+    }
+
+    /// The constant value of index `k`, if known.
+    #[inline]
+    pub(super) fn val(&self, k: usize) -> Option<u64> {
+        let v = *self.vals.get(k)?;
+        (self.known & (1 << k) != 0).then_some(v)
+    }
+
+    /// Sets the constant value of index `k` (`k < 6`).
+    #[inline]
+    fn set_val(&mut self, k: usize, val: Option<u64>) {
+        if let Some(slot) = self.vals.get_mut(k) {
+            *slot = val.unwrap_or(0);
+            let bit = 1u8 << k;
+            self.known = if val.is_some() {
+                self.known | bit
+            } else {
+                self.known & !bit
+            };
+        }
     }
 }
 
@@ -146,15 +183,22 @@ impl<'a> Emitter<'a> {
     /// The access-chain indices of the IR address `addr` (a scalar or vector of integers):
     /// constants where it is constant, its components extracted where it is a run-time vector.
     pub(super) fn indices(&mut self, def: SsaDef, op: &Op, addr: Option<SsaDef>) -> R<Indices> {
-        let mut ix = Indices {
-            ids: [0; 6],
-            vals: [None; 6],
-            len: 0,
-            idx_ty: 0,
-            idx_base: ScalarType::U32,
-        };
+        let mut ix = Indices::NONE;
+        self.fill_indices(def, op, addr, &mut ix)?;
+        Ok(ix)
+    }
+
+    /// [`Self::indices`] written into `ix`, which must be [`Indices::NONE`] (the loads and
+    /// stores keep theirs in place rather than copy them out of a result).
+    pub(super) fn fill_indices(
+        &mut self,
+        def: SsaDef,
+        op: &Op,
+        addr: Option<SsaDef>,
+        ix: &mut Indices,
+    ) -> R<()> {
         let Some(a) = addr else {
-            return Ok(ix);
+            return Ok(());
         };
         let Some(aop) = self.op_of(a) else {
             return malformed(def, op, "address operand missing");
@@ -178,7 +222,7 @@ impl<'a> Emitter<'a> {
                 // ([`Self::chain`]): an access that reads a whole vector needs none.
                 let mut ok = true;
                 for k in 0..n {
-                    let v = aop.lit(k).unwrap_or(0);
+                    let v = constant_literals(aop).get(k).map_or(0, |l| l.0);
                     ok &= ix.push(0, Some(v));
                 }
                 ok
@@ -189,7 +233,7 @@ impl<'a> Emitter<'a> {
                     let val = self
                         .op_of(c)
                         .filter(|o| o.opcode == OpCode::Constant)
-                        .and_then(|o| o.lit(0));
+                        .and_then(|o| constant_literals(o).first().map(|l| l.0));
                     let id = self.v(c);
                     ok &= ix.push(id, val);
                 }
@@ -211,7 +255,7 @@ impl<'a> Emitter<'a> {
         if !ok {
             return unsupported(def, op, "address with more than six indices");
         }
-        Ok(ix)
+        Ok(())
     }
 
     /// Access chain from `base` (a pointer to IR type `ty` in `sc`), with `prefix` indices
@@ -230,7 +274,7 @@ impl<'a> Emitter<'a> {
     ) -> R<(u32, Type)> {
         let mut t = *ty;
         for k in 0..ix.len {
-            match t.index_into(ix.vals[k]) {
+            match t.index_into(ix.val(k)) {
                 Some(n) => t = n,
                 None => return malformed(def, op, format!("address does not fit type {ty}")),
             }
@@ -242,9 +286,11 @@ impl<'a> Emitter<'a> {
             return unsupported(def, op, format!("type {t}"));
         };
         let mut ids = ix.ids;
-        for (id, v) in ids.iter_mut().zip(&ix.vals).take(ix.len) {
+        for (k, id) in ids.iter_mut().enumerate().take(ix.len) {
             if *id == 0 {
-                *id = self.module.const_scalar(ix.idx_base, v.unwrap_or(0));
+                *id = self
+                    .module
+                    .const_scalar(ix.idx_base, ix.val(k).unwrap_or(0));
             }
         }
         let ptr = self.module.ptr(sc, pt);
@@ -369,10 +415,10 @@ impl<'a> Emitter<'a> {
         let Some(last) = ix.len.checked_sub(1).filter(|_| k > 0) else {
             return jx;
         };
-        match ix.vals[last] {
+        match ix.val(last) {
             Some(v) => {
                 jx.ids[last] = 0;
-                jx.vals[last] = Some(v + k);
+                jx.set_val(last, Some(v + k));
             }
             None => {
                 let kc = self.module.const_scalar(ix.idx_base, k);
@@ -398,7 +444,8 @@ impl<'a> Emitter<'a> {
         layout: bool,
         out: u32,
     ) -> R<()> {
-        let ix = self.indices(def, op, addr)?;
+        let mut ix = Indices::NONE;
+        self.fill_indices(def, op, addr, &mut ix)?;
         if self.function_state.vector_loads != VectorLoads::Never
             && self.load_component(def, op, base, sc, ty, prefix, &ix, want, layout, out)?
         {
@@ -500,7 +547,7 @@ impl<'a> Emitter<'a> {
         let Some(last) = ix.len.checked_sub(1) else {
             return Ok(false);
         };
-        let Some(k) = ix.vals[last] else {
+        let Some(k) = ix.val(last) else {
             return Ok(false);
         };
         let Some(want_b) = want.as_basic().filter(|b| b.vec_size() == 1) else {
@@ -508,8 +555,8 @@ impl<'a> Emitter<'a> {
         };
         // The vector the last index selects a component of.
         let mut vt = *ty;
-        for v in &ix.vals[..last] {
-            match vt.index_into(*v) {
+        for j in 0..last {
+            match vt.index_into(ix.val(j)) {
                 Some(n) => vt = n,
                 None => return Ok(false),
             }
@@ -580,10 +627,7 @@ impl<'a> Emitter<'a> {
     /// ([`Emitter::mem_access`]).
     fn emit_load(&mut self, ty: u32, id: u32, ptr: u32, ma: ([u32; 2], usize)) {
         let f = &mut self.module.sections.functions;
-        let st = begin(f, S::Load);
-        f.extend_from_slice(&[ty, id, ptr]);
-        f.extend_from_slice(&ma.0[..ma.1]);
-        end(f, st);
+        inst_tail(f, S::Load, [ty, id, ptr], ma.0.get(..ma.1).unwrap_or(&ma.0));
     }
 
     /// The vector this block already loaded under `key`, if it is still remembered.
@@ -638,7 +682,9 @@ impl<'a> Emitter<'a> {
         let same_vector = |other: &Op| {
             other.opcode == addr.opcode
                 && match addr.opcode {
-                    OpCode::Constant => other.literals().get(..len) == addr.literals().get(..len),
+                    OpCode::Constant => {
+                        constant_literals(other).get(..len) == constant_literals(addr).get(..len)
+                    }
                     OpCode::CompositeConstruct => {
                         other.operands.get(..len) == addr.operands.get(..len)
                     }
@@ -680,7 +726,8 @@ impl<'a> Emitter<'a> {
         value: SsaDef,
         layout: bool,
     ) -> R<()> {
-        let ix = self.indices(def, op, addr)?;
+        let mut ix = Indices::NONE;
+        self.fill_indices(def, op, addr, &mut ix)?;
         let (ptr, pt) = self.chain(def, op, base, sc, ty, prefix, &ix, layout)?;
         let Some(vop) = self.op_of(value) else {
             return malformed(def, op, "value missing");
@@ -703,10 +750,7 @@ impl<'a> Emitter<'a> {
                 copy
             };
             let f = &mut self.module.sections.functions;
-            let st = begin(f, S::Store);
-            f.extend_from_slice(&[ptr, val]);
-            f.extend_from_slice(&ma.0[..ma.1]);
-            end(f, st);
+            inst_tail(f, S::Store, [ptr, val], ma.0.get(..ma.1).unwrap_or(&ma.0));
             return Ok(());
         };
         let n = vb.vec_size() as u32;
@@ -727,10 +771,7 @@ impl<'a> Emitter<'a> {
                 conv(self, val, vb, pb)?
             };
             let f = &mut self.module.sections.functions;
-            let st = begin(f, S::Store);
-            f.extend_from_slice(&[ptr, v]);
-            f.extend_from_slice(&ma.0[..ma.1]);
-            end(f, st);
+            inst_tail(f, S::Store, [ptr, v], ma.0.get(..ma.1).unwrap_or(&ma.0));
             return Ok(());
         }
         if m != 1 || ix.len == 0 {
@@ -745,10 +786,7 @@ impl<'a> Emitter<'a> {
             let c = self.module.un(S::CompositeExtract, sty, &[val, k]);
             let c = conv(self, c, BasicType::scalar(vb.base()), pb)?;
             let f = &mut self.module.sections.functions;
-            let st = begin(f, S::Store);
-            f.extend_from_slice(&[p, c]);
-            f.extend_from_slice(&ma.0[..ma.1]);
-            end(f, st);
+            inst_tail(f, S::Store, [p, c], ma.0.get(..ma.1).unwrap_or(&ma.0));
         }
         Ok(())
     }
@@ -782,7 +820,7 @@ impl<'a> Emitter<'a> {
                         sc,
                         data,
                         &[c0],
-                        op.arg(1),
+                        self.opt_arg(op, 1),
                         &texel_ty,
                         true,
                         val,
@@ -800,7 +838,18 @@ impl<'a> Emitter<'a> {
                     VectorLoads::Never
                 };
                 self.with_vector_loads(mode, |e| {
-                    e.load_via(def, op, d.ptr, sc, data, &[c0], op.arg(1), &op.ty, true, id)
+                    e.load_via(
+                        def,
+                        op,
+                        d.ptr,
+                        sc,
+                        data,
+                        &[c0],
+                        e.opt_arg(op, 1),
+                        &op.ty,
+                        true,
+                        id,
+                    )
                 })
             }
             ResKind::TexelBuffer => {
@@ -819,7 +868,17 @@ impl<'a> Emitter<'a> {
                 let c0 = self.module.const_u32(0);
                 let data = d.res.data(self.b);
                 let sc = self.module.buffer_class();
-                self.store_via(def, op, d.ptr, sc, data, &[c0], op.arg(1), value, true)
+                self.store_via(
+                    def,
+                    op,
+                    d.ptr,
+                    sc,
+                    data,
+                    &[c0],
+                    self.opt_arg(op, 1),
+                    value,
+                    true,
+                )
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);
@@ -864,7 +923,7 @@ impl<'a> Emitter<'a> {
             vi.sc,
             ty,
             &[],
-            op.arg(1),
+            self.opt_arg(op, 1),
             &op.ty,
             false,
             def.id(),
@@ -879,7 +938,17 @@ impl<'a> Emitter<'a> {
         };
         let value = self.arg(def, op, 2)?;
         let ty = vi.ty(self.b);
-        self.store_via(def, op, vi.var, vi.sc, ty, &[], op.arg(1), value, false)
+        self.store_via(
+            def,
+            op,
+            vi.var,
+            vi.sc,
+            ty,
+            &[],
+            self.opt_arg(op, 1),
+            value,
+            false,
+        )
     }
 
     /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first
@@ -912,7 +981,7 @@ impl<'a> Emitter<'a> {
                 SC::Private,
                 &ty,
                 &[],
-                op.arg(1),
+                e.opt_arg(op, 1),
                 &op.ty,
                 false,
                 def.id(),

@@ -1,8 +1,8 @@
 //! The translator from lowered IR to SPIR-V words, one module per concept.
 //!
-//! [`Emitter::run`] counts the declarations, sizes the buffers, then walks the IR once in
-//! program order, handing each op to [`dispatch`], which sends it to the module of its
-//! concept; at the end [`finish`] assembles the words. The [`Module`] and the
+//! [`Emitter::run`] finds the entry point, sizes the buffers from the op count, then walks
+//! the IR once in program order, handing each op to [`dispatch`], which sends it to the
+//! module of its concept; at the end [`finish`] assembles the words. The [`Module`] and the
 //! [`FunctionState`] are boxed and, with the per-def tables, left to the thread's next
 //! emitter ([`Emitter::recycle`]), so their tables and buffers keep their memory from one
 //! compile to the next. The state is kept in three places, as naga's
@@ -24,8 +24,8 @@
 //! shaders), `hull.rs` (the hull shader entry point),
 //! `finish.rs` and `error.rs`.
 
-use crate::{Reflection, SpirvModule, SpirvOptions};
-use dxspv_ir::{Builder, Op, OpClass, OpCode, ShaderStage, SsaDef, Type};
+use crate::{Reflection, SpirvOptions};
+use dxspv_ir::{Builder, Op, OpCode, ShaderStage, SsaDef, Type};
 use smallvec::SmallVec;
 use spirv::Capability;
 use std::cell::Cell;
@@ -58,7 +58,7 @@ use interface::{VarInfo, MAX_LOCATIONS};
 use modes::exec_model;
 use module::Module;
 use resources::{DescInfo, ResInfo};
-use types::scalar_bits;
+use types::basic_bits;
 
 /// What an IR def stands for beyond its SPIR-V id (see [`Slot::info`]).
 #[derive(Clone, Copy)]
@@ -76,7 +76,7 @@ enum Info {
 }
 
 /// Per-IR-def state, indexed by [`SsaDef::index`].
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Slot {
     /// The SPIR-V id of the def's value.
     id: u32,
@@ -103,6 +103,8 @@ struct Scratch {
     function_state: Option<Box<FunctionState>>,
     /// [`Emitter::io_slots`].
     io_slots: Vec<u8>,
+    /// [`Emitter::push`].
+    push: Vec<(u32, Type)>,
 }
 
 /// Largest buffers (in words) kept for reuse, so one huge shader does not pin its memory.
@@ -122,27 +124,19 @@ fn arg_slow(def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
     }
 }
 
+/// The literals of a `Constant` op: all its operands, as it has no references (what
+/// [`Op::literals`] gives, without working out the reference count).
+#[inline]
+fn constant_literals(c: &Op) -> &[dxspv_ir::Operand] {
+    debug_assert!(c.opcode == OpCode::Constant && c.operands[..] == *c.literals());
+    &c.operands
+}
+
 /// The error of [`Emitter::lit`] for a missing literal.
 #[cold]
 #[inline(never)]
 fn lit_missing(def: SsaDef, op: &Op, i: usize) -> R<u64> {
     malformed(def, op, format!("literal {i} missing"))
-}
-
-/// Counts from a first walk over the IR's declarations, for sizing buffers.
-#[derive(Default)]
-struct Census {
-    /// Ops of the program.
-    ops: usize,
-    /// Declarations that may get an [`Info`] (the table grows for the code ops that get
-    /// one).
-    infos: usize,
-    /// Input declarations.
-    inputs: usize,
-    /// Output declarations.
-    outputs: usize,
-    /// Resource declarations.
-    resources: usize,
 }
 
 /// The translator: walks the IR and writes the [`Module`], keeping per-def state (the SPIR-V
@@ -258,50 +252,60 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Sizes the buffers and tables for the module from the first walk's [`Census`], reusing
-    /// the ones the thread's previous module left behind.
-    fn reserve(&mut self, c: &Census) {
+    /// Sizes the buffers and tables for the module, reusing the ones the thread's previous
+    /// module left behind.
+    fn reserve(&mut self) {
         let scratch = std::mem::take(&mut self.scratch);
         self.slots = scratch.slots;
         self.infos = scratch.infos;
         self.io_slots = scratch.io_slots;
+        self.push = scratch.push;
+        self.push.clear();
         self.io_slots.clear();
         self.io_slots.resize(2 * MAX_LOCATIONS, 0);
-        let bound = self.module.next_id;
+        let bound = self.module.next_id as usize;
+        // Zeroed in one fill, then numbered: each def is its own SPIR-V value until mapped.
         self.slots.clear();
-        self.slots.extend((0..bound).map(|id| Slot {
-            id,
-            info: 0,
-            defined: false,
-            merge_pending: false,
-        }));
+        self.slots.resize(bound, Slot::default());
+        for (id, s) in self.slots.iter_mut().enumerate() {
+            s.id = id as u32;
+        }
         self.infos.clear();
-        self.infos.reserve(c.infos);
-        self.module.sections.reset(c.ops);
-        self.refl.inputs = Vec::with_capacity(c.inputs);
-        self.refl.outputs = Vec::with_capacity(c.outputs);
-        self.refl.resources = Vec::with_capacity(c.resources);
+        self.module.sections.reset(self.b.len());
     }
 
-    /// Leaves the reusable buffers to the next emitter on this thread.
-    pub(crate) fn recycle(mut self) {
-        let slots = std::mem::take(&mut self.slots);
-        let words = slots.capacity() * (size_of::<Slot>() / 4)
-            + self.infos.capacity() * (size_of::<Info>() / 4)
-            + self.module.capacity()
-            + self.function_state.capacity();
-        if words > SCRATCH_LIMIT {
-            return;
-        }
-        let scratch = Scratch {
+    /// Leaves the reusable buffers to the next emitter on this thread and gives the
+    /// reflection (moved out, not copied into a fresh one).
+    pub(crate) fn recycle(self) -> Reflection {
+        let Emitter {
+            module,
+            function_state,
             slots,
-            infos: std::mem::take(&mut self.infos),
-            module: Some(self.module),
-            function_state: Some(self.function_state),
-            io_slots: std::mem::take(&mut self.io_slots),
-        };
-        // Fails only while the thread is being torn down; the buffers are then just dropped.
-        let _ = SCRATCH.try_with(|c| c.set(scratch));
+            infos,
+            io_slots,
+            push,
+            refl,
+            ..
+        } = self;
+        let words = slots.capacity() * (size_of::<Slot>() / 4)
+            + infos.capacity() * (size_of::<Info>() / 4)
+            + push.capacity() * (size_of::<(u32, Type)>() / 4)
+            + module.capacity()
+            + function_state.capacity();
+        if words <= SCRATCH_LIMIT {
+            let scratch = Scratch {
+                slots,
+                infos,
+                module: Some(module),
+                function_state: Some(function_state),
+                io_slots,
+                push,
+            };
+            // Fails only while the thread is being torn down; the buffers are then just
+            // dropped.
+            let _ = SCRATCH.try_with(|c| c.set(scratch));
+        }
+        refl
     }
 
     /// SPIR-V id of an IR value.
@@ -427,19 +431,21 @@ impl<'a> Emitter<'a> {
                 OpCode::BufferAtomic
                     if [
                         Some(user.ty),
-                        user.arg(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
+                        self.opt_arg(user, 2)
+                            .and_then(|v| self.op_of(v))
+                            .map(|v| v.ty),
                     ]
                     .into_iter()
                     .flatten()
-                    .any(|t| t.as_basic().is_some_and(|t| scalar_bits(t.base()) == 64)) =>
+                    .any(|t| t.as_basic().is_some_and(|t| basic_bits(t) == 64)) =>
                 {
                     false
                 }
-                OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
-                    .arg(0)
+                OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => self
+                    .opt_arg(user, 0)
                     .and_then(|d| self.op_of(d))
                     .filter(|d| d.opcode == OpCode::DescriptorLoad)
-                    .and_then(|d| d.arg(0))
+                    .and_then(|d| self.opt_arg(d, 0))
                     .and_then(|d| self.op_of(d))
                     .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
                 _ => false,
@@ -473,54 +479,23 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Emits the whole module: counts the declarations, finds the entry point, walks every
-    /// op through [`Self::op`] and [`Self::finish`]es.
-    pub(crate) fn run(&mut self) -> R<SpirvModule> {
+    /// Emits the whole module: finds the entry point, walks every op through [`Self::op`] and [`Self::finish`]es, giving the words (the reflection
+    /// stays in the emitter, see [`Self::recycle`]).
+    pub(crate) fn run(&mut self) -> R<Vec<u32>> {
         self.module.cap(Capability::Shader);
         if self.module.vulkan_memory_model() {
             self.module.cap(Capability::VulkanMemoryModel);
         }
-        // Find the entry point first (stage decides builtin mapping) and size the buffers
-        // from the declarations (valid IR declares nothing after code; the entry point is
-        // looked for further only if they lack it).
-        let mut census = Census {
-            ops: self.b.len(),
-            ..Census::default()
-        };
-        let mut ops = self.b.iter();
-        for (def, op) in ops.by_ref() {
-            match op.opcode {
-                OpCode::EntryPoint => self.entry_point(def, op)?,
-                OpCode::DclInput | OpCode::DclInputBuiltIn => {
-                    census.inputs += 1;
-                    census.infos += 1;
-                }
-                OpCode::DclOutput | OpCode::DclOutputBuiltIn => {
-                    census.outputs += 1;
-                    census.infos += 1;
-                }
-                OpCode::DclCbv
-                | OpCode::DclSrv
-                | OpCode::DclUav
-                | OpCode::DclSampler
-                | OpCode::DclUavCounter => {
-                    census.resources += 1;
-                    census.infos += 1;
-                }
-                OpCode::DclLds | OpCode::DclScratch | OpCode::DclPushData => census.infos += 1,
-                // The declarations end at the first code op.
-                opcode if opcode.info().class == OpClass::Code => break,
-                // Every other op only counts as an op (the dispatch, not this count, must
-                // handle each opcode).
-                _ => {}
-            }
+        // Find the entry point first (the stage decides the built-in mapping): valid IR has
+        // one, its first op (a second one is refused when the walk reaches it).
+        if let Some((def, op)) = self
+            .b
+            .iter()
+            .find(|(_, op)| op.opcode == OpCode::EntryPoint)
+        {
+            self.entry_point(def, op)?;
         }
-        if self.entry.is_none() {
-            for (def, op) in ops.filter(|(_, op)| op.opcode == OpCode::EntryPoint) {
-                self.entry_point(def, op)?;
-            }
-        }
-        self.reserve(&census);
+        self.reserve();
         let Some(entry) = self.entry else {
             return Err(Box::new(SpirvError::NoEntryPoint));
         };
@@ -562,7 +537,10 @@ impl<'a> Emitter<'a> {
         };
         self.stage = stage;
         self.entry = Some(def);
-        self.entry_fns = op.refs().flatten().collect();
+        self.entry_fns.clear();
+        for f in op.refs().flatten() {
+            self.entry_fns.push(f);
+        }
         Ok(())
     }
 }

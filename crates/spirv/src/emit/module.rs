@@ -142,6 +142,7 @@ impl Module {
     /// Records that the module needs capability `c`: in the target's version, that is the
     /// capability it names there and the extension it needs there, if any
     /// ([`TargetEnv::capability`]).
+    #[inline]
     pub(super) fn cap(&mut self, c: Capability) {
         let (c, ext) = self.target.capability(c);
         self.caps.insert(c);
@@ -252,6 +253,7 @@ impl Module {
     }
 
     /// Records the execution mode `mode` with its literal operands (at most three).
+    #[inline]
     pub(super) fn execution_mode(&mut self, mode: spirv::ExecutionMode, operands: &[u32]) {
         let mut words = [0; 3];
         for (w, o) in words.iter_mut().zip(operands) {

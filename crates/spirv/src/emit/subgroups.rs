@@ -39,7 +39,7 @@
 //! one SPIR-V block each (phis name their predecessors by the IR's labels).
 
 use super::error::{malformed, unsupported, R};
-use super::types::{scalar_bits, TyKey};
+use super::types::{basic_bits, scalar_bits, TyKey};
 use super::Emitter;
 use crate::words::inst;
 use dxspv_ir::{BasicType, Op, OpCode, QuadDirection, ScalarType, ShaderStage, SsaDef, WaveOp};
@@ -474,7 +474,7 @@ impl<'a> Emitter<'a> {
         let eq = if vt.base() == ScalarType::Bool {
             self.module.un(S::LogicalEqual, bvec, &[a, b])
         } else if vt.base().is_float() {
-            let bits = match scalar_bits(vt.base()) {
+            let bits = match basic_bits(vt) {
                 16 => ScalarType::U16,
                 64 => ScalarType::U64,
                 _ => ScalarType::U32,

@@ -76,13 +76,31 @@ pub(super) fn basic_index(t: BasicType) -> usize {
 }
 
 /// The width of `t` in bits (32 for minimum-precision types and bools).
-pub(super) fn scalar_bits(t: ScalarType) -> u32 {
+pub(super) const fn scalar_bits(t: ScalarType) -> u32 {
     match t {
         ScalarType::I8 | ScalarType::U8 => 8,
         ScalarType::I16 | ScalarType::U16 | ScalarType::F16 => 16,
         ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 64,
         _ => 32,
     }
+}
+
+/// [`scalar_bits`] of each 5-bit scalar code ([`BasicType::bits`]' low bits; 32 for the
+/// codes of no scalar type, which `BasicType::base` reads as `Unknown`).
+static SCALAR_CODE_BITS: [u8; 32] = {
+    let mut t = [32u8; 32];
+    let mut i = 0;
+    while i < ScalarType::ALL.len() && i < t.len() {
+        t[i] = scalar_bits(ScalarType::ALL[i]) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// `basic_bits(t)`, read from a table by the scalar code.
+#[inline]
+pub(super) fn basic_bits(t: BasicType) -> u32 {
+    u32::from(SCALAR_CODE_BITS[usize::from(t.bits() & 0x1f)])
 }
 
 /// The integer type of `t`'s width (32 bits for min-precision types) and the given
@@ -102,13 +120,13 @@ pub(super) fn int_of_width(t: ScalarType, signed: bool) -> ScalarType {
 
 /// The size of `t` in bytes.
 pub(super) fn basic_size(t: BasicType) -> u32 {
-    let s = scalar_bits(t.base()) / 8;
+    let s = basic_bits(t) / 8;
     s * t.vec_size() as u32
 }
 
 /// The base alignment of `t` in bytes (a three-component vector aligns as four).
 pub(super) fn basic_align(t: BasicType) -> u32 {
-    let s = scalar_bits(t.base()) / 8;
+    let s = basic_bits(t) / 8;
     match t.vec_size() {
         1 => s,
         2 => 2 * s,
@@ -117,7 +135,12 @@ pub(super) fn basic_align(t: BasicType) -> u32 {
 }
 
 /// Size of one element for explicit layouts.
+#[inline]
 pub(super) fn layout_size(t: &Type) -> u32 {
+    // A scalar or vector (most push data and buffer elements): its own size.
+    if let Some(b) = t.as_basic() {
+        return basic_size(b);
+    }
     let mut size: u32 = 0;
     let mut align = 1;
     for m in t.members() {
@@ -137,7 +160,11 @@ pub(super) fn layout_size(t: &Type) -> u32 {
 
 /// Base alignment of `t` in a block (std430; at least 16 for arrays in a uniform block,
 /// as std140 rounds array elements up to a 16-byte row).
+#[inline]
 pub(super) fn block_align(t: &Type, uniform: bool) -> u32 {
+    if let Some(b) = t.as_basic() {
+        return basic_align(b);
+    }
     let a = t
         .members()
         .iter()
@@ -162,7 +189,13 @@ pub(super) fn block_layout_ok(t: &Type, uniform: bool) -> bool {
 
 /// Why `t` cannot be the contents of a Vulkan block (a buffer, a CBV or push data), if it
 /// cannot: Vulkan has no bools in memory the host sees, and see [`block_layout_ok`].
+#[inline]
 pub(super) fn block_type_problem(t: &Type, uniform: bool) -> Option<&'static str> {
+    // A scalar or vector (push data, most buffer elements) has no array stride to check.
+    if let Some(b) = t.as_basic() {
+        return (b.base() == ScalarType::Bool)
+            .then_some("a bool, which host-visible memory cannot hold");
+    }
     if t.members().iter().any(|m| m.base() == ScalarType::Bool) {
         Some("a bool, which host-visible memory cannot hold")
     } else if !block_layout_ok(t, uniform) {
