@@ -35,6 +35,7 @@ mod control_flow;
 mod hull;
 mod image;
 mod io;
+mod io_slots;
 pub mod limits;
 mod memory;
 mod registers;
