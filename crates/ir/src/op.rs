@@ -427,20 +427,9 @@ impl<'a> StringPacker<'a> {
 
     /// Appends `n` in decimal.
     #[inline]
-    pub fn push_decimal(&mut self, mut n: u64) {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            if let Some(d) = digits.get_mut(i) {
-                *d = b'0' + (n % 10) as u8;
-            }
-            n /= 10;
-            if n == 0 || i == 0 {
-                break;
-            }
-        }
-        for &d in digits.get(i..).unwrap_or_default() {
+    pub fn push_decimal(&mut self, n: u64) {
+        let (digits, start) = decimal_digits(n);
+        for &d in digits.get(start..).unwrap_or_default() {
             self.push_byte(d);
         }
     }
@@ -450,6 +439,24 @@ impl<'a> StringPacker<'a> {
     pub fn finish(self) {
         self.out.push(Operand(self.word));
     }
+}
+
+/// The decimal digits of `n`, at the end of a buffer: they run from the returned index on.
+#[inline]
+pub(crate) fn decimal_digits(mut n: u64) -> ([u8; 20], usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || i == 0 {
+            break;
+        }
+    }
+    (digits, i)
 }
 
 /// Unpacks a string packed by [`push_string`], stopping at the first zero byte.

@@ -184,20 +184,8 @@ fn gather_name(parts: &[NamePart<'_>]) -> Option<([u8; NAME_BUFFER], usize)> {
                 len += 1;
             }
             NamePart::N(n) => {
-                let mut digits = [0u8; 20];
-                let mut i = digits.len();
-                let mut n = n;
-                loop {
-                    i -= 1;
-                    if let Some(d) = digits.get_mut(i) {
-                        *d = b'0' + (n % 10) as u8;
-                    }
-                    n /= 10;
-                    if n == 0 || i == 0 {
-                        break;
-                    }
-                }
-                let d = digits.get(i..).unwrap_or_default();
+                let (digits, start) = crate::op::decimal_digits(n);
+                let d = digits.get(start..).unwrap_or_default();
                 buf.get_mut(len..len + d.len())?.copy_from_slice(d);
                 len += d.len();
             }
