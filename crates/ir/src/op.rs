@@ -332,7 +332,12 @@ impl Op {
     /// Reference operand `i`, `None` if null or absent.
     #[inline]
     pub fn arg(&self, i: usize) -> Option<SsaDef> {
-        if i < self.ref_count() {
+        // A fixed reference operand is a reference whatever the op's operand count (every
+        // case of `ref_count` counts at least those present), so it is read without working
+        // the count out.
+        let fixed_refs =
+            (REF_SHAPES[self.opcode as usize & (REF_SHAPES.len() - 1)] & 0xff) as usize;
+        if i < fixed_refs || i < self.ref_count() {
             self.all_operands().get(i).and_then(|o| o.def())
         } else {
             None

@@ -834,8 +834,8 @@ impl<'a> Emitter<'a> {
                 }
             }
             if !insert {
-                let from = self
-                    .opt_arg(op, 0)
+                let from = op
+                    .arg(0)
                     .and_then(|c| self.op_of(c))
                     .and_then(|c| c.ty.as_basic());
                 if let (Some(from), [index]) = (from, constant_literals(aop)) {
@@ -857,10 +857,7 @@ impl<'a> Emitter<'a> {
             Ok(())
         } else if aop.ty.is_scalar() {
             // A run-time index selects a component of a vector, nothing else.
-            let comp = self
-                .opt_arg(op, 0)
-                .and_then(|c| self.op_of(c))
-                .map(|c| c.ty);
+            let comp = op.arg(0).and_then(|c| self.op_of(c)).map(|c| c.ty);
             let fits = comp.is_some_and(|c| {
                 c.is_vector()
                     && if insert {

@@ -50,7 +50,7 @@ impl<'a> Emitter<'a> {
                 let Some(vi) = self.var_info(dcl) else {
                     return malformed(def, op, "not an LDS declaration");
                 };
-                let ix = self.indices(def, op, self.opt_arg(op, 1))?;
+                let ix = self.indices(def, op, op.arg(1))?;
                 let ty = vi.ty(self.b);
                 let (p, t) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
                 (p, spirv::Scope::Workgroup, 2, t)
@@ -67,7 +67,7 @@ impl<'a> Emitter<'a> {
                         (p, self.module.global_scope(), 2, Type::scalar(st))
                     }
                     ResKind::Ssbo => {
-                        let ix = self.indices(def, op, self.opt_arg(op, 1))?;
+                        let ix = self.indices(def, op, op.arg(1))?;
                         let c0 = self.module.const_u32(0);
                         let data = d.res.data(self.b);
                         let sc = self.module.buffer_class();
@@ -352,10 +352,7 @@ impl<'a> Emitter<'a> {
             t.base_type()
                 .filter(|b| b.is_int() && scalar_bits(*b) == 64)
         };
-        let from_operand = self
-            .opt_arg(op, 2)
-            .and_then(|o| self.op_of(o))
-            .map(|o| o.ty);
+        let from_operand = op.arg(2).and_then(|o| self.op_of(o)).map(|o| o.ty);
         let st = wide(op.ty).or_else(|| from_operand.and_then(wide))?;
         words.then_some(st)
     }

@@ -281,7 +281,7 @@ impl<'a> Emitter<'a> {
 
     /// `Return`: `OpReturnValue` or `OpReturn`.
     pub(super) fn function_return(&mut self, op: &Op) -> R<()> {
-        match self.opt_arg(op, 0) {
+        match op.arg(0) {
             Some(v) => {
                 let v = self.v(v);
                 inst(self.module.body(), S::ReturnValue, &[v]);

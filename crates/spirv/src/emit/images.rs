@@ -281,7 +281,7 @@ impl<'a> Emitter<'a> {
         kind: ResourceKind,
     ) -> R<u32> {
         let (Some(c), Some(o)) = (
-            self.opt_arg(op, 3)
+            op.arg(3)
                 .and_then(|c| self.op_of(c))
                 .and_then(|c| c.ty.as_basic()),
             self.op_of(off).and_then(|o| o.ty.as_basic()),
@@ -374,14 +374,14 @@ impl<'a> Emitter<'a> {
         let mut mask = 0u32;
         let mut extra = [0u32; 3];
         let mut n = 0;
-        if let Some(mip) = self.opt_arg(op, 1) {
+        if let Some(mip) = op.arg(1) {
             if !kind.is_multisampled() && !d.res.uav {
                 mask |= 0x2;
                 extra[n] = self.v(mip);
                 n += 1;
             }
         }
-        if let Some(off) = self.opt_arg(op, 5) {
+        if let Some(off) = op.arg(5) {
             let is_const = self
                 .op_of(off)
                 .is_some_and(|o| o.opcode == OpCode::Constant);
@@ -395,7 +395,7 @@ impl<'a> Emitter<'a> {
                 coord = self.offset_coordinate(def, op, coord, off, kind)?;
             }
         }
-        if let Some(s) = self.opt_arg(op, 4) {
+        if let Some(s) = op.arg(4) {
             if kind.is_multisampled() {
                 mask |= 0x40;
                 extra[n] = self.v(s);
@@ -414,7 +414,7 @@ impl<'a> Emitter<'a> {
         let value = self.arg(def, op, 3)?;
         // (`image_descriptor` checked that a multisampled image's store names its sample
         // and a single-sampled one's none.)
-        let sample = self.opt_arg(op, 4).map(|s| self.v(s));
+        let sample = op.arg(4).map(|s| self.v(s));
         self.texel_write(def, op, d, coord, value, sample)
     }
 
@@ -475,7 +475,7 @@ impl<'a> Emitter<'a> {
             return unsupported(def, op, "size type");
         };
         let q = if !kind.is_multisampled() && !d.res.uav {
-            let mip = match self.opt_arg(op, 1) {
+            let mip = match op.arg(1) {
                 Some(m) => self.v(m),
                 None => self.module.const_u32(0),
             };
@@ -568,11 +568,7 @@ impl<'a> Emitter<'a> {
         // Gradients and offsets have the coordinate's components (without the layer).
         let dims = kind.coord_components();
         let sparse = op.flags.contains(OpFlags::SPARSE_FEEDBACK);
-        let dref = if is_sample {
-            self.opt_arg(op, 10)
-        } else {
-            self.opt_arg(op, 5)
-        };
+        let dref = if is_sample { op.arg(10) } else { op.arg(5) };
         if dref.is_some() {
             // Only a comparison sampler may compare (see `ResourceBinding::comparison`).
             let sampler = self.desc_of(def, op, 1)?.res.refl;
@@ -624,29 +620,26 @@ impl<'a> Emitter<'a> {
         // Whether an implicit LOD derives over quads (else it is LOD 0).
         let derives = if self.stage == ShaderStage::Pixel {
             true
-        } else if is_sample
-            && self.opt_arg(op, 5).is_none()
-            && (self.opt_arg(op, 8).is_none() || self.opt_arg(op, 9).is_none())
-        {
+        } else if is_sample && op.arg(5).is_none() && (op.arg(8).is_none() || op.arg(9).is_none()) {
             self.derives_over_quads(def, op)?
         } else {
             false
         };
         if is_sample {
-            if let Some(b) = self.opt_arg(op, 6) {
+            if let Some(b) = op.arg(6) {
                 if derives {
                     mask |= 0x1;
                     extra[n] = self.v(b);
                     n += 1;
                 }
             }
-            if let Some(l) = self.opt_arg(op, 5) {
+            if let Some(l) = op.arg(5) {
                 mask |= 0x2;
                 let lod = self.v(l);
-                extra[n] = self.clamped_lod(lod, self.opt_arg(op, 7));
+                extra[n] = self.clamped_lod(lod, op.arg(7));
                 n += 1;
                 explicit = true;
-            } else if let (Some(dx), Some(dy)) = (self.opt_arg(op, 8), self.opt_arg(op, 9)) {
+            } else if let (Some(dx), Some(dy)) = (op.arg(8), op.arg(9)) {
                 mask |= 0x4;
                 extra[n] = self.v(dx);
                 extra[n + 1] = self.v(dy);
@@ -655,7 +648,7 @@ impl<'a> Emitter<'a> {
             } else if !derives {
                 mask |= 0x2;
                 let lod = self.module.const_scalar(ScalarType::F32, 0);
-                extra[n] = self.clamped_lod(lod, self.opt_arg(op, 7));
+                extra[n] = self.clamped_lod(lod, op.arg(7));
                 n += 1;
                 explicit = true;
             }
@@ -663,7 +656,7 @@ impl<'a> Emitter<'a> {
         self.sized_operand(def, op, 4, "offset", kind.offset_components(), |t| {
             matches!(t, ScalarType::I32 | ScalarType::U32)
         })?;
-        let off = self.opt_arg(op, 4);
+        let off = op.arg(4);
         if let Some(off) = off {
             let is_const = self
                 .op_of(off)
@@ -683,7 +676,7 @@ impl<'a> Emitter<'a> {
         // An explicit LOD was clamped above: `MinLod` goes with implicit LODs and
         // gradients only.
         if is_sample && mask & 0x2 == 0 {
-            if let Some(c) = self.opt_arg(op, 7) {
+            if let Some(c) = op.arg(7) {
                 self.module.cap(Capability::MinLod);
                 mask |= 0x80;
                 extra[n] = self.v(c);

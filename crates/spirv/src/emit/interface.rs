@@ -710,7 +710,7 @@ impl<'a> Emitter<'a> {
             .module
             .const_scalar(ScalarType::F32, 1.0f32.to_bits() as u64);
         let rcp = |e: &mut Self, w: u32| e.module.un(S::FDiv, ft, &[one, w]);
-        let addr = self.opt_arg(op, 1);
+        let addr = op.arg(1);
         let addr_op = addr.and_then(|a| self.op_of(a));
         // The whole position, or one component of it, as 32-bit numbers (computed as floats,
         // bit-cast at the end).
@@ -989,7 +989,7 @@ impl<'a> Emitter<'a> {
                 vi.sc,
                 ty,
                 prefix,
-                self.opt_arg(op, 1),
+                op.arg(1),
                 &op.ty,
                 false,
                 raw,
@@ -1006,7 +1006,7 @@ impl<'a> Emitter<'a> {
             vi.sc,
             ty,
             prefix,
-            self.opt_arg(op, 1),
+            op.arg(1),
             &op.ty,
             false,
             id,
@@ -1030,7 +1030,7 @@ impl<'a> Emitter<'a> {
         let value = self.arg(def, op, 2)?;
         // The common store, of the whole variable's value as declared: one `OpStore` (what
         // `store_via` writes for it, output variables taking no memory operands).
-        if vi.wrap == IoWrap::None && vi.sc == SC::Output && self.opt_arg(op, 1).is_none() {
+        if vi.wrap == IoWrap::None && vi.sc == SC::Output && op.arg(1).is_none() {
             // Basic types are equal as their `BasicType`s are (cheaper than comparing types).
             let vb = self.op_of(value).and_then(|v| v.ty.as_basic());
             if vb.is_some() && vb == var_basic {
@@ -1057,17 +1057,7 @@ impl<'a> Emitter<'a> {
             &[]
         };
         let ty = vi.ty(self.b);
-        self.store_via(
-            def,
-            op,
-            vi.var,
-            vi.sc,
-            ty,
-            prefix,
-            self.opt_arg(op, 1),
-            value,
-            false,
-        )
+        self.store_via(def, op, vi.var, vi.sc, ty, prefix, op.arg(1), value, false)
     }
 
     /// Keeps the `OutputStore` `op` of a scalar to a constant component of the output vector
@@ -1086,15 +1076,15 @@ impl<'a> Emitter<'a> {
         if vi.wrap != IoWrap::None || vi.sc != SC::Output {
             return Ok(false);
         }
-        let k = self
-            .opt_arg(op, 1)
+        let k = op
+            .arg(1)
             .and_then(|a| self.op_of(a))
             .filter(|a| a.opcode == OpCode::Constant && a.ty.is_scalar())
             .and_then(|a| constant_literals(a).first().map(|l| l.0));
         let Some(k) = k.filter(|&k| k < u64::from(vb.vec_size())) else {
             return Ok(false);
         };
-        let Some(value) = self.opt_arg(op, 2) else {
+        let Some(value) = op.arg(2) else {
             return Ok(false);
         };
         let Some(value_b) = self
@@ -1231,7 +1221,7 @@ impl<'a> Emitter<'a> {
             SC::PushConstant,
             &mty,
             &[],
-            self.opt_arg(op, 1),
+            op.arg(1),
             &op.ty,
             true,
             def.id(),
@@ -1246,7 +1236,7 @@ impl<'a> Emitter<'a> {
         let mut path = [m, 0, 0, 0];
         let mut len = 1;
         let mut at = *mty;
-        if let Some(a) = self.opt_arg(op, 1) {
+        if let Some(a) = op.arg(1) {
             let Some(aop) = self.op_of(a).filter(|a| a.opcode == OpCode::Constant) else {
                 return Ok(false);
             };
@@ -1304,7 +1294,7 @@ impl<'a> Emitter<'a> {
         let Some(vi) = self.var_info(dcl) else {
             return malformed(def, op, "not an input");
         };
-        let ix = self.indices(def, op, self.opt_arg(op, 1))?;
+        let ix = self.indices(def, op, op.arg(1))?;
         let ty = vi.ty(self.b);
         let (ptr, pt) = self.chain(def, op, vi.var, vi.sc, ty, &[], &ix, false)?;
         if pt != op.ty {

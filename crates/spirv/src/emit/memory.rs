@@ -656,10 +656,7 @@ impl<'a> Emitter<'a> {
     /// True if one of the next few ops of the block loads from the same constant buffer
     /// vector as `op`, a `BufferLoad` whose address's first `len` values lead to the vector.
     fn vector_read_again(&self, def: SsaDef, op: &Op, len: usize) -> bool {
-        let (Some(desc), Some(addr)) = (
-            self.opt_arg(op, 0),
-            self.opt_arg(op, 1).and_then(|a| self.op_of(a)),
-        ) else {
+        let (Some(desc), Some(addr)) = (op.arg(0), op.arg(1).and_then(|a| self.op_of(a))) else {
             return false;
         };
         if op.opcode != OpCode::BufferLoad {
@@ -699,9 +696,9 @@ impl<'a> Emitter<'a> {
                 break;
             }
             if nop.opcode == OpCode::BufferLoad
-                && self.opt_arg(nop, 0).is_some_and(same_desc)
-                && self
-                    .opt_arg(nop, 1)
+                && nop.arg(0).is_some_and(same_desc)
+                && nop
+                    .arg(1)
                     .and_then(|a| self.op_of(a))
                     .is_some_and(same_vector)
             {
@@ -820,7 +817,7 @@ impl<'a> Emitter<'a> {
                         sc,
                         data,
                         &[c0],
-                        self.opt_arg(op, 1),
+                        op.arg(1),
                         &texel_ty,
                         true,
                         val,
@@ -838,18 +835,7 @@ impl<'a> Emitter<'a> {
                     VectorLoads::Never
                 };
                 self.with_vector_loads(mode, |e| {
-                    e.load_via(
-                        def,
-                        op,
-                        d.ptr,
-                        sc,
-                        data,
-                        &[c0],
-                        e.opt_arg(op, 1),
-                        &op.ty,
-                        true,
-                        id,
-                    )
+                    e.load_via(def, op, d.ptr, sc, data, &[c0], op.arg(1), &op.ty, true, id)
                 })
             }
             ResKind::TexelBuffer => {
@@ -868,17 +854,7 @@ impl<'a> Emitter<'a> {
                 let c0 = self.module.const_u32(0);
                 let data = d.res.data(self.b);
                 let sc = self.module.buffer_class();
-                self.store_via(
-                    def,
-                    op,
-                    d.ptr,
-                    sc,
-                    data,
-                    &[c0],
-                    self.opt_arg(op, 1),
-                    value,
-                    true,
-                )
+                self.store_via(def, op, d.ptr, sc, data, &[c0], op.arg(1), value, true)
             }
             ResKind::TexelBuffer => {
                 let coord = self.v(self.arg(def, op, 1)?);
@@ -923,7 +899,7 @@ impl<'a> Emitter<'a> {
             vi.sc,
             ty,
             &[],
-            self.opt_arg(op, 1),
+            op.arg(1),
             &op.ty,
             false,
             def.id(),
@@ -938,17 +914,7 @@ impl<'a> Emitter<'a> {
         };
         let value = self.arg(def, op, 2)?;
         let ty = vi.ty(self.b);
-        self.store_via(
-            def,
-            op,
-            vi.var,
-            vi.sc,
-            ty,
-            &[],
-            self.opt_arg(op, 1),
-            value,
-            false,
-        )
+        self.store_via(def, op, vi.var, vi.sc, ty, &[], op.arg(1), value, false)
     }
 
     /// `ConstantLoad`: a load from a `Private` copy of the constant (made on its first
@@ -981,7 +947,7 @@ impl<'a> Emitter<'a> {
                 SC::Private,
                 &ty,
                 &[],
-                e.opt_arg(op, 1),
+                op.arg(1),
                 &op.ty,
                 false,
                 def.id(),

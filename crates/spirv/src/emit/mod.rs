@@ -114,14 +114,11 @@ thread_local! {
     static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
 }
 
-/// [`Emitter::arg`] of an operand that is not a fixed reference, or is missing: kept out of
-/// line so that the common case inlines.
+/// The error of [`Emitter::arg`] for a missing operand.
+#[cold]
 #[inline(never)]
-fn arg_slow(def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
-    match op.arg(i) {
-        Some(a) => Ok(a),
-        None => malformed(def, op, format!("operand {i} missing")),
-    }
+fn arg_missing(def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
+    malformed(def, op, format!("operand {i} missing"))
 }
 
 /// The literals of a `Constant` op: all its operands, as it has no references (what
@@ -317,24 +314,9 @@ impl<'a> Emitter<'a> {
     /// Reference operand `i` of `op`, which must be there.
     #[inline]
     fn arg(&self, def: SsaDef, op: &Op, i: usize) -> R<SsaDef> {
-        // A fixed reference operand is a reference whatever the op's shape (`Op::arg`), so
-        // it is read without working out the count of references.
-        if i < op.opcode.info().refs.len() {
-            if let Some(a) = op.operands.get(i).and_then(|o| o.def()) {
-                return Ok(a);
-            }
-        }
-        arg_slow(def, op, i)
-    }
-
-    /// Reference operand `i` of `op` if it is there and not null (`Op::arg`, with the fast
-    /// path of [`Self::arg`] for fixed reference operands).
-    #[inline]
-    fn opt_arg(&self, op: &Op, i: usize) -> Option<SsaDef> {
-        if i < op.opcode.info().refs.len() {
-            op.operands.get(i).and_then(|o| o.def())
-        } else {
-            op.arg(i)
+        match op.arg(i) {
+            Some(a) => Ok(a),
+            None => arg_missing(def, op, i),
         }
     }
 
@@ -431,9 +413,7 @@ impl<'a> Emitter<'a> {
                 OpCode::BufferAtomic
                     if [
                         Some(user.ty),
-                        self.opt_arg(user, 2)
-                            .and_then(|v| self.op_of(v))
-                            .map(|v| v.ty),
+                        user.arg(2).and_then(|v| self.op_of(v)).map(|v| v.ty),
                     ]
                     .into_iter()
                     .flatten()
@@ -441,11 +421,11 @@ impl<'a> Emitter<'a> {
                 {
                     false
                 }
-                OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => self
-                    .opt_arg(user, 0)
+                OpCode::BufferLoad | OpCode::BufferStore | OpCode::BufferAtomic => user
+                    .arg(0)
                     .and_then(|d| self.op_of(d))
                     .filter(|d| d.opcode == OpCode::DescriptorLoad)
-                    .and_then(|d| self.opt_arg(d, 0))
+                    .and_then(|d| d.arg(0))
                     .and_then(|d| self.op_of(d))
                     .is_some_and(|dcl| dcl.opcode.is_dcl() && dcl.ty.as_basic().is_none()),
                 _ => false,

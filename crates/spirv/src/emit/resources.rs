@@ -510,7 +510,7 @@ impl<'a> Emitter<'a> {
             view
         } else {
             // The same element of the array as the descriptor load took.
-            let Some(load) = self.opt_arg(op, 0).and_then(|l| self.op_of(l)) else {
+            let Some(load) = op.arg(0).and_then(|l| self.op_of(l)) else {
                 return malformed(def, op, "descriptor missing");
             };
             let idx = self.v(self.arg(def, load, 1)?);
