@@ -235,6 +235,24 @@ impl Operand {
     }
 }
 
+/// The component selection of operand token `tok`; `None` for an encoding that has none.
+#[inline(always)]
+fn components_of(tok: u32) -> Option<Components> {
+    Some(match (tok & 3, (tok >> 2) & 3) {
+        (0, _) => Components::Zero,
+        (1, _) => Components::One,
+        (2, 0) => Components::Mask(((tok >> 4) & 0xf) as u8),
+        (2, 1) => Components::Swizzle([
+            ((tok >> 4) & 3) as u8,
+            ((tok >> 6) & 3) as u8,
+            ((tok >> 8) & 3) as u8,
+            ((tok >> 10) & 3) as u8,
+        ]),
+        (2, 2) => Components::Select1(((tok >> 4) & 3) as u8),
+        _ => return None,
+    })
+}
+
 /// Decodes one operand at the cursor. `nested` is true while decoding a
 /// relative-index register, which may not itself be relatively indexed.
 ///
@@ -249,19 +267,7 @@ pub(crate) fn decode_operand(
     if let Some(tok) = c.peek() {
         // No extended operand token, every index representation a 32-bit immediate.
         if tok & 0xffc0_0000 == 0 {
-            let components = match (tok & 3, (tok >> 2) & 3) {
-                (0, _) => Some(Components::Zero),
-                (1, _) => Some(Components::One),
-                (2, 0) => Some(Components::Mask(((tok >> 4) & 0xf) as u8)),
-                (2, 1) => Some(Components::Swizzle([
-                    ((tok >> 4) & 3) as u8,
-                    ((tok >> 6) & 3) as u8,
-                    ((tok >> 8) & 3) as u8,
-                    ((tok >> 10) & 3) as u8,
-                ])),
-                (2, 2) => Some(Components::Select1(((tok >> 4) & 3) as u8)),
-                _ => None,
-            };
+            let components = components_of(tok);
             let ty = OperandType::from_raw((tok >> 12) & 0xff);
             if let (Some(components), Some(ty)) = (components, ty) {
                 if !matches!(ty, OperandType::Immediate32 | OperandType::Immediate64) {
@@ -290,22 +296,8 @@ pub(crate) fn decode_operand(
 fn decode_operand_in_full(c: &mut Cursor<'_>, nested: bool, out: &mut Operand) -> Result<(), Fail> {
     let at = c.pos;
     let tok = c.next()?;
-    let components = match tok & 3 {
-        0 => Components::Zero,
-        1 => Components::One,
-        2 => match (tok >> 2) & 3 {
-            0 => Components::Mask(((tok >> 4) & 0xf) as u8),
-            1 => Components::Swizzle([
-                ((tok >> 4) & 3) as u8,
-                ((tok >> 6) & 3) as u8,
-                ((tok >> 8) & 3) as u8,
-                ((tok >> 10) & 3) as u8,
-            ]),
-            2 => Components::Select1(((tok >> 4) & 3) as u8),
-            _ => return Err(Fail::at(at, DecodeErrorKind::BadComponentSelection(tok))),
-        },
-        _ => return Err(Fail::at(at, DecodeErrorKind::BadComponentSelection(tok))),
-    };
+    let components = components_of(tok)
+        .ok_or_else(|| Fail::at(at, DecodeErrorKind::BadComponentSelection(tok)))?;
     let raw_ty = (tok >> 12) & 0xff;
     let ty = OperandType::from_raw(raw_ty)
         .ok_or_else(|| Fail::at(at, DecodeErrorKind::UnknownOperandType(raw_ty)))?;
