@@ -72,8 +72,8 @@ pub(crate) fn inst(buf: &mut Vec<u32>, op: Op, operands: &[u32]) {
 const SHORT_INSTRUCTION_WORDS: usize = 8;
 
 /// Appends one instruction of fixed leading operands `fixed` and a short tail `tail` (the
-/// operands of an arithmetic or decoration), reserving once and copying the tail a word at a
-/// time: cheaper than a `memcpy` call for the few words such tails have.
+/// operands of an arithmetic or decoration): assembled on the stack and appended in one copy
+/// when it has at most [`SHORT_INSTRUCTION_WORDS`] words, else reserved once and copied.
 #[inline(always)]
 pub(crate) fn inst_tail<const N: usize>(buf: &mut Vec<u32>, op: Op, fixed: [u32; N], tail: &[u32]) {
     let words = 1 + N + tail.len();

@@ -49,14 +49,6 @@ fn late_literals(op: &Op) -> &[dxspv_ir::Operand] {
     lits
 }
 
-/// The target of a `DebugName` or `Semantic`: its one reference, its first operand (what
-/// [`Op::arg`] gives for operand 0).
-fn late_target(op: &Op) -> Option<SsaDef> {
-    let t = op.operands.first().and_then(|o| o.def());
-    debug_assert_eq!(t, op.arg(0));
-    t
-}
-
 impl<'a> Emitter<'a> {
     /// Writes the module: the push constant block, the hull shader entry point, the
     /// remaining execution modes, then every section (see the module doc).
@@ -176,7 +168,7 @@ impl<'a> Emitter<'a> {
                 let lits = late_literals(op);
                 match op.opcode {
                     OpCode::DebugName => {
-                        let Some(t) = late_target(op) else {
+                        let Some(t) = op.arg(0) else {
                             continue;
                         };
                         let Some(slot) = self.slots.get(t.index()).filter(|s| s.defined) else {
@@ -201,8 +193,7 @@ impl<'a> Emitter<'a> {
                         end(&mut out, st);
                     }
                     OpCode::Semantic => {
-                        let Some(&Info::Var(vi)) = late_target(op).and_then(|t| self.info(t))
-                        else {
+                        let Some(&Info::Var(vi)) = op.arg(0).and_then(|t| self.info(t)) else {
                             continue;
                         };
                         let list = if vi.sc == SC::Input {
@@ -307,7 +298,7 @@ impl<'a> Emitter<'a> {
     /// `DebugName`: names are written at the end, straight from the IR (unless stripped);
     /// this keeps the op and counts the words its `OpName` may take.
     pub(super) fn record_debug_name(&mut self, op: &'a Op) {
-        if !self.opts.strip_debug_names && late_target(op).is_some() {
+        if !self.opts.strip_debug_names && op.arg(0).is_some() {
             // Bounded by all the operands (cheaper to count than the literals).
             self.names_words += 2 + packed_str_words(op.operands.len());
             self.late.push(op);

@@ -104,7 +104,15 @@ const MAX_PENDING_OUTPUTS: usize = 8;
 pub(super) const MAX_LOCATIONS: usize = 256;
 
 /// Entries the reflection's lists of inputs, outputs and resources get on their first one.
-pub(super) const REFLECTION_CAPACITY: usize = 8;
+const REFLECTION_CAPACITY: usize = 8;
+
+/// Gives the empty reflection list `list` room for a typical signature before its first entry
+/// (no count of the declarations is made), allocated as new (it holds nothing to keep).
+pub(super) fn room_for_first<T>(list: &mut Vec<T>) {
+    if list.capacity() == 0 {
+        *list = Vec::with_capacity(REFLECTION_CAPACITY);
+    }
+}
 
 /// True if `ty` is a type Vulkan accepts for the built-in `bi` (per vertex, an array, where
 /// a stage reads or writes arrays of vertices: `arrayed`).
@@ -636,11 +644,7 @@ impl<'a> Emitter<'a> {
         } else {
             &mut self.refl.outputs
         };
-        if list.capacity() == 0 {
-            // Room for a typical signature at once (no count of the declarations is made),
-            // allocated as new (the empty list holds nothing to keep).
-            *list = Vec::with_capacity(REFLECTION_CAPACITY);
-        }
+        room_for_first(list);
         list.push(InterfaceVariable {
             location,
             component,

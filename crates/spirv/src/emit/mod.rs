@@ -459,8 +459,9 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Emits the whole module: finds the entry point, walks every op through [`Self::op`] and [`Self::finish`]es, giving the words (the reflection
-    /// stays in the emitter, see [`Self::recycle`]).
+    /// Emits the whole module: finds the entry point, walks every op through [`Self::op`] and
+    /// [`Self::finish`]es, giving the words (the reflection stays in the emitter until
+    /// [`Self::recycle`] hands it out).
     pub(crate) fn run(&mut self) -> R<Vec<u32>> {
         self.module.cap(Capability::Shader);
         if self.module.vulkan_memory_model() {

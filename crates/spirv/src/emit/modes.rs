@@ -215,12 +215,8 @@ impl<'a> Emitter<'a> {
             return malformed(def, op, "SetFpMode on a non-float type");
         };
         let width = scalar_bits(st);
-        let lits = op.literals();
-        let (Some(r), Some(d)) = (lits.first(), lits.get(1)) else {
-            return super::lit_missing(def, op, lits.len()).map(|_| ());
-        };
-        let round = RoundMode::from_literal(r.0);
-        let denorm = DenormMode::from_literal(d.0);
+        let round = RoundMode::from_literal(self.lit(def, op, 0)?);
+        let denorm = DenormMode::from_literal(self.lit(def, op, 1)?);
         let add = |e: &mut Self, c: Capability, m: M| {
             e.module.cap(c);
             e.module.execution_mode(m, &[width]);

@@ -425,9 +425,7 @@ impl<'a> Emitter<'a> {
             }
             _ => (None, None),
         };
-        if self.refl.resources.capacity() == 0 {
-            self.refl.resources = Vec::with_capacity(super::interface::REFLECTION_CAPACITY);
-        }
+        super::interface::room_for_first(&mut self.refl.resources);
         self.refl.resources.push(ResourceBinding {
             class,
             space,

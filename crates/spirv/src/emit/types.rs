@@ -97,7 +97,8 @@ static SCALAR_CODE_BITS: [u8; 32] = {
     t
 };
 
-/// `basic_bits(t)`, read from a table by the scalar code.
+/// The width of `t`'s components in bits: [`scalar_bits`] of its base, read from a table by
+/// the scalar code.
 #[inline]
 pub(super) fn basic_bits(t: BasicType) -> u32 {
     u32::from(SCALAR_CODE_BITS[usize::from(t.bits() & 0x1f)])
